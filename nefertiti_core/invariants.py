@@ -1,0 +1,106 @@
+"""R12: what must hold after every step. Tests and ``nefertiti simulate`` call this."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import rules as R
+
+if TYPE_CHECKING:
+    from .state import GameState
+
+_SHAPE_OR_COLOUR = {
+    R.CONNECTED4,
+    R.ALL_LEVELS,
+    R.LINE3,
+    R.SUM_11_14_17,
+    R.SUM_17,
+}
+
+
+def violations(state: GameState) -> list[str]:
+    """Every R12 invariant that does not hold, in words; empty when all hold."""
+    from .state import OPEN, P_OVER, P_PLACE, P_TURN
+
+    out: list[str] = []
+    n = state.n
+
+    money = sum(state.deben) + sum(state.reserve)
+    if money != R.TOTAL_DEBEN[n]:
+        out.append(f"Deben: players + reserves = {money}, not {R.TOTAL_DEBEN[n]} (R12)")
+    if any(d < 0 for d in state.deben) or any(r < 0 for r in state.reserve):
+        out.append("Deben: a negative amount (R11)")
+
+    on_markets = sum(1 for cards in state.cards for c in cards if c >= 0)
+    held = sum(sum(g) for g in state.gifts)
+    in_deck = sum(1 for c in state.deck if c != R.AKHENATON)
+    gifts = in_deck + on_markets + held + sum(state.out_of_game)
+    if gifts != R.TOTAL_GIFTS[n]:
+        out.append(
+            f"Gifts: deck {in_deck} + markets {on_markets} + collections {held} + out "
+            f"{sum(state.out_of_game)} = {gifts}, not {R.TOTAL_GIFTS[n]} (R12)"
+        )
+    for kind in range(R.NUM_KINDS):
+        count = (
+            state.deck.count(kind)
+            + sum(cards.count(kind) for cards in state.cards)
+            + sum(g[kind] for g in state.gifts)
+            + state.out_of_game[kind]
+        )
+        box = 0 if n == 3 and R.KIND_TYPE[kind] == R.SENET else R.CARDS_PER_KIND[kind]
+        if count != box:
+            out.append(f"Gifts: {count} {R.CARD_KINDS[kind]} cards, the box has {box} (R2.1)")
+    if any(c < 0 for g in state.gifts for c in g):
+        out.append("Gifts: a negative count in a collection")
+    akh = state.deck.count(R.AKHENATON)
+    if akh + state.akhenaton_drawn != 1:
+        out.append(f"Akhenaton card: {akh} in the deck, drawn={state.akhenaton_drawn} (R12)")
+
+    seals = sum(state.seals) + sum(state.seal_on_upper) + state.seal_supply
+    if seals != R.SEALS:
+        out.append(f"Seals: cards + players + supply = {seals}, not {R.SEALS} (R12)")
+    for m in range(4):
+        if state.seal_on_upper[m] and state.cards[m][0] < 0:
+            out.append(f"Seals: a seal on {R.MARKETS[m]}'s empty upper slot")
+
+    for p in range(n):
+        placed = sum(owners.count(p) for owners in state.owners)
+        if placed + state.hand[p] != R.SERVANTS_PER_PLAYER:
+            out.append(
+                f"Servants: {state.colours[p]} has {placed} on stalls + {state.hand[p]} in hand, "
+                f"not {R.SERVANTS_PER_PLAYER} (R12)"
+            )
+
+    chars = sum(len(pl) for pl in state.piles) + len(state.used_characters)
+    chars += state.characters_set_aside
+    if chars != R.TOTAL_CHARACTERS[n]:
+        out.append(f"Characters: {chars}, not {R.TOTAL_CHARACTERS[n]} (R12)")
+
+    between_turns = state.phase in (P_TURN, P_PLACE) and state.res_market < 0
+    for m in range(4):
+        if state.status[m] != OPEN and any(o >= 0 for o in state.owners[m]):
+            out.append(f"Servants on closed market {R.MARKETS[m]}")
+        if state.status[m] == OPEN and between_turns:
+            stall = m * 2 + state.side[m]
+            rule = R.STALLS[stall].rule
+            mask = state.mask[m]
+            if rule in _SHAPE_OR_COLOUR and R.CLOSES_TABLE[stall][mask]:
+                out.append(f"{R.STALLS[stall].name} is open although its closing condition holds")
+            if rule == R.COLOURS3_OR_4:
+                on = [o for o in state.owners[m] if o >= 0]
+                if len(on) >= 4 or len(set(on)) >= 3:
+                    out.append(f"{R.STALLS[stall].name} is open with {len(on)} servants (R3.2)")
+            if all(o >= 0 for o in state.owners[m]):
+                out.append(f"{R.STALLS[stall].name} is open with no empty square (R3.10)")
+        expected = sum(1 << i for i, o in enumerate(state.owners[m]) if o >= 0)
+        if expected != state.mask[m]:
+            out.append(f"{R.MARKETS[m]}: occupancy mask out of step")
+    if between_turns and not state.akhenaton_drawn:
+        opened = state.status.count(OPEN)
+        if opened != 3 or state.status[state.tile] == OPEN:
+            out.append(f"Markets: {opened} open and the tile on an open market (R12)")
+    if state.phase == P_OVER and OPEN in state.status:
+        out.append("Game over with a market still open (R7.1)")
+    if state.phase != P_OVER and OPEN not in state.status and state.res_market < 0:
+        out.append("No market open but the game goes on (R7.1)")
+    return out

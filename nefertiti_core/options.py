@@ -1,0 +1,186 @@
+"""Options: every choice a player can make, as a stable small integer and a readable text.
+
+The id space is fixed for the whole game (like OpenSpiel's actions): ``OPTION_KIND[o]`` and
+``OPTION_ARG[o]`` decode an id without any search, and :func:`option_text` / :func:`parse_option`
+are each other's inverse. Seats appear in texts by colour, so both take the game's colours.
+
+Notation (one option per line in a game record)::
+
+    place gizeh.left#4        put a servant on square 4 (0-based, R3) of Gizeh's left stall
+    close abou_simbel         no servant left: close a market holding one of yours (R5.4)
+    recruit scribe            spend a seal on the top card of a character pile (R5.1)
+    take upper | take lower1+lower3 | take upper+lower2 | take lower1+lower2+lower3
+                              the highest bidder's cards (R6.2)
+    discard harp              the highest bidder cannot pay: the gift given up (R6.3)
+    buy lower2 | half | pass  another bidder's choice (R6.4)
+    exchange red:chair        Merchant: the gift taken from an opponent (R10.3)
+    give harp | exchange done Merchant: the gift given in return; stop after one exchange
+    chief lower1              Chief: the card taken from the market with the tile (R10.5)
+    royal chair               Royal Servant: the gift type named (R10.6)
+    scribe senet              Scribe: the gift type scored (R10.7)
+    treasurer gizeh | treasurer 3   Treasurer: the reserve, then the amount (R10.8)
+    reroll | keep             the Louqsor dice holder's choice at the end of a turn (R4.2)
+"""
+
+from __future__ import annotations
+
+from . import rules as R
+from .errors import NotationError
+
+# Option kinds.
+PLACE = "place"
+CLOSE = "close"
+RECRUIT = "recruit"
+TAKE = "take"
+DISCARD = "discard"
+BUY = "buy"
+HALF = "half"
+PASS = "pass"
+EXCHANGE_TAKE = "exchange"
+EXCHANGE_GIVE = "give"
+EXCHANGE_DONE = "exchange done"
+CHIEF_TAKE = "chief"
+ROYAL = "royal"
+SCRIBE = "scribe"
+TREASURER_MARKET = "treasurer_market"
+TREASURER_AMOUNT = "treasurer_amount"
+REROLL = "reroll"
+KEEP = "keep"
+
+_kinds: list[str] = []
+_args: list[object] = []
+
+
+def _block(kind: str, args) -> int:
+    first = len(_kinds)
+    for a in args:
+        _kinds.append(kind)
+        _args.append(a)
+    return first
+
+
+# Global square numbers (rules.SQUARE_BASE) double as PLACE ids, so PLACE_BASE must be 0.
+PLACE_BASE = _block(PLACE, range(R.NUM_SQUARES))
+CLOSE_BASE = _block(CLOSE, range(len(R.MARKETS)))
+RECRUIT_BASE = _block(RECRUIT, range(len(R.PILES)))
+TAKE_BASE = _block(TAKE, range(16))  # a bit set of slots: bit 0 upper, bits 1-3 lower1-3
+DISCARD_BASE = _block(DISCARD, range(R.NUM_KINDS))
+BUY_BASE = _block(BUY, range(R.MARKET_CARDS))
+HALF_ID = _block(HALF, [None])
+PASS_ID = _block(PASS, [None])
+EXCHANGE_TAKE_BASE = _block(
+    EXCHANGE_TAKE, [(seat, kind) for seat in range(4) for kind in range(R.NUM_KINDS)]
+)
+EXCHANGE_GIVE_BASE = _block(EXCHANGE_GIVE, range(R.NUM_KINDS))
+EXCHANGE_DONE_ID = _block(EXCHANGE_DONE, [None])
+CHIEF_BASE = _block(CHIEF_TAKE, range(R.MARKET_CARDS))
+ROYAL_BASE = _block(ROYAL, range(len(R.GIFT_TYPES)))
+SCRIBE_BASE = _block(SCRIBE, range(len(R.GIFT_TYPES)))
+TREASURER_MARKET_BASE = _block(TREASURER_MARKET, range(len(R.MARKETS)))
+TREASURER_AMOUNT_BASE = _block(TREASURER_AMOUNT, range(1, R.TREASURER_MAX + 1))
+REROLL_ID = _block(REROLL, [None])
+KEEP_ID = _block(KEEP, [None])
+
+NUM_OPTIONS = len(_kinds)
+OPTION_KIND: tuple[str, ...] = tuple(_kinds)
+OPTION_ARG: tuple[object, ...] = tuple(_args)
+del _kinds, _args
+
+# Square id -> (stall id, index in stall).
+SQUARE_STALL = tuple(stall.id for stall in R.STALLS for _ in stall.squares)
+SQUARE_INDEX = tuple(sq.index for stall in R.STALLS for sq in stall.squares)
+
+
+def take_id(slots: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for s in slots:
+        mask |= 1 << s
+    return TAKE_BASE + mask
+
+
+def take_slots(option: int) -> tuple[int, ...]:
+    mask = option - TAKE_BASE
+    return tuple(s for s in range(R.MARKET_CARDS) if mask >> s & 1)
+
+
+def place_id(market: int, side: int, index: int) -> int:
+    return R.SQUARE_BASE[market * 2 + side] + index
+
+
+def square_name(square_id: int) -> str:
+    return f"{R.STALLS[SQUARE_STALL[square_id]].name}#{SQUARE_INDEX[square_id]}"
+
+
+def option_text(option: int, colours: tuple[str, ...] = R.COLOURS) -> str:
+    """The notation of one option id (see the module docstring)."""
+    if not 0 <= option < NUM_OPTIONS:
+        raise NotationError(f"option id {option} is outside 0..{NUM_OPTIONS - 1}")
+    kind, arg = OPTION_KIND[option], OPTION_ARG[option]
+    if kind == PLACE:
+        return f"place {square_name(arg)}"
+    if kind == CLOSE:
+        return f"close {R.MARKETS[arg]}"
+    if kind == RECRUIT:
+        return f"recruit {R.PILES[arg]}"
+    if kind == TAKE:
+        slots = take_slots(option)
+        return "take " + "+".join(R.SLOTS[s] for s in slots) if slots else "take nothing"
+    if kind in (DISCARD, EXCHANGE_GIVE):
+        return f"{kind} {R.CARD_KINDS[arg]}"
+    if kind in (BUY, CHIEF_TAKE):
+        return f"{kind} {R.SLOTS[arg]}"
+    if kind == EXCHANGE_TAKE:
+        seat, card = arg
+        who = colours[seat] if seat < len(colours) else f"seat{seat}"
+        return f"exchange {who}:{R.CARD_KINDS[card]}"
+    if kind in (ROYAL, SCRIBE):
+        return f"{kind} {R.GIFT_TYPES[arg]}"
+    if kind == TREASURER_MARKET:
+        return f"treasurer {R.MARKETS[arg]}"
+    if kind == TREASURER_AMOUNT:
+        return f"treasurer {arg}"
+    return kind  # half, pass, exchange done, reroll, keep
+
+
+_TEXT_CACHE: dict[tuple[str, ...], dict[str, int]] = {}
+
+
+def _text_index(colours: tuple[str, ...]) -> dict[str, int]:
+    index = _TEXT_CACHE.get(colours)
+    if index is None:
+        index = {option_text(o, colours): o for o in range(NUM_OPTIONS)}
+        _TEXT_CACHE[colours] = index
+    return index
+
+
+def parse_option(text: str, colours: tuple[str, ...] = R.COLOURS) -> int:
+    """The id of an option written in the notation; spacing and case are forgiven."""
+    normal = " ".join(str(text).lower().split())
+    normal = normal.replace(" + ", "+").replace(" : ", ":")
+    option = _text_index(tuple(colours)).get(normal)
+    if option is None:
+        raise NotationError(f"{text!r} is not an option in the move notation ({_hint(normal)})")
+    return option
+
+
+def _hint(normal: str) -> str:
+    word = normal.split(" ", 1)[0] if normal else ""
+    examples = {
+        "place": "write it as 'place gizeh.left#4': market.stall#square, squares counted from 0",
+        "close": "write it as 'close gizeh'",
+        "recruit": "piles are " + ", ".join(R.PILES),
+        "take": "slots are upper, lower1, lower2, lower3, joined with '+'",
+        "buy": "slots are upper, lower1, lower2, lower3",
+        "discard": "card kinds are " + ", ".join(R.CARD_KINDS),
+        "give": "card kinds are " + ", ".join(R.CARD_KINDS),
+        "exchange": "write it as 'exchange red:chair' or 'exchange done'",
+        "royal": "gift types are " + ", ".join(R.GIFT_TYPES),
+        "scribe": "gift types are " + ", ".join(R.GIFT_TYPES),
+        "treasurer": "write 'treasurer gizeh' for the reserve, then 'treasurer 3'",
+        "chief": "slots are upper, lower1, lower2, lower3",
+    }
+    return examples.get(
+        word,
+        "an option starts with place, close, recruit, take, discard, buy, half, pass, "
+        "exchange, give, chief, royal, scribe, treasurer, reroll or keep",
+    )

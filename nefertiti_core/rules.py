@@ -1,0 +1,355 @@
+"""The rules as data: gifts, markets and their stalls, characters, setup numbers.
+
+Everything the engine knows about the printed game lives here, in tables, so that a correction
+(a stall layout, a gift value) is one edit. The rule IDs (R2.1, R3.5, ...) refer to
+``shared/rules/RULINGS.md``; the rulebook (``rulebook.en.txt``) is the authority behind them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+
+# --- Seats and colours (R1) ---------------------------------------------------------------------
+COLOURS = ("green", "red", "blue", "black")
+SERVANTS_PER_PLAYER = 4  # R1.2
+STARTING_DEBEN = {4: (8, 9, 9, 10), 3: (9, 10, 10)}  # R2.6, from the first player clockwise
+TOTAL_DEBEN = {4: 40, 3: 33}  # R12: coins in play for the whole game
+RESERVE_START = 1  # R2.5
+SEALS = 12  # R2.4
+
+# --- Gifts (R2.1, R8) ---------------------------------------------------------------------------
+# Gift *types* score; card *kinds* are what lies on the table. A double senet is its own kind
+# that counts as two senets of the senet type.
+GIFT_TYPES = ("senet", "harp", "chair", "mirror", "statuette", "necklace", "gold")
+SENET, HARP, CHAIR, MIRROR, STATUETTE, NECKLACE, GOLD = range(7)
+
+CARD_KINDS = (
+    "senet",
+    "double_senet",
+    "harp",
+    "chair",
+    "mirror",
+    "statuette",
+    "necklace",
+    "gold",
+)
+K_SENET, K_DOUBLE_SENET, K_HARP, K_CHAIR, K_MIRROR, K_STATUETTE, K_NECKLACE, K_GOLD = range(8)
+AKHENATON = 8  # the Akhenaton card, shuffled into the bottom five of the deck (R2.2)
+NUM_KINDS = 8
+
+KIND_TYPE = (SENET, SENET, HARP, CHAIR, MIRROR, STATUETTE, NECKLACE, GOLD)
+KIND_WEIGHT = (1, 2, 1, 1, 1, 1, 1, 1)  # a double senet counts as two senets (R9.1, R10.7)
+KINDS_OF_TYPE = ((K_SENET, K_DOUBLE_SENET),) + tuple((k,) for k in range(K_HARP, NUM_KINDS))
+
+# Cards in the box per kind (R2.1): 5 single + 3 double senets, then the others.
+CARDS_PER_KIND = (5, 3, 8, 8, 6, 6, 5, 5)
+TOTAL_GIFTS = {4: 46, 3: 38}  # with 3 players the 8 senet cards stay in the box
+
+
+def _load_gift_values() -> tuple[tuple[tuple[int, int, int, int], ...], dict[str, list[int]]]:
+    raw = json.loads(resources.files(__package__).joinpath("data/gift_values.json").read_text())
+    table = []
+    estimated = {}
+    for name in GIFT_TYPES:
+        entry = raw["types"][name]
+        table.append(tuple(entry["values"]))
+        estimated[name] = list(entry["estimated"])
+    return tuple(table), estimated
+
+
+#: GIFT_VALUES[type][holders - 1] = prestige per gift of that type (R8).
+GIFT_VALUES, ESTIMATED_VALUES = _load_gift_values()
+
+
+def max_value(kind: int, values=GIFT_VALUES) -> int:
+    """A card's "maximum value" for the Merchant (R8, R10.3): its 1-holder value, per card."""
+    return values[KIND_TYPE[kind]][0] * KIND_WEIGHT[kind]
+
+
+# --- Markets and stalls (R3) --------------------------------------------------------------------
+MARKETS = ("gizeh", "akhet_aton", "abou_simbel", "louqsor")
+GIZEH, AKHET_ATON, ABOU_SIMBEL, LOUQSOR = range(4)
+SIDES = ("left", "right")
+LEFT, RIGHT = 0, 1
+MARKET_LABELS = {
+    "gizeh": "Gizeh",
+    "akhet_aton": "Akhet-Aton",
+    "abou_simbel": "Abou Simbel",
+    "louqsor": "Louqsor",
+}
+
+# Square symbols (R3): Deben bonus, single card, extra card.
+PLAIN, DEBEN, SINGLE, EXTRA = "", "D", "S", "X"
+
+# Closing-condition kinds (R3.1-R3.8).
+CONNECTED4 = "connected4"  # R3.1
+COLOURS3_OR_4 = "colours3_or_4"  # R3.2
+ALL_LEVELS = "all_levels"  # R3.3
+LINE3 = "line3"  # R3.4
+SUM_11_14_17 = "sum_11_14_17"  # R3.5
+SUM_17 = "sum_17"  # R3.6
+TWO_DICE = "two_dice"  # R3.7
+ONE_DIE_RUN = "one_die_run"  # R3.8
+
+
+@dataclass(frozen=True)
+class Square:
+    index: int  # 0-based position in the stall's listing, rows top to bottom (R3)
+    value: int
+    symbol: str
+    row: int  # 0 = top row
+    col: int  # 0 = leftmost square of its row
+
+
+@dataclass(frozen=True)
+class Stall:
+    market: int
+    side: int
+    rule: str
+    squares: tuple[Square, ...]
+    groups: tuple[tuple[int, ...], ...] = ()  # levels (R3.3), lines (R3.4) or edges (R3.1)
+    rule_id: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{MARKETS[self.market]}.{SIDES[self.side]}"
+
+    @property
+    def id(self) -> int:
+        return self.market * 2 + self.side
+
+
+def _rows(*rows: str) -> tuple[Square, ...]:
+    """Squares from rows written like the markets sheet: ``"2D 2"`` is a Deben 2 and a plain 2."""
+    squares = []
+    for r, row in enumerate(rows):
+        for c, token in enumerate(row.split()):
+            symbol = token[-1] if token[-1] in "DSX" else PLAIN
+            value = int(token[:-1] if symbol else token)
+            squares.append(Square(len(squares), value, symbol, r, c))
+    return tuple(squares)
+
+
+def _by_value(squares: tuple[Square, ...], *pairs: tuple[int, int]) -> tuple[tuple[int, ...], ...]:
+    """Translate value pairs into index pairs (only for stalls whose values are unique)."""
+    index = {s.value: s.index for s in squares}
+    return tuple(tuple(index[v] for v in pair) for pair in pairs)
+
+
+_GIZEH_LEFT = _rows("1", "2 3", "4D 5 6", "7")
+_AKHET_LEFT = _rows("0", "1 2", "3 4D 5", "6 7 8 10X")
+_AKHET_RIGHT = _rows("0 1 2", "3 4 5D", "6 7 8")
+
+STALLS: tuple[Stall, ...] = (
+    # R3.1 brick pyramid; the edge list is RULINGS' reconstruction (both rulebook examples connect).
+    Stall(
+        GIZEH,
+        LEFT,
+        CONNECTED4,
+        _GIZEH_LEFT,
+        _by_value(
+            _GIZEH_LEFT,
+            (1, 2),
+            (1, 3),
+            (2, 3),
+            (2, 4),
+            (2, 5),
+            (3, 5),
+            (3, 6),
+            (4, 5),
+            (5, 6),
+            (5, 7),
+        ),
+        "R3.1",
+    ),
+    Stall(GIZEH, RIGHT, COLOURS3_OR_4, _rows("1 2 3 4D", "5 6 7 8"), (), "R3.2"),
+    Stall(
+        AKHET_ATON,
+        LEFT,
+        ALL_LEVELS,
+        _AKHET_LEFT,
+        ((0,), (1, 2), (3, 4, 5), (6, 7, 8, 9)),
+        "R3.3",
+    ),
+    Stall(
+        AKHET_ATON,
+        RIGHT,
+        LINE3,
+        _AKHET_RIGHT,
+        ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)),
+        "R3.4",
+    ),
+    Stall(ABOU_SIMBEL, LEFT, SUM_11_14_17, _rows("1 1", "2D 2", "5 7 8"), (), "R3.5"),
+    Stall(ABOU_SIMBEL, RIGHT, SUM_17, _rows("1 1", "2 2 3D", "3 6 7 12X"), (), "R3.6"),
+    Stall(LOUQSOR, LEFT, TWO_DICE, _rows("1S 2S 3S 4S", "5 6 7"), (), "R3.7"),
+    Stall(LOUQSOR, RIGHT, ONE_DIE_RUN, _rows("2S 3S 4S 5S", "6 7 8"), (), "R3.8"),
+)
+
+
+def stall_of(market: int, side: int) -> Stall:
+    return STALLS[market * 2 + side]
+
+
+# Global square numbers: every square of every stall gets one integer, stall by stall.
+SQUARE_BASE = []
+_base = 0
+for _stall in STALLS:
+    SQUARE_BASE.append(_base)
+    _base += len(_stall.squares)
+NUM_SQUARES = _base
+SQUARE_BASE = tuple(SQUARE_BASE)
+del _base, _stall
+
+
+def resolution_order(stall: Stall) -> tuple[int, ...]:
+    """Square indices in the order their bids resolve (R6.1, R3.9).
+
+    Highest value first; equal values: the lower row first, then the square further right.
+    """
+    return tuple(
+        s.index for s in sorted(stall.squares, key=lambda s: (-s.value, -s.row, -s.col))
+    )
+
+
+def _mask_sum(stall: Stall, mask: int) -> int:
+    return sum(s.value for s in stall.squares if mask >> s.index & 1)
+
+
+def _connected_component_sizes(stall: Stall, mask: int) -> list[int]:
+    neighbours = {s.index: set() for s in stall.squares}
+    for a, b in stall.groups:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    seen: set[int] = set()
+    sizes = []
+    for start in range(len(stall.squares)):
+        if not mask >> start & 1 or start in seen:
+            continue
+        stack, size = [start], 0
+        seen.add(start)
+        while stack:
+            sq = stack.pop()
+            size += 1
+            for nb in neighbours[sq]:
+                if mask >> nb & 1 and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        sizes.append(size)
+    return sizes
+
+
+def longest_run(stall: Stall, mask: int) -> int:
+    """Length of the longest run of occupied squares with consecutive values (R3.8)."""
+    values = sorted(s.value for s in stall.squares if mask >> s.index & 1)
+    best = run = 0
+    previous = None
+    for v in values:
+        run = run + 1 if previous is not None and v == previous + 1 else 1
+        best = max(best, run)
+        previous = v
+    return best
+
+
+def closes_by_shape(stall: Stall, mask: int) -> bool:
+    """Whether occupying exactly the squares in ``mask`` closes the stall (R3.1, R3.3-R3.6).
+
+    Colour (R3.2) and dice (R3.7, R3.8) stalls are not decided by the mask alone: False.
+    """
+    rule = stall.rule
+    if rule == CONNECTED4:
+        return max(_connected_component_sizes(stall, mask), default=0) >= 4
+    if rule == ALL_LEVELS:
+        return all(any(mask >> i & 1 for i in level) for level in stall.groups)
+    if rule == LINE3:
+        return any(all(mask >> i & 1 for i in line) for line in stall.groups)
+    if rule == SUM_11_14_17:
+        total = _mask_sum(stall, mask)
+        return total in (11, 14) or total >= 17
+    if rule == SUM_17:
+        return _mask_sum(stall, mask) >= 17
+    return False
+
+
+# Lookup tables over every occupancy mask, built once: closing is then one index (speed goal).
+CLOSES_TABLE: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(closes_by_shape(st, m) for m in range(1 << len(st.squares))) for st in STALLS
+)
+RUN_TABLE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(longest_run(st, m) for m in range(1 << len(st.squares))) if st.rule == ONE_DIE_RUN else ()
+    for st in STALLS
+)
+RESOLUTION_ORDER = tuple(resolution_order(st) for st in STALLS)
+
+# --- Characters (R2.3, R10) ---------------------------------------------------------------------
+# Piles in their order beside the board; within a pile the first card is on top.
+PILES = ("vizier", "merchant", "high_priest", "chief", "royal_servant", "scribe", "treasurer")
+VIZIER, MERCHANT, HIGH_PRIEST, CHIEF, ROYAL_SERVANT, SCRIBE, TREASURER = range(7)
+
+CHARACTER_CARDS = (
+    "vizier",
+    "first_merchant",
+    "merchant",
+    "high_priest",
+    "chief",
+    "royal_servant",
+    "scribe+3",
+    "scribe+2",
+    "scribe+1",
+    "treasurer",
+)
+(
+    C_VIZIER,
+    C_FIRST_MERCHANT,
+    C_MERCHANT,
+    C_HIGH_PRIEST,
+    C_CHIEF,
+    C_ROYAL_SERVANT,
+    C_SCRIBE3,
+    C_SCRIBE2,
+    C_SCRIBE1,
+    C_TREASURER,
+) = range(10)
+SCRIBE_BONUS = {C_SCRIBE3: 3, C_SCRIBE2: 2, C_SCRIBE1: 1}
+CARD_PILE = (
+    VIZIER,
+    MERCHANT,
+    MERCHANT,
+    HIGH_PRIEST,
+    CHIEF,
+    ROYAL_SERVANT,
+    SCRIBE,
+    SCRIBE,
+    SCRIBE,
+    TREASURER,
+)
+
+
+def starting_piles(players: int) -> list[list[int]]:
+    """The character piles at setup (R2.3); with 3 players one Scribe +2 is removed."""
+    scribes = [C_SCRIBE3, C_SCRIBE2, C_SCRIBE2, C_SCRIBE1]
+    if players == 3:
+        scribes.remove(C_SCRIBE2)
+    return [
+        [C_VIZIER],
+        [C_FIRST_MERCHANT, C_MERCHANT, C_MERCHANT],
+        [C_HIGH_PRIEST],
+        [C_CHIEF],
+        [C_ROYAL_SERVANT, C_ROYAL_SERVANT],
+        scribes,
+        [C_TREASURER],
+    ]
+
+
+TOTAL_CHARACTERS = {4: 13, 3: 12}
+TREASURER_MAX = 4  # R10.8
+VIZIER_POINTS_PER_TYPE = 2  # R10.2
+
+# --- Card slots in a market (R6.2) --------------------------------------------------------------
+SLOTS = ("upper", "lower1", "lower2", "lower3")
+UPPER = 0
+MARKET_CARDS = 4  # one upper card and three lower ones
+
+# --- First-game layout (R2.8) -------------------------------------------------------------------
+FIRST_GAME_SIDES = (LEFT, LEFT, LEFT, LEFT)  # Louqsor: closed, the tile on its left stall

@@ -1,0 +1,1125 @@
+"""The game state and its steps: setup, turns, placements, market closings, characters, the end.
+
+One mutable :class:`GameState` holds everything; it always knows who must decide next
+(:attr:`GameState.decider`) and that decision's legal options (:meth:`GameState.legal_options`).
+A decision with a single legal option is taken automatically (a bidder who can only pass, a
+player whose only possible action is closing one market), so every remaining decision is a real
+choice. :meth:`GameState.apply` checks an option and explains a refusal; :meth:`apply_unchecked`
+is the fast path for bots and self-play.
+
+Rule IDs refer to ``shared/rules/RULINGS.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from . import options as O
+from . import rules as R
+from .errors import GameOverError, IllegalOptionError, SetupError
+
+# Market status.
+OPEN, CLOSED = 0, 1
+
+# Phases: what kind of decision is pending.
+P_TURN = "turn"  # recruit a character, or place (R5.1, R5.2)
+P_PLACE = "place"  # place a servant or close a market (R5.2-R5.4)
+P_TAKE = "take"  # the highest bidder's cards (R6.2)
+P_SHAME = "shame"  # the highest bidder cannot pay: discard a gift (R6.3)
+P_BID = "bid"  # another bidder: buy, half or pass (R6.4)
+P_EXCHANGE_TAKE = "exchange_take"  # Merchant (R10.3)
+P_EXCHANGE_GIVE = "exchange_give"
+P_CHIEF = "chief"  # R10.5
+P_ROYAL = "royal"  # R10.6
+P_SCRIBE = "scribe"  # R10.7
+P_TREASURER_MARKET = "treasurer_market"  # R10.8
+P_TREASURER_AMOUNT = "treasurer_amount"
+P_REROLL = "reroll"  # R4.2
+P_OVER = "over"
+
+# What happens once a market closing is resolved.
+AFTER_ACTION, AFTER_REROLL = 0, 1
+
+_STALL_RULE = tuple(st.rule for st in R.STALLS)
+_STALL_VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
+_STALL_SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
+_STALL_SIZE = tuple(len(st.squares) for st in R.STALLS)
+_SHAPE_RULES = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
+_LOUQSOR_LEFT = R.LOUQSOR * 2 + R.LEFT
+_MAX_VALUE = tuple(R.max_value(k) for k in range(R.NUM_KINDS))
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a teacher chooses before a game (R2; the options of the engine issue).
+
+    ``layout``: ``"first"`` (R2.8's first-game layout), ``"random"`` (each market's visible
+    stall drawn with the seed), or four sides (``"left"``/``"right"``, Gizeh first; Louqsor's is
+    the stall the Market Closed tile lies on).
+    """
+
+    players: int = 4
+    seed: int | None = 0
+    layout: str | tuple[str, ...] = "first"
+    characters: bool = True
+    first_player: int | None = None
+    colours: tuple[str, ...] | None = None
+    gift_values: tuple[tuple[int, ...], ...] = R.GIFT_VALUES
+    auto_forced: bool = True
+    record_events: bool = False
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def validated(self) -> Config:
+        if self.players not in (3, 4):
+            raise SetupError(f"players must be 3 or 4 (R1.1), not {self.players!r}")
+        if self.first_player is not None and not (
+            isinstance(self.first_player, int) and 0 <= self.first_player < self.players
+        ):
+            raise SetupError(
+                f"first_player must be a seat from 0 to {self.players - 1}, "
+                f"not {self.first_player!r}"
+            )
+        if isinstance(self.layout, str):
+            if self.layout not in ("first", "random"):
+                raise SetupError(
+                    f"layout must be 'first', 'random' or four sides, not {self.layout!r}"
+                )
+        elif len(self.layout) != 4 or any(s not in R.SIDES for s in self.layout):
+            raise SetupError(
+                f"a layout of sides needs four of 'left'/'right' (Gizeh, Akhet-Aton, "
+                f"Abou Simbel, Louqsor), not {self.layout!r}"
+            )
+        colours = self.colours
+        if colours is not None:
+            if len(colours) != self.players or len(set(colours)) != self.players:
+                raise SetupError(f"colours must name {self.players} different colours")
+            if any(c not in R.COLOURS for c in colours):
+                raise SetupError(f"colours must be among {', '.join(R.COLOURS)}, not {colours}")
+        if len(self.gift_values) != len(R.GIFT_TYPES) or any(
+            len(row) != 4 or any(not isinstance(v, int) or v < 0 for v in row)
+            for row in self.gift_values
+        ):
+            raise SetupError("gift_values needs 7 rows of 4 non-negative integers (R8)")
+        return self
+
+
+class GameState:
+    """A game of Nefertiti in progress. Create one with :func:`new_game`."""
+
+    __slots__ = (
+        "config",
+        "n",
+        "colours",
+        "values",
+        "rng",
+        "auto_forced",
+        "log",
+        # players
+        "deben",
+        "seals",
+        "prestige",
+        "hand",
+        "gifts",
+        # supplies
+        "seal_supply",
+        "deck",
+        "akhenaton_drawn",
+        "dead_market",
+        "out_of_game",
+        "characters_set_aside",
+        "piles",
+        "used_characters",
+        # markets
+        "side",
+        "status",
+        "owners",
+        "mask",
+        "reserve",
+        "cards",
+        "seal_on_upper",
+        "tile",
+        # Louqsor's dice (R4)
+        "holder",
+        "holder_turn",
+        "last_roll",
+        "forced_rolls",
+        "forced_draws",
+        # the turn
+        "turn_player",
+        "turn_no",
+        "placements_left",
+        "recruited",
+        "phase",
+        "decider",
+        # a market being resolved
+        "res_market",
+        "res_queue",
+        "res_pos",
+        "res_after",
+        # a character being played
+        "character",
+        "exchanges_done",
+        "exchange_partners",
+        "exchange_take",
+        "treasurer_market",
+        # bookkeeping
+        "decisions",
+        "final",
+        "_legal",
+    )
+
+    # ------------------------------------------------------------------ setup (R2)
+    def __init__(self, config: Config):
+        cfg = config.validated()
+        n = cfg.players
+        self.config = cfg
+        self.n = n
+        self.colours = tuple(cfg.colours) if cfg.colours else R.COLOURS[:n]
+        self.values = tuple(tuple(row) for row in cfg.gift_values)
+        self.rng = random.Random(cfg.seed)
+        self.auto_forced = cfg.auto_forced
+        self.log = [] if cfg.record_events else None
+
+        self.seals = [0] * n
+        self.prestige = [0] * n
+        self.hand = [R.SERVANTS_PER_PLAYER] * n
+        self.gifts = [[0] * R.NUM_KINDS for _ in range(n)]
+        self.seal_supply = R.SEALS
+        self.out_of_game = [0] * R.NUM_KINDS
+        self.akhenaton_drawn = False
+        self.dead_market = -1
+        if cfg.characters:
+            self.piles = R.starting_piles(n)
+            self.characters_set_aside = 0
+        else:
+            self.piles = [[] for _ in R.PILES]
+            self.characters_set_aside = R.TOTAL_CHARACTERS[n]
+        self.used_characters = []
+
+        rng = self.rng
+        # R2.7: first player by the highest roll of two dice (re-roll ties among the highest).
+        if cfg.first_player is None:
+            contenders = list(range(n))
+            while len(contenders) > 1:
+                rolls = {p: rng.randint(1, 6) + rng.randint(1, 6) for p in contenders}
+                best = max(rolls.values())
+                contenders = [p for p in contenders if rolls[p] == best]
+            first = contenders[0]
+        else:
+            first = cfg.first_player
+        # R2.6: starting Deben by position from the first player.
+        self.deben = [0] * n
+        for k, amount in enumerate(R.STARTING_DEBEN[n]):
+            self.deben[(first + k) % n] = amount
+
+        # R2.8: stall layout.
+        if cfg.layout == "first":
+            self.side = list(R.FIRST_GAME_SIDES)
+        elif cfg.layout == "random":
+            self.side = [rng.randrange(2) for _ in R.MARKETS]
+        else:
+            self.side = [R.SIDES.index(s) for s in cfg.layout]
+        self.status = [OPEN, OPEN, OPEN, CLOSED]  # R2 step 3: Louqsor starts closed
+        self.tile = R.LOUQSOR
+        self.owners = [[-1] * _STALL_SIZE[m * 2 + self.side[m]] for m in range(4)]
+        self.mask = [0, 0, 0, 0]
+        self.reserve = [R.RESERVE_START] * 4  # R2.5
+        self.cards = [[-1] * R.MARKET_CARDS for _ in range(4)]
+        self.seal_on_upper = [False] * 4
+
+        # R2.2: the deck, the Akhenaton card among the bottom five. The top is the list's end.
+        deck = []
+        for kind, count in enumerate(R.CARDS_PER_KIND):
+            if n == 3 and R.KIND_TYPE[kind] == R.SENET:
+                continue  # R2.1: no senets with 3 players
+            deck.extend([kind] * count)
+        rng.shuffle(deck)
+        bottom = [deck.pop() for _ in range(4)] + [R.AKHENATON]
+        rng.shuffle(bottom)
+        self.deck = bottom + deck
+
+        # R2.9: fill the open markets, Gizeh, Akhet-Aton, Abou Simbel; a seal on each upper card.
+        for m in (R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL):
+            for slot in range(R.MARKET_CARDS):
+                self.cards[m][slot] = self.deck.pop()
+            self.seal_on_upper[m] = True
+            self.seal_supply -= 1
+
+        self.holder = -1
+        self.holder_turn = 0
+        self.last_roll = ()
+        self.forced_rolls = []
+        self.forced_draws = []
+        self.res_market = -1
+        self.res_queue = []
+        self.res_pos = 0
+        self.res_after = AFTER_ACTION
+        self.character = -1
+        self.exchanges_done = 0
+        self.exchange_partners = []
+        self.exchange_take = None
+        self.treasurer_market = -1
+        self.decisions = 0
+        self.final = None
+        self.turn_no = 0
+        self._emit("setup", first=first, layout=[R.SIDES[s] for s in self.side], rule="R2")
+        self._start_turn(first)
+        self._settle()
+
+    # ------------------------------------------------------------------ reading the state
+    @property
+    def is_over(self) -> bool:
+        return self.phase == P_OVER
+
+    def legal_options(self) -> tuple[int, ...]:
+        """The legal option ids of the pending decision, sorted; empty once the game is over."""
+        return self._legal
+
+    def is_legal(self, option: int) -> bool:
+        return option in self._legal
+
+    def option_text(self, option: int) -> str:
+        return O.option_text(option, self.colours)
+
+    def parse(self, text: str) -> int:
+        return O.parse_option(text, self.colours)
+
+    def holders(self, gift_type: int) -> int:
+        """How many players hold at least one gift of this type (R8)."""
+        kinds = R.KINDS_OF_TYPE[gift_type]
+        return sum(1 for g in self.gifts if any(g[k] for k in kinds))
+
+    def type_count(self, seat: int, gift_type: int) -> int:
+        """Gifts of a type a player holds, a double senet counting 2 (R9.1)."""
+        g = self.gifts[seat]
+        return sum(g[k] * R.KIND_WEIGHT[k] for k in R.KINDS_OF_TYPE[gift_type])
+
+    def gift_value(self, gift_type: int, holders: int | None = None) -> int:
+        """Prestige per gift of a type for a number of holders (now, by default) (R8)."""
+        if holders is None:
+            holders = self.holders(gift_type)
+        return self.values[gift_type][holders - 1] if holders else 0
+
+    def open_markets(self) -> list[int]:
+        return [m for m in range(4) if self.status[m] == OPEN]
+
+    def visible_stall(self, market: int) -> R.Stall:
+        return R.STALLS[market * 2 + self.side[market]]
+
+    # ------------------------------------------------------------------ applying options
+    def apply(self, option: int | str) -> None:
+        """Apply one option after checking it; an illegal one raises and changes nothing."""
+        if isinstance(option, str):
+            option = self.parse(option)
+        if self.phase == P_OVER:
+            raise GameOverError(
+                f"the game is over; {self.option_text(option)!r} cannot be played (R7.1)",
+                option,
+                "R7.1",
+            )
+        if option not in self._legal:
+            message, rule = self._why_illegal(option)
+            raise IllegalOptionError(message, option, rule)
+        self.apply_unchecked(option)
+
+    def apply_unchecked(self, option: int) -> None:
+        """Apply a legal option without checking it (the fast path for bots)."""
+        self.decisions += 1
+        if self.log is not None:
+            self._emit("decision", seat=self.decider, option=self.option_text(option))
+        _HANDLERS[O.OPTION_KIND[option]](self, option)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Compute the pending decision's options, taking forced single options (see module)."""
+        while True:
+            legal = self._compute_legal()
+            if len(legal) != 1 or not self.auto_forced:
+                self._legal = legal
+                return
+            option = legal[0]
+            if self.log is not None:
+                self._emit("forced", seat=self.decider, option=self.option_text(option))
+            _HANDLERS[O.OPTION_KIND[option]](self, option)
+
+    # ------------------------------------------------------------------ chance (R4.4)
+    def force_roll(self, *dice: int) -> None:
+        """Fix the outcome of the next die or dice rolled (R4.4); values 1 to 6."""
+        for d in dice:
+            if not isinstance(d, int) or not 1 <= d <= 6:
+                raise IllegalOptionError(f"a die shows 1 to 6, not {d!r} (R4.4)", rule="R4.4")
+        self.forced_rolls.extend(dice)
+
+    def force_draw(self, kind: int | str) -> None:
+        """Fix the next card drawn from the deck (R4.4): a card kind or 'akhenaton'."""
+        if isinstance(kind, str):
+            names = list(R.CARD_KINDS) + ["akhenaton"]
+            if kind not in names:
+                raise IllegalOptionError(
+                    f"{kind!r} is not a card: one of {', '.join(names)}", rule="R4.4"
+                )
+            kind = names.index(kind)
+        left = self.deck.count(kind) - self.forced_draws.count(kind)
+        if left <= 0:
+            name = R.CARD_KINDS[kind] if kind < R.NUM_KINDS else "akhenaton"
+            raise IllegalOptionError(
+                f"no {name} card is left in the deck to draw next (R4.4)", rule="R4.4"
+            )
+        self.forced_draws.append(kind)
+
+    def _roll(self) -> int:
+        if self.forced_rolls:
+            return self.forced_rolls.pop(0)
+        return int(self.rng.random() * 6) + 1
+
+    def _draw(self) -> int:
+        if self.forced_draws:
+            kind = self.forced_draws.pop(0)
+            deck = self.deck
+            # Take the forced card from nearest the top, so the rest of the order is kept.
+            for i in range(len(deck) - 1, -1, -1):
+                if deck[i] == kind:
+                    del deck[i]
+                    return kind
+        return self.deck.pop()
+
+    # ------------------------------------------------------------------ events
+    def _emit(self, event: str, **data) -> None:
+        if self.log is not None:
+            data["turn"] = self.turn_no
+            self.log.append((event, data))
+
+    # ------------------------------------------------------------------ the turn (R5)
+    def _start_turn(self, seat: int) -> None:
+        self.turn_player = seat
+        self.turn_no += 1
+        self.placements_left = 1
+        self.recruited = False
+        self.phase = P_TURN
+        self.decider = seat
+        if self.log is not None:
+            self._emit("turn", seat=seat)
+
+    def _continue_turn(self) -> None:
+        """After a placement or closing action (and its resolution): next placement, or end."""
+        if self.phase == P_OVER:
+            return
+        if self.placements_left > 0:
+            self.phase = P_PLACE
+            self.decider = self.turn_player
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        p = self.turn_player
+        # R4.2: the dice holder may roll again if no servant entered Louqsor since their roll.
+        if self.holder == p and self.holder_turn < self.turn_no and self.status[R.LOUQSOR] == OPEN:
+            self.phase = P_REROLL
+            self.decider = p
+            return
+        self._start_turn((p + 1) % self.n)
+
+    def _placement_options(self, p: int, out: list[int]) -> None:
+        status, owners, side = self.status, self.owners, self.side
+        if self.hand[p]:
+            for m in range(4):
+                if status[m] == OPEN:
+                    base = R.SQUARE_BASE[m * 2 + side[m]]
+                    for i, o in enumerate(owners[m]):
+                        if o < 0:
+                            out.append(base + i)
+        else:  # R5.4
+            for m in range(4):
+                if status[m] == OPEN and p in owners[m]:
+                    out.append(O.CLOSE_BASE + m)
+
+    def _do_place(self, option: int) -> None:
+        stall = O.SQUARE_STALL[option]
+        m = stall >> 1
+        i = O.SQUARE_INDEX[option]
+        p = self.decider
+        first_here = self.mask[m] == 0
+        self.owners[m][i] = p
+        self.mask[m] |= 1 << i
+        self.hand[p] -= 1
+        self.placements_left -= 1
+        # R5.3: up to two bonuses, each only while the reserve has money.
+        due = first_here + (_STALL_SYMBOLS[stall][i] == R.DEBEN)
+        paid = min(due, self.reserve[m])
+        if paid:
+            self.reserve[m] -= paid
+            self.deben[p] += paid
+        if self.log is not None:
+            self._emit(
+                "place",
+                seat=p,
+                market=m,
+                square=i,
+                value=_STALL_VALUES[stall][i],
+                first_here=first_here,
+                deben_square=_STALL_SYMBOLS[stall][i] == R.DEBEN,
+                bonus_due=due,
+                bonus_paid=paid,
+                rule="R5.3" if due else "R5.2",
+            )
+        if self._placement_closes(m, stall, p):
+            self._begin_closing(m, AFTER_ACTION, "placement")
+        else:
+            self._continue_turn()
+
+    def _placement_closes(self, m: int, stall: int, p: int) -> bool:
+        rule = _STALL_RULE[stall]
+        mask = self.mask[m]
+        if rule in _SHAPE_RULES:
+            return R.CLOSES_TABLE[stall][mask]
+        if rule == R.COLOURS3_OR_4:  # R3.2
+            on = [o for o in self.owners[m] if o >= 0]
+            return len(on) >= 4 or len(set(on)) >= 3
+        # Louqsor (R3.7, R3.8): the placer rolls and becomes the dice holder (R4.3).
+        closes = self._roll_louqsor(stall, p)
+        if not closes:
+            self.holder = p
+            self.holder_turn = self.turn_no
+        return closes
+
+    def _roll_louqsor(self, stall: int, p: int) -> bool:
+        mask = self.mask[R.LOUQSOR]
+        if stall == _LOUQSOR_LEFT:  # R3.7: each die must show an occupied value
+            d1, d2 = self._roll(), self._roll()
+            self.last_roll = (d1, d2)
+            occupied = self.owners[R.LOUQSOR]
+            # Louqsor's left stall is valued 1..7 in listing order, so value v is square v-1.
+            closes = occupied[d1 - 1] >= 0 and occupied[d2 - 1] >= 0
+        else:  # R3.8: the die at most the longest run of consecutive occupied values
+            d = self._roll()
+            self.last_roll = (d,)
+            closes = d <= R.RUN_TABLE[stall][mask]
+        if self.log is not None:
+            self._emit(
+                "roll",
+                seat=p,
+                dice=self.last_roll,
+                closes=closes,
+                run=R.RUN_TABLE[stall][mask] if stall != _LOUQSOR_LEFT else None,
+                rule=R.STALLS[stall].rule_id,
+            )
+        return closes
+
+    def _do_close(self, option: int) -> None:  # R5.4
+        m = option - O.CLOSE_BASE
+        self.placements_left -= 1
+        self._emit("close_by_choice", seat=self.decider, market=m, rule="R5.4")
+        self._begin_closing(m, AFTER_ACTION, "no_servant")
+
+    def _do_reroll(self, option: int) -> None:  # R4.2
+        p = self.decider
+        self.holder_turn = self.turn_no
+        stall = R.LOUQSOR * 2 + self.side[R.LOUQSOR]
+        if self._roll_louqsor(stall, p):
+            self._begin_closing(R.LOUQSOR, AFTER_REROLL, "reroll")
+        else:
+            self._start_turn((self.turn_player + 1) % self.n)
+
+    def _do_keep(self, option: int) -> None:
+        self._start_turn((self.turn_player + 1) % self.n)
+
+    # ------------------------------------------------------------------ closing a market (R6)
+    def _begin_closing(self, m: int, after: int, cause: str) -> None:
+        if m == R.LOUQSOR:
+            self.holder = -1  # R4.3: closing clears the dice holder
+        stall = m * 2 + self.side[m]
+        owners = self.owners[m]
+        self.res_market = m
+        self.res_queue = [i for i in R.RESOLUTION_ORDER[stall] if owners[i] >= 0]
+        self.res_pos = 0
+        self.res_after = after
+        if self.log is not None:
+            vals = _STALL_VALUES[stall]
+            self._emit(
+                "market_closes",
+                market=m,
+                stall=R.STALLS[stall].name,
+                cause=cause,
+                bids=[(owners[i], vals[i]) for i in self.res_queue],
+                rule=R.STALLS[stall].rule_id if cause != "no_servant" else "R5.4",
+            )
+        self._next_bidder()
+
+    def _next_bidder(self) -> None:
+        m = self.res_market
+        stall = m * 2 + self.side[m]
+        queue = self.res_queue
+        while self.res_pos < len(queue):
+            i = queue[self.res_pos]
+            p = self.owners[m][i]
+            bid = _STALL_VALUES[stall][i]
+            self.decider = p
+            if self.res_pos > 0:
+                self.phase = P_BID  # R6.4
+                return
+            if self.deben[p] >= bid:  # R6.2: pay first, then choose cards
+                self.deben[p] -= bid
+                self.reserve[m] += bid
+                self._emit("pay", seat=p, market=m, amount=bid, rule="R6.2")
+                if any(c >= 0 for c in self.cards[m]):
+                    self.phase = P_TAKE
+                    return
+                self._emit("no_cards", seat=p, market=m, rule="R6.2")
+            elif any(self.gifts[p]):  # R6.3
+                self._emit("cannot_pay", seat=p, market=m, bid=bid, deben=self.deben[p])
+                self.phase = P_SHAME
+                return
+            else:
+                self._emit(
+                    "cannot_pay_no_gift", seat=p, market=m, bid=bid, deben=self.deben[p]
+                )
+            self._servant_home()
+        self._finish_closing()
+
+    def _servant_home(self) -> None:
+        """R6.5: the resolved servant goes back to its owner; on to the next bid."""
+        m = self.res_market
+        i = self.res_queue[self.res_pos]
+        p = self.owners[m][i]
+        self.owners[m][i] = -1
+        self.mask[m] &= ~(1 << i)
+        self.hand[p] += 1
+        self.res_pos += 1
+
+    def _take_card(self, p: int, m: int, slot: int) -> int:
+        cards = self.cards[m]
+        kind = cards[slot]
+        cards[slot] = -1
+        self.gifts[p][kind] += 1
+        seal = slot == R.UPPER and self.seal_on_upper[m]
+        if seal:
+            self.seal_on_upper[m] = False
+            self.seals[p] += 1
+        if self.log is not None:
+            self._emit("gift_taken", seat=p, market=m, slot=slot, card=kind, seal=seal)
+        return kind
+
+    def _take_options(self) -> list[int]:
+        """R6.2: the highest bidder's card sets, by the symbol of the winning square."""
+        m = self.res_market
+        stall = m * 2 + self.side[m]
+        symbol = _STALL_SYMBOLS[stall][self.res_queue[0]]
+        cards = self.cards[m]
+        upper = 1 if cards[0] >= 0 else 0
+        lower = [s for s in (1, 2, 3) if cards[s] >= 0]
+        masks = set()
+        if symbol == R.SINGLE:
+            masks.update(1 << s for s in range(4) if cards[s] >= 0)
+        elif symbol == R.EXTRA:
+            if lower:
+                masks.add(sum(1 << s for s in lower))
+                for s in lower:
+                    masks.add(upper | 1 << s)
+            elif upper:
+                masks.add(1)
+        else:
+            if upper:
+                masks.add(1)
+            if len(lower) <= 2:
+                if lower:
+                    masks.add(sum(1 << s for s in lower))
+            else:
+                for a in range(3):
+                    for b in range(a + 1, 3):
+                        masks.add(1 << lower[a] | 1 << lower[b])
+        return sorted(O.TAKE_BASE + mk for mk in masks)
+
+    def _do_take(self, option: int) -> None:
+        p, m = self.decider, self.res_market
+        for slot in O.take_slots(option):
+            self._take_card(p, m, slot)
+        self._servant_home()
+        self._next_bidder()
+
+    def _do_discard(self, option: int) -> None:  # R6.3, the shame discard
+        kind = option - O.DISCARD_BASE
+        p = self.decider
+        self.gifts[p][kind] -= 1
+        self.out_of_game[kind] += 1
+        self._emit("shame_discard", seat=p, card=kind, rule="R6.3")
+        self._servant_home()
+        self._next_bidder()
+
+    def _bid_options(self) -> list[int]:  # R6.4
+        m = self.res_market
+        p = self.decider
+        stall = m * 2 + self.side[m]
+        bid = _STALL_VALUES[stall][self.res_queue[self.res_pos]]
+        out = []
+        if self.deben[p] >= bid:
+            cards = self.cards[m]
+            out.extend(O.BUY_BASE + s for s in range(4) if cards[s] >= 0)
+        out.append(O.HALF_ID if self.reserve[m] else O.PASS_ID)
+        return out
+
+    def _do_buy(self, option: int) -> None:
+        p, m = self.decider, self.res_market
+        stall = m * 2 + self.side[m]
+        bid = _STALL_VALUES[stall][self.res_queue[self.res_pos]]
+        self.deben[p] -= bid
+        self.reserve[m] += bid
+        self._emit("buy", seat=p, market=m, amount=bid, rule="R6.4")
+        self._take_card(p, m, option - O.BUY_BASE)
+        self._servant_home()
+        self._next_bidder()
+
+    def _do_half(self, option: int) -> None:
+        p, m = self.decider, self.res_market
+        amount = (self.reserve[m] + 1) // 2  # R6.4: half, rounded up
+        self.reserve[m] -= amount
+        self.deben[p] += amount
+        self._emit("half", seat=p, market=m, amount=amount, rule="R6.4")
+        self._servant_home()
+        self._next_bidder()
+
+    def _do_pass(self, option: int) -> None:
+        self._emit("pass", seat=self.decider, market=self.res_market, rule="R6.4")
+        self._servant_home()
+        self._next_bidder()
+
+    def _finish_closing(self) -> None:
+        """R6.6-R6.8: switch the stall, move the tile, reopen the previous tile holder."""
+        m = self.res_market
+        self.res_market = -1
+        self.res_queue = []
+        self.side[m] ^= 1
+        self.owners[m] = [-1] * _STALL_SIZE[m * 2 + self.side[m]]
+        self.mask[m] = 0
+        self.status[m] = CLOSED
+        previous, self.tile = self.tile, m
+        self._emit("market_closed", market=m, next_stall=R.SIDES[self.side[m]], rule="R6.6")
+        if previous >= 0 and previous != m:
+            if self.akhenaton_drawn:
+                self._emit("stays_closed", market=previous, rule="R6.8")
+            else:
+                self._reopen(previous)
+        if self.akhenaton_drawn and OPEN not in self.status:
+            self._game_over()
+            return
+        if self.res_after == AFTER_REROLL:
+            self._start_turn((self.turn_player + 1) % self.n)
+        else:
+            self._continue_turn()
+
+    def _reopen(self, m: int) -> None:
+        """R6.7: move a lower card up, slide left, draw to four, seal the upper card."""
+        cards = self.cards[m]
+        lower = [c for c in cards[1:] if c >= 0]
+        if cards[0] < 0 and lower:
+            cards[0] = lower.pop(0)
+        cards[1:] = lower + [-1] * (3 - len(lower))
+        drawn = []
+        for slot in range(R.MARKET_CARDS):
+            if cards[slot] < 0:
+                card = self._draw()
+                if card == R.AKHENATON:  # R6.8
+                    self.akhenaton_drawn = True
+                    self.dead_market = m
+                    self._emit("akhenaton", market=m, drawn=drawn, rule="R6.8")
+                    return
+                cards[slot] = card
+                drawn.append(card)
+        if not self.seal_on_upper[m] and self.seal_supply > 0:
+            self.seal_on_upper[m] = True
+            self.seal_supply -= 1
+        self.status[m] = OPEN
+        self._emit("reopen", market=m, drawn=drawn, seal=self.seal_on_upper[m], rule="R6.7")
+
+    def _game_over(self) -> None:
+        from .scoring import final_scores, winners
+
+        self.phase = P_OVER
+        self.decider = -1
+        self.final = final_scores(self)
+        self._emit("game_over", winners=winners(self), rule="R7.1")
+
+    # ------------------------------------------------------------------ characters (R10)
+    def _recruitable(self, pile: int, p: int) -> bool:
+        """R10.1: a character can be recruited only if its effect can be carried out."""
+        if pile == R.VIZIER or pile == R.HIGH_PRIEST:
+            return True
+        if pile == R.MERCHANT:
+            return bool(self._exchange_take_options(p))
+        if pile == R.CHIEF:
+            return self.tile >= 0 and any(c >= 0 for c in self.cards[self.tile])
+        if pile == R.ROYAL_SERVANT:
+            return any(any(g) for g in self.gifts)
+        if pile == R.SCRIBE:
+            return any(self.gifts[p])
+        return any(self.reserve)  # Treasurer
+
+    def _do_recruit(self, option: int) -> None:  # R5.1
+        pile = option - O.RECRUIT_BASE
+        p = self.decider
+        card = self.piles[pile].pop(0)
+        self.used_characters.append(card)
+        self.seals[p] -= 1
+        self.seal_supply += 1  # R2.4: spent seals return to the supply
+        self.recruited = True
+        self.character = card
+        self._emit("recruit", seat=p, card=R.CHARACTER_CARDS[card], rule="R5.1")
+        if pile == R.VIZIER:  # R10.2
+            types = sum(1 for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t))
+            points = R.VIZIER_POINTS_PER_TYPE * types
+            self.prestige[p] += points
+            self._emit("vizier", seat=p, types=types, points=points, rule="R10.2")
+            self.phase = P_PLACE
+        elif pile == R.MERCHANT:  # R10.3
+            self.exchanges_done = 0
+            self.exchange_partners = []
+            self.phase = P_EXCHANGE_TAKE
+        elif pile == R.HIGH_PRIEST:  # R10.4
+            self.placements_left = 2
+            self._emit("high_priest", seat=p, rule="R10.4")
+            self.phase = P_PLACE
+        elif pile == R.CHIEF:
+            self.phase = P_CHIEF
+        elif pile == R.ROYAL_SERVANT:
+            self.phase = P_ROYAL
+        elif pile == R.SCRIBE:
+            self.phase = P_SCRIBE
+        else:
+            self.phase = P_TREASURER_MARKET
+
+    def _after_character(self) -> None:
+        self.character = -1
+        self.exchange_partners = []
+        self.phase = P_PLACE
+        self.decider = self.turn_player
+
+    def _exchange_take_options(self, p: int) -> list[int]:
+        """R10.3: gifts of opponents that p may take: p holds that type and can pay."""
+        mine = self.gifts[p]
+        best_given = max((_MAX_VALUE[k] for k in range(R.NUM_KINDS) if mine[k]), default=None)
+        if best_given is None:
+            return []
+        money = self.deben[p]
+        out = []
+        for q in range(self.n):
+            if q == p or q in self.exchange_partners:
+                continue
+            theirs = self.gifts[q]
+            for k in range(R.NUM_KINDS):
+                if not theirs[k]:
+                    continue
+                t = R.KIND_TYPE[k]
+                if t == R.SENET:
+                    holds = mine[R.K_SENET] or mine[R.K_DOUBLE_SENET]
+                else:
+                    holds = mine[k]
+                if holds and _MAX_VALUE[k] - best_given <= money:
+                    out.append(O.EXCHANGE_TAKE_BASE + q * R.NUM_KINDS + k)
+        return out
+
+    def _exchange_give_options(self) -> list[int]:
+        p = self.decider
+        _, taken = self.exchange_take
+        mine, money = self.gifts[p], self.deben[p]
+        return [
+            O.EXCHANGE_GIVE_BASE + k
+            for k in range(R.NUM_KINDS)
+            if mine[k] and _MAX_VALUE[taken] - _MAX_VALUE[k] <= money
+        ]
+
+    def _do_exchange_take(self, option: int) -> None:
+        self.exchange_take = O.OPTION_ARG[option]
+        self.phase = P_EXCHANGE_GIVE
+
+    def _do_exchange_give(self, option: int) -> None:
+        p = self.decider
+        q, taken = self.exchange_take
+        given = option - O.EXCHANGE_GIVE_BASE
+        pay = max(0, _MAX_VALUE[taken] - _MAX_VALUE[given])  # R10.3: to the opponent
+        self.gifts[p][given] -= 1
+        self.gifts[q][given] += 1
+        self.gifts[q][taken] -= 1
+        self.gifts[p][taken] += 1
+        self.deben[p] -= pay
+        self.deben[q] += pay
+        self.exchanges_done += 1
+        self.exchange_partners.append(q)
+        self.exchange_take = None
+        self._emit(
+            "exchange",
+            seat=p,
+            partner=q,
+            given=given,
+            taken=taken,
+            paid=pay,
+            given_max=_MAX_VALUE[given],
+            taken_max=_MAX_VALUE[taken],
+            rule="R10.3",
+        )
+        allowed = 2 if self.character == R.C_FIRST_MERCHANT else 1
+        if self.exchanges_done < allowed and self._exchange_take_options(p):
+            self.phase = P_EXCHANGE_TAKE
+        else:
+            self._after_character()
+
+    def _do_exchange_done(self, option: int) -> None:
+        self._after_character()
+
+    def _do_chief(self, option: int) -> None:  # R10.5
+        p = self.decider
+        self._take_card(p, self.tile, option - O.CHIEF_BASE)
+        self._emit("chief", seat=p, market=self.tile, rule="R10.5")
+        self._after_character()
+
+    def _do_royal(self, option: int) -> None:  # R10.6
+        t = option - O.ROYAL_BASE
+        holders = self.holders(t)
+        value = self.gift_value(t, holders)
+        scored = []
+        for q in range(self.n):
+            g = self.gifts[q]
+            if t == R.SENET:
+                if g[R.K_SENET]:
+                    kind = R.K_SENET
+                elif g[R.K_DOUBLE_SENET]:
+                    kind = R.K_DOUBLE_SENET
+                else:
+                    continue
+            elif g[t + 1]:
+                kind = t + 1  # card kinds after the senets are one per type
+            else:
+                continue
+            g[kind] -= 1
+            self.out_of_game[kind] += 1
+            points = value * R.KIND_WEIGHT[kind]
+            self.prestige[q] += points
+            scored.append((q, kind, points))
+        self._emit(
+            "royal_servant",
+            seat=self.decider,
+            gift_type=t,
+            holders=holders,
+            value=value,
+            scored=scored,
+            rule="R10.6",
+        )
+        self._after_character()
+
+    def _do_scribe(self, option: int) -> None:  # R10.7
+        t = option - O.SCRIBE_BASE
+        p = self.decider
+        bonus = R.SCRIBE_BONUS[self.character]
+        holders = self.holders(t)
+        value = self.gift_value(t, holders)
+        count = self.type_count(p, t)
+        points = (value + bonus) * count
+        self.prestige[p] += points
+        for kind in R.KINDS_OF_TYPE[t]:
+            self.out_of_game[kind] += self.gifts[p][kind]
+            self.gifts[p][kind] = 0
+        self._emit(
+            "scribe",
+            seat=p,
+            gift_type=t,
+            count=count,
+            value=value,
+            holders=holders,
+            bonus=bonus,
+            points=points,
+            rule="R10.7",
+        )
+        self._after_character()
+
+    def _do_treasurer_market(self, option: int) -> None:  # R10.8
+        self.treasurer_market = option - O.TREASURER_MARKET_BASE
+        self.phase = P_TREASURER_AMOUNT
+
+    def _do_treasurer_amount(self, option: int) -> None:
+        amount = O.OPTION_ARG[option]
+        m = self.treasurer_market
+        self.reserve[m] -= amount
+        self.deben[self.decider] += amount
+        self.treasurer_market = -1
+        self._emit("treasurer", seat=self.decider, market=m, amount=amount, rule="R10.8")
+        self._after_character()
+
+    # ------------------------------------------------------------------ legal options
+    def _compute_legal(self) -> tuple[int, ...]:
+        phase = self.phase
+        p = self.decider
+        if phase == P_TURN or phase == P_PLACE:
+            out: list[int] = []
+            if phase == P_TURN and self.seals[p] and not self.recruited:
+                for pile, cards in enumerate(self.piles):
+                    if cards and self._recruitable(pile, p):
+                        out.append(O.RECRUIT_BASE + pile)
+            self._placement_options(p, out)
+            out.sort()
+            return tuple(out)
+        if phase == P_BID:
+            return tuple(self._bid_options())
+        if phase == P_TAKE:
+            return tuple(self._take_options())
+        if phase == P_SHAME:
+            g = self.gifts[p]
+            return tuple(O.DISCARD_BASE + k for k in range(R.NUM_KINDS) if g[k])
+        if phase == P_REROLL:
+            return (O.REROLL_ID, O.KEEP_ID)
+        if phase == P_EXCHANGE_TAKE:
+            out = self._exchange_take_options(p)
+            if self.exchanges_done:
+                out.append(O.EXCHANGE_DONE_ID)
+            return tuple(sorted(out))
+        if phase == P_EXCHANGE_GIVE:
+            return tuple(self._exchange_give_options())
+        if phase == P_CHIEF:
+            cards = self.cards[self.tile]
+            return tuple(O.CHIEF_BASE + s for s in range(4) if cards[s] >= 0)
+        if phase == P_ROYAL:
+            return tuple(
+                O.ROYAL_BASE + t for t in range(len(R.GIFT_TYPES)) if self.holders(t)
+            )
+        if phase == P_SCRIBE:
+            return tuple(
+                O.SCRIBE_BASE + t for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t)
+            )
+        if phase == P_TREASURER_MARKET:
+            return tuple(O.TREASURER_MARKET_BASE + m for m in range(4) if self.reserve[m])
+        if phase == P_TREASURER_AMOUNT:
+            top = min(R.TREASURER_MAX, self.reserve[self.treasurer_market])
+            return tuple(O.TREASURER_AMOUNT_BASE + a - 1 for a in range(1, top + 1))
+        return ()
+
+    # ------------------------------------------------------------------ why an option is illegal
+    def _why_illegal(self, option: int) -> tuple[str, str]:
+        from .explain_illegal import why_illegal
+
+        return why_illegal(self, option)
+
+    # ------------------------------------------------------------------ copies and identity
+    def copy(self) -> GameState:
+        """An independent copy (the random source too), for what-if and search."""
+        new = object.__new__(GameState)
+        for name in GameState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.rng = random.Random()
+        new.rng.setstate(self.rng.getstate())
+        new.log = None if self.log is None else list(self.log)
+        for name in (
+            "deben",
+            "seals",
+            "prestige",
+            "hand",
+            "deck",
+            "out_of_game",
+            "used_characters",
+            "side",
+            "status",
+            "mask",
+            "reserve",
+            "seal_on_upper",
+            "forced_rolls",
+            "forced_draws",
+            "res_queue",
+            "exchange_partners",
+        ):
+            setattr(new, name, list(getattr(self, name)))
+        new.gifts = [list(g) for g in self.gifts]
+        new.piles = [list(pl) for pl in self.piles]
+        new.owners = [list(o) for o in self.owners]
+        new.cards = [list(c) for c in self.cards]
+        return new
+
+    def key(self) -> tuple:
+        """Everything that decides the game from here, as plain data (the random source too)."""
+        return (
+            self.n,
+            self.colours,
+            self.values,
+            tuple(self.deben),
+            tuple(self.seals),
+            tuple(self.prestige),
+            tuple(self.hand),
+            tuple(map(tuple, self.gifts)),
+            self.seal_supply,
+            tuple(self.deck),
+            self.akhenaton_drawn,
+            self.dead_market,
+            tuple(self.out_of_game),
+            self.characters_set_aside,
+            tuple(map(tuple, self.piles)),
+            tuple(self.used_characters),
+            tuple(self.side),
+            tuple(self.status),
+            tuple(map(tuple, self.owners)),
+            tuple(self.reserve),
+            tuple(map(tuple, self.cards)),
+            tuple(self.seal_on_upper),
+            self.tile,
+            self.holder,
+            self.holder_turn,
+            self.last_roll,
+            tuple(self.forced_rolls),
+            tuple(self.forced_draws),
+            self.turn_player,
+            self.turn_no,
+            self.placements_left,
+            self.recruited,
+            self.phase,
+            self.decider,
+            self.res_market,
+            tuple(self.res_queue),
+            self.res_pos,
+            self.res_after,
+            self.character,
+            self.exchanges_done,
+            tuple(self.exchange_partners),
+            self.exchange_take,
+            self.treasurer_market,
+            self.rng.getstate(),
+        )
+
+    def state_hash(self) -> str:
+        """A short hash of :meth:`key`: equal hashes, identical games from here on."""
+        return hashlib.sha256(repr(self.key()).encode()).hexdigest()[:16]
+
+    def __repr__(self) -> str:
+        who = self.colours[self.decider] if self.decider >= 0 else "-"
+        return (
+            f"<GameState {self.n}p turn {self.turn_no} {self.phase} decider={who} "
+            f"hash={self.state_hash()}>"
+        )
+
+
+_HANDLERS = {
+    O.PLACE: GameState._do_place,
+    O.CLOSE: GameState._do_close,
+    O.RECRUIT: GameState._do_recruit,
+    O.TAKE: GameState._do_take,
+    O.DISCARD: GameState._do_discard,
+    O.BUY: GameState._do_buy,
+    O.HALF: GameState._do_half,
+    O.PASS: GameState._do_pass,
+    O.EXCHANGE_TAKE: GameState._do_exchange_take,
+    O.EXCHANGE_GIVE: GameState._do_exchange_give,
+    O.EXCHANGE_DONE: GameState._do_exchange_done,
+    O.CHIEF_TAKE: GameState._do_chief,
+    O.ROYAL: GameState._do_royal,
+    O.SCRIBE: GameState._do_scribe,
+    O.TREASURER_MARKET: GameState._do_treasurer_market,
+    O.TREASURER_AMOUNT: GameState._do_treasurer_amount,
+    O.REROLL: GameState._do_reroll,
+    O.KEEP: GameState._do_keep,
+}
+
+
+def new_game(players: int = 4, seed: int | None = 0, **options) -> GameState:
+    """Set up a new game (R2). ``options`` are :class:`Config` fields (layout, characters, ...)."""
+    unknown = set(options) - set(Config.__dataclass_fields__)
+    if unknown:
+        raise SetupError(
+            f"unknown game option(s): {', '.join(sorted(unknown))}; known: "
+            + ", ".join(sorted(f for f in Config.__dataclass_fields__ if f != "extra"))
+        )
+    return GameState(Config(players=players, seed=seed, **options))
