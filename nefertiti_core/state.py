@@ -332,6 +332,10 @@ class GameState:
         _HANDLERS[O.OPTION_KIND[option]](self, option)
         self._settle()
 
+    def refresh(self) -> None:
+        """Recompute the pending decision's options after the state was edited by hand."""
+        self._settle()
+
     def _settle(self) -> None:
         """Compute the pending decision's options, taking forced single options (see module)."""
         while True:
