@@ -1,0 +1,61 @@
+# Everything runs from the project's own virtual environment in .venv, created on demand.
+#   make tutor   JupyterLab on tutorials/
+#   make test    ruff check, ruff format --check, pytest
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+
+comma := ,
+
+# JupyterLab refuses to run as root without --allow-root.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+# Open the welcome notebook if there is one (its folder, tutorials/, becomes the root), else the folder.
+TUTOR_START := $(or $(wildcard tutorials/00-welcome.ipynb),tutorials)
+JUPYTER_ARGS ?=
+
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: venv install tutor test lint format bench clean
+
+venv: $(BIN)/python
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip
+
+# Install stamps: .venv/.installed-base (no extras), .venv/.installed-tutor,
+# .venv/.installed-tutor-test (extras tutor,test), ... Each is redone only when pyproject.toml
+# changes (or .venv is removed).
+$(VENV)/.installed-base: pyproject.toml | $(BIN)/python
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+	$(PIP) install -e '.[$(subst -,$(comma),$*)]'
+	touch $@
+
+install: $(VENV)/.installed-tutor-test
+
+tutor: $(VENV)/.installed-tutor
+	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
+
+test: $(VENV)/.installed-tutor-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest
+
+lint: $(VENV)/.installed-tutor-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-tutor-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.installed-base
+	$(BIN)/nefertiti simulate --players 4 --games 2000 --seed 1 --no-check --json
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
