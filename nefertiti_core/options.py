@@ -47,15 +47,12 @@ TREASURER_AMOUNT = "treasurer_amount"
 REROLL = "reroll"
 KEEP = "keep"
 
-_kinds: list[str] = []
-_args: list[object] = []
+_TABLE: list[tuple[str, object]] = []  # (kind, argument) per id, filled block by block below
 
 
 def _block(kind: str, args) -> int:
-    first = len(_kinds)
-    for a in args:
-        _kinds.append(kind)
-        _args.append(a)
+    first = len(_TABLE)
+    _TABLE.extend((kind, a) for a in args)
     return first
 
 
@@ -81,10 +78,9 @@ TREASURER_AMOUNT_BASE = _block(TREASURER_AMOUNT, range(1, R.TREASURER_MAX + 1))
 REROLL_ID = _block(REROLL, [None])
 KEEP_ID = _block(KEEP, [None])
 
-NUM_OPTIONS = len(_kinds)
-OPTION_KIND: tuple[str, ...] = tuple(_kinds)
-OPTION_ARG: tuple[object, ...] = tuple(_args)
-del _kinds, _args
+NUM_OPTIONS = len(_TABLE)
+OPTION_KIND: tuple[str, ...] = tuple(kind for kind, _ in _TABLE)
+OPTION_ARG: tuple[object, ...] = tuple(arg for _, arg in _TABLE)
 
 # Square id -> (stall id, index in stall).
 SQUARE_STALL = tuple(stall.id for stall in R.STALLS for _ in stall.squares)

@@ -208,9 +208,7 @@ def resolution_order(stall: Stall) -> tuple[int, ...]:
 
     Highest value first; equal values: the lower row first, then the square further right.
     """
-    return tuple(
-        s.index for s in sorted(stall.squares, key=lambda s: (-s.value, -s.row, -s.col))
-    )
+    return tuple(s.index for s in sorted(stall.squares, key=lambda s: (-s.value, -s.row, -s.col)))
 
 
 def _mask_sum(stall: Stall, mask: int) -> int:

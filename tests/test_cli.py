@@ -1,0 +1,99 @@
+"""The ``nefertiti`` command: simulate's JSON report, and one-line errors for bad arguments."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nefertiti_core.cli import main
+
+REQUIRED = {
+    "games",
+    "players",
+    "seed",
+    "decisions",
+    "seconds",
+    "games_per_second",
+    "microseconds_per_decision",
+    "invariant_violations",
+    "mean_score_by_seat",
+    "mean_decisions_per_game",
+}
+
+
+def run_json(capsys, *argv):
+    assert main(list(argv)) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_simulate_json_reports_every_field(capsys, players):
+    report = run_json(capsys, "simulate", "--players", str(players), "--games", "12", "--json")
+    assert REQUIRED <= set(report)
+    assert report["games"] == 12 and report["players"] == players
+    assert report["invariant_violations"] == 0
+    assert len(report["mean_score_by_seat"]) == players
+    assert report["decisions"] == pytest.approx(12 * report["mean_decisions_per_game"], abs=1)
+    assert report["decisions"] > 12 * 50  # a game is dozens of decisions, not a handful
+
+
+def test_simulate_is_deterministic_for_a_seed(capsys):
+    first = run_json(capsys, "simulate", "--games", "5", "--seed", "9", "--json")
+    second = run_json(capsys, "simulate", "--games", "5", "--seed", "9", "--json")
+    other = run_json(capsys, "simulate", "--games", "5", "--seed", "10", "--json")
+    assert first["decisions"] == second["decisions"]
+    assert first["mean_score_by_seat"] == second["mean_score_by_seat"]
+    assert first["mean_score_by_seat"] != other["mean_score_by_seat"]
+
+
+def test_simulate_plain_text_report(capsys):
+    assert main(["simulate", "--games", "3", "--no-check"]) == 0
+    out = capsys.readouterr().out
+    assert "microseconds_per_decision" in out and "invariant_violations" in out
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["simulate", "--players", "5"], "3 or 4 players"),
+        (["simulate", "--players", "two"], "not a whole number"),
+        (["simulate", "--games", "0"], "at least 1"),
+        (["simulate", "--games", "-3"], "at least 1"),
+        (["simulate", "--seed", "1.5"], "not a whole number"),
+        (["simulate", "--layout", "diagonal"], "invalid choice"),
+        (["simulate", "--frobnicate"], "unrecognized arguments"),
+        (["fly"], "invalid choice"),
+        ([], "required"),
+    ],
+)
+def test_bad_arguments_get_one_line_and_exit_2(capsys, argv, words):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert words in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_console_script_runs_as_a_module():
+    """The installed command and ``python -m nefertiti_core`` are the same entry point."""
+    done = subprocess.run(
+        [sys.executable, "-m", "nefertiti_core", "simulate", "--games", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 2
+    bad = subprocess.run(
+        [sys.executable, "-m", "nefertiti_core", "simulate", "--players", "9"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
