@@ -28,11 +28,11 @@ $(BIN)/python:
 # .venv/.installed-tutor-test (extras tutor,test), ... Each is redone only when pyproject.toml
 # changes (or .venv is removed).
 $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
-	$(PIP) install -e .
+	$(PIP) install --quiet -e .
 	touch $@
 
 $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
-	$(PIP) install -e '.[$(subst -,$(comma),$*)]'
+	$(PIP) install --quiet -e '.[$(subst -,$(comma),$*)]'
 	touch $@
 
 install: $(VENV)/.installed-tutor-test
