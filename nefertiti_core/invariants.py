@@ -78,7 +78,11 @@ def violations(state: GameState) -> list[str]:
 
     between_turns = state.phase in (P_TURN, P_PLACE) and state.res_market < 0
     for m in range(4):
-        if state.status[m] != OPEN and any(o >= 0 for o in state.owners[m]):
+        if (
+            state.status[m] != OPEN
+            and m != state.res_market
+            and any(o >= 0 for o in state.owners[m])
+        ):
             out.append(f"Servants on closed market {R.MARKETS[m]}")
         if state.status[m] == OPEN and between_turns:
             stall = m * 2 + state.side[m]
@@ -99,7 +103,11 @@ def violations(state: GameState) -> list[str]:
         opened = state.status.count(OPEN)
         if opened != 3 or state.status[state.tile] == OPEN:
             out.append(f"Markets: {opened} open and the tile on an open market (R12)")
-    if state.phase == P_OVER and OPEN in state.status:
+    if (
+        state.phase == P_OVER
+        and OPEN in state.status
+        and "akhenaton_ends_game" not in state.variants
+    ):
         out.append("Game over with a market still open (R7.1)")
     if state.phase != P_OVER and OPEN not in state.status and state.res_market < 0:
         out.append("No market open but the game goes on (R7.1)")

@@ -351,3 +351,22 @@ MARKET_CARDS = 4  # one upper card and three lower ones
 
 # --- First-game layout (R2.8) -------------------------------------------------------------------
 FIRST_GAME_SIDES = (LEFT, LEFT, LEFT, LEFT)  # Louqsor: closed, the tile on its left stall
+
+# --- Variants a teacher can switch on to compare with the rules as printed ----------------------
+# name -> (what changes, the rule it departs from). Used by Config.variants; explained in the tutor.
+VARIANTS = {
+    "akhenaton_ends_game": (
+        "The game ends as soon as the Akhenaton card is drawn, with the open markets unplayed "
+        "(the German play report's reading; R13 says it is wrong).",
+        "R7.1",
+    ),
+    "royal_servant_own_type": (
+        "The Royal Servant may only name a gift type its recruiter holds (a common house rule).",
+        "R10.6",
+    ),
+    "merchant_pays_reserve": (
+        "A Merchant's difference in value is paid into the reserve of the market with the "
+        "Market Closed tile instead of to the opponent.",
+        "R10.3",
+    ),
+}

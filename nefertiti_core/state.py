@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import options as O
 from . import rules as R
@@ -48,7 +48,6 @@ _STALL_SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _STALL_SIZE = tuple(len(st.squares) for st in R.STALLS)
 _SHAPE_RULES = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
 _LOUQSOR_LEFT = R.LOUQSOR * 2 + R.LEFT
-_MAX_VALUE = tuple(R.max_value(k) for k in range(R.NUM_KINDS))
 # _EMPTY[stall][mask]: PLACE ids of the empty squares for an occupancy mask (speed: no loop).
 _EMPTY = tuple(
     tuple(
@@ -75,9 +74,9 @@ class Config:
     first_player: int | None = None
     colours: tuple[str, ...] | None = None
     gift_values: tuple[tuple[int, ...], ...] = R.GIFT_VALUES
+    variants: tuple[str, ...] = ()
     auto_forced: bool = True
     record_events: bool = False
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def validated(self) -> Config:
         if self.players not in (3, 4):
@@ -110,6 +109,12 @@ class Config:
             for row in self.gift_values
         ):
             raise SetupError("gift_values needs 7 rows of 4 non-negative integers (R8)")
+        unknown = [v for v in self.variants if v not in R.VARIANTS]
+        if unknown:
+            raise SetupError(
+                f"unknown variant(s) {', '.join(map(repr, unknown))}; known: "
+                + ", ".join(R.VARIANTS)
+            )
         return self
 
 
@@ -121,6 +126,8 @@ class GameState:
         "n",
         "colours",
         "values",
+        "max_values",
+        "variants",
         "rng",
         "auto_forced",
         "log",
@@ -186,6 +193,8 @@ class GameState:
         self.n = n
         self.colours = tuple(cfg.colours) if cfg.colours else R.COLOURS[:n]
         self.values = tuple(tuple(row) for row in cfg.gift_values)
+        self.max_values = tuple(R.max_value(k, self.values) for k in range(R.NUM_KINDS))
+        self.variants = frozenset(cfg.variants)
         self.rng = random.Random(cfg.seed)
         self.auto_forced = cfg.auto_forced
         self.log = [] if cfg.record_events else None
@@ -711,7 +720,9 @@ class GameState:
                 self._emit("stays_closed", market=previous, rule="R6.8")
             else:
                 self._reopen(previous)
-        if self.akhenaton_drawn and OPEN not in self.status:
+        if self.akhenaton_drawn and (
+            OPEN not in self.status or "akhenaton_ends_game" in self.variants
+        ):
             self._game_over()
             return
         if self.res_after == AFTER_REROLL:
@@ -757,10 +768,12 @@ class GameState:
         if pile == R.VIZIER or pile == R.HIGH_PRIEST:
             return True
         if pile == R.MERCHANT:
-            return bool(self._exchange_take_options(p))
+            return self._any_exchange(p)
         if pile == R.CHIEF:
             return self.tile >= 0 and any(c >= 0 for c in self.cards[self.tile])
         if pile == R.ROYAL_SERVANT:
+            if "royal_servant_own_type" in self.variants:
+                return any(self.gifts[p])
             return any(any(g) for g in self.gifts)
         if pile == R.SCRIBE:
             return any(self.gifts[p])
@@ -805,10 +818,26 @@ class GameState:
         self.phase = P_PLACE
         self.decider = self.turn_player
 
+    def _any_exchange(self, p: int) -> bool:
+        """R10.1: whether the Merchant has at least one legal exchange (no list built)."""
+        mine, max_values = self.gifts[p], self.max_values
+        best_given = max((max_values[k] for k in range(R.NUM_KINDS) if mine[k]), default=None)
+        if best_given is None:
+            return False
+        money = self.deben[p]
+        held = [mine[k] or (k <= R.K_DOUBLE_SENET and (mine[0] or mine[1])) for k in range(8)]
+        for q in range(self.n):
+            if q != p:
+                theirs = self.gifts[q]
+                for k in range(R.NUM_KINDS):
+                    if theirs[k] and held[k] and max_values[k] - best_given <= money:
+                        return True
+        return False
+
     def _exchange_take_options(self, p: int) -> list[int]:
         """R10.3: gifts of opponents that p may take: p holds that type and can pay."""
-        mine = self.gifts[p]
-        best_given = max((_MAX_VALUE[k] for k in range(R.NUM_KINDS) if mine[k]), default=None)
+        mine, max_values = self.gifts[p], self.max_values
+        best_given = max((max_values[k] for k in range(R.NUM_KINDS) if mine[k]), default=None)
         if best_given is None:
             return []
         money = self.deben[p]
@@ -825,18 +854,18 @@ class GameState:
                     holds = mine[R.K_SENET] or mine[R.K_DOUBLE_SENET]
                 else:
                     holds = mine[k]
-                if holds and _MAX_VALUE[k] - best_given <= money:
+                if holds and max_values[k] - best_given <= money:
                     out.append(O.EXCHANGE_TAKE_BASE + q * R.NUM_KINDS + k)
         return out
 
     def _exchange_give_options(self) -> list[int]:
         p = self.decider
         _, taken = self.exchange_take
-        mine, money = self.gifts[p], self.deben[p]
+        mine, money, max_values = self.gifts[p], self.deben[p], self.max_values
         return [
             O.EXCHANGE_GIVE_BASE + k
             for k in range(R.NUM_KINDS)
-            if mine[k] and _MAX_VALUE[taken] - _MAX_VALUE[k] <= money
+            if mine[k] and max_values[taken] - max_values[k] <= money
         ]
 
     def _do_exchange_take(self, option: int) -> None:
@@ -847,13 +876,17 @@ class GameState:
         p = self.decider
         q, taken = self.exchange_take
         given = option - O.EXCHANGE_GIVE_BASE
-        pay = max(0, _MAX_VALUE[taken] - _MAX_VALUE[given])  # R10.3: to the opponent
+        max_values = self.max_values
+        pay = max(0, max_values[taken] - max_values[given])  # R10.3: to the opponent
         self.gifts[p][given] -= 1
         self.gifts[q][given] += 1
         self.gifts[q][taken] -= 1
         self.gifts[p][taken] += 1
         self.deben[p] -= pay
-        self.deben[q] += pay
+        if "merchant_pays_reserve" in self.variants and self.tile >= 0:
+            self.reserve[self.tile] += pay  # variant: into the tile market's reserve
+        else:
+            self.deben[q] += pay
         self.exchanges_done += 1
         self.exchange_partners.append(q)
         self.exchange_take = None
@@ -864,8 +897,8 @@ class GameState:
             given=given,
             taken=taken,
             paid=pay,
-            given_max=_MAX_VALUE[given],
-            taken_max=_MAX_VALUE[taken],
+            given_max=max_values[given],
+            taken_max=max_values[taken],
             rule="R10.3",
         )
         allowed = 2 if self.character == R.C_FIRST_MERCHANT else 1
@@ -987,6 +1020,10 @@ class GameState:
             cards = self.cards[self.tile]
             return tuple(O.CHIEF_BASE + s for s in range(4) if cards[s] >= 0)
         if phase == P_ROYAL:
+            if "royal_servant_own_type" in self.variants:
+                return tuple(
+                    O.ROYAL_BASE + t for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t)
+                )
             return tuple(O.ROYAL_BASE + t for t in range(len(R.GIFT_TYPES)) if self.holders(t))
         if phase == P_SCRIBE:
             return tuple(
@@ -1045,6 +1082,7 @@ class GameState:
             self.n,
             self.colours,
             self.values,
+            tuple(sorted(self.variants)),
             tuple(self.deben),
             tuple(self.seals),
             tuple(self.prestige),

@@ -1,0 +1,389 @@
+"""A small, safe reader and writer for the YAML that scenario files use.
+
+The engine is standard-library only, and a teacher's file must never run code, so this module
+reads a plain subset of YAML into dicts, lists, strings, integers, booleans and None:
+
+- block mappings (``key: value``) and block sequences (``- item``), nested by indentation
+  (spaces only);
+- flow sequences ``[a, b]`` and flow mappings ``{a: 1, b: [x, y]}``;
+- scalars: integers, ``true``/``false``, ``null``/``~``, plain, 'single' or "double" quoted
+  strings; ``|`` and ``>`` block strings for teaching text; ``#`` comments.
+
+Anything else (anchors, aliases, tags, several documents) is refused with the line number.
+Every value's line is remembered (:class:`Document`), so that a later check can say
+"line 12: markets.gizeh.servants: square 9 does not exist".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+
+class YamlError(ValueError):
+    def __init__(self, message: str, line: int | None = None):
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+@dataclass
+class Document:
+    data: object
+    lines: dict[tuple, int] = field(default_factory=dict)  # path (tuple of keys) -> line
+
+    def line_of(self, path: tuple) -> int | None:
+        """The line of ``path`` or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while path:
+            if path in self.lines:
+                return self.lines[path]
+            path = path[:-1]
+        return self.lines.get(())
+
+
+_INT = re.compile(r"^[-+]?\d+$")
+_KEY = re.compile(
+    r"^(?P<key>\"[^\"]*\"|'[^']*'|[^\s\"'#\[\]{},:][^#:]*?)\s*:(?:\s+|$)(?P<rest>.*)$"
+)
+
+
+def _strip_comment(text: str) -> str:
+    """Remove a trailing ``# comment`` that is not inside quotes."""
+    quote = None
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (i == 0 or text[i - 1] in " \t"):
+            return text[:i].rstrip()
+    return text.rstrip()
+
+
+def _scalar(text: str, line: int):
+    text = text.strip()
+    if text == "" or text in ("null", "~", "Null", "NULL"):
+        return None
+    if text in ("true", "True", "TRUE"):
+        return True
+    if text in ("false", "False", "FALSE"):
+        return False
+    if _INT.match(text):
+        return int(text)
+    if text[0] in "&*!":
+        raise YamlError(f"anchors, aliases and tags are not supported here: {text!r}", line)
+    if text[0] == '"':
+        if len(text) < 2 or not text.endswith('"'):
+            raise YamlError(f"unclosed double quote in {text!r}", line)
+        body = text[1:-1]
+        return (
+            body.replace('\\"', '"').replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")
+        )
+    if text[0] == "'":
+        if len(text) < 2 or not text.endswith("'"):
+            raise YamlError(f"unclosed single quote in {text!r}", line)
+        return text[1:-1].replace("''", "'")
+    return text
+
+
+class _Flow:
+    """A parser for one flow collection (``[...]`` or ``{...}``) on a single line."""
+
+    def __init__(self, text: str, line: int):
+        self.text, self.pos, self.line = text, 0, line
+
+    def error(self, message: str):
+        raise YamlError(f"{message} in {self.text!r}", self.line)
+
+    def skip(self):
+        while self.pos < len(self.text) and self.text[self.pos] in " \t":
+            self.pos += 1
+
+    def value(self):
+        self.skip()
+        if self.pos >= len(self.text):
+            self.error("a value is missing")
+        ch = self.text[self.pos]
+        if ch == "[":
+            return self.sequence()
+        if ch == "{":
+            return self.mapping()
+        if ch in "'\"":
+            end = self.text.find(ch, self.pos + 1)
+            if end < 0:
+                self.error("unclosed quote")
+            token = self.text[self.pos : end + 1]
+            self.pos = end + 1
+            return _scalar(token, self.line)
+        start = self.pos
+        while self.pos < len(self.text) and self.text[self.pos] not in ",]}:":
+            self.pos += 1
+        return _scalar(self.text[start : self.pos], self.line)
+
+    def sequence(self):
+        self.pos += 1
+        out = []
+        self.skip()
+        if self.text[self.pos : self.pos + 1] == "]":
+            self.pos += 1
+            return out
+        while True:
+            out.append(self.value())
+            self.skip()
+            ch = self.text[self.pos : self.pos + 1]
+            self.pos += 1
+            if ch == "]":
+                return out
+            if ch != ",":
+                self.error("expected ',' or ']'")
+
+    def mapping(self):
+        self.pos += 1
+        out = {}
+        self.skip()
+        if self.text[self.pos : self.pos + 1] == "}":
+            self.pos += 1
+            return out
+        while True:
+            key = self.value()
+            self.skip()
+            if self.text[self.pos : self.pos + 1] != ":":
+                self.error("expected ':' after a key")
+            self.pos += 1
+            if key in out:
+                self.error(f"the key {key!r} appears twice")
+            out[key] = self.value()
+            self.skip()
+            ch = self.text[self.pos : self.pos + 1]
+            self.pos += 1
+            if ch == "}":
+                return out
+            if ch != ",":
+                self.error("expected ',' or '}'")
+
+
+def _flow_or_scalar(text: str, line: int):
+    text = text.strip()
+    if text[:1] in "[{":
+        flow = _Flow(text, line)
+        value = flow.value()
+        flow.skip()
+        if flow.pos != len(text):
+            flow.error("unexpected text after the closing bracket")
+        return value
+    return _scalar(text, line)
+
+
+def loads(text: str) -> Document:
+    """Read YAML text (the subset above) into plain data, remembering each value's line."""
+    raw_lines = text.splitlines()
+    rows = []  # (line number, indent, content)
+    i = 0
+    block_strings: dict[int, str] = {}
+    while i < len(raw_lines):
+        raw = raw_lines[i]
+        number = i + 1
+        if "\t" in raw[: len(raw) - len(raw.lstrip())]:
+            raise YamlError("indent with spaces, not tabs", number)
+        content = _strip_comment(raw)
+        if not content.strip():
+            i += 1
+            continue
+        stripped = content.strip()
+        if stripped in ("---", "..."):
+            if rows:
+                raise YamlError("only one document per file", number)
+            i += 1
+            continue
+        indent = len(content) - len(content.lstrip(" "))
+        rows.append((number, indent, stripped))
+        # A block string (``key: |`` or ``- |``) takes the more-indented lines that follow.
+        if re.search(r"(^|:\s|^-\s)[|>][-+]?$", stripped) or stripped in ("|", ">", "- |", "- >"):
+            folded = stripped.rstrip("-+").endswith(">")
+            body = []
+            j = i + 1
+            while j < len(raw_lines):
+                nxt = raw_lines[j]
+                if nxt.strip() and len(nxt) - len(nxt.lstrip(" ")) <= indent:
+                    break
+                body.append(nxt)
+                j += 1
+            while body and not body[-1].strip():
+                body.pop()
+            cut = min((len(b) - len(b.lstrip(" ")) for b in body if b.strip()), default=0)
+            lines = [b[cut:] for b in body]
+            joined = " ".join(x.strip() for x in lines) if folded else "\n".join(lines)
+            block_strings[number] = joined + ("\n" if joined and not folded else "")
+            i = j
+            continue
+        i += 1
+    doc = Document(None)
+    if not rows:
+        doc.data = None
+        return doc
+    pos, value = _parse_block(rows, 0, rows[0][1], (), doc, block_strings)
+    if pos != len(rows):
+        number = rows[pos][0]
+        raise YamlError("this line is indented less than its block but is not part of it", number)
+    doc.data = value
+    doc.lines.setdefault((), rows[0][0])
+    return doc
+
+
+def _inline(rest: str, number: int, block_strings: dict[int, str]):
+    if rest.strip() in ("|", ">", "|-", ">-", "|+", ">+"):
+        return block_strings.get(number, "")
+    return _flow_or_scalar(rest, number)
+
+
+def _parse_block(rows, pos, indent, path, doc, block_strings):
+    number, ind, content = rows[pos]
+    if content.startswith("- ") or content == "-":
+        return _parse_sequence(rows, pos, indent, path, doc, block_strings)
+    if _KEY.match(content):
+        return _parse_mapping(rows, pos, indent, path, doc, block_strings)
+    if pos + 1 < len(rows) and rows[pos + 1][1] >= indent and rows[pos + 1][0] != number:
+        raise YamlError(f"expected 'key: value' or '- item', found {content!r}", number)
+    doc.lines[path] = number
+    return pos + 1, _inline(content, number, block_strings)
+
+
+def _parse_mapping(rows, pos, indent, path, doc, block_strings):
+    out: dict = {}
+    doc.lines.setdefault(path, rows[pos][0])
+    while pos < len(rows):
+        number, ind, content = rows[pos]
+        if ind < indent:
+            break
+        if ind > indent:
+            raise YamlError("unexpected indentation", number)
+        match = _KEY.match(content)
+        if not match:
+            if content.startswith("-"):
+                raise YamlError("a list item where a 'key: value' line was expected", number)
+            raise YamlError(f"expected 'key: value', found {content!r}", number)
+        key = _scalar(match.group("key"), number)
+        if isinstance(key, str) is False and not isinstance(key, int):
+            raise YamlError(f"a key must be a word or a number, not {match.group('key')!r}", number)
+        if key in out:
+            raise YamlError(f"the key {key!r} appears twice", number)
+        rest = match.group("rest")
+        child = path + (key,)
+        doc.lines[child] = number
+        if rest.strip():
+            out[key] = _inline(rest, number, block_strings)
+            pos += 1
+        else:
+            pos += 1
+            if pos < len(rows) and rows[pos][1] > indent:
+                pos, out[key] = _parse_block(rows, pos, rows[pos][1], child, doc, block_strings)
+            elif pos < len(rows) and rows[pos][1] == indent and rows[pos][2].startswith("- "):
+                # YAML allows a list at the same indent as its key.
+                pos, out[key] = _parse_sequence(rows, pos, indent, child, doc, block_strings)
+            else:
+                out[key] = None
+    return pos, out
+
+
+def _parse_sequence(rows, pos, indent, path, doc, block_strings):
+    out: list = []
+    doc.lines.setdefault(path, rows[pos][0])
+    while pos < len(rows):
+        number, ind, content = rows[pos]
+        if ind < indent or not (content.startswith("- ") or content == "-"):
+            if ind > indent:
+                raise YamlError("unexpected indentation", number)
+            break
+        if ind > indent:
+            raise YamlError("unexpected indentation", number)
+        child = path + (len(out),)
+        doc.lines[child] = number
+        rest = content[1:].strip()
+        if not rest:
+            pos += 1
+            if pos < len(rows) and rows[pos][1] > indent:
+                pos, item = _parse_block(rows, pos, rows[pos][1], child, doc, block_strings)
+            else:
+                item = None
+            out.append(item)
+            continue
+        if _KEY.match(rest) and not rest.startswith(("[", "{", '"', "'")):
+            # "- key: value" starts a mapping whose keys line up after "- ".
+            sub_indent = ind + (len(content) - len(rest))
+            rows[pos] = (number, sub_indent, rest)
+            pos, item = _parse_mapping(rows, pos, sub_indent, child, doc, block_strings)
+            out.append(item)
+            continue
+        out.append(_inline(rest, number, block_strings))
+        pos += 1
+    return pos, out
+
+
+# ---------------------------------------------------------------------------------------- writing
+_PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_.#+\-/ ]*$")
+_RESERVED = {"true", "false", "null", "yes", "no", "on", "off", "~"}
+
+
+def _dump_scalar(value) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if _PLAIN.match(text) and text.lower() not in _RESERVED and not text.endswith(" "):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _flow(value) -> str | None:
+    """A short one-line form for small lists and mappings of scalars, or None."""
+    if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
+        text = "[" + ", ".join(_dump_scalar(v) for v in value) + "]"
+    elif isinstance(value, dict) and all(not isinstance(v, (list, dict)) for v in value.values()):
+        text = "{" + ", ".join(f"{_dump_scalar(k)}: {_dump_scalar(v)}" for k, v in value.items())
+        text += "}"
+    else:
+        return None
+    return text if len(text) <= 80 else None
+
+
+def dumps(data, indent: int = 0) -> str:
+    """Write plain data as YAML that :func:`loads` reads back to the same data."""
+    pad = " " * indent
+    lines: list[str] = []
+    if isinstance(data, dict):
+        for key, value in data.items():
+            head = f"{pad}{_dump_scalar(key)}:"
+            if isinstance(value, str) and "\n" in value:
+                lines.append(f"{head} |")
+                lines.extend(f"{pad}  {ln}" if ln else "" for ln in value.rstrip("\n").split("\n"))
+                continue
+            flow = _flow(value) if isinstance(value, (list, dict)) else None
+            if isinstance(value, (list, dict)) and value and flow is None:
+                lines.append(head)
+                lines.append(dumps(value, indent + 2).rstrip("\n"))
+            elif isinstance(value, (list, dict)):
+                lines.append(f"{head} {flow}")
+            else:
+                lines.append(f"{head} {_dump_scalar(value)}")
+    elif isinstance(data, list):
+        for value in data:
+            if isinstance(value, dict) and value:
+                inner = dumps(value, indent + 2).rstrip("\n").split("\n")
+                inner[0] = f"{pad}- " + inner[0][indent + 2 :]
+                lines.extend(inner)
+            elif isinstance(value, list) and value and _flow(value) is None:
+                lines.append(f"{pad}-")
+                lines.append(dumps(value, indent + 2).rstrip("\n"))
+            elif isinstance(value, (list, dict)):
+                lines.append(f"{pad}- {_flow(value)}")
+            else:
+                lines.append(f"{pad}- {_dump_scalar(value)}")
+    else:
+        lines.append(pad + _dump_scalar(data))
+    return "\n".join(lines) + "\n"
