@@ -565,6 +565,8 @@ class GameState:
                 stall=R.STALLS[stall].name,
                 cause=cause,
                 bids=[(owners[i], vals[i]) for i in self.res_queue],
+                squares=list(self.res_queue),
+                dice=self.last_roll if m == R.LOUQSOR and cause != "no_servant" else None,
                 rule=R.STALLS[stall].rule_id if cause != "no_servant" else "R5.4",
             )
         self._next_bidder()
