@@ -31,7 +31,7 @@ _PHASE_WORDS = {
 
 _PHASE_KINDS = {
     "turn": {O.RECRUIT, O.PLACE, O.CLOSE},
-    "place": {O.PLACE, O.CLOSE},
+    "place": {O.PLACE, O.CLOSE, O.RECRUIT},
     "take": {O.TAKE},
     "shame": {O.DISCARD},
     "bid": {O.BUY, O.HALF, O.PASS},
@@ -61,7 +61,8 @@ def why_illegal(state: GameState, option: int) -> tuple[str, str]:
         )
     p = state.decider
     reason, rule = _specific_reason(state, option, kind, arg, p)
-    return f"{head}: {reason}. The options are: {legal}", rule
+    cite = f" ({rule})" if rule else ""
+    return f"{head}: {reason}{cite}. The options are: {legal}", rule
 
 
 def _specific_reason(state: GameState, option, kind, arg, p) -> tuple[str, str]:

@@ -24,6 +24,8 @@ Notation (one option per line in a game record)::
 
 from __future__ import annotations
 
+import re
+
 from . import rules as R
 from .errors import NotationError
 
@@ -152,7 +154,7 @@ def _text_index(colours: tuple[str, ...]) -> dict[str, int]:
 def parse_option(text: str, colours: tuple[str, ...] = R.COLOURS) -> int:
     """The id of an option written in the notation; spacing and case are forgiven."""
     normal = " ".join(str(text).lower().split())
-    normal = normal.replace(" + ", "+").replace(" : ", ":")
+    normal = re.sub(r"\s*([+:])\s*", r"\1", normal)
     option = _text_index(tuple(colours)).get(normal)
     if option is None:
         raise NotationError(f"{text!r} is not an option in the move notation ({_hint(normal)})")

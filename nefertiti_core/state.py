@@ -330,6 +330,11 @@ class GameState:
         """Apply one option after checking it; an illegal one raises and changes nothing."""
         if isinstance(option, str):
             option = self.parse(option)
+        elif isinstance(option, bool) or not isinstance(option, int):
+            raise IllegalOptionError(
+                f"an option is an id (an int) or its text, like 'place gizeh.left#0'; "
+                f"not {option!r}"
+            )
         if self.phase == P_OVER:
             raise GameOverError(
                 f"the game is over; {self.option_text(option)!r} cannot be played (R7.1)",
@@ -375,13 +380,19 @@ class GameState:
 
     def force_draw(self, kind: int | str) -> None:
         """Fix the next card drawn from the deck (R4.4): a card kind or 'akhenaton'."""
+        names = list(R.CARD_KINDS) + ["akhenaton"]
         if isinstance(kind, str):
-            names = list(R.CARD_KINDS) + ["akhenaton"]
             if kind not in names:
                 raise IllegalOptionError(
                     f"{kind!r} is not a card: one of {', '.join(names)}", rule="R4.4"
                 )
             kind = names.index(kind)
+        elif isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < len(names):
+            raise IllegalOptionError(
+                f"{kind!r} is not a card: a kind from 0 to {len(names) - 1} or one of "
+                f"{', '.join(names)}",
+                rule="R4.4",
+            )
         left = self.deck.count(kind) - self.forced_draws.count(kind)
         if left <= 0:
             name = R.CARD_KINDS[kind] if kind < R.NUM_KINDS else "akhenaton"
