@@ -562,6 +562,7 @@ class GameState:
     def _begin_closing(self, m: int, after: int, cause: str) -> None:
         if m == R.LOUQSOR:
             self.holder = -1  # R4.3: closing clears the dice holder
+            self.holder_turn = 0
         stall = m * 2 + self.side[m]
         owners = self.owners[m]
         self.res_market = m
@@ -720,8 +721,11 @@ class GameState:
     def _finish_closing(self) -> None:
         """R6.6-R6.8: switch the stall, move the tile, reopen the previous tile holder."""
         m = self.res_market
+        after = self.res_after
         self.res_market = -1
         self.res_queue = []
+        self.res_pos = 0
+        self.res_after = AFTER_ACTION
         self.side[m] ^= 1
         self.owners[m] = [-1] * _STALL_SIZE[m * 2 + self.side[m]]
         self.mask[m] = 0
@@ -738,7 +742,7 @@ class GameState:
         ):
             self._game_over()
             return
-        if self.res_after == AFTER_REROLL:
+        if after == AFTER_REROLL:
             self._start_turn((self.turn_player + 1) % self.n)
         else:
             self._continue_turn()
@@ -800,7 +804,8 @@ class GameState:
         self.seals[p] -= 1
         self.seal_supply += 1  # R2.4: spent seals return to the supply
         self.recruited = True
-        self.character = card
+        # Only characters with further decisions stay pending (Merchant, Chief, ...).
+        self.character = card if pile not in (R.VIZIER, R.HIGH_PRIEST) else -1
         self._emit("recruit", seat=p, card=R.CHARACTER_CARDS[card], rule="R5.1")
         if pile == R.VIZIER:  # R10.2
             types = sum(1 for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t))
@@ -827,6 +832,7 @@ class GameState:
 
     def _after_character(self) -> None:
         self.character = -1
+        self.exchanges_done = 0
         self.exchange_partners = []
         self.phase = P_PLACE
         self.decider = self.turn_player
@@ -1108,7 +1114,7 @@ class GameState:
             tuple(self.out_of_game),
             self.characters_set_aside,
             tuple(map(tuple, self.piles)),
-            tuple(self.used_characters),
+            tuple(sorted(self.used_characters)),
             tuple(self.side),
             tuple(self.status),
             tuple(map(tuple, self.owners)),

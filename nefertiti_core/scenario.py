@@ -1,0 +1,863 @@
+"""Position (scenario) files: a game position a teacher writes by hand, and any state saved exactly.
+
+The format (version 1) is documented with examples in ``docs/scenario-format.md``. Loading is
+safe (a YAML subset read by :mod:`.yaml_subset`, no code runs) and checks everything; every error
+names the file, the line, the field's path and what is wrong, e.g.::
+
+    gizeh-four.yaml: line 14: markets.gizeh.servants.9: Gizeh's left stall has squares 0 to 6
+
+A position that breaks a conservation rule on purpose (extra Deben for a what-if) loads with a
+warning that says so. :func:`save` writes any state so that :func:`load` gives it back identical
+(the same :meth:`GameState.state_hash`), mid-resolution included.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import options as O
+from . import rules as R
+from .errors import NefertitiError
+from .invariants import violations
+from .state import (
+    AFTER_ACTION,
+    AFTER_REROLL,
+    CLOSED,
+    OPEN,
+    P_BID,
+    P_CHIEF,
+    P_EXCHANGE_GIVE,
+    P_EXCHANGE_TAKE,
+    P_OVER,
+    P_PLACE,
+    P_REROLL,
+    P_ROYAL,
+    P_SCRIBE,
+    P_SHAME,
+    P_TAKE,
+    P_TREASURER_AMOUNT,
+    P_TREASURER_MARKET,
+    P_TURN,
+    Config,
+    GameState,
+)
+from .yaml_subset import Document, YamlError, dumps, loads
+
+FORMAT_VERSION = 1
+
+TOP_LEVEL = (
+    "nefertiti",
+    "title",
+    "players",
+    "turn",
+    "turn_number",
+    "seed",
+    "random_state",
+    "options",
+    "markets",
+    "characters",
+    "deck",
+    "out_of_game",
+    "dice",
+    "pending",
+    "forced",
+    "moves",
+    "teaching",
+)
+SEAT_FIELDS = ("colour", "deben", "seals", "prestige", "gifts")
+MARKET_FIELDS = ("stall", "state", "reserve", "upper", "seal", "lower", "servants")
+MARKET_STATES = ("open", "tile", "closed", "akhenaton")
+OPTION_FIELDS = ("characters", "variants", "gift_values")
+DECK_FIELDS = ("order", "top", "shuffle", "akhenaton")
+DICE_FIELDS = ("holder", "rolled_on_turn", "last_roll")
+PENDING_FIELDS = (
+    "phase",
+    "decider",
+    "placements_left",
+    "recruited",
+    "resolution",
+    "character",
+    "exchanges_done",
+    "exchange_partners",
+    "exchange_take",
+    "treasurer_market",
+)
+PHASES = (
+    P_TURN,
+    P_PLACE,
+    P_TAKE,
+    P_SHAME,
+    P_BID,
+    P_EXCHANGE_TAKE,
+    P_EXCHANGE_GIVE,
+    P_CHIEF,
+    P_ROYAL,
+    P_SCRIBE,
+    P_TREASURER_MARKET,
+    P_TREASURER_AMOUNT,
+    P_REROLL,
+    P_OVER,
+)
+
+
+class ScenarioError(NefertitiError):
+    """A scenario file that cannot be loaded: names the file, line, field path and the problem."""
+
+    def __init__(self, source: str, path: tuple, message: str, line: int | None = None):
+        self.source, self.path, self.line, self.problem = source, tuple(path), line, message
+        where = source + (f": line {line}" if line else "")
+        field_path = ".".join(str(p) for p in path)
+        super().__init__(f"{where}: {field_path + ': ' if field_path else ''}{message}")
+
+
+@dataclass
+class Scenario:
+    """A loaded position, with what the file says to do with it."""
+
+    state: GameState
+    title: str = ""
+    teaching: str = ""
+    moves: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    source: str = "<text>"
+
+    def play_moves(self, upto: int | None = None) -> GameState:
+        """Play the file's moves (all, or the first ``upto``) on the position; returns the state."""
+        for index, text in enumerate(self.moves[:upto]):
+            try:
+                self.state.apply(text)
+            except NefertitiError as error:
+                raise ScenarioError(self.source, ("moves", index), str(error)) from None
+        return self.state
+
+
+# ------------------------------------------------------------------------------------- loading
+class _Reader:
+    """Checks values and raises ScenarioError with the path and line of the offending field."""
+
+    def __init__(self, source: str, doc: Document):
+        self.source, self.doc = source, doc
+
+    def fail(self, path, message):
+        raise ScenarioError(self.source, path, message, self.doc.line_of(tuple(path)))
+
+    def mapping(self, value, path, allowed) -> dict:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            self.fail(path, f"expected a mapping of {', '.join(allowed)}, found {value!r}")
+        for key in value:
+            if key not in allowed:
+                hint = _closest(str(key), allowed)
+                self.fail(
+                    tuple(path) + (key,),
+                    f"unknown field {key!r}"
+                    + (f" (did you mean {hint!r}?)" if hint else "")
+                    + f"; fields here: {', '.join(allowed)}",
+                )
+        return value
+
+    def integer(self, value, path, low=None, high=None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(path, f"expected a whole number, found {value!r}")
+        if low is not None and value < low:
+            self.fail(path, f"{value} is below the smallest allowed, {low}")
+        if high is not None and value > high:
+            self.fail(path, f"{value} is above the largest allowed, {high}")
+        return value
+
+    def boolean(self, value, path) -> bool:
+        if not isinstance(value, bool):
+            self.fail(path, f"expected true or false, found {value!r}")
+        return value
+
+    def choice(self, value, path, choices, what) -> str:
+        if value not in choices:
+            hint = _closest(str(value), choices)
+            self.fail(
+                path,
+                f"unknown {what} {value!r}"
+                + (f" (did you mean {hint!r}?)" if hint else "")
+                + f"; one of {', '.join(map(str, choices))}",
+            )
+        return value
+
+    def sequence(self, value, path) -> list:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.fail(path, f"expected a list, found {value!r}")
+        return value
+
+
+def _closest(word: str, choices) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.7)
+    return found[0] if found else None
+
+
+def load(path: str | Path) -> Scenario:
+    """Load a scenario file. Raises :class:`ScenarioError` naming what is wrong and where."""
+    path = Path(path)
+    source = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(str(path), (), "no such file") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(source, (), "not a UTF-8 text file") from None
+    except OSError as error:
+        raise ScenarioError(str(path), (), f"cannot be read ({error.strerror})") from None
+    return loads_scenario(text, source)
+
+
+def loads_scenario(text: str, source: str = "<text>") -> Scenario:
+    """Load a scenario from YAML text."""
+    try:
+        doc = loads(text)
+    except YamlError as error:
+        raise ScenarioError(source, (), str(error).split(": ", 1)[-1], error.line) from None
+    return from_data(doc.data, source, doc)
+
+
+def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scenario:
+    """Build the position from already-parsed data (a dict in the file format)."""
+    rd = _Reader(source, doc or Document(data))
+    if not isinstance(data, dict):
+        rd.fail((), "a scenario file is a mapping of fields (nefertiti: 1, players: ..., ...)")
+    rd.mapping(data, (), TOP_LEVEL)
+    if "nefertiti" not in data:
+        rd.fail((), "the first field must be 'nefertiti: 1', the version of the file format")
+    version = data["nefertiti"]
+    if version != FORMAT_VERSION:
+        rd.fail(("nefertiti",), f"format version {version!r} is not supported; this tutor reads 1")
+
+    # --- players (R1) -------------------------------------------------------------------------
+    seats = rd.sequence(data.get("players"), ("players",))
+    if len(seats) not in (3, 4):
+        rd.fail(
+            ("players",), f"Nefertiti is for 3 or 4 players (R1.1); the file lists {len(seats)}"
+        )
+    colours = []
+    for i, seat in enumerate(seats):
+        seat = rd.mapping(seat, ("players", i), SEAT_FIELDS)
+        if "colour" not in seat:
+            rd.fail(("players", i), "each player needs a colour")
+        colour = rd.choice(seat["colour"], ("players", i, "colour"), R.COLOURS, "colour")
+        if colour in colours:
+            rd.fail(("players", i, "colour"), f"{colour} is already the colour of another player")
+        colours.append(colour)
+    n = len(seats)
+
+    def seat_of(value, path):
+        return colours.index(rd.choice(value, path, colours, "player colour"))
+
+    turn = seat_of(data.get("turn", colours[0]), ("turn",))
+
+    # --- options and the random source ----------------------------------------------------------
+    opts = rd.mapping(data.get("options"), ("options",), OPTION_FIELDS)
+    characters_on = rd.boolean(opts.get("characters", True), ("options", "characters"))
+    variants = tuple(rd.sequence(opts.get("variants"), ("options", "variants")))
+    for i, v in enumerate(variants):
+        rd.choice(v, ("options", "variants", i), tuple(R.VARIANTS), "variant")
+    values = [list(row) for row in R.GIFT_VALUES]
+    edits = rd.mapping(opts.get("gift_values"), ("options", "gift_values"), R.GIFT_TYPES)
+    for name, row in edits.items():
+        path = ("options", "gift_values", name)
+        row = rd.sequence(row, path)
+        if len(row) != 4:
+            rd.fail(path, "give four values: for 1, 2, 3 and 4 holders (R8)")
+        values[R.GIFT_TYPES.index(name)] = [
+            rd.integer(v, path + (j,), 0) for j, v in enumerate(row)
+        ]
+    seed = data.get("seed", 0)
+    if seed is not None:
+        rd.integer(seed, ("seed",))
+
+    state = GameState(
+        Config(
+            players=n,
+            seed=seed,
+            characters=characters_on,
+            first_player=turn,
+            colours=tuple(colours),
+            gift_values=tuple(tuple(r) for r in values),
+            variants=variants,
+        )
+    )
+    if "random_state" in data:
+        state.rng.setstate(_decode_random_state(rd, data["random_state"]))
+
+    warnings: list[str] = []
+    box = [0 if n == 3 and R.KIND_TYPE[k] == R.SENET else c for k, c in enumerate(R.CARDS_PER_KIND)]
+    used_cards = [0] * R.NUM_KINDS  # cards placed anywhere but the deck, checked against the box
+
+    def card(value, path) -> int:
+        kind = R.CARD_KINDS.index(rd.choice(value, path, R.CARD_KINDS, "gift card"))
+        if box[kind] == 0:
+            rd.fail(path, "there are no senets with 3 players (R2.1)")
+        used_cards[kind] += 1
+        if used_cards[kind] > box[kind]:
+            rd.fail(
+                path,
+                f"one {value} too many: the box holds {box[kind]} {value} cards (R2.1) and the "
+                f"file already placed them all",
+            )
+        return kind
+
+    # --- seats' pieces ----------------------------------------------------------------------------
+    state.gifts = [[0] * R.NUM_KINDS for _ in range(n)]
+    for i, seat in enumerate(seats):
+        path = ("players", i)
+        default_deben = R.STARTING_DEBEN[n][(i - turn) % n]
+        state.deben[i] = rd.integer(seat.get("deben", default_deben), path + ("deben",), 0)
+        state.seals[i] = rd.integer(seat.get("seals", 0), path + ("seals",), 0, R.SEALS)
+        state.prestige[i] = rd.integer(seat.get("prestige", 0), path + ("prestige",), 0)
+        gifts = rd.mapping(seat.get("gifts"), path + ("gifts",), R.CARD_KINDS)
+        for name, count in gifts.items():
+            count = rd.integer(count, path + ("gifts", name), 0)
+            for _ in range(count):
+                state.gifts[i][card(name, path + ("gifts", name))] += 1
+    out = rd.mapping(data.get("out_of_game"), ("out_of_game",), R.CARD_KINDS)
+    state.out_of_game = [0] * R.NUM_KINDS
+    for name, count in out.items():
+        for _ in range(rd.integer(count, ("out_of_game", name), 0)):
+            state.out_of_game[card(name, ("out_of_game", name))] += 1
+
+    # --- markets (R3, R6) -------------------------------------------------------------------------
+    markets = rd.mapping(data.get("markets"), ("markets",), R.MARKETS)
+    missing = [m for m in R.MARKETS if m not in markets]
+    if missing:
+        rd.fail(("markets",), f"describe all four markets; missing: {', '.join(missing)}")
+    state.hand = [R.SERVANTS_PER_PLAYER] * n
+    state.seal_supply = R.SEALS - sum(state.seals)
+    tile = []
+    dead = []
+    to_check = []  # open stalls, checked once the pending decision is known
+    for m, name in enumerate(R.MARKETS):
+        path = ("markets", name)
+        spec = rd.mapping(markets[name], path, MARKET_FIELDS)
+        side = R.SIDES.index(
+            rd.choice(spec.get("stall", "left"), path + ("stall",), R.SIDES, "stall")
+        )
+        status = rd.choice(spec.get("state", "open"), path + ("state",), MARKET_STATES, "state")
+        state.side[m] = side
+        stall = R.STALLS[m * 2 + side]
+        state.status[m] = OPEN if status == "open" else CLOSED
+        if status == "tile":
+            tile.append(m)
+        if status == "akhenaton":
+            dead.append(m)
+        state.reserve[m] = rd.integer(spec.get("reserve", 0), path + ("reserve",), 0)
+        cards = [-1] * R.MARKET_CARDS
+        if spec.get("upper") is not None:
+            cards[0] = card(spec["upper"], path + ("upper",))
+        lower = rd.sequence(spec.get("lower"), path + ("lower",))
+        if len(lower) > 3:
+            rd.fail(path + ("lower",), f"a market has three lower cards at most, not {len(lower)}")
+        for j, kind in enumerate(lower):
+            if kind is not None:  # null: an empty slot (after a purchase, before the refill)
+                cards[1 + j] = card(kind, path + ("lower", j))
+        state.cards[m] = cards
+        seal = rd.boolean(spec.get("seal", cards[0] >= 0), path + ("seal",))
+        if seal and cards[0] < 0:
+            rd.fail(path + ("seal",), "a seal lies on the upper card, and there is none (R2.9)")
+        state.seal_on_upper[m] = seal
+        state.seal_supply -= seal
+        owners = [-1] * len(stall.squares)
+        servants = (
+            rd.mapping(spec.get("servants"), path + ("servants",), list(range(len(stall.squares))))
+            if isinstance(spec.get("servants"), dict)
+            and all(isinstance(k, int) for k in spec.get("servants"))
+            else _bad_servants(rd, spec.get("servants"), path + ("servants",), stall)
+        )
+        for index, owner in servants.items():
+            sq_path = path + ("servants", index)
+            if not 0 <= index < len(stall.squares):
+                rd.fail(
+                    sq_path,
+                    f"{stall.name} has squares 0 to {len(stall.squares) - 1} (R3: counted from 0 "
+                    f"in the listing order)",
+                )
+            seat = seat_of(owner, sq_path)
+            if status != "open":
+                rd.fail(sq_path, f"{name} is closed: servants stand only on open markets (R5.2)")
+            owners[index] = seat
+            state.hand[seat] -= 1
+            if state.hand[seat] < 0:
+                rd.fail(
+                    sq_path,
+                    f"{colours[seat]} would have a fifth servant on the board; each player has "
+                    f"{R.SERVANTS_PER_PLAYER} (R1.2)",
+                )
+        state.owners[m] = owners
+        state.mask[m] = sum(1 << i for i, o in enumerate(owners) if o >= 0)
+        if status == "open":
+            to_check.append((m, path + ("servants",)))
+    if state.seal_supply < 0:
+        rd.fail(
+            ("players",), f"the file hands out {R.SEALS - state.seal_supply} seals; the box has 12"
+        )
+    if len(tile) != 1:
+        rd.fail(
+            ("markets",),
+            "exactly one market lies under the Market Closed tile (state: tile) (R6.6, R7.1); "
+            f"found {len(tile)}",
+        )
+    state.tile = tile[0]
+    if len(dead) > 1:
+        rd.fail(("markets",), "only one market can be closed by the Akhenaton card (R6.8)")
+
+    # --- the deck (R2.2) ------------------------------------------------------------------------
+    deck_spec = rd.mapping(data.get("deck"), ("deck",), DECK_FIELDS)
+    akh = deck_spec.get("akhenaton", "drawn" if dead else "bottom5")
+    drawn = akh == "drawn"
+    if dead and not drawn:
+        rd.fail(("deck", "akhenaton"), "a market is closed by the Akhenaton card, so it was drawn")
+    if drawn and not dead:
+        rd.fail(
+            ("deck", "akhenaton"),
+            "the Akhenaton card was drawn, so one market must have state: akhenaton (R6.8)",
+        )
+    closed_plain = [m for m in range(4) if state.status[m] == CLOSED and m not in tile + dead]
+    if closed_plain and not drawn:
+        rd.fail(
+            ("markets", R.MARKETS[closed_plain[0]], "state"),
+            "before the Akhenaton card, the only closed market is the one under the tile (R12)",
+        )
+    if not drawn and state.status.count(OPEN) != 3:
+        rd.fail(("markets",), "before the Akhenaton card, exactly three markets are open (R12)")
+    if "order" in deck_spec:
+        if "top" in deck_spec or "shuffle" in deck_spec:
+            rd.fail(("deck",), "give either 'order' (the whole deck) or 'top'/'shuffle', not both")
+        order = rd.sequence(deck_spec["order"], ("deck", "order"))
+        deck_top_first = []
+        for j, name in enumerate(order):
+            if name == "akhenaton":
+                if drawn or R.AKHENATON in deck_top_first:
+                    rd.fail(("deck", "order", j), "the Akhenaton card is in the game once")
+                deck_top_first.append(R.AKHENATON)
+            else:
+                deck_top_first.append(card(name, ("deck", "order", j)))
+        if not drawn and R.AKHENATON not in deck_top_first:
+            rd.fail(("deck", "order"), "the Akhenaton card is missing (or say akhenaton: drawn)")
+        state.deck = deck_top_first[::-1]
+    else:
+        top = [
+            card(name, ("deck", "top", j))
+            for j, name in enumerate(rd.sequence(deck_spec.get("top"), ("deck", "top")))
+        ]
+        shuffle = deck_spec.get("shuffle", True)
+        rd.boolean(shuffle, ("deck", "shuffle"))
+        rest = []
+        for kind in range(R.NUM_KINDS):
+            rest.extend([kind] * (box[kind] - used_cards[kind]))
+        if shuffle:
+            state.rng.shuffle(rest)
+        if not drawn:
+            if akh == "bottom5":
+                bottom = rest[:4] + [R.AKHENATON]  # rest[0] is the bottom card
+                state.rng.shuffle(bottom) if shuffle else None
+                rest = bottom + rest[4:]
+            elif isinstance(akh, int) and not isinstance(akh, bool):
+                size = len(top) + len(rest)
+                if not 0 <= akh <= size:
+                    rd.fail(("deck", "akhenaton"), f"a position from 0 (next card) to {size}")
+                top_first = top + rest[::-1]
+                top_first.insert(akh, R.AKHENATON)
+                top, rest = [], top_first[::-1]
+            else:
+                rd.fail(
+                    ("deck", "akhenaton"),
+                    f"say bottom5 (R2.2), drawn, or a position from the top; not {akh!r}",
+                )
+        state.deck = rest + top[::-1]
+    state.akhenaton_drawn = drawn
+    state.dead_market = dead[0] if dead else -1
+    if sum(used_cards) + sum(1 for c in state.deck if c != R.AKHENATON) < sum(box):
+        warnings.append(
+            f"{sum(box) - sum(used_cards) - sum(1 for c in state.deck if c != R.AKHENATON)} gift "
+            "cards are missing from the game (conservation, R12)"
+        )
+
+    # --- characters (R2.3) -----------------------------------------------------------------------
+    _read_characters(rd, state, data.get("characters", "all" if characters_on else "none"), n)
+
+    # --- Louqsor's dice (R4) ---------------------------------------------------------------------
+    state.turn_no = rd.integer(data.get("turn_number", 1), ("turn_number",), 1)
+    dice = rd.mapping(data.get("dice"), ("dice",), DICE_FIELDS)
+    state.holder, state.holder_turn, state.last_roll = -1, 0, ()
+    if dice.get("holder") is not None:
+        state.holder = seat_of(dice["holder"], ("dice", "holder"))
+        if state.status[R.LOUQSOR] != OPEN:
+            rd.fail(("dice", "holder"), "Louqsor is closed, so nobody holds its dice (R4.3)")
+        state.holder_turn = rd.integer(
+            dice.get("rolled_on_turn", state.turn_no - 1), ("dice", "rolled_on_turn"), 0
+        )
+    roll = rd.sequence(dice.get("last_roll"), ("dice", "last_roll"))
+    state.last_roll = tuple(
+        rd.integer(d, ("dice", "last_roll", j), 1, 6) for j, d in enumerate(roll)
+    )
+
+    forced = rd.mapping(data.get("forced"), ("forced",), ("rolls", "draws"))
+    state.forced_rolls = [
+        rd.integer(d, ("forced", "rolls", j), 1, 6)
+        for j, d in enumerate(rd.sequence(forced.get("rolls"), ("forced", "rolls")))
+    ]
+    draws = rd.sequence(forced.get("draws"), ("forced", "draws"))
+    names = list(R.CARD_KINDS) + ["akhenaton"]
+    state.forced_draws = []
+    for j, name in enumerate(draws):
+        kind = names.index(rd.choice(name, ("forced", "draws", j), names, "card"))
+        if state.deck.count(kind) <= state.forced_draws.count(kind):
+            rd.fail(("forced", "draws", j), f"no {name} card is left in the deck to draw")
+        state.forced_draws.append(kind)
+
+    # --- whose decision ------------------------------------------------------------------------
+    state.turn_player = turn
+    _read_pending(rd, state, data.get("pending"), seat_of)
+    for m, path in to_check:
+        if m != state.res_market:  # the market being resolved has closed already
+            _check_not_closing(rd, state, m, path)
+    state.log = None
+    state.decisions = 0
+    state.final = None
+    if state.phase == P_OVER:
+        from .scoring import final_scores
+
+        state.final = final_scores(state)
+    state._settle() if state.phase != P_OVER else setattr(state, "_legal", ())
+    for problem in violations(state):
+        warnings.append(problem)
+    moves = [str(m) for m in rd.sequence(data.get("moves"), ("moves",))]
+    teaching = data.get("teaching") or ""
+    if not isinstance(teaching, str):
+        rd.fail(("teaching",), "the teaching text is text (use 'teaching: |' and indent it)")
+    title = data.get("title") or ""
+    return Scenario(state, str(title), teaching, moves, warnings, source)
+
+
+def _bad_servants(rd: _Reader, value, path, stall) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        rd.fail(path, "servants are a mapping of square number to colour, like {3: red, 5: blue}")
+    for key in value:
+        if not isinstance(key, int):
+            rd.fail(path + (key,), f"a square is a number from 0 to {len(stall.squares) - 1}")
+    return value
+
+
+def _check_not_closing(rd: _Reader, state: GameState, m: int, path) -> None:
+    """An open stall must not already meet its closing condition (it would have closed, R3)."""
+    stall = R.STALLS[m * 2 + state.side[m]]
+    mask = state.mask[m]
+    if stall.rule == R.COLOURS3_OR_4:
+        on = [o for o in state.owners[m] if o >= 0]
+        if len(on) >= 4 or len(set(on)) >= 3:
+            rd.fail(
+                path,
+                f"{len(on)} servants of {len(set(on))} colours: {stall.name} would "
+                "already have closed (R3.2)",
+            )
+    elif R.CLOSES_TABLE[stall.id][mask]:
+        rd.fail(
+            path,
+            f"these servants meet {stall.name}'s closing condition, so it would "
+            f"already have closed ({stall.rule_id})",
+        )
+    if state.owners[m] and all(o >= 0 for o in state.owners[m]):
+        rd.fail(path, f"every square of {stall.name} is taken; an open stall has room (R3.10)")
+
+
+def _read_characters(rd: _Reader, state: GameState, spec, n: int) -> None:
+    full = R.starting_piles(n)
+    if spec == "all":
+        piles = [list(p) for p in full]
+    elif spec == "none":
+        piles = [[] for _ in full]
+    else:
+        spec = rd.mapping(spec, ("characters",), R.PILES)
+        piles = []
+        for i, name in enumerate(R.PILES):
+            cards = rd.sequence(spec.get(name), ("characters", name))
+            ids = []
+            for j, card in enumerate(cards):
+                rd.choice(card, ("characters", name, j), R.CHARACTER_CARDS, "character card")
+                cid = R.CHARACTER_CARDS.index(card)
+                if R.CARD_PILE[cid] != i:
+                    rd.fail(("characters", name, j), f"the {card} card belongs to another pile")
+                ids.append(cid)
+            if ids != full[i][len(full[i]) - len(ids) :] if ids else False:
+                rd.fail(
+                    ("characters", name),
+                    f"{cards} cannot be what is left of this pile: cards leave from the top and "
+                    f"the full pile is {[R.CHARACTER_CARDS[c] for c in full[i]]} (R2.3)",
+                )
+            piles.append(ids)
+    state.piles = piles
+    left = sum(len(p) for p in piles)
+    if not state.config.characters:
+        state.characters_set_aside = R.TOTAL_CHARACTERS[n] - left
+        state.used_characters = []
+    else:
+        state.characters_set_aside = 0
+        state.used_characters = [c for i, p in enumerate(full) for c in p[: len(p) - len(piles[i])]]
+
+
+def _read_pending(rd: _Reader, state: GameState, spec, seat_of) -> None:
+    p = rd.mapping(spec, ("pending",), PENDING_FIELDS)
+    phase = rd.choice(p.get("phase", P_TURN), ("pending", "phase"), PHASES, "phase")
+    state.phase = phase
+    state.decider = -1 if phase == P_OVER else state.turn_player
+    if "decider" in p:
+        state.decider = seat_of(p["decider"], ("pending", "decider"))
+    state.placements_left = rd.integer(
+        p.get("placements_left", 1), ("pending", "placements_left"), 0, 2
+    )
+    state.recruited = rd.boolean(p.get("recruited", False), ("pending", "recruited"))
+    state.res_market, state.res_queue, state.res_pos, state.res_after = -1, [], 0, AFTER_ACTION
+    res = rd.mapping(
+        p.get("resolution"), ("pending", "resolution"), ("market", "queue", "position", "after")
+    )
+    if res:
+        path = ("pending", "resolution")
+        m = R.MARKETS.index(rd.choice(res.get("market"), path + ("market",), R.MARKETS, "market"))
+        queue = [
+            rd.integer(q, path + ("queue", j), 0, 9)
+            for j, q in enumerate(rd.sequence(res.get("queue"), path + ("queue",)))
+        ]
+        pos = rd.integer(res.get("position", 0), path + ("position",), 0, len(queue))
+        for j, sq in enumerate(queue[pos:]):
+            if sq >= len(state.owners[m]) or state.owners[m][sq] < 0:
+                rd.fail(path + ("queue", pos + j), "no servant waits on that square")
+        after = rd.choice(
+            res.get("after", "action"), path + ("after",), ("action", "reroll"), "continuation"
+        )
+        state.res_market, state.res_queue, state.res_pos = m, queue, pos
+        state.res_after = AFTER_REROLL if after == "reroll" else AFTER_ACTION
+    elif phase in (P_TAKE, P_SHAME, P_BID):
+        rd.fail(("pending", "resolution"), f"phase {phase} needs the market being resolved")
+    char = p.get("character")
+    state.character = -1
+    if char is not None:
+        state.character = R.CHARACTER_CARDS.index(
+            rd.choice(char, ("pending", "character"), R.CHARACTER_CARDS, "character card")
+        )
+    state.exchanges_done = rd.integer(
+        p.get("exchanges_done", 0), ("pending", "exchanges_done"), 0, 2
+    )
+    state.exchange_partners = [
+        seat_of(c, ("pending", "exchange_partners", j))
+        for j, c in enumerate(
+            rd.sequence(p.get("exchange_partners"), ("pending", "exchange_partners"))
+        )
+    ]
+    state.exchange_take = None
+    if p.get("exchange_take") is not None:
+        take = rd.sequence(p["exchange_take"], ("pending", "exchange_take"))
+        if len(take) != 2:
+            rd.fail(("pending", "exchange_take"), "write [colour, card]")
+        who = seat_of(take[0], ("pending", "exchange_take", 0))
+        kind = R.CARD_KINDS.index(
+            rd.choice(take[1], ("pending", "exchange_take", 1), R.CARD_KINDS, "card")
+        )
+        state.exchange_take = (who, kind)
+    state.treasurer_market = -1
+    if p.get("treasurer_market") is not None:
+        state.treasurer_market = R.MARKETS.index(
+            rd.choice(p["treasurer_market"], ("pending", "treasurer_market"), R.MARKETS, "market")
+        )
+    needs = {
+        P_EXCHANGE_GIVE: state.exchange_take is not None,
+        P_TREASURER_AMOUNT: state.treasurer_market >= 0,
+        P_SCRIBE: state.character in R.SCRIBE_BONUS,
+        P_EXCHANGE_TAKE: state.character in (R.C_FIRST_MERCHANT, R.C_MERCHANT),
+    }
+    if not needs.get(phase, True):
+        rd.fail(("pending",), f"phase {phase} needs more of the pending decision's context")
+    if phase in (P_CHIEF,) and not any(c >= 0 for c in state.cards[state.tile]):
+        rd.fail(("pending", "phase"), "the Chief needs a card under the Market Closed tile (R10.5)")
+
+
+def _decode_random_state(rd: _Reader, text) -> tuple:
+    try:
+        raw = json.loads(zlib.decompress(base64.b64decode(str(text))))
+        return (raw[0], tuple(raw[1]), raw[2])
+    except (ValueError, TypeError, IndexError, zlib.error):
+        rd.fail(
+            ("random_state",), "not a random state written by this tutor (delete it to use seed)"
+        )
+
+
+def _encode_random_state(rng: random.Random) -> str:
+    version, internal, gauss = rng.getstate()
+    raw = json.dumps([version, list(internal), gauss], separators=(",", ":")).encode()
+    return base64.b64encode(zlib.compress(raw, 9)).decode()
+
+
+# ------------------------------------------------------------------------------------- saving
+def to_data(state: GameState, title: str = "", teaching: str = "", moves=()) -> dict:
+    """The state as file data: :func:`from_data` of it gives the identical state."""
+    colours = state.colours
+    name = R.CARD_KINDS.__getitem__
+    data: dict = {"nefertiti": FORMAT_VERSION}
+    if title:
+        data["title"] = title
+    players = []
+    for p in range(state.n):
+        seat = {
+            "colour": colours[p],
+            "deben": state.deben[p],
+            "seals": state.seals[p],
+            "prestige": state.prestige[p],
+        }
+        gifts = {name(k): c for k, c in enumerate(state.gifts[p]) if c}
+        if gifts:
+            seat["gifts"] = gifts
+        players.append(seat)
+    data["players"] = players
+    data["turn"] = colours[state.turn_player]
+    data["turn_number"] = state.turn_no
+    data["seed"] = state.config.seed if isinstance(state.config.seed, int) else 0
+    data["random_state"] = _encode_random_state(state.rng)
+    options: dict = {}
+    if not state.config.characters:
+        options["characters"] = False
+    if state.variants:
+        options["variants"] = sorted(state.variants)
+    edits = {
+        t: list(state.values[i])
+        for i, t in enumerate(R.GIFT_TYPES)
+        if tuple(state.values[i]) != tuple(R.GIFT_VALUES[i])
+    }
+    if edits:
+        options["gift_values"] = edits
+    if options:
+        data["options"] = options
+    markets = {}
+    for m, mname in enumerate(R.MARKETS):
+        if state.status[m] == OPEN:
+            status = "open"
+        elif m == state.tile:
+            status = "tile"
+        elif m == state.dead_market:
+            status = "akhenaton"
+        else:
+            status = "closed"
+        cards = state.cards[m]
+        spec = {
+            "stall": R.SIDES[state.side[m]],
+            "state": status,
+            "reserve": state.reserve[m],
+            "upper": name(cards[0]) if cards[0] >= 0 else None,
+            "seal": state.seal_on_upper[m],
+        }
+        lower = [name(c) for c in cards[1:] if c >= 0]
+        if any(c < 0 for c in cards[1:]) and lower:
+            # keep empty slots in the middle exactly: write them as the lower row with gaps
+            lower = [name(c) if c >= 0 else None for c in cards[1:]]
+        spec["lower"] = lower
+        servants = {i: colours[o] for i, o in enumerate(state.owners[m]) if o >= 0}
+        if servants:
+            spec["servants"] = servants
+        markets[mname] = spec
+    data["markets"] = markets
+    data["characters"] = {
+        R.PILES[i]: [R.CHARACTER_CARDS[c] for c in pile] for i, pile in enumerate(state.piles)
+    }
+    deck = {"order": [("akhenaton" if c == R.AKHENATON else name(c)) for c in state.deck[::-1]]}
+    if state.akhenaton_drawn:
+        deck["akhenaton"] = "drawn"
+    data["deck"] = deck
+    out = {name(k): c for k, c in enumerate(state.out_of_game) if c}
+    if out:
+        data["out_of_game"] = out
+    dice: dict = {}
+    if state.holder >= 0:
+        dice["holder"] = colours[state.holder]
+        dice["rolled_on_turn"] = state.holder_turn
+    if state.last_roll:
+        dice["last_roll"] = list(state.last_roll)
+    if dice:
+        data["dice"] = dice
+    if state.forced_rolls or state.forced_draws:
+        data["forced"] = {
+            "rolls": list(state.forced_rolls),
+            "draws": [("akhenaton" if c == R.AKHENATON else name(c)) for c in state.forced_draws],
+        }
+    pending = _pending_data(state)
+    if pending:
+        data["pending"] = pending
+    if moves:
+        data["moves"] = list(moves)
+    if teaching:
+        data["teaching"] = teaching
+    return data
+
+
+def _pending_data(state: GameState) -> dict:
+    colours = state.colours
+    p: dict = {}
+    at_turn_start = (
+        state.phase == P_TURN
+        and state.decider == state.turn_player
+        and not state.recruited
+        and state.placements_left == 1
+        and state.res_market < 0
+    )
+    if at_turn_start:
+        return p
+    p["phase"] = state.phase
+    if state.decider >= 0:
+        p["decider"] = colours[state.decider]
+    p["placements_left"] = state.placements_left
+    p["recruited"] = state.recruited
+    if state.res_market >= 0:
+        p["resolution"] = {
+            "market": R.MARKETS[state.res_market],
+            "queue": list(state.res_queue),
+            "position": state.res_pos,
+            "after": "reroll" if state.res_after == AFTER_REROLL else "action",
+        }
+    if state.character >= 0:
+        p["character"] = R.CHARACTER_CARDS[state.character]
+    if state.exchanges_done:
+        p["exchanges_done"] = state.exchanges_done
+    if state.exchange_partners:
+        p["exchange_partners"] = [colours[q] for q in state.exchange_partners]
+    if state.exchange_take is not None:
+        q, kind = state.exchange_take
+        p["exchange_take"] = [colours[q], R.CARD_KINDS[kind]]
+    if state.treasurer_market >= 0:
+        p["treasurer_market"] = R.MARKETS[state.treasurer_market]
+    return p
+
+
+def dumps_scenario(state: GameState, title: str = "", teaching: str = "", moves=()) -> str:
+    header = "# Nefertiti position, format 1: see docs/scenario-format.md\n"
+    return header + dumps(to_data(state, title, teaching, moves))
+
+
+def save(state: GameState, path: str | Path, title: str = "", teaching: str = "", moves=()) -> None:
+    Path(path).write_text(dumps_scenario(state, title, teaching, moves), encoding="utf-8")
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Scenario",
+    "ScenarioError",
+    "dumps_scenario",
+    "from_data",
+    "load",
+    "loads_scenario",
+    "save",
+    "to_data",
+    "O",
+]
