@@ -367,7 +367,21 @@ class GameState:
                 return
             option = legal[0]
             if self.log is not None:
-                self._emit("forced", seat=self.decider, option=self.option_text(option))
+                self._emit(
+                    "forced",
+                    seat=self.decider,
+                    option=self.option_text(option),
+                    phase=self.phase,
+                    deben=self.deben[self.decider],
+                    bid=_STALL_VALUES[self.res_market * 2 + self.side[self.res_market]][
+                        self.res_queue[self.res_pos]
+                    ]
+                    if self.res_market >= 0 and self.res_pos < len(self.res_queue)
+                    else None,
+                    cards=sum(c >= 0 for c in self.cards[self.res_market])
+                    if self.res_market >= 0
+                    else None,
+                )
             _HANDLERS[O.OPTION_KIND[option]](self, option)
 
     # ------------------------------------------------------------------ chance (R4.4)
@@ -489,6 +503,7 @@ class GameState:
                 "place",
                 seat=p,
                 market=m,
+                stall=R.STALLS[stall].name,
                 square=i,
                 value=_STALL_VALUES[stall][i],
                 first_here=first_here,
@@ -536,6 +551,11 @@ class GameState:
                 dice=self.last_roll,
                 closes=closes,
                 run=R.RUN_TABLE[stall][mask] if stall != _LOUQSOR_LEFT else None,
+                occupied=[
+                    v
+                    for v, o in zip(_STALL_VALUES[stall], self.owners[R.LOUQSOR], strict=True)
+                    if o >= 0
+                ],
                 rule=R.STALLS[stall].rule_id,
             )
         return closes
@@ -573,6 +593,7 @@ class GameState:
             vals = _STALL_VALUES[stall]
             self._emit(
                 "market_closes",
+                seat=self.decider,
                 market=m,
                 stall=R.STALLS[stall].name,
                 cause=cause,
@@ -709,7 +730,7 @@ class GameState:
         amount = (self.reserve[m] + 1) // 2  # R6.4: half, rounded up
         self.reserve[m] -= amount
         self.deben[p] += amount
-        self._emit("half", seat=p, market=m, amount=amount, rule="R6.4")
+        self._emit("half", seat=p, market=m, amount=amount, left=self.reserve[m], rule="R6.4")
         self._servant_home()
         self._next_bidder()
 
@@ -811,7 +832,8 @@ class GameState:
             types = sum(1 for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t))
             points = R.VIZIER_POINTS_PER_TYPE * types
             self.prestige[p] += points
-            self._emit("vizier", seat=p, types=types, points=points, rule="R10.2")
+            held = [t for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t)]
+            self._emit("vizier", seat=p, types=types, held=held, points=points, rule="R10.2")
             self.phase = P_PLACE
         elif pile == R.MERCHANT:  # R10.3
             self.exchanges_done = 0
