@@ -332,17 +332,22 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
 
     # --- markets (R3, R6) -------------------------------------------------------------------------
     markets = rd.mapping(data.get("markets"), ("markets",), R.MARKETS)
-    missing = [m for m in R.MARKETS if m not in markets]
-    if missing:
-        rd.fail(("markets",), f"describe all four markets; missing: {', '.join(missing)}")
+    # A market left out is as at the start of a first game (R2.8): open on its left stall,
+    # Louqsor under the tile; its cards are dealt from the deck.
+    markets = {
+        name: markets[name] if name in markets else DEFAULT_MARKETS[name] for name in R.MARKETS
+    }
     state.hand = [R.SERVANTS_PER_PLAYER] * n
     state.seal_supply = R.SEALS - sum(state.seals)
     tile = []
     dead = []
     to_check = []  # open stalls, checked once the pending decision is known
+    deal = []  # open markets whose cards are dealt from the deck
     for m, name in enumerate(R.MARKETS):
         path = ("markets", name)
         spec = rd.mapping(markets[name], path, MARKET_FIELDS)
+        if status_is_open(spec) and "upper" not in spec and "lower" not in spec:
+            deal.append(m)  # no cards given: deal four from the deck once it is built
         side = R.SIDES.index(
             rd.choice(spec.get("stall", "left"), path + ("stall",), R.SIDES, "stall")
         )
@@ -354,7 +359,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             tile.append(m)
         if status == "akhenaton":
             dead.append(m)
-        state.reserve[m] = rd.integer(spec.get("reserve", 0), path + ("reserve",), 0)
+        state.reserve[m] = rd.integer(spec.get("reserve", 1), path + ("reserve",), 0)
         cards = [-1] * R.MARKET_CARDS
         if spec.get("upper") is not None:
             cards[0] = card(spec["upper"], path + ("upper",))
@@ -365,8 +370,8 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             if kind is not None:  # null: an empty slot (after a purchase, before the refill)
                 cards[1 + j] = card(kind, path + ("lower", j))
         state.cards[m] = cards
-        seal = rd.boolean(spec.get("seal", cards[0] >= 0), path + ("seal",))
-        if seal and cards[0] < 0:
+        seal = rd.boolean(spec.get("seal", cards[0] >= 0 or m in deal), path + ("seal",))
+        if seal and cards[0] < 0 and m not in deal:
             rd.fail(path + ("seal",), "a seal lies on the upper card, and there is none (R2.9)")
         state.seal_on_upper[m] = seal
         state.seal_supply -= seal
@@ -478,12 +483,27 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
                     f"say bottom5 (R2.2), drawn, or a position from the top; not {akh!r}",
                 )
         state.deck = rest + top[::-1]
+    for m in deal:  # R2.9: upper card first, then the lower row left to right
+        for slot in range(R.MARKET_CARDS):
+            if not state.deck or state.deck[-1] == R.AKHENATON:
+                rd.fail(
+                    ("markets", R.MARKETS[m]),
+                    "the deck runs out before this market's cards "
+                    "are dealt: list its cards (upper, lower)",
+                )
+            state.cards[m][slot] = state.deck.pop()
     state.akhenaton_drawn = drawn
     state.dead_market = dead[0] if dead else -1
-    if sum(used_cards) + sum(1 for c in state.deck if c != R.AKHENATON) < sum(box):
+    placed = (
+        sum(1 for c in state.deck if c != R.AKHENATON)
+        + sum(1 for cards in state.cards for c in cards if c >= 0)
+        + sum(map(sum, state.gifts))
+        + sum(state.out_of_game)
+    )
+    if placed < sum(box):
         warnings.append(
-            f"{sum(box) - sum(used_cards) - sum(1 for c in state.deck if c != R.AKHENATON)} gift "
-            "cards are missing from the game (conservation, R12)"
+            f"{sum(box) - placed} gift cards are missing from the game: the deck's order leaves "
+            "them out (conservation, R12)"
         )
 
     # --- characters (R2.3) -----------------------------------------------------------------------
@@ -541,6 +561,18 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         rd.fail(("teaching",), "the teaching text is text (use 'teaching: |' and indent it)")
     title = data.get("title") or ""
     return Scenario(state, str(title), teaching, moves, warnings, source)
+
+
+DEFAULT_MARKETS = {
+    "gizeh": {"stall": "left", "state": "open", "reserve": 1},
+    "akhet_aton": {"stall": "left", "state": "open", "reserve": 1},
+    "abou_simbel": {"stall": "left", "state": "open", "reserve": 1},
+    "louqsor": {"stall": "left", "state": "tile", "reserve": 1},
+}
+
+
+def status_is_open(spec) -> bool:
+    return isinstance(spec, dict) and spec.get("state", "open") == "open"
 
 
 def _bad_servants(rd: _Reader, value, path, stall) -> dict:
