@@ -150,7 +150,9 @@ class _Reader:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            self.fail(path, f"expected a mapping of {', '.join(allowed)}, found {value!r}")
+            self.fail(
+                path, f"expected a mapping of {', '.join(map(str, allowed))}, found {value!r}"
+            )
         for key in value:
             if key not in allowed:
                 hint = _closest(str(key), allowed)
@@ -158,7 +160,7 @@ class _Reader:
                     tuple(path) + (key,),
                     f"unknown field {key!r}"
                     + (f" (did you mean {hint!r}?)" if hint else "")
-                    + f"; fields here: {', '.join(allowed)}",
+                    + f"; fields here: {', '.join(map(str, allowed))}",
                 )
         return value
 
@@ -376,12 +378,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         state.seal_on_upper[m] = seal
         state.seal_supply -= seal
         owners = [-1] * len(stall.squares)
-        servants = (
-            rd.mapping(spec.get("servants"), path + ("servants",), list(range(len(stall.squares))))
-            if isinstance(spec.get("servants"), dict)
-            and all(isinstance(k, int) for k in spec.get("servants"))
-            else _bad_servants(rd, spec.get("servants"), path + ("servants",), stall)
-        )
+        servants = _servants(rd, spec.get("servants"), path + ("servants",), stall)
         for index, owner in servants.items():
             sq_path = path + ("servants", index)
             if not 0 <= index < len(stall.squares):
@@ -575,7 +572,7 @@ def status_is_open(spec) -> bool:
     return isinstance(spec, dict) and spec.get("state", "open") == "open"
 
 
-def _bad_servants(rd: _Reader, value, path, stall) -> dict:
+def _servants(rd: _Reader, value, path, stall) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):

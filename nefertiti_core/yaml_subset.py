@@ -50,15 +50,40 @@ _KEY = re.compile(
 def _strip_comment(text: str) -> str:
     """Remove a trailing ``# comment`` that is not inside quotes."""
     quote = None
+    escaped = False
     for i, ch in enumerate(text):
         if quote:
-            if ch == quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\" and quote == '"':
+                escaped = True
+            elif ch == quote:
                 quote = None
         elif ch in "'\"":
             quote = ch
         elif ch == "#" and (i == 0 or text[i - 1] in " \t"):
             return text[:i].rstrip()
     return text.rstrip()
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "/": "/", "0": "\0"}
+
+
+def _unescape(body: str, line: int) -> str:
+    out = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            nxt = body[i + 1 : i + 2]
+            if nxt not in _ESCAPES:
+                raise YamlError(f"unknown escape \\{nxt} in a double-quoted string", line)
+            out.append(_ESCAPES[nxt])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def _scalar(text: str, line: int):
@@ -76,10 +101,7 @@ def _scalar(text: str, line: int):
     if text[0] == '"':
         if len(text) < 2 or not text.endswith('"'):
             raise YamlError(f"unclosed double quote in {text!r}", line)
-        body = text[1:-1]
-        return (
-            body.replace('\\"', '"').replace("\\n", "\n").replace("\\t", "\t").replace("\\\\", "\\")
-        )
+        return _unescape(text[1:-1], line)
     if text[0] == "'":
         if len(text) < 2 or not text.endswith("'"):
             raise YamlError(f"unclosed single quote in {text!r}", line)
@@ -110,9 +132,20 @@ class _Flow:
         if ch == "{":
             return self.mapping()
         if ch in "'\"":
-            end = self.text.find(ch, self.pos + 1)
-            if end < 0:
-                self.error("unclosed quote")
+            end = self.pos + 1
+            while True:
+                if end >= len(self.text):
+                    self.error("unclosed quote")
+                c = self.text[end]
+                if ch == '"' and c == "\\":
+                    end += 2
+                    continue
+                if c == ch:
+                    if ch == "'" and self.text[end + 1 : end + 2] == "'":
+                        end += 2  # '' is a quote inside single quotes
+                        continue
+                    break
+                end += 1
             token = self.text[self.pos : end + 1]
             self.pos = end + 1
             return _scalar(token, self.line)
@@ -214,7 +247,7 @@ def loads(text: str) -> Document:
             cut = min((len(b) - len(b.lstrip(" ")) for b in body if b.strip()), default=0)
             lines = [b[cut:] for b in body]
             joined = " ".join(x.strip() for x in lines) if folded else "\n".join(lines)
-            block_strings[number] = joined + ("\n" if joined and not folded else "")
+            block_strings[number] = joined + ("\n" if joined else "")
             i = j
             continue
         i += 1
@@ -335,9 +368,26 @@ def _dump_scalar(value) -> str:
     if isinstance(value, int):
         return str(value)
     text = str(value)
-    if _PLAIN.match(text) and text.lower() not in _RESERVED and not text.endswith(" "):
+    if (
+        _PLAIN.fullmatch(text)
+        and text.lower() not in _RESERVED
+        and not text.endswith(" ")
+        and " #" not in text
+    ):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _block_ok(text: str) -> bool:
+    """Whether a ``|`` block keeps this text exactly (else it is written double-quoted)."""
+    lines = text[:-1].split("\n")
+    return (
+        "\n" in text[:-1]
+        and text.endswith("\n")
+        and not text.endswith("\n\n")
+        and not text.startswith((" ", "\n"))
+        and all(line == line.rstrip() and line.isprintable() for line in lines)
+    )
 
 
 def _flow(value) -> str | None:
@@ -359,7 +409,7 @@ def dumps(data, indent: int = 0) -> str:
     if isinstance(data, dict):
         for key, value in data.items():
             head = f"{pad}{_dump_scalar(key)}:"
-            if isinstance(value, str) and "\n" in value:
+            if isinstance(value, str) and _block_ok(value):
                 lines.append(f"{head} |")
                 lines.extend(f"{pad}  {ln}" if ln else "" for ln in value.rstrip("\n").split("\n"))
                 continue
