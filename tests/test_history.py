@@ -105,7 +105,7 @@ def test_forcing_a_roll_is_a_step_of_the_history():  # R4.4
     history.play("roll 2 2")
     history.play("place louqsor.left#2")
     assert history.state.status[3] == 1  # closed: both dice show the occupied 2 (R3.7)
-    history.jump(1)
+    history.jump(0)
     history.play("roll 5 6")
     history.play("place louqsor.left#2")
     assert history.branch == "main-2" and history.state.status[3] == 0  # 5 and 6: still open
