@@ -72,7 +72,108 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-characters", action="store_true", help="the basic game, without characters"
     )
     sim.set_defaults(run=_run_simulate)
+
+    langs = ("en", "de", "zh")
+    exp = sub.add_parser(
+        "explain",
+        help="a position in words: who decides, the options with previews, each market's status",
+        description="Explain a position: a scenario file (its starting position, before its "
+        "moves) or a game record (the position after its moves).",
+    )
+    exp.add_argument("file", help="a scenario (.yaml) or a game record")
+    exp.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    exp.add_argument("--no-previews", action="store_true", help="list options without previews")
+    exp.set_defaults(run=_run_explain)
+
+    rep = sub.add_parser(
+        "replay",
+        help="narrate a game record (or a scenario's moves) step by step",
+        description="Play a record's moves (or a scenario's moves) and explain every step. "
+        "With --to N, stop after step N and print that position as a scenario file.",
+    )
+    rep.add_argument("file", help="a game record or a scenario with moves")
+    rep.add_argument(
+        "--to", type=_non_negative_int, default=None, metavar="N", help="stop at step N"
+    )
+    rep.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    rep.set_defaults(run=_run_replay)
     return parser
+
+
+def _non_negative_int(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
+
+
+def _load_any(path: str):
+    """A scenario or a game record from a file: (start state, steps, teaching text)."""
+    from pathlib import Path
+
+    from .history import is_record, record_from_data
+    from .scenario import ScenarioError, from_data
+    from .yaml_subset import YamlError, loads
+
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(path, (), "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ScenarioError(path, (), f"cannot be read ({error})") from None
+    try:
+        doc = loads(text)
+    except YamlError as error:
+        raise ScenarioError(file.name, (), str(error).split(": ", 1)[-1], error.line) from None
+    if is_record(doc.data):
+        record = record_from_data(doc.data, file.name, doc)
+        return record.start, record.steps, "", True, file.name
+    scenario = from_data(doc.data, file.name, doc)
+    for warning in scenario.warnings:
+        print(f"warning: {file.name}: {warning}", file=sys.stderr)
+    return scenario.state, scenario.moves, scenario.teaching, False, file.name
+
+
+def _run_explain(args: argparse.Namespace) -> int:
+    from .history import GameRecord
+    from .textview import position_text
+
+    start, steps, teaching, is_record, name = _load_any(args.file)
+    state = start
+    if is_record:
+        state = GameRecord(start, steps).replay(source=name).state
+    if teaching:
+        print(teaching.rstrip() + "\n")
+    print(position_text(state, args.lang, previews=not args.no_previews))
+    return 0
+
+
+def _run_replay(args: argparse.Namespace) -> int:
+    from .explain import narrate
+    from .history import History
+    from .scenario import ScenarioError, dumps_scenario
+
+    start, steps, _, _, name = _load_any(args.file)
+    start.log = []
+    if args.to is not None and args.to > len(steps):
+        raise ScenarioError(name, ("moves",), f"--to {args.to}: the file has {len(steps)} steps")
+    history = History(start)
+    upto = len(steps) if args.to is None else args.to
+    seen = 0
+    for index, text in enumerate(steps[:upto]):
+        try:
+            state = history.play(text)
+        except NefertitiError as error:
+            raise ScenarioError(name, ("moves", index), str(error)) from None
+        if args.to is None:
+            print(f"{index + 1}. {text}")
+            for line in narrate(state, args.lang, seen):
+                print(f"   {line}")
+        seen = len(state.log)
+    if args.to is not None:
+        print(dumps_scenario(history.state, title=f"{name}, after step {upto}"), end="")
+    return 0
 
 
 def _run_simulate(args: argparse.Namespace) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +99,80 @@ def test_console_script_runs_as_a_module():
     )
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+# --------------------------------------------------------------------------- explain and replay
+SCENARIOS = Path(str(resources.files("nefertiti_core").joinpath("scenarios")))
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "zh"])
+def test_explain_prints_the_position_options_and_statuses(capsys, lang):
+    assert main(["explain", str(SCENARIOS / "abou-simbel-left-sums.yaml"), "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert "place abou_simbel.left#5" in out  # the options, in the notation
+    assert "R3.5" in out  # each stall's closing rule is named
+    assert "{" not in out
+    if lang == "en":
+        assert "A bid of 7 makes exactly 14 and closes it" in out
+        assert "Red decides now" in out
+
+
+def test_replay_narrates_each_step(capsys):
+    assert main(["replay", str(SCENARIOS / "scribe.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "1. recruit scribe"
+    assert "28" in out and "R10.7" in out
+
+
+def test_replay_to_a_step_prints_a_scenario_that_loads_back(capsys, tmp_path):
+    from nefertiti_core.history import History
+    from nefertiti_core.scenario import load, loads_scenario
+
+    assert main(["replay", str(SCENARIOS / "merchant.yaml"), "--to", "3"]) == 0
+    out = capsys.readouterr().out
+    position = loads_scenario(out, "out.yaml").state
+    scenario = load(SCENARIOS / "merchant.yaml")
+    history = History(scenario.state)
+    for step in scenario.moves[:3]:
+        history.play(step)
+    assert position.state_hash() == history.state.state_hash()
+
+
+def test_a_record_replays_through_the_command(capsys, tmp_path):
+    from nefertiti_core import new_game
+    from nefertiti_core.history import History
+
+    history = History(new_game(4, 8))
+    for _ in range(12):
+        history.play(history.state.legal_options()[-1])
+    history.record().save(tmp_path / "game.yaml")
+    assert main(["replay", str(tmp_path / "game.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n12. ") == 1
+    assert main(["explain", str(tmp_path / "game.yaml"), "--no-previews"]) == 0
+    assert "Scores if the game ended now" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["explain", "missing.yaml"], "missing.yaml: no such file"),
+        (["replay", "{scenarios}/scribe.yaml", "--to", "9"], "the file has 2 steps"),
+        (["explain", "{bad}"], "line 2: players: Nefertiti is for 3 or 4 players"),
+    ],
+)
+def test_bad_files_get_one_line_naming_the_problem(capsys, tmp_path, argv, words):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("nefertiti: 1\nplayers: [{colour: red}]\n")
+    argv = [a.format(scenarios=SCENARIOS, bad=bad) for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_language_is_refused(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["explain", str(SCENARIOS / "vizier.yaml"), "--lang", "fr"])
+    assert stop.value.code == 2
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
