@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 
 from .invariants import violations
-from .scoring import totals, winners
+from .scoring import winners
 from .state import GameState, new_game
 
 
@@ -81,8 +81,8 @@ def simulate(
             if len(report.first_violations) < 5:
                 report.first_violations.append(f"game seed {seed + i}: {found[0]}")
             continue
-        for p, s in enumerate(totals(state)):
-            report.score_sums[p] += s
+        for p, breakdown in enumerate(state.final):
+            report.score_sums[p] += breakdown.total
         won = winners(state)
         for p in won:
             report.wins_by_seat[p] += 1 / len(won)

@@ -305,13 +305,15 @@ class GameState:
 
     def holders(self, gift_type: int) -> int:
         """How many players hold at least one gift of this type (R8)."""
-        kinds = R.KINDS_OF_TYPE[gift_type]
-        return sum(1 for g in self.gifts if any(g[k] for k in kinds))
+        if gift_type == R.SENET:
+            return sum(1 for g in self.gifts if g[0] or g[1])
+        k = gift_type + 1  # after the two senet kinds, one card kind per type
+        return sum(1 for g in self.gifts if g[k])
 
     def type_count(self, seat: int, gift_type: int) -> int:
         """Gifts of a type a player holds, a double senet counting 2 (R9.1)."""
         g = self.gifts[seat]
-        return sum(g[k] * R.KIND_WEIGHT[k] for k in R.KINDS_OF_TYPE[gift_type])
+        return g[0] + 2 * g[1] if gift_type == R.SENET else g[gift_type + 1]
 
     def gift_value(self, gift_type: int, holders: int | None = None) -> int:
         """Prestige per gift of a type for a number of holders (now, by default) (R8)."""
@@ -351,7 +353,7 @@ class GameState:
         self.decisions += 1
         if self.log is not None:
             self._emit("decision", seat=self.decider, option=self.option_text(option))
-        _HANDLERS[O.OPTION_KIND[option]](self, option)
+        _HANDLER_OF[option](self, option)
         self._settle()
 
     def refresh(self) -> None:
@@ -382,7 +384,7 @@ class GameState:
                     if self.res_market >= 0
                     else None,
                 )
-            _HANDLERS[O.OPTION_KIND[option]](self, option)
+            _HANDLER_OF[option](self, option)
 
     # ------------------------------------------------------------------ chance (R4.4)
     def force_roll(self, *dice: int) -> None:
@@ -1199,6 +1201,9 @@ _HANDLERS = {
     O.REROLL: GameState._do_reroll,
     O.KEEP: GameState._do_keep,
 }
+
+# One handler per option id, so applying an option is a single index.
+_HANDLER_OF = tuple(_HANDLERS[kind] for kind in O.OPTION_KIND)
 
 
 def new_game(players: int = 4, seed: int | None = 0, **options) -> GameState:
