@@ -484,6 +484,8 @@ def _ev_reopen(w: _Words, d: dict) -> str:
 
 
 def _game_over_head(w: _Words, d: dict) -> str:
+    if d.get("variant_end"):
+        return w.s("ev.game_over.variant", ref=w.ref("scoring", "R13"))
     return w.s("ev.game_over", ref=w.ref("scoring", "R7.1, R9"))
 
 

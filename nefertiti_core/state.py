@@ -800,7 +800,8 @@ class GameState:
         self.phase = P_OVER
         self.decider = -1
         self.final = final_scores(self)
-        self._emit("game_over", winners=winners(self), rule="R7.1")
+        early = "akhenaton_ends_game" in self.variants and OPEN in self.status
+        self._emit("game_over", winners=winners(self), variant_end=early, rule="R7.1")
 
     # ------------------------------------------------------------------ characters (R10)
     def _recruitable(self, pile: int, p: int) -> bool:

@@ -183,6 +183,7 @@ def synthetic_events() -> list[tuple[str, dict]]:
     """Events shaped like the engine's, for branches that random games rarely reach."""
     forced = dict(seat=1, phase="bid", deben=2, bid=5, cards=3)
     return [
+        ("game_over", {"winners": (0,), "variant_end": True, "rule": "R7.1"}),
         ("forced", {**forced, "option": "pass"}),
         ("forced", {**forced, "option": "half", "cards": 0}),
         ("forced", {**forced, "option": "buy upper"}),
