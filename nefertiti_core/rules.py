@@ -215,7 +215,7 @@ def _mask_sum(stall: Stall, mask: int) -> int:
     return sum(s.value for s in stall.squares if mask >> s.index & 1)
 
 
-def _connected_component_sizes(stall: Stall, mask: int) -> list[int]:
+def connected_component_sizes(stall: Stall, mask: int) -> list[int]:
     neighbours = {s.index: set() for s in stall.squares}
     for a, b in stall.groups:
         neighbours[a].add(b)
@@ -257,7 +257,7 @@ def closes_by_shape(stall: Stall, mask: int) -> bool:
     """
     rule = stall.rule
     if rule == CONNECTED4:
-        return max(_connected_component_sizes(stall, mask), default=0) >= 4
+        return max(connected_component_sizes(stall, mask), default=0) >= 4
     if rule == ALL_LEVELS:
         return all(any(mask >> i & 1 for i in level) for level in stall.groups)
     if rule == LINE3:

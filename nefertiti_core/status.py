@@ -19,6 +19,7 @@ Rule IDs refer to ``shared/rules/RULINGS.md``.
 from __future__ import annotations
 
 import itertools
+import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -372,7 +373,7 @@ def _progress(state, stall, mask, owners, seat, would_close, needed, next_roll):
         if not mask:
             out.append(Message.of("status.progress.connected.empty"))
         else:
-            sizes = R._connected_component_sizes(stall, mask)
+            sizes = R.connected_component_sizes(stall, mask)
             out.append(Message.of("status.progress.connected", size=max(sizes)))
     elif rule == R.COLOURS3_OR_4:  # R3.2
         on = [o for o in owners if o >= 0]
@@ -680,10 +681,28 @@ def _rolling_stall(state: GameState, option: int) -> tuple[int, int] | None:
     return None
 
 
+def _unseen_deck(deck: list[int]) -> list[int]:
+    """The deck as the players know it: its cards in an arbitrary order, the Akhenaton card
+    still somewhere in the bottom five (R2.2, R12: the order is hidden information)."""
+    rng = random.Random(len(deck))  # fixed, so that a preview is repeatable
+    if R.AKHENATON in deck[:5]:
+        bottom, top = deck[:5], deck[5:]
+        rng.shuffle(bottom)
+        rng.shuffle(top)
+        return bottom + top
+    cards = [c for c in deck if c != R.AKHENATON]
+    rng.shuffle(cards)
+    for i, c in enumerate(deck):
+        if c == R.AKHENATON:
+            cards.insert(i, c)
+    return cards
+
+
 def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) -> Preview:
     """Apply ``option`` on a copy (with ``roll`` forced) and read off the changes."""
     copy = state.copy()
     copy.log = []  # the copy's own event log; the game's log is untouched
+    copy.deck = _unseen_deck(state.deck)  # a refill on the copy must not reveal the real order
     if roll:
         copy.force_roll(*roll)
     rng_before = copy.rng.getstate()
