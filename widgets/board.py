@@ -1,0 +1,286 @@
+"""The board: the four markets as a Bokeh figure you can click.
+
+The figure and its data sources are built once; every change of the game only replaces the
+sources' data (no figure is rebuilt, so nothing flickers and the page stays fast). A click on an
+empty square places the deciding player's servant when that is a legal option; a click on a card
+buys it, or takes it for the Chief, when that is the decision at hand. Everything shown comes
+from the engine: the legal options, each stall's closing status (``nefertiti_core.status``), the
+names in the chosen language.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+from bokeh.events import DoubleTap, Tap
+from bokeh.models import ColumnDataSource, HoverTool
+from bokeh.plotting import figure
+
+from nefertiti_core import options as O
+from nefertiti_core import rules as R
+from nefertiti_core.i18n import tr
+from nefertiti_core.state import OPEN, P_BID, P_CHIEF, P_TAKE
+from nefertiti_core.status import DEAD, describe_status, stall_status
+
+from . import geometry as G
+from .session import GameSession
+
+PLAYER_COLOURS = {"green": "#2e8b57", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
+CARD_COLOURS = {
+    "senet": "#d9b26f",
+    "double_senet": "#c8913a",
+    "harp": "#9b6bb3",
+    "chair": "#8d6e4c",
+    "mirror": "#7fb6c9",
+    "statuette": "#b07f5a",
+    "necklace": "#d4657d",
+    "gold": "#e0b400",
+}
+REGION_FILL = {"open": "#f6ead0", "closed": "#d8d2c4", "dead": "#b9b2a6"}
+EMPTY_FILL = "#fffaf0"
+CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
+
+
+def _short(text: str, size: int = 9) -> str:
+    return text if len(text) <= size else text[: size - 1] + "."
+
+
+class Board(pn.viewable.Viewer):
+    """The live board of one :class:`GameSession`."""
+
+    session = param.ClassSelector(class_=GameSession)
+    width = param.Integer(default=900)
+
+    def __init__(self, session: GameSession, **params):
+        super().__init__(session=session, **params)
+        self._regions = ColumnDataSource(dict(x=[], y=[], w=[], h=[], fill=[]))
+        self._squares = ColumnDataSource(
+            dict(x=[], y=[], fill=[], line=[], line_width=[], label=[], tip=[])
+        )
+        self._servants = ColumnDataSource(dict(x=[], y=[], colour=[], who=[]))
+        self._cards = ColumnDataSource(dict(x=[], y=[], fill=[], label=[], alpha=[]))
+        self._seals = ColumnDataSource(dict(x=[], y=[]))
+        self._texts = ColumnDataSource(dict(x=[], y=[], text=[], size=[], colour=[], style=[]))
+        self._figure = self._build_figure()
+        self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
+        self._cells: list[G.SquareCell] = []
+        self._card_cells = G.cards()
+        self.refresh()
+        session.param.watch(self._on_change, ["version", "lang", "hints"])
+
+    def __panel__(self):
+        return self._pane
+
+    # ------------------------------------------------------------------ building (once)
+    def _build_figure(self):
+        height = int(self.width * G.HEIGHT / G.WIDTH)
+        fig = figure(
+            width=self.width,
+            height=height,
+            x_range=(0, G.WIDTH),
+            y_range=(0, G.HEIGHT),
+            toolbar_location=None,
+            tools="",
+            min_border=0,
+            outline_line_color=None,
+            background_fill_color="#efe3c2",
+        )
+        fig.axis.visible = False
+        fig.grid.visible = False
+        fig.rect("x", "y", "w", "h", source=self._regions, fill_color="fill", line_color="#a0895a")
+        squares = fig.rect(
+            "x",
+            "y",
+            G.SQUARE,
+            G.SQUARE,
+            source=self._squares,
+            fill_color="fill",
+            line_color="line",
+            line_width="line_width",
+        )
+        fig.circle(
+            "x", "y", radius=0.3, source=self._servants, fill_color="colour", line_color="white"
+        )
+        fig.text(
+            "x",
+            "y",
+            text="label",
+            source=self._squares,
+            text_align="center",
+            text_baseline="middle",
+            text_font_size="11px",
+            text_color="#3b2f1e",
+        )
+        fig.rect(
+            "x",
+            "y",
+            G.CARD_W,
+            G.CARD_H,
+            source=self._cards,
+            fill_color="fill",
+            fill_alpha="alpha",
+            line_color="#5a4a2a",
+        )
+        fig.text(
+            "x",
+            "y",
+            text="label",
+            source=self._cards,
+            text_align="center",
+            text_baseline="middle",
+            text_font_size="10px",
+            text_color="#1e1608",
+        )
+        fig.circle(
+            "x", "y", radius=0.22, source=self._seals, fill_color="#b8860b", line_color="#5a3a00"
+        )
+        fig.text(
+            "x",
+            "y",
+            text="text",
+            source=self._texts,
+            text_font_size="size",
+            text_color="colour",
+            text_font_style="style",
+            text_baseline="middle",
+        )
+        fig.add_tools(HoverTool(renderers=[squares], tooltips="@tip"))
+        fig.on_event(Tap, self._on_click)
+        fig.on_event(DoubleTap, self._on_click)  # a quick second click arrives as DoubleTap
+        return fig
+
+    # ------------------------------------------------------------------ updating (data only)
+    def _on_change(self, *_):
+        self.refresh()
+
+    def refresh(self) -> None:
+        state = self.session.state
+        lang = self.session.lang
+        colours = state.colours
+        self._cells = G.squares(state.side)
+        legal = set(state.legal_options())
+        seat = state.decider if state.decider >= 0 else state.turn_player
+        statuses = [stall_status(state, m, seat) for m in range(4)]
+
+        regions = dict(x=[], y=[], w=[], h=[], fill=[])
+        for m in range(4):
+            ox, oy = G.ORIGINS[m]
+            regions["x"].append(ox + G.REGION_W / 2)
+            regions["y"].append(oy + G.REGION_H / 2)
+            regions["w"].append(G.REGION_W)
+            regions["h"].append(G.REGION_H)
+            kind = "open" if state.status[m] == OPEN else "closed"
+            if statuses[m].condition == DEAD:
+                kind = "dead"
+            regions["fill"].append(REGION_FILL[kind])
+
+        squares = dict(x=[], y=[], fill=[], line=[], line_width=[], label=[], tip=[])
+        servants = dict(x=[], y=[], colour=[], who=[])
+        for cell in self._cells:
+            m = cell.market
+            is_open = state.status[m] == OPEN
+            owner = state.owners[m][cell.index] if is_open else -1
+            closes = self.session.hints and cell.index in statuses[m].would_close and is_open
+            playable = cell.option in legal
+            squares["x"].append(cell.x)
+            squares["y"].append(cell.y)
+            squares["fill"].append(EMPTY_FILL if is_open else "#cfc8b8")
+            squares["line"].append(
+                CLOSING_LINE if closes else ("#4a7a2a" if playable else "#8a7a5a")
+            )
+            squares["line_width"].append(3 if closes else (2 if playable else 1))
+            squares["label"].append("" if owner >= 0 else f"{cell.value}{cell.symbol}")
+            tip = f"#{cell.index}: {cell.value}{cell.symbol}"
+            if closes:
+                tip += " — " + tr(lang, "board.closes_here")
+            squares["tip"].append(tip)
+            if owner >= 0:
+                servants["x"].append(cell.x)
+                servants["y"].append(cell.y)
+                servants["colour"].append(PLAYER_COLOURS[colours[owner]])
+                servants["who"].append(colours[owner])
+
+        cards = dict(x=[], y=[], fill=[], label=[], alpha=[])
+        seals = dict(x=[], y=[])
+        for cell in self._card_cells:
+            kind = state.cards[cell.market][cell.slot]
+            if kind < 0:
+                continue
+            name = R.CARD_KINDS[kind]
+            cards["x"].append(cell.x)
+            cards["y"].append(cell.y)
+            cards["fill"].append(CARD_COLOURS[name])
+            cards["label"].append(_short(tr(lang, f"card.{name}")))
+            cards["alpha"].append(1.0 if state.status[cell.market] == OPEN else 0.55)
+            if cell.slot == 0 and state.seal_on_upper[cell.market]:
+                seals["x"].append(cell.x + 0.45)
+                seals["y"].append(cell.y + 0.65)
+
+        texts = dict(x=[], y=[], text=[], size=[], colour=[], style=[])
+
+        def text(x, y, words, size="13px", colour="#3b2f1e", style="normal"):
+            texts["x"].append(x)
+            texts["y"].append(y)
+            texts["text"].append(words)
+            texts["size"].append(size)
+            texts["colour"].append(colour)
+            texts["style"].append(style)
+
+        for m, name in enumerate(R.MARKETS):
+            x, y = G.title_xy(m)
+            side = tr(lang, f"side.{R.SIDES[state.side[m]]}")
+            text(x, y, f"{tr(lang, f'market.{name}')} — {side}", "15px", style="bold")
+            rx, ry = G.reserve_xy(m)
+            text(rx - 1.9, ry, tr(lang, "board.reserve", deben=state.reserve[m]), "13px")
+            sx, sy = G.status_xy(m)
+            if statuses[m].condition == DEAD:
+                text(sx, sy + 0.9, tr(lang, "board.closed_for_good"), "14px", "#7a1f1f", "bold")
+            elif m == state.tile and state.status[m] != OPEN:
+                text(sx, sy + 0.9, tr(lang, "board.market_closed"), "14px", "#7a1f1f", "bold")
+            elif state.status[m] != OPEN:
+                text(sx, sy + 0.9, tr(lang, "board.closed"), "14px", "#7a1f1f", "bold")
+            if m == R.LOUQSOR and state.holder >= 0:
+                dice = "-".join(map(str, state.last_roll))
+                who = tr(lang, f"colour.{colours[state.holder]}")
+                text(sx, sy + 1.8, tr(lang, "board.dice", player=who, dice=dice), "13px")
+            if self.session.hints and state.status[m] == OPEN:
+                words = describe_status(statuses[m], colours, lang)
+                text(sx, sy, _short(words.split(". ")[-2] if ". " in words else words, 90), "10px")
+
+        self._regions.data = regions
+        self._squares.data = squares
+        self._servants.data = servants
+        self._cards.data = cards
+        self._seals.data = seals
+        self._texts.data = texts
+
+    # ------------------------------------------------------------------ clicks
+    def _on_click(self, event) -> None:
+        self.click(event.x, event.y)
+
+    def click(self, x: float, y: float) -> bool:
+        """What a click at (x, y) does: place on a square, or buy/take a card. True if played."""
+        cell = G.square_at(self._cells, x, y)
+        if cell is not None:
+            return self.session.play(cell.option)
+        card = G.card_at(self._card_cells, x, y)
+        if card is None:
+            return False
+        option = self._card_option(card)
+        if option is None:
+            self.session.error = tr(self.session.lang, "board.card_not_now")
+            return False
+        return self.session.play(option)
+
+    def _card_option(self, card: G.CardCell) -> int | None:
+        state = self.session.state
+        legal = state.legal_options()
+        if state.phase == P_BID and card.market == state.res_market:
+            candidate = O.BUY_BASE + card.slot
+        elif state.phase == P_CHIEF and card.market == state.tile:
+            candidate = O.CHIEF_BASE + card.slot
+        elif state.phase == P_TAKE and card.market == state.res_market:
+            candidate = O.take_id([card.slot])  # only a single card is a whole set (R6.2)
+        else:
+            return None
+        return candidate if candidate in legal else None

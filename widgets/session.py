@@ -1,0 +1,144 @@
+"""One game as the components see it: the history, the language, the seats, the last message.
+
+Every component is bound to one :class:`GameSession` and redraws when its ``version`` changes.
+The session asks the engine for everything (legal options, explanations, statuses): no rule is
+decided here. A refused action never raises into the page: the engine's message goes to
+``error`` and the game is left as it was.
+"""
+
+from __future__ import annotations
+
+import random
+
+import param
+
+from nefertiti_core import NefertitiError, new_game
+from nefertiti_core.history import History
+from nefertiti_core.i18n import LANGUAGES
+from nefertiti_core.scenario import dumps_scenario, loads_scenario
+from nefertiti_core.state import GameState
+
+SEAT_KINDS = ("human", "random")  # the bots issue adds greedy and mcts
+MAX_BOT_STEPS = 5_000  # a whole game is ~130 decisions; this only stops a runaway loop
+
+
+class GameSession(param.Parameterized):
+    lang = param.Selector(default="en", objects=list(LANGUAGES), doc="Language of every text")
+    hints = param.Boolean(default=True, doc="Show closing hints on the board")
+    version = param.Integer(default=0, doc="Bumped after every change of the game")
+    error = param.String(default="", doc="Why the last action was refused (empty if it was not)")
+    seats = param.List(default=[], doc="Per seat: 'human' or a bot kind")
+    bot_seed = param.Integer(default=0, doc="Seed of the bots' choices")
+
+    def __init__(self, state: GameState | None = None, **params):
+        super().__init__(**params)
+        self._set_history(state if state is not None else new_game(4, 0, record_events=True))
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> GameState:
+        return self.history.state
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return self.state.colours
+
+    def is_bot(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat] != "human"
+
+    # ------------------------------------------------------------------ acting
+    def play(self, option) -> bool:
+        """Play an option (id or text) for whoever decides; then let bot seats move."""
+        try:
+            self.history.play(option)
+        except NefertitiError as error:
+            self.error = str(error)
+            return False
+        self.error = ""
+        self._run_bots()
+        self._changed()
+        return True
+
+    def run_bots(self) -> int:
+        """Let bot seats play until a human must decide or the game ends; returns steps played."""
+        played = self._run_bots()
+        self._changed()
+        return played
+
+    def _run_bots(self) -> int:
+        played = 0
+        while not self.state.is_over and self.is_bot(self.state.decider) and played < MAX_BOT_STEPS:
+            legal = self.state.legal_options()
+            self.history.play(legal[self._bot_rng.randrange(len(legal))])
+            played += 1
+        return played
+
+    def undo(self) -> bool:
+        return self._move(self.history.undo)
+
+    def redo(self) -> bool:
+        return self._move(self.history.redo)
+
+    def jump(self, step: int) -> bool:
+        return self._move(lambda: self.history.jump(step))
+
+    def new_branch(self, name: str, at: int | None = None) -> bool:
+        return self._move(lambda: self.history.new_branch(name, at))
+
+    def switch(self, name: str) -> bool:
+        return self._move(lambda: self.history.switch(name))
+
+    def rename_branch(self, old: str, new: str) -> bool:
+        return self._move(lambda: self.history.rename(old, new))
+
+    def compare(self, a: str, b: str):
+        return self.history.compare(a, b)
+
+    def _move(self, action) -> bool:
+        try:
+            action()
+        except NefertitiError as error:
+            self.error = str(error)
+            return False
+        self.error = ""
+        self._changed()
+        return True
+
+    # ------------------------------------------------------------------ games and files
+    def new_game(self, players: int = 4, seed: int = 0, **options) -> bool:
+        try:
+            state = new_game(players, seed, record_events=True, **options)
+        except NefertitiError as error:
+            self.error = str(error)
+            return False
+        self._set_history(state)
+        return True
+
+    def load_text(self, text: str, name: str = "scenario.yaml") -> list[str]:
+        """Load a scenario; returns its warnings. A broken file leaves the game as it was."""
+        try:
+            scenario = loads_scenario(text, name)
+        except NefertitiError as error:
+            self.error = str(error)
+            return []
+        scenario.state.log = []
+        self._set_history(scenario.state)
+        return scenario.warnings
+
+    def save_text(self) -> str:
+        return dumps_scenario(self.state, title="Saved from the tutor")
+
+    def _set_history(self, state: GameState) -> None:
+        if state.log is None:
+            state.log = []
+        self.history = History(state)
+        self.seats = (
+            (list(self.seats) + ["human"] * 4)[: state.n] if self.seats else ["human"] * state.n
+        )
+        self._bot_rng = random.Random(self.bot_seed)
+        self.error = ""
+        self._run_bots()
+        self._changed()
+
+    def _changed(self) -> None:
+        self.version += 1
