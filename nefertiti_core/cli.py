@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib.metadata import entry_points
 
 from .errors import NefertitiError
 
@@ -97,7 +98,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
     rep.set_defaults(run=_run_replay)
+
+    # Commands of other packages (the widgets' ``serve``) plug in through an entry point, so the
+    # engine never imports UI code.
+    for entry in entry_points(group="nefertiti.commands"):
+        try:
+            entry.load()(sub)
+        except ImportError as error:  # that package's dependencies are not installed
+            missing = sub.add_parser(entry.name, help=f"(unavailable: {error})")
+            missing.set_defaults(run=lambda args, e=error, n=entry.name: _unavailable(n, e))
     return parser
+
+
+def _unavailable(name: str, error: Exception) -> int:
+    print(f"nefertiti {name}: error: not available here ({error})", file=sys.stderr)
+    return 2
 
 
 def _non_negative_int(text: str) -> int:
