@@ -16,7 +16,7 @@ JUPYTER_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv install tutor test lint format bench clean
+.PHONY: venv install tutor test lint format bench clean chromium
 
 venv: $(BIN)/python
 
@@ -40,7 +40,17 @@ install: $(VENV)/.installed-tutor-test
 tutor: $(VENV)/.installed-tutor
 	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
 
-test: $(VENV)/.installed-tutor-test
+# The browser tests drive Debian's Chromium (Playwright cannot download browsers here).
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
+	  else \
+	    echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium" >&2; exit 1; \
+	  fi; }
+
+test: $(VENV)/.installed-tutor-test chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest

@@ -53,14 +53,23 @@ class Board(pn.viewable.Viewer):
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
-        self._regions = ColumnDataSource(dict(x=[], y=[], w=[], h=[], fill=[]))
-        self._squares = ColumnDataSource(
-            dict(x=[], y=[], fill=[], line=[], line_width=[], label=[], tip=[])
+        self._regions = ColumnDataSource(
+            name="board-regions", data=dict(x=[], y=[], w=[], h=[], fill=[])
         )
-        self._servants = ColumnDataSource(dict(x=[], y=[], colour=[], who=[]))
-        self._cards = ColumnDataSource(dict(x=[], y=[], fill=[], label=[], alpha=[]))
-        self._seals = ColumnDataSource(dict(x=[], y=[]))
-        self._texts = ColumnDataSource(dict(x=[], y=[], text=[], size=[], colour=[], style=[]))
+        self._squares = ColumnDataSource(
+            name="board-squares",
+            data=dict(x=[], y=[], fill=[], line=[], line_width=[], label=[], tip=[]),
+        )
+        self._servants = ColumnDataSource(
+            name="board-servants", data=dict(x=[], y=[], colour=[], who=[])
+        )
+        self._cards = ColumnDataSource(
+            name="board-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[])
+        )
+        self._seals = ColumnDataSource(name="board-seals", data=dict(x=[], y=[]))
+        self._texts = ColumnDataSource(
+            name="board-texts", data=dict(x=[], y=[], text=[], size=[], colour=[], style=[])
+        )
         self._figure = self._build_figure()
         self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
         self._cells: list[G.SquareCell] = []

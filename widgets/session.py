@@ -11,12 +11,15 @@ from __future__ import annotations
 import random
 
 import param
+from panel.io import hold
 
 from nefertiti_core import NefertitiError, new_game
-from nefertiti_core.history import History
+from nefertiti_core.history import History, is_record, record_from_data
 from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.scenario import dumps_scenario, loads_scenario
+from nefertiti_core.scenario import ScenarioError, dumps_scenario, loads_scenario
 from nefertiti_core.state import GameState
+from nefertiti_core.yaml_subset import YamlError
+from nefertiti_core.yaml_subset import loads as loads_yaml
 
 SEAT_KINDS = ("human", "random")  # the bots issue adds greedy and mcts
 MAX_BOT_STEPS = 5_000  # a whole game is ~130 decisions; this only stops a runaway loop
@@ -115,8 +118,22 @@ class GameSession(param.Parameterized):
         return True
 
     def load_text(self, text: str, name: str = "scenario.yaml") -> list[str]:
-        """Load a scenario; returns its warnings. A broken file leaves the game as it was."""
+        """Load a scenario or a game record; returns the scenario's warnings.
+
+        A record's moves are replayed into the history (undo goes back through them). A broken
+        file leaves the game as it was.
+        """
         try:
+            try:
+                doc = loads_yaml(text)
+            except YamlError as error:
+                raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
+            if is_record(doc.data):
+                record = record_from_data(doc.data, name, doc)
+                record.start.log = []
+                history = record.replay(source=name)
+                self._set_history(history.state, history)
+                return []
             scenario = loads_scenario(text, name)
         except NefertitiError as error:
             self.error = str(error)
@@ -128,10 +145,10 @@ class GameSession(param.Parameterized):
     def save_text(self) -> str:
         return dumps_scenario(self.state, title="Saved from the tutor")
 
-    def _set_history(self, state: GameState) -> None:
+    def _set_history(self, state: GameState, history: History | None = None) -> None:
         if state.log is None:
             state.log = []
-        self.history = History(state)
+        self.history = history if history is not None else History(state)
         self.seats = (
             (list(self.seats) + ["human"] * 4)[: state.n] if self.seats else ["human"] * state.n
         )
@@ -141,4 +158,6 @@ class GameSession(param.Parameterized):
         self._changed()
 
     def _changed(self) -> None:
-        self.version += 1
+        # hold(): every component's update for this change goes to the browser as one message.
+        with hold():
+            self.version += 1
