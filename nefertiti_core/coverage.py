@@ -55,8 +55,13 @@ _ID = re.compile(r"R(\d+)(?:\.(\d+))?")
 # The IDs named by the ``rule`` data of the events state.py emits (``_emit(..., rule=...)``), apart
 # from the stalls' closing rules, which come from rules.STALLS. tests/test_coverage.py reads
 # state.py and fails when this list and the engine drift apart.
-_EVENT_RULES = (
+# Rules that no event names in its data but rules_in() reads off an event's outcome.
+DERIVED_RULES = ("R4.1",)  # a Louqsor roll that does not close: the dice stay with the roller
+
+_EVENT_RULES = DERIVED_RULES + (
     "R2",  # setup
+    "R4.2",  # reroll
+    "R5.5",  # turn
     "R5.1",  # recruit
     "R5.2",  # place (no bonus due)
     "R5.3",  # place (a bonus due)
@@ -144,6 +149,8 @@ def rules_in(events: Iterable) -> set[str]:
             continue
         if isinstance(data, dict):
             out |= _ids(data.get("rule"))
+            if event[0] == "roll" and data.get("closes") is False:
+                out.add("R4.1")  # a roll that does not close leaves the dice with the roller
     return out
 
 

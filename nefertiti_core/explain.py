@@ -200,6 +200,10 @@ def _ev_setup(w: _Words, d: dict) -> str:
     )
 
 
+def _ev_reroll(w: _Words, d: dict) -> str:
+    return w.s("ev.reroll", player=w.player(d["seat"]), ref=w.ref("markets", "R4.2"))
+
+
 def _ev_turn(w: _Words, d: dict) -> str:
     return w.s("ev.turn", turn=d["turn"], player=w.player(d["seat"]))
 
@@ -689,6 +693,7 @@ def _ev_forced(w: _Words, d: dict) -> str:
 _EVENTS = {
     "setup": _ev_setup,
     "turn": _ev_turn,
+    "reroll": _ev_reroll,
     "place": _ev_place,
     "roll": _ev_roll,
     "close_by_choice": _ev_close_by_choice,

@@ -448,7 +448,7 @@ class GameState:
         self.phase = P_TURN
         self.decider = seat
         if self.log is not None:
-            self._emit("turn", seat=seat)
+            self._emit("turn", seat=seat, rule="R5.5")
 
     def _continue_turn(self) -> None:
         """After a placement or closing action (and its resolution): next placement, or end."""
@@ -572,6 +572,7 @@ class GameState:
         p = self.decider
         self.holder_turn = self.turn_no
         stall = R.LOUQSOR * 2 + self.side[R.LOUQSOR]
+        self._emit("reroll", seat=p, rule="R4.2")
         if self._roll_louqsor(stall, p):
             self._begin_closing(R.LOUQSOR, AFTER_REROLL, "reroll")
         else:
@@ -627,11 +628,20 @@ class GameState:
                     return
                 self._emit("no_cards", seat=p, market=m, rule="R6.2")
             elif any(self.gifts[p]):  # R6.3
-                self._emit("cannot_pay", seat=p, market=m, bid=bid, deben=self.deben[p])
+                self._emit(
+                    "cannot_pay", seat=p, market=m, bid=bid, deben=self.deben[p], rule="R6.3"
+                )
                 self.phase = P_SHAME
                 return
             else:
-                self._emit("cannot_pay_no_gift", seat=p, market=m, bid=bid, deben=self.deben[p])
+                self._emit(
+                    "cannot_pay_no_gift",
+                    seat=p,
+                    market=m,
+                    bid=bid,
+                    deben=self.deben[p],
+                    rule="R6.3",
+                )
             self._servant_home()
         self._finish_closing()
 
