@@ -44,12 +44,12 @@ from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 from .scenario import load
 from .scoring import score_breakdown
 from .status import (
-    _unseen_deck,  # the deck as the players know it (R12): a copy must not reveal the real order
     describe_status,
     format_probability,
     louqsor_outcomes,
     louqsor_probability,
     stall_status,
+    unseen_deck,  # the deck as the players know it (R12): a copy must not reveal the real order
 )
 from .variants import describe_variant, with_rules
 
@@ -142,7 +142,7 @@ def _play(state: GameState, option: int) -> GameState:
     """
     copy = state.copy()
     copy.log = []
-    copy.deck = _unseen_deck(state.deck)
+    copy.deck = unseen_deck(state.deck)
     rolling = _rolling(state, option)
     if rolling is not None:
         stall_id, mask = rolling

@@ -681,7 +681,7 @@ def _rolling_stall(state: GameState, option: int) -> tuple[int, int] | None:
     return None
 
 
-def _unseen_deck(deck: list[int]) -> list[int]:
+def unseen_deck(deck: list[int]) -> list[int]:
     """The deck as the players know it: its cards in an arbitrary order, the Akhenaton card
     still somewhere in the bottom five (R2.2, R12: the order is hidden information)."""
     rng = random.Random(len(deck))  # fixed, so that a preview is repeatable
@@ -702,7 +702,7 @@ def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) ->
     """Apply ``option`` on a copy (with ``roll`` forced) and read off the changes."""
     copy = state.copy()
     copy.log = []  # the copy's own event log; the game's log is untouched
-    copy.deck = _unseen_deck(state.deck)  # a refill on the copy must not reveal the real order
+    copy.deck = unseen_deck(state.deck)  # a refill on the copy must not reveal the real order
     if roll:
         copy.force_roll(*roll)
     rng_before = copy.rng.getstate()
