@@ -50,6 +50,11 @@ class Board(pn.viewable.Viewer):
 
     session = param.ClassSelector(class_=GameSession)
     width = param.Integer(default=900)
+    on_square = param.Callable(
+        default=None,
+        doc="If set, a click on a square calls this with the square (an exercise's answer) "
+        "instead of playing it",
+    )
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
@@ -271,6 +276,9 @@ class Board(pn.viewable.Viewer):
         """What a click at (x, y) does: place on a square, or buy/take a card. True if played."""
         cell = G.square_at(self._cells, x, y)
         if cell is not None:
+            if self.on_square is not None:
+                self.on_square(cell)
+                return False
             return self.session.play(cell.option)
         card = G.card_at(self._card_cells, x, y)
         if card is None:

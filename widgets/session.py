@@ -142,6 +142,11 @@ class GameSession(param.Parameterized):
         self._set_history(scenario.state)
         return scenario.warnings
 
+    def load_state(self, state: GameState) -> None:
+        """Start over from ``state`` (a copy is kept: the caller's state is not played on)."""
+        state = state.copy()
+        self._set_history(state)
+
     def save_text(self) -> str:
         return dumps_scenario(self.state, title="Saved from the tutor")
 
