@@ -1176,6 +1176,13 @@ _TABLE = (
     ),
     (
         "markets",
+        "both-bonuses",
+        HowMuchDeben,
+        ("markets-bonuses", "place abou_simbel.left#2"),
+        {},
+    ),
+    (
+        "markets",
         "seven-is-short",
         WillItClose,
         ("abou-simbel-right-17", "place abou_simbel.right#7"),
@@ -1238,6 +1245,13 @@ _TABLE = (
         ("abou-simbel-right-17", "place abou_simbel.right#8"),
         {},
     ),
+    (
+        "closing-abou-simbel",
+        "twelve-is-not-eleven",
+        WillItClose,
+        ("abou-simbel-left-eleven", "place abou_simbel.left#2"),
+        {},
+    ),
     ("closing-louqsor", "two-dice-chance", ClosingChance, ("louqsor-left-dice", 2), {}),
     ("closing-louqsor", "run-chance", ClosingChance, ("louqsor-right-run", 3), {}),
     (
@@ -1245,6 +1259,13 @@ _TABLE = (
         "sometimes",
         WillItClose,
         ("louqsor-left-dice", "place louqsor.left#2"),
+        {},
+    ),
+    (
+        "closing-louqsor",
+        "the-holder-may-roll-again",
+        WhoDecidesNext,
+        ("louqsor-reroll", "place akhet_aton.left#0"),
         {},
     ),
     ("a-turn", "bonus-short", HowMuchDeben, ("first-game", "place gizeh.left#3"), {}),
