@@ -1278,6 +1278,20 @@ _TABLE = (
     ),
     ("a-turn", "no-seal-no-character", IsLegal, ("first-game", "recruit vizier"), {}),
     (
+        "a-turn",
+        "one-character-per-turn",
+        IsLegal,
+        ("a-turn", "recruit high_priest"),
+        {"before": ("recruit vizier",)},
+    ),
+    (
+        "a-turn",
+        "close-a-market-of-yours",
+        IsLegal,
+        ("no-servant-left", "close akhet_aton"),
+        {},
+    ),
+    (
         "closing-a-market",
         "highest-bidder-first",
         WhoDecidesNext,
@@ -1297,6 +1311,13 @@ _TABLE = (
         HowMuchDeben,
         ("cannot-pay", "place abou_simbel.left#5"),
         {},
+    ),
+    (
+        "closing-a-market",
+        "equal-bids-right-first",
+        WhoDecidesNext,
+        ("closing-step-by-step", "take upper"),
+        {"before": ("place abou_simbel.left#4",)},
     ),
     ("characters", "vizier", HowManyPoints, ("vizier", "recruit vizier"), {}),
     (
