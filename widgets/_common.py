@@ -1,0 +1,94 @@
+"""Small helpers shared by the components: texts, HTML, and callbacks that never raise.
+
+Nothing here decides a rule; it only words, escapes and guards.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+import re
+
+from bokeh.models import Tooltip
+
+from nefertiti_core.i18n import has, tr
+
+from .board import PLAYER_COLOURS
+
+log = logging.getLogger("widgets")
+
+#: Bokeh buttons keep their label on one line; option labels are sentences, so let them wrap.
+WRAP_BUTTON_CSS = """
+:host { height: auto; }
+.bk-btn { white-space: normal; text-align: left; height: auto; line-height: 1.3;
+          padding: 5px 9px; }
+"""
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def esc(text) -> str:
+    """Text for an HTML pane."""
+    return html.escape(str(text), quote=True)
+
+
+def md_escape(text) -> str:
+    """Text for a Markdown pane (an engine message may contain ``_``, ``#``, ``*``...)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def colour_name(lang: str, colour: str) -> str:
+    return tr(lang, f"colour.{colour}")
+
+
+def player_name(lang: str, colours, seat: int) -> str:
+    return tr(lang, f"colour.{colours[seat]}")
+
+
+def swatch(colour: str, size: int = 12) -> str:
+    """A small disc in a player's colour, as HTML."""
+    fill = PLAYER_COLOURS.get(colour, "#888")
+    return (
+        f'<span style="display:inline-block;width:{size}px;height:{size}px;'
+        f"border-radius:50%;background:{fill};vertical-align:middle;"
+        f'margin-right:4px;border:1px solid #fff;box-shadow:0 0 0 1px #999"></span>'
+    )
+
+
+def seat_kind_label(lang: str, kind: str) -> str:
+    """A seat kind in words ("human", "random", and kinds a later version adds)."""
+    key = f"panel.seat.{kind}"
+    return tr(lang, key) if has(lang, key) or has("en", key) else kind
+
+
+def tooltip(text: str, position: str = "left") -> Tooltip | None:
+    """A hover text for a button, as plain text (Panel's default opens to the right, where a
+    button at the page's edge cuts it off)."""
+    if not text:
+        return None
+    return Tooltip(
+        content=text,
+        position=position,
+        stylesheets=[":host { white-space: initial; max-width: 320px; }"],
+    )
+
+
+def guarded(method):
+    """Run a callback so that nothing escapes into the page: a bug becomes a visible message."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:  # a callback must never raise into Panel
+            log.exception("%s failed", method.__qualname__)
+            session = getattr(self, "session", None)
+            if session is not None:
+                try:
+                    session.error = tr(session.lang, "panel.error.unexpected", error=str(error))
+                except Exception:  # pragma: no cover - the catalog itself is broken
+                    session.error = str(error)
+            return None
+
+    return wrapper

@@ -1,0 +1,357 @@
+"""The decision panel: who must decide now and why, and the legal options to choose from.
+
+Every option comes from the engine (``state.legal_options()``), is worded by
+``explain.describe_option`` and previewed by ``status.preview`` / ``status.describe_preview``.
+Placements (up to 25 squares) are grouped by market in one drop-down with a "Place" button, since
+a teacher mostly clicks squares on the board; every other option is a button of its own. Buttons
+are made once and only relabelled, shown or hidden.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from nefertiti_core import options as O
+from nefertiti_core import rules as R
+from nefertiti_core.explain import describe_option, score_table, winner_line
+from nefertiti_core.i18n import tr
+from nefertiti_core.state import (
+    P_BID,
+    P_CHIEF,
+    P_EXCHANGE_GIVE,
+    P_EXCHANGE_TAKE,
+    P_PLACE,
+    P_SCRIBE,
+    P_SHAME,
+    P_TAKE,
+    P_TREASURER_AMOUNT,
+    P_TURN,
+)
+from nefertiti_core.status import describe_preview, preview
+
+from ._common import (
+    WRAP_BUTTON_CSS,
+    esc,
+    guarded,
+    md_escape,
+    player_name,
+    seat_kind_label,
+    swatch,
+    tooltip,
+)
+from .session import GameSession
+
+#: Buttons made once; options beyond them (never seen in a real game) go into the drop-down.
+MAX_BUTTONS = 32
+
+_PHASES_WITH_BID = (P_TAKE, P_SHAME, P_BID)
+_PHASES_WITH_CHARACTER = (P_EXCHANGE_TAKE, P_EXCHANGE_GIVE, P_SCRIBE)
+
+
+class DecisionPanel(pn.viewable.Viewer):
+    """Who decides, why, and the options as buttons; the scores once the game is over."""
+
+    session = param.ClassSelector(class_=GameSession)
+
+    def __init__(self, session: GameSession, **params):
+        super().__init__(session=session, **params)
+        self._title = pn.pane.HTML("", margin=(0, 5))
+        self._who = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
+        self._bots = pn.widgets.Button(color="warning", visible=False)
+        self._bots.on_click(self._on_bots)
+
+        self._place_label = pn.pane.HTML("", margin=(5, 5, 0, 5))
+        self._place_select = pn.widgets.Select(groups={}, sizing_mode="stretch_width")
+        self._place_button = pn.widgets.Button(color="primary", width=90)
+        self._place_button.on_click(self._on_place)
+        self._place_preview = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._place_select.param.watch(self._on_select, "value")
+        self._place_box = pn.Column(
+            self._place_label,
+            pn.Row(self._place_select, self._place_button, sizing_mode="stretch_width"),
+            self._place_preview,
+            sizing_mode="stretch_width",
+        )
+
+        self._options_label = pn.pane.HTML("", margin=(5, 5, 0, 5))
+        self._buttons: list[pn.widgets.Button] = []
+        for index in range(MAX_BUTTONS):
+            button = pn.widgets.Button(
+                color="primary",
+                variant="outline",
+                visible=False,
+                sizing_mode="stretch_width",
+                stylesheets=[WRAP_BUTTON_CSS],
+                margin=(2, 5),
+            )
+            button.on_click(lambda _event, index=index: self._on_button(index))
+            self._buttons.append(button)
+        self._button_options: list[int] = []
+
+        self._over = pn.pane.HTML("", visible=False, sizing_mode="stretch_width")
+
+        self._layout = pn.Column(
+            self._title,
+            self._who,
+            self._error,
+            self._bots,
+            self._place_box,
+            self._options_label,
+            *self._buttons,
+            self._over,
+            sizing_mode="stretch_width",
+        )
+        self.refresh()
+        self._show_error()
+        session.param.watch(self._on_change, ["version", "lang", "seats"])
+        session.param.watch(self._on_error, ["error"])
+
+    def __panel__(self):
+        return self._layout
+
+    # ------------------------------------------------------------------ what a test can read
+    @property
+    def button_options(self) -> list[int]:
+        """The options on the visible buttons, in order."""
+        return list(self._button_options)
+
+    @property
+    def placement_options(self) -> list[int]:
+        return list(self._place_select.values or [])
+
+    # ------------------------------------------------------------------ updating
+    @guarded
+    def _on_change(self, *_):
+        self.refresh()
+
+    @guarded
+    def _on_error(self, *_):
+        self._show_error()
+
+    def _show_error(self) -> None:
+        error = self.session.error
+        self._error.object = md_escape(error)
+        self._error.visible = bool(error)
+
+    def refresh(self) -> None:
+        session, state, lang = self.session, self.session.state, self.session.lang
+        self._title.object = (
+            f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.decision.title'))}</h3>"
+        )
+        self._bots.name = tr(lang, "panel.decision.bots")
+        self._place_button.name = tr(lang, "panel.decision.place")
+
+        if state.is_over:
+            self._who.object = (
+                f"<div style='font-size:15px'><b>{esc(tr(lang, 'panel.decision.over'))}</b></div>"
+            )
+            self._over.object = _score_html(state, lang)
+            self._over.visible = True
+            self._place_box.visible = False
+            self._options_label.visible = False
+            self._bots.visible = False
+            self._set_buttons([])
+            return
+
+        self._over.visible = False
+        self._who.object = _who_html(state, lang, session)
+        self._bots.visible = session.is_bot(state.decider)
+
+        placements, others = [], []
+        for option in state.legal_options():
+            (placements if O.OPTION_KIND[option] == O.PLACE else others).append(option)
+        overflow = others[MAX_BUTTONS:]
+        others = others[:MAX_BUTTONS]
+
+        groups: dict[str, dict[str, int]] = {}
+        for option in placements:
+            market = R.STALLS[O.SQUARE_STALL[option]].market
+            group = groups.setdefault(tr(lang, f"market.{R.MARKETS[market]}"), {})
+            group[describe_option(state, option, lang)] = option
+        if overflow:
+            extra = groups.setdefault(tr(lang, "panel.decision.more"), {})
+            for option in overflow:
+                extra[describe_option(state, option, lang)] = option
+        chosen = self._place_select.value
+        self._place_select.groups = groups
+        values = [v for group in groups.values() for v in group.values()]
+        if values:
+            self._place_select.value = chosen if chosen in values else values[0]
+        self._place_label.object = esc(
+            tr(lang, "panel.decision.placements", count=len(placements))
+            if placements
+            else tr(lang, "panel.decision.more")
+        )
+        self._place_box.visible = bool(values)
+        self._update_place_preview()
+
+        self._options_label.object = esc(tr(lang, "panel.decision.options"))
+        self._options_label.visible = bool(others)
+        self._set_buttons(others)
+
+    def _set_buttons(self, options: list[int]) -> None:
+        state, lang = self.session.state, self.session.lang
+        self._button_options = list(options)
+        for index, button in enumerate(self._buttons):
+            if index < len(options):
+                option = options[index]
+                button.name = describe_option(state, option, lang)
+                button.description = tooltip(_preview_text(state, option, lang))
+                button.visible = True
+            else:
+                button.visible = False
+
+    def _update_place_preview(self) -> None:
+        option = self._place_select.value
+        state = self.session.state
+        if option is None or not state.is_legal(option):
+            self._place_preview.object = ""
+            return
+        text = _preview_text(state, option, self.session.lang)
+        self._place_preview.object = f"<div style='color:#555;font-size:12px'>{esc(text)}</div>"
+
+    # ------------------------------------------------------------------ clicks
+    @guarded
+    def _on_select(self, *_):
+        self._update_place_preview()
+
+    @guarded
+    def _on_place(self, *_):
+        option = self._place_select.value
+        if option is not None:
+            self.session.play(option)
+
+    @guarded
+    def _on_button(self, index: int):
+        if index < len(self._button_options):
+            self.session.play(self._button_options[index])
+
+    @guarded
+    def _on_bots(self, *_):
+        self.session.run_bots()
+
+    # the same actions, for tests and notebooks
+    def click(self, option: int) -> bool:
+        """Press the button of ``option`` (or choose it in the drop-down and press "Place")."""
+        if option in self._button_options:
+            self._buttons[self._button_options.index(option)].clicks += 1
+            return True
+        if option in self.placement_options:
+            self._place_select.value = option
+            self._place_button.clicks += 1
+            return True
+        return False
+
+
+def _preview_text(state, option: int, lang: str) -> str:
+    try:
+        return describe_preview(preview(state, option), state.colours, lang)
+    except Exception:  # a preview is a help, never a reason to hide the option
+        return ""
+
+
+def _bid(state) -> int:
+    """The bid of the servant being resolved (a square's printed value)."""
+    stall = state.visible_stall(state.res_market)
+    return stall.squares[state.res_queue[state.res_pos]].value
+
+
+def _why(state, lang: str) -> str:
+    """Why the decider decides now, in words (the phase of the turn, read from the state)."""
+    phase = state.phase
+    player = player_name(lang, state.colours, state.decider)
+    params = dict(player=player)
+    if state.res_market >= 0 and phase in _PHASES_WITH_BID:
+        params.update(market=tr(lang, f"market.{R.MARKETS[state.res_market]}"), bid=_bid(state))
+    if phase in _PHASES_WITH_CHARACTER and state.character >= 0:
+        params["character"] = tr(lang, f"character.{R.CHARACTER_CARDS[state.character]}")
+    if phase == P_CHIEF:
+        params["market"] = tr(lang, f"market.{R.MARKETS[state.tile]}")
+    if phase == P_TREASURER_AMOUNT:
+        params["market"] = tr(lang, f"market.{R.MARKETS[state.treasurer_market]}")
+    if phase in (P_TURN, P_PLACE):
+        legal = state.legal_options()
+        if legal and O.OPTION_KIND[legal[0]] == O.CLOSE:
+            return tr(lang, "panel.why.close", **params)
+        text = tr(lang, f"panel.why.{phase}", **params)
+        if phase == P_PLACE and state.placements_left > 1:
+            text += " " + tr(lang, "panel.why.placements_left", left=state.placements_left)
+        return text
+    return tr(lang, f"panel.why.{phase}", **params)
+
+
+def _queue(state, lang: str) -> str:
+    """The bidders still to decide after the current one (R6.1 order)."""
+    if state.res_market < 0 or state.phase not in _PHASES_WITH_BID:
+        return ""
+    m = state.res_market
+    stall = state.visible_stall(m)
+    items = []
+    for square in state.res_queue[state.res_pos + 1 :]:
+        owner = state.owners[m][square]
+        if owner >= 0:
+            items.append(
+                tr(
+                    lang,
+                    "panel.decision.bid_item",
+                    player=player_name(lang, state.colours, owner),
+                    bid=stall.squares[square].value,
+                )
+            )
+    if not items:
+        return tr(lang, "panel.decision.last_bidder")
+    return tr(lang, "panel.decision.queue", bidders=tr(lang, "list.sep").join(items))
+
+
+def _who_html(state, lang: str, session: GameSession) -> str:
+    colours = state.colours
+    decider = state.decider
+    turn = tr(
+        lang,
+        "panel.decision.turn",
+        turn=state.turn_no,
+        player=player_name(lang, colours, state.turn_player),
+    )
+    decides = tr(lang, "panel.decision.decides", player=player_name(lang, colours, decider))
+    parts = [
+        f"<div style='color:#555'>{esc(turn)}</div>",
+        f"<div style='font-size:17px;margin:4px 0'>{swatch(colours[decider], 16)}"
+        f"<b>{esc(decides)}</b></div>",
+        f"<div>{esc(_why(state, lang))}</div>",
+    ]
+    queue = _queue(state, lang)
+    if queue:
+        parts.append(f"<div style='color:#555;margin-top:3px'>{esc(queue)}</div>")
+    if session.is_bot(decider):
+        bot = tr(
+            lang,
+            "panel.decision.bot_seat",
+            player=player_name(lang, colours, decider),
+            kind=seat_kind_label(lang, session.seats[decider]),
+        )
+        parts.append(f"<div style='color:#8a5a00;margin-top:3px'>{esc(bot)}</div>")
+    return "".join(parts)
+
+
+def _score_html(state, lang: str) -> str:
+    lines = score_table(state, lang)
+    winner = esc(winner_line(state, lang))
+    out = [f"<div style='font-size:15px;margin:4px 0'><b>{winner}</b></div>"]
+    items: list[str] = []
+
+    def flush():
+        if items:
+            out.append("<ul style='margin:0 0 6px 0'>" + "".join(items) + "</ul>")
+            items.clear()
+
+    # score_table: a heading, then per player a name line and indented lines, then the winner.
+    for line in lines[:-1]:
+        if line.startswith("  "):
+            items.append(f"<li>{esc(line.strip())}</li>")
+        else:
+            flush()
+            out.append(f"<div style='margin-top:4px'><b>{esc(line)}</b></div>")
+    flush()
+    return "".join(out)
