@@ -1,0 +1,286 @@
+"""The timeline: undo, redo, jump to any step, the branch's steps, named branches, and two branches
+compared side by side. Everything goes through the session's history
+(``nefertiti_core.history.History``); a refused action (a name already taken, nothing to undo)
+shows the engine's message through ``session.error``.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from nefertiti_core import rules as R
+from nefertiti_core.i18n import tr
+
+from ._common import esc, guarded, swatch
+from .session import GameSession
+
+
+class Timeline(pn.viewable.Viewer):
+    """Moving through the game's history and its branches."""
+
+    session = param.ClassSelector(class_=GameSession)
+    active = param.Boolean(
+        default=True,
+        doc="Follow every change; while False (a hidden view) updates wait until it is True",
+    )
+
+    def __init__(self, session: GameSession, **params):
+        super().__init__(session=session, **params)
+        self._updating = False
+        self._title = pn.pane.HTML("", margin=(0, 5))
+        self._undo = pn.widgets.Button(width=90, color="primary")
+        self._redo = pn.widgets.Button(width=90, color="primary")
+        self._position = pn.pane.HTML("", margin=(5, 5))
+        self._slider = pn.widgets.IntSlider(start=0, end=1, value=0, sizing_mode="stretch_width")
+        self._steps = pn.widgets.Select(size=12, options={}, sizing_mode="stretch_width")
+        self._branch = pn.widgets.Select(width=200)
+        self._new_name = pn.widgets.TextInput(width=200)
+        self._new = pn.widgets.Button(width=180, color="primary", variant="outline")
+        self._rename_to = pn.widgets.TextInput(width=200)
+        self._rename = pn.widgets.Button(width=180, color="primary", variant="outline")
+        self._compare_a = pn.widgets.Select(width=150)
+        self._compare_b = pn.widgets.Select(width=150)
+        self._compare = pn.widgets.Button(width=120, color="primary", variant="outline")
+        self._table = pn.pane.HTML("", sizing_mode="stretch_width", visible=False)
+        self._compared: tuple[str, str] | None = None
+
+        self._undo.on_click(self._on_undo)
+        self._redo.on_click(self._on_redo)
+        self._new.on_click(self._on_new_branch)
+        self._rename.on_click(self._on_rename)
+        self._compare.on_click(self._on_compare)
+        self._slider.param.watch(self._on_slider, "value_throttled")
+        self._steps.param.watch(self._on_step_list, "value")
+        self._branch.param.watch(self._on_branch, "value")
+
+        self._branch_title = pn.pane.HTML("", margin=(10, 5, 0, 5))
+        self._compare_title = pn.pane.HTML("", margin=(10, 5, 0, 5))
+        self._layout = pn.Column(
+            self._title,
+            pn.Row(self._undo, self._redo, self._position),
+            self._slider,
+            self._steps,
+            self._branch_title,
+            self._branch,
+            pn.Row(self._new_name, self._new, styles={"align-items": "end"}),
+            pn.Row(self._rename_to, self._rename, styles={"align-items": "end"}),
+            self._compare_title,
+            pn.Row(self._compare_a, self._compare_b, self._compare, styles={"align-items": "end"}),
+            self._table,
+            sizing_mode="stretch_width",
+        )
+        self.refresh()
+        session.param.watch(self._on_change, ["version", "lang"])
+
+    def __panel__(self):
+        return self._layout
+
+    # ------------------------------------------------------------------ updating
+    @guarded
+    def _on_change(self, *_):
+        if self.active:
+            self.refresh()
+        else:
+            self._stale = True
+
+    @param.depends("active", watch=True)
+    @guarded
+    def _on_active(self):
+        if self.active and self._stale:
+            self.refresh()
+
+    def refresh(self) -> None:
+        self._stale = False
+        session, lang = self.session, self.session.lang
+        history = session.history
+        step, length = history.step, history.length()
+        steps = history.steps()
+        self._updating = True
+        try:
+            self._title.object = (
+                f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.timeline.title'))}</h3>"
+            )
+            self._undo.name = tr(lang, "panel.timeline.undo")
+            self._redo.name = tr(lang, "panel.timeline.redo")
+            self._undo.disabled = not history.can_undo
+            self._redo.disabled = not history.can_redo
+            self._position.object = esc(
+                tr(
+                    lang,
+                    "panel.timeline.position",
+                    step=step,
+                    length=length,
+                    branch=history.branch,
+                )
+            )
+            self._slider.name = tr(lang, "panel.timeline.jump")
+            self._slider.param.update(end=max(1, length), value=step, disabled=length == 0)
+            # newest first, so that the latest steps are in view
+            options = {f"{i} · {text}": i for i, text in reversed(list(enumerate(steps, 1)))}
+            options[f"0 · {tr(lang, 'panel.timeline.start')}"] = 0
+            self._steps.name = tr(lang, "panel.timeline.steps")
+            self._steps.param.update(options=options, value=step)
+            branches = history.branches
+            self._branch.name = tr(lang, "panel.timeline.branch")
+            self._branch.param.update(options=branches, value=history.branch)
+            self._new_name.name = tr(lang, "panel.timeline.new_name")
+            self._new_name.placeholder = tr(lang, "panel.timeline.new_placeholder")
+            self._new.name = tr(lang, "panel.timeline.new")
+            self._rename_to.name = tr(lang, "panel.timeline.rename_to")
+            self._rename.name = tr(lang, "panel.timeline.rename")
+            self._branch_title.object = f"<b>{esc(tr(lang, 'panel.timeline.branches'))}</b>"
+            self._compare_title.object = f"<b>{esc(tr(lang, 'panel.timeline.compare_title'))}</b>"
+            self._compare_a.name = tr(lang, "panel.timeline.compare_a")
+            self._compare_b.name = tr(lang, "panel.timeline.compare_b")
+            self._compare.name = tr(lang, "panel.timeline.compare")
+            a, b = self._compare_a.value, self._compare_b.value
+            if a not in branches:
+                a = history.branch
+            if b not in branches or b == a:
+                b = next((name for name in reversed(branches) if name != a), a)
+            self._compare_a.param.update(options=branches, value=a)
+            self._compare_b.param.update(options=branches, value=b)
+        finally:
+            self._updating = False
+        if self._compared and all(name in branches for name in self._compared):
+            self._show_comparison(*self._compared)
+        else:
+            self._compared = None
+            self._table.visible = False
+
+    def _show_comparison(self, a: str, b: str) -> None:
+        lang = self.session.lang
+        comparison = self.session.compare(a, b)
+        self._compared = (a, b)
+        self._table.object = _comparison_html(comparison, lang)
+        self._table.visible = True
+
+    # ------------------------------------------------------------------ actions
+    @guarded
+    def _on_undo(self, *_):
+        self.session.undo()
+
+    @guarded
+    def _on_redo(self, *_):
+        self.session.redo()
+
+    @guarded
+    def _on_slider(self, event):
+        if not self._updating and event.new is not None and event.new != self.session.history.step:
+            self.session.jump(int(event.new))
+
+    @guarded
+    def _on_step_list(self, event):
+        if not self._updating and event.new is not None and event.new != self.session.history.step:
+            self.session.jump(int(event.new))
+
+    @guarded
+    def _on_branch(self, event):
+        if not self._updating and event.new and event.new != self.session.history.branch:
+            self.session.switch(event.new)
+
+    @guarded
+    def _on_new_branch(self, *_):
+        if self.session.new_branch(self._new_name.value):
+            self._new_name.value = ""
+
+    @guarded
+    def _on_rename(self, *_):
+        if self.session.rename_branch(self.session.history.branch, self._rename_to.value):
+            self._rename_to.value = ""
+
+    @guarded
+    def _on_compare(self, *_):
+        a, b = self._compare_a.value, self._compare_b.value
+        if a and b:
+            self._show_comparison(a, b)
+
+    # the same actions, for tests and notebooks
+    def jump_to(self, step: int) -> None:
+        """What releasing the slider at ``step`` does."""
+        with param.edit_constant(self._slider):
+            self._slider.value_throttled = step
+
+    def compare(self, a: str, b: str) -> None:
+        self._compare_a.value = a
+        self._compare_b.value = b
+        self._compare.clicks += 1
+
+
+def _gifts_text(gifts: dict[str, int], lang: str) -> str:
+    if not gifts:
+        return "–"
+    parts = []
+    for name in R.GIFT_TYPES:
+        count = gifts.get(name)
+        if count:
+            gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
+            parts.append(tr(lang, "count.gift", n=count, gift=gift))
+    return tr(lang, "list.sep").join(parts)
+
+
+def _comparison_html(comparison, lang: str) -> str:
+    a, b = comparison.branches
+    th = "style='padding:3px 6px;border-bottom:1px solid #c9b98f;text-align:left'"
+    td = "style='padding:3px 6px;border-bottom:1px solid #eee3c8'"
+
+    def pair(values, bold_higher: bool = False) -> str:
+        x, y = values
+        cells = []
+        for v, other in ((x, y), (y, x)):
+            text = esc(v)
+            if bold_higher and v > other:
+                text = f"<b>{text}</b>"
+            cells.append(f"<td {td}>{text}</td>")
+        return "".join(cells)
+
+    head = (
+        f"<tr><th {th}></th>"
+        + "".join(
+            f"<th {th} colspan='2'>{esc(tr(lang, key))}</th>"
+            for key in (
+                "panel.timeline.cmp.score",
+                "panel.timeline.cmp.deben",
+                "panel.timeline.cmp.prestige",
+                "panel.timeline.cmp.gifts",
+            )
+        )
+        + "</tr>"
+    )
+    sub = f"<tr><th {th}>{esc(tr(lang, 'panel.timeline.cmp.player'))}</th>" + (
+        f"<th {th}>{esc(a)}</th><th {th}>{esc(b)}</th>" * 4
+    )
+    sub += "</tr>"
+    rows = []
+    for player in comparison.players:
+        name = tr(lang, f"colour.{player.colour}")
+        gifts = "".join(f"<td {td}>{esc(_gifts_text(g, lang))}</td>" for g in player.gifts)
+        rows.append(
+            f"<tr><td {td}>{swatch(player.colour, 10)}{esc(name)}</td>"
+            + pair(player.scores, True)
+            + pair(player.deben)
+            + pair(player.prestige)
+            + gifts
+            + "</tr>"
+        )
+    leaders = [
+        tr(lang, "list.sep").join(tr(lang, f"colour.{c}") for c in names)
+        for names in comparison.leaders
+    ]
+    facts = []
+    for name, steps, leader, over in zip(
+        comparison.branches, comparison.steps, leaders, comparison.over, strict=True
+    ):
+        key = "panel.timeline.cmp.summary_over" if over else "panel.timeline.cmp.summary"
+        facts.append(f"<li>{esc(tr(lang, key, branch=name, steps=steps, leaders=leader))}</li>")
+    return (
+        "<table style='border-collapse:collapse;font-size:13px'>"
+        + head
+        + sub
+        + "".join(rows)
+        + "</table>"
+        + "<ul style='margin:4px 0;font-size:13px'>"
+        + "".join(facts)
+        + "</ul>"
+    )
