@@ -1,5 +1,32 @@
 """Panel/Bokeh components over the Nefertiti engine (``nefertiti_core``).
 
-Each component will be a thin view that asks the engine for rules and never decides one itself.
-None exist yet: they are to come (see the widgets issue).
+Each component is a thin view bound to one :class:`GameSession`: it asks the engine for rules
+(legal options, explanations, statuses, previews, scores) and never decides one itself. Serve
+:func:`make_app` for a whole game in one page (one game per browser session).
 """
+
+from .board import Board
+from .characters import Characters
+from .decision import DecisionPanel
+from .language import LanguageSelector
+from .log import Log
+from .players import Players
+from .sandbox import Sandbox, make_app
+from .scores import Scores
+from .session import SEAT_KINDS, GameSession
+from .timeline import Timeline
+
+__all__ = [
+    "SEAT_KINDS",
+    "Board",
+    "Characters",
+    "DecisionPanel",
+    "GameSession",
+    "LanguageSelector",
+    "Log",
+    "Players",
+    "Sandbox",
+    "Scores",
+    "Timeline",
+    "make_app",
+]
