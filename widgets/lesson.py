@@ -1,0 +1,139 @@
+"""What a tutorial notebook shows, in one call each: a live board staged from a scenario, the
+exercises of a topic, and the learner's rule coverage.
+
+    from widgets.lesson import Lesson, exercises, coverage_view
+    Lesson("abou-simbel-left-sums")          # the board, its decisions, the log, undo
+    exercises("closing-abou-simbel")         # the topic's self-checking exercises
+    coverage_view()                          # which rules the learner has triggered so far
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from nefertiti_core.coverage import Coverage, load_coverage
+from nefertiti_core.exercises import exercises_for, scenario_path
+from nefertiti_core.i18n import tr
+from nefertiti_core.scenario import load
+from nefertiti_core.variants import with_rules
+
+from .board import Board
+from .decision import DecisionPanel
+from .exercise import ExerciseCard
+from .log import Log
+from .session import GameSession
+
+_COVERAGE: Coverage | None = None
+
+
+def learner_coverage() -> Coverage:
+    """The learner's coverage record (one per kernel, kept in ~/.nefertiti/coverage.json)."""
+    global _COVERAGE
+    if _COVERAGE is None:
+        _COVERAGE, _ = load_coverage()
+    return _COVERAGE
+
+
+class Lesson(pn.viewable.Viewer):
+    """A live board staged from a scenario: its teaching text, the board, the decision panel,
+    the explanation log and undo/redo. Every step played counts towards the learner's coverage."""
+
+    lang = param.Selector(default="en", objects=["en", "de", "zh"])
+
+    def __init__(
+        self,
+        scenario: str,
+        *,
+        lang: str = "en",
+        variants=None,
+        play_moves: bool = False,
+        width: int = 760,
+        coverage: Coverage | None = None,
+        **params,
+    ):
+        super().__init__(lang=lang, **params)
+        loaded = load(scenario_path(scenario))
+        if play_moves:
+            loaded.play_moves()
+        state = loaded.state if variants is None else with_rules(loaded.state, variants=variants)
+        state.log = []
+        self.scenario = loaded
+        self.session = GameSession(state, lang=lang)
+        self.coverage = coverage if coverage is not None else learner_coverage()
+        self.board = Board(self.session, width=width)
+        self.decision = DecisionPanel(self.session)
+        self.log = Log(self.session)
+        self._undo = pn.widgets.Button(width=110)
+        self._undo.on_click(lambda _e: self.session.undo())
+        self._redo = pn.widgets.Button(width=110)
+        self._redo.on_click(lambda _e: self.session.redo())
+        self._restart = pn.widgets.Button(width=160)
+        self._restart.on_click(lambda _e: self.session.jump(0))
+        self._title = pn.pane.Markdown(sizing_mode="stretch_width")
+        self.session.param.watch(self._on_play, "version")
+        self.param.watch(self._on_lang, "lang")
+        self._layout = pn.Column(
+            self._title,
+            pn.Row(
+                self.board,
+                pn.Column(
+                    pn.Row(self._undo, self._redo, self._restart),
+                    self.decision,
+                    width=380,
+                ),
+            ),
+            pn.Card(self.log, title="Log", collapsed=True, sizing_mode="stretch_width"),
+            sizing_mode="stretch_width",
+        )
+        self._on_lang()
+
+    def __panel__(self):
+        return self._layout
+
+    def play(self, *steps) -> None:
+        """Play steps (option texts, ``roll 3 5``, ``draw harp``) from a notebook cell."""
+        for step in steps:
+            if not self.session.play(step):
+                raise ValueError(self.session.error)
+
+    def _on_play(self, *_):
+        self.coverage.record(self.session.state)
+
+    def _on_lang(self, *_):
+        lang = self.lang
+        self.session.lang = lang
+        self._title.object = f"### {self.scenario.title}"
+        self._undo.name = tr(lang, "lesson.undo")
+        self._redo.name = tr(lang, "lesson.redo")
+        self._restart.name = tr(lang, "lesson.restart")
+        self._layout[2].title = tr(lang, "lesson.log")
+
+
+def exercises(topic: str, lang: str = "en", board_width: int = 620) -> pn.Column:
+    """The topic's exercises as cards, each with its own board."""
+    coverage = learner_coverage()
+    cards = [
+        ExerciseCard(exercise, lang=lang, coverage=coverage, board_width=board_width)
+        for exercise in exercises_for(topic)
+    ]
+    return pn.Column(*cards, sizing_mode="stretch_width")
+
+
+def coverage_view(lang: str = "en") -> pn.pane.Markdown:
+    """Which rules the learner has triggered so far across the notebooks, section by section."""
+    coverage = learner_coverage()
+    lines = [f"**{tr(lang, 'lesson.coverage_title')}**", ""]
+    for section in coverage.by_section().values():
+        if not section.total:
+            continue
+        seen = ", ".join(section.seen) or "—"
+        missing = ", ".join(section.missing) or "—"
+        lines.append(
+            "- "
+            + tr(lang, "lesson.coverage_line", section=section.section, seen=seen, missing=missing)
+        )
+    if coverage.warning:
+        lines.append("")
+        lines.append(f"_{coverage.warning}_")
+    return pn.pane.Markdown("\n".join(lines), sizing_mode="stretch_width")
