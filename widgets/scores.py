@@ -39,8 +39,8 @@ class Scores(pn.viewable.Viewer):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         empty = dict(x=[], top=[], label=[], tip=[])
-        self._prestige = ColumnDataSource(dict(empty))
-        self._projected = ColumnDataSource(dict(empty))
+        self._prestige = ColumnDataSource(data=dict(empty), name="scores-prestige")
+        self._projected = ColumnDataSource(data=dict(empty), name="scores-projected")
         self._figure = self._build_figure()
         self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
         self._title = pn.pane.HTML("", margin=(0, 5))
