@@ -1,0 +1,125 @@
+"""End to end in the real client: JupyterLab, headless on 127.0.0.1, a notebook that shows the
+Sandbox, run in Chromium; a click on a square places a servant, through the kernel."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from playwright.sync_api import sync_playwright
+from support import ARTIFACTS, free_port, launch, wait_for_http
+
+from widgets import geometry as G
+
+NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": "import panel as pn\npn.extension(inline=True)",
+            "outputs": [],
+            "execution_count": None,
+        },
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "source": "from widgets.sandbox import make_app\napp = make_app()\napp",
+            "outputs": [],
+            "execution_count": None,
+        },
+    ],
+    "metadata": {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+SERVANTS = """() => { for (const d of (window.Bokeh ? Bokeh.documents : [])) {
+    const m = d.get_model_by_name('board-servants');
+    if (m) { const c = m.data instanceof Map ? m.data.get('x') : m.data['x']; return c.length; } }
+    return -1; }"""
+
+
+@pytest.fixture()
+def jupyterlab(tmp_path):
+    home = tmp_path / "home"
+    work = tmp_path / "work"
+    home.mkdir()
+    work.mkdir()
+    (work / "sandbox.ipynb").write_text(json.dumps(NOTEBOOK))
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "IPYTHONDIR": str(home / "ipython"),
+    }
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ip",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--ServerApp.token=",
+            "--ServerApp.password=",
+            f"--ServerApp.root_dir={work}",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        try:
+            wait_for_http(f"http://127.0.0.1:{port}/lab", timeout=90)
+        except RuntimeError:
+            process.kill()
+            raise RuntimeError(process.communicate(timeout=10)[0][-3000:]) from None
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(jupyterlab):
+    with sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1600, "height": 1200})
+        page.goto(f"{jupyterlab}/lab/tree/sandbox.ipynb?reset")
+        page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
+        # Wait for the kernel, then Run > Run All Cells (../shared/STACK-NOTES.md).
+        page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        canvas = page.locator(".jp-OutputArea-output .bk-Canvas").first
+        canvas.wait_for(timeout=90_000)
+        page.wait_for_function(f"() => ({SERVANTS})() >= 0", polling=50, timeout=60_000)
+        time.sleep(1.0)
+        assert page.evaluate(SERVANTS) == 0
+        canvas.scroll_into_view_if_needed()
+        box = canvas.bounding_box()
+        # The first open square of Gizeh's left stall (the first-game layout, R2.8).
+        from nefertiti_core import new_game
+
+        cell = next(c for c in G.squares(new_game(4, 0).side) if c.market == 0 and c.index == 0)
+        x = box["x"] + cell.x / G.WIDTH * box["width"]
+        y = box["y"] + (1 - cell.y / G.HEIGHT) * box["height"]
+        page.mouse.click(x, y)
+        page.wait_for_function(f"() => ({SERVANTS})() === 1", polling=20, timeout=30_000)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-sandbox.png"))
+        browser.close()
