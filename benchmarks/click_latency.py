@@ -72,33 +72,65 @@ def measure_bare(page, url: str, clicks: int) -> list[float]:
     return times
 
 
-def _placement_target(page):
-    """An empty, open square to click, chosen from what the board has drawn."""
-    squares = page.evaluate(SOURCE_SIGNATURE, "board-squares")
-    data = json.loads(squares)
+def _placement_targets(page):
+    """One empty square in each open market, from what the board has drawn.
+
+    One servant per market closes none of them, so each click is a plain placement.
+    """
+    data = json.loads(page.evaluate(SOURCE_SIGNATURE, "board-squares"))
+    targets = {}
     for x, y, label, fill in zip(data["x"], data["y"], data["label"], data["fill"], strict=True):
-        if label and fill == "#fffaf0":  # labelled (empty) and open (not greyed)
-            return x, y
-    return None
+        market = (x > G.REGION_W, y > G.REGION_H)  # the 2 x 2 grid of regions
+        if label and fill == "#fffaf0" and market not in targets:  # empty and open
+            targets[market] = (x, y)
+    return list(targets.values())
 
 
-def measure_board(page, url: str, clicks: int) -> tuple[list[float], list[float]]:
+ALL_TEXTS = """() => { const out = [];
+    for (const doc of Bokeh.documents) for (const m of doc.all_models) {
+        const t = m.text ?? m.object; if (typeof t === "string") out.push(t); }
+    return out.join("|"); }"""
+
+CHANGED = """([kind, name, before]) => {
+    if (kind === "texts") {
+        const out = [];
+        for (const doc of Bokeh.documents) for (const m of doc.all_models) {
+            const t = m.text ?? m.object; if (typeof t === "string") out.push(t); }
+        return out.join("|") !== before;
+    }
+    for (const doc of Bokeh.documents) {
+        const m = doc.get_model_by_name(name);
+        if (m) { const d = m.data instanceof Map ? Object.fromEntries(m.data) : m.data;
+                 return JSON.stringify(d) !== before; }
+    }
+    return false; }"""
+
+VIEWS = {
+    # view shown beside the board -> what must have changed for the page to be up to date
+    "Log": ("texts", ""),
+    "Scores": ("source", "scores-projected"),
+}
+
+
+def measure_board(page, url: str, clicks: int, view: str) -> tuple[list[float], list[float]]:
+    """Click empty squares of the served Sandbox with ``view`` shown beside the board."""
+    kind, name = VIEWS[view]
     drawn, whole = [], []
-    fresh_every = 6  # placements pile up; a new session keeps the markets open
     done = 0
     while done < clicks:
         page.goto(url)
         page.locator(".bk-Canvas").first.wait_for(timeout=60_000)
-        page.wait_for_function(SOURCE_ROWS + "", arg="board-squares", polling=20)
-        time.sleep(1.0)
-        for _ in range(fresh_every):
+        page.get_by_role("button", name=view, exact=True).click()
+        time.sleep(1.5)
+        for target in _placement_targets(page):
             if done >= clicks:
                 break
-            before_servants = page.evaluate(SOURCE_ROWS, "board-servants")
-            before_scores = page.evaluate(SOURCE_SIGNATURE, "scores-bars")
-            target = _placement_target(page)
-            if target is None:
-                break
+            servants = page.evaluate(SOURCE_ROWS, "board-servants")
+            before = (
+                page.evaluate(ALL_TEXTS)
+                if kind == "texts"
+                else page.evaluate(SOURCE_SIGNATURE, name)
+            )
             x, y = canvas_point(page, target[0], target[1], G.WIDTH, G.HEIGHT)
             start = time.perf_counter()
             page.mouse.click(x, y)
@@ -107,23 +139,14 @@ def measure_board(page, url: str, clicks: int) -> tuple[list[float], list[float]
                 " const m = d.get_model_by_name(name); if (m) {"
                 " const c = m.data instanceof Map ? m.data.get('x') : m.data['x'];"
                 " return c.length > rows; } } return false; }",
-                arg=[before_servants, "board-servants"],
+                arg=[servants, "board-servants"],
                 polling=5,
             )
             drawn.append((time.perf_counter() - start) * 1000)
-            page.wait_for_function(
-                "([before, name]) => { for (const d of Bokeh.documents) {"
-                " const m = d.get_model_by_name(name); if (m) {"
-                " const x = m.data instanceof Map ? Object.fromEntries(m.data) : m.data;"
-                " return JSON.stringify(x) !== before; } } return false; }",
-                arg=[before_scores, "scores-bars"],
-                polling=5,
-            )
+            page.wait_for_function(CHANGED, arg=[kind, name, before], polling=5)
             whole.append((time.perf_counter() - start) * 1000)
             done += 1
-            time.sleep(0.35)
-            if page.evaluate(SOURCE_ROWS, "board-servants") <= before_servants:
-                break  # a market closed: start a new session
+            time.sleep(0.4)  # two clicks within 300 ms would be a double click
     return drawn, whole
 
 
@@ -148,12 +171,19 @@ def main(argv=None) -> int:
             browser = launch(p)
             page = browser.new_page(viewport={"width": 1500, "height": 1100})
             bare = measure_bare(page, bare_url, args.clicks)
-            drawn, whole = measure_board(page, board_url, args.clicks)
+            drawn_log, whole_log = measure_board(page, board_url, args.clicks, "Log")
+            drawn_scores, whole_scores = measure_board(page, board_url, args.clicks, "Scores")
             browser.close()
     report = [
         summary("bare Panel app: button click -> text updated", bare),
-        summary("tutor board: square click -> servant drawn", drawn),
-        summary("tutor page: square click -> board, log and scores updated", whole),
+        summary("tutor board: square click -> servant drawn", drawn_log + drawn_scores),
+        summary(
+            "tutor page, log shown: click -> board, decision, players and log updated", whole_log
+        ),
+        summary(
+            "tutor page, scores shown: click -> board, decision, players and scores updated",
+            whole_scores,
+        ),
     ]
     for row in report:
         print(json.dumps(row))

@@ -261,12 +261,17 @@ class Board(pn.viewable.Viewer):
                 words = describe_status(statuses[m], colours, lang)
                 text(sx, sy, _short(words.split(". ")[-2] if ". " in words else words, 90), "10px")
 
-        self._regions.data = regions
-        self._squares.data = squares
-        self._servants.data = servants
-        self._cards.data = cards
-        self._seals.data = seals
-        self._texts.data = texts
+        # Only what changed goes to the browser: most clicks change the servants and a label.
+        for source, data in (
+            (self._regions, regions),
+            (self._squares, squares),
+            (self._servants, servants),
+            (self._cards, cards),
+            (self._seals, seals),
+            (self._texts, texts),
+        ):
+            if dict(source.data) != data:
+                source.data = data
 
     # ------------------------------------------------------------------ clicks
     def _on_click(self, event) -> None:
