@@ -80,7 +80,7 @@ class Board(pn.viewable.Viewer):
         self._cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
         self.refresh()
-        session.param.watch(self._on_change, ["version", "lang", "hints"])
+        session.param.watch(self._on_change, ["board_version", "lang", "hints"])
 
     def __panel__(self):
         return self._pane

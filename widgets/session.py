@@ -21,6 +21,18 @@ from nefertiti_core.state import GameState
 from nefertiti_core.yaml_subset import YamlError
 from nefertiti_core.yaml_subset import loads as loads_yaml
 
+
+def _server_document():
+    """The Bokeh document of the served session we run in, if any (not in notebooks/tests)."""
+    try:
+        import panel as pn
+
+        doc = pn.state.curdoc
+        return doc if doc is not None and doc.session_context is not None else None
+    except Exception:  # pragma: no cover - no Panel state at all
+        return None
+
+
 SEAT_KINDS = ("human", "random")  # the bots issue adds greedy and mcts
 MAX_BOT_STEPS = 5_000  # a whole game is ~130 decisions; this only stops a runaway loop
 
@@ -28,6 +40,7 @@ MAX_BOT_STEPS = 5_000  # a whole game is ~130 decisions; this only stops a runaw
 class GameSession(param.Parameterized):
     lang = param.Selector(default="en", objects=list(LANGUAGES), doc="Language of every text")
     hints = param.Boolean(default=True, doc="Show closing hints on the board")
+    board_version = param.Integer(default=0, doc="Bumped first after every change (the board)")
     version = param.Integer(default=0, doc="Bumped after every change of the game")
     error = param.String(default="", doc="Why the last action was refused (empty if it was not)")
     seats = param.List(default=[], doc="Per seat: 'human' or a bot kind")
@@ -35,6 +48,7 @@ class GameSession(param.Parameterized):
 
     def __init__(self, state: GameState | None = None, **params):
         super().__init__(**params)
+        self._pending = 0
         self._set_history(state if state is not None else new_game(4, 0, record_events=True))
 
     # ------------------------------------------------------------------ reading
@@ -163,6 +177,20 @@ class GameSession(param.Parameterized):
         self._changed()
 
     def _changed(self) -> None:
-        # hold(): every component's update for this change goes to the browser as one message.
+        """Tell the views. The board goes first, in its own message: in a served app the rest
+        is computed on the next tick of the event loop, after the board's update has left, so
+        the servant appears without waiting for the log, the scores and the panels."""
+        self.board_version += 1
+        doc = _server_document()
+        if doc is None:
+            self._bump_version()
+        else:
+            self._pending += 1
+            if self._pending == 1:
+                doc.add_next_tick_callback(self._bump_version)
+
+    def _bump_version(self) -> None:
+        self._pending = 0
+        # hold(): every other component's update goes to the browser as one message.
         with hold():
             self.version += 1
