@@ -10,6 +10,8 @@ names in the chosen language.
 
 from __future__ import annotations
 
+import re
+
 import panel as pn
 import param
 from bokeh.events import DoubleTap, Tap
@@ -43,6 +45,18 @@ CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
 
 def _short(text: str, size: int = 9) -> str:
     return text if len(text) <= size else text[: size - 1] + "."
+
+
+def _hint_line(words: str, lang: str) -> str:
+    """The status sentence that says what closes the stall now, short enough for one line.
+
+    The status reads: which stall, its rule, how far it is, which squares close it, ...; the
+    second-to-last sentence is the one about squares. Chinese sentences end with '。' and its
+    characters are about twice as wide.
+    """
+    sentences = [s for s in re.split(r"(?<=[.。])\s*", words) if s.strip()]
+    line = sentences[-2] if len(sentences) >= 2 else words
+    return _short(line.rstrip("."), 48 if lang == "zh" else 90)
 
 
 class Board(pn.viewable.Viewer):
@@ -258,8 +272,7 @@ class Board(pn.viewable.Viewer):
                 who = tr(lang, f"colour.{colours[state.holder]}")
                 text(sx, sy + 1.8, tr(lang, "board.dice", player=who, dice=dice), "13px")
             if self.session.hints and state.status[m] == OPEN:
-                words = describe_status(statuses[m], colours, lang)
-                text(sx, sy, _short(words.split(". ")[-2] if ". " in words else words, 90), "10px")
+                text(sx, sy, _hint_line(describe_status(statuses[m], colours, lang), lang), "10px")
 
         # Only what changed goes to the browser: most clicks change the servants and a label.
         for source, data in (
