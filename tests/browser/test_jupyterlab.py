@@ -3,6 +3,7 @@ Sandbox, run in Chromium; a click on a square places a servant, through the kern
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -45,19 +46,17 @@ SERVANTS = """() => { for (const d of (window.Bokeh ? Bokeh.documents : [])) {
     return -1; }"""
 
 
-@pytest.fixture()
-def jupyterlab(tmp_path):
-    home = tmp_path / "home"
-    work = tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
-    (work / "sandbox.ipynb").write_text(json.dumps(NOTEBOOK))
+@contextlib.contextmanager
+def start_jupyterlab(home, root):
+    """JupyterLab on 127.0.0.1 serving ``root``, with its settings kept in ``home``."""
+    home.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "HOME": str(home),
         "JUPYTER_CONFIG_DIR": str(home / "config"),
         "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
         "IPYTHONDIR": str(home / "ipython"),
+        "NEFERTITI_HOME": str(home / "nefertiti"),
     }
     port = free_port()
     process = subprocess.Popen(
@@ -73,7 +72,7 @@ def jupyterlab(tmp_path):
             str(port),
             "--ServerApp.token=",
             "--ServerApp.password=",
-            f"--ServerApp.root_dir={work}",
+            f"--ServerApp.root_dir={root}",
         ],
         env=env,
         stdout=subprocess.PIPE,
@@ -93,6 +92,15 @@ def jupyterlab(tmp_path):
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture()
+def jupyterlab(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "sandbox.ipynb").write_text(json.dumps(NOTEBOOK))
+    with start_jupyterlab(tmp_path / "home", work) as url:
+        yield url
 
 
 def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(jupyterlab):

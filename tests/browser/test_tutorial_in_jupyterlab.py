@@ -1,0 +1,66 @@
+"""A tutorial in the real client: JupyterLab opens the Abou Simbel notebook, runs it, and the
+learner answers its "click the square that closes the market" exercise on the board."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+from support import ARTIFACTS, launch
+from test_jupyterlab import start_jupyterlab
+
+from nefertiti_core.exercises import EXERCISES
+from widgets import geometry as G
+
+TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
+NOTEBOOK = "06-closing-abou-simbel.ipynb"
+EXERCISE = "closing-abou-simbel/exactly-fourteen"
+
+
+def test_a_tutorial_exercise_answered_by_clicking_the_board(tmp_path):
+    # A copy: JupyterLab saves what it runs, and the repository's notebooks stay without outputs.
+    work = tmp_path / "tutorials"
+    shutil.copytree(TUTORIALS, work)
+    exercise = EXERCISES[EXERCISE]
+    state = exercise.state()
+    (right,) = exercise.right_answer()
+    market = 2  # Abou Simbel
+    cell = next(c for c in G.squares(state.side) if c.market == market and c.index == right)
+    prompt = exercise.prompt("en")[:40]
+
+    with start_jupyterlab(tmp_path / "home", work) as lab, sync_playwright() as p:
+        browser = launch(p)
+        page = browser.new_page(viewport={"width": 1500, "height": 1100})
+        page.goto(f"{lab}/lab/tree/{NOTEBOOK}?reset")
+        page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        question = page.get_by_text(prompt).first
+        question.wait_for(timeout=120_000)
+        question.scroll_into_view_if_needed()
+        time.sleep(1.0)
+        top = question.bounding_box()["y"]
+        canvases = page.locator(".bk-Canvas")
+        below = [
+            (box["y"], i)
+            for i in range(canvases.count())
+            if (box := canvases.nth(i).bounding_box()) and box["y"] > top
+        ]
+        board = canvases.nth(min(below)[1])
+        board.scroll_into_view_if_needed()
+        box = board.bounding_box()
+        page.mouse.click(
+            box["x"] + cell.x / G.WIDTH * box["width"],
+            box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
+        )
+        # The card's feedback, from the engine: "Right: #5 (bid 7). The squares that close ..."
+        feedback = page.get_by_text(re.compile(r"^Right: #\d")).first
+        feedback.wait_for(timeout=30_000)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "tutorial-exercise.png"))
+        text = feedback.inner_text()
+        assert "Right:" in text and "R3.5" in text, text
+        browser.close()
