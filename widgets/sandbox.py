@@ -292,9 +292,11 @@ class Sandbox(pn.viewable.Viewer):
             self.session.error = tr(lang, "panel.file.not_text", name=name)
             self._show_file_status(md_escape(self.session.error), "danger")
             return False
-        before = self.session.version
+        # A loaded file always brings a new history. (Not ``version``: in a served app the
+        # session bumps it on the next tick of the event loop, after this callback.)
+        before = self.session.history
         warnings = self.session.load_text(text, name)
-        if self.session.version == before:  # refused: the game is as it was
+        if self.session.history is before:  # refused: the game is as it was
             self._show_file_status(md_escape(self.session.error), "danger")
             return False
         text = md_escape(tr(lang, "panel.file.loaded", name=name))

@@ -38,8 +38,11 @@ def wait_for_http(url: str, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
+        # An app's page is rendered per request (the Sandbox takes 1-2.5 s on a busy 2-core
+        # machine): a short per-request timeout would abandon every request and never succeed.
+        remaining = max(2.0, deadline - time.monotonic())
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
+            with urllib.request.urlopen(url, timeout=remaining) as response:
                 if response.status == 200:
                     return
         except OSError as error:

@@ -1,0 +1,284 @@
+"""The served Sandbox in Chromium, as a teacher uses it: clicks on the board, the decision panel's
+buttons, the views below the board (characters, scores, timeline, files) and the language.
+
+One server for the module; every test opens its own browser context (a new Bokeh session, so a
+new game): nothing leaks from one test into the next. Waits poll the browser's Bokeh models
+(``wait_for_function``) or use ``expect``; the only sleeps keep two clicks on the canvas from
+becoming a DoubleTap (../../shared/STACK-NOTES.md). Chromium missing is a failure, not a skip.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
+
+from nefertiti_core import new_game
+from nefertiti_core import rules as R
+from widgets import geometry as G
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "nefertiti_core" / "scenarios"
+LOAD_MS = 60_000  # serving the first page (and its first update) can be slow on 2 cores
+STEP_MS = 30_000
+BETWEEN_CLICKS = 0.35  # two clicks within 300 ms arrive as one DoubleTap
+expect.set_options(timeout=STEP_MS)  # the default 5 s is short on a busy 2-core machine
+
+# The first-game layout (R2.8): every market on its left stall, Louqsor closed; Blue starts.
+START = new_game(4, 0)
+CELLS = G.squares(START.side)
+
+
+def cell(market: int, index: int) -> G.SquareCell:
+    return next(c for c in CELLS if c.market == market and c.index == index)
+
+
+# --- reading the browser's Bokeh document (what is drawn) --------------------------------------
+SOURCE = """(name) => {
+    if (!window.Bokeh) return null;
+    for (const doc of Bokeh.documents) {
+        const m = doc.get_model_by_name(name);
+        if (m) {
+            const entries = m.data instanceof Map ? [...m.data.entries()] : Object.entries(m.data);
+            const out = {};
+            for (const [k, v] of entries) out[k] = Array.from(v);
+            return out;
+        }
+    }
+    return null;
+}"""
+
+ROWS = f"""(name) => {{ const d = ({SOURCE})(name); return d ? d.x.length : -1; }}"""
+
+
+def source(page, name: str) -> dict:
+    return page.evaluate(SOURCE, name)
+
+
+def rows(page, name: str) -> int:
+    return page.evaluate(ROWS, name)
+
+
+def wait_rows(page, name: str, test: str, timeout: int = STEP_MS) -> None:
+    """Wait until the number of rows of source ``name`` satisfies ``test`` (JS, on ``n``)."""
+    page.wait_for_function(
+        f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
+        arg=[name],
+        polling=5,
+        timeout=timeout,
+    )
+
+
+def wait_texts(page, needle: str, timeout: int = STEP_MS) -> None:
+    """Wait until one of the board's texts contains ``needle``."""
+    page.wait_for_function(
+        f"""(needle) => {{ const d = ({SOURCE})("board-texts");
+            return !!d && d.text.some((t) => t.includes(needle)); }}""",
+        arg=needle,
+        polling=5,
+        timeout=timeout,
+    )
+
+
+def wait_column(page, name: str, column: str, expected: list, timeout: int = STEP_MS) -> None:
+    page.wait_for_function(
+        f"""([name, column, expected]) => {{ const d = ({SOURCE})(name);
+            return !!d && JSON.stringify(d[column]) === JSON.stringify(expected); }}""",
+        arg=[name, column, expected],
+        polling=5,
+        timeout=timeout,
+    )
+
+
+# --- fixtures --------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def sandbox_url():
+    with served(SANDBOX, "tutor") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_playwright() as p:
+        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(chromium, sandbox_url):
+    """A new browser context on the Sandbox: a new Bokeh session, so a new game."""
+    context = chromium.new_context(viewport={"width": 1500, "height": 1150})
+    context.set_default_timeout(STEP_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(sandbox_url, timeout=LOAD_MS)
+    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
+    wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
+    expect(page.get_by_text("Blue decides now")).to_be_visible(timeout=LOAD_MS)
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def click_square(page, square: G.SquareCell) -> None:
+    page.mouse.click(*canvas_point(page, square.x, square.y, G.WIDTH, G.HEIGHT))
+
+
+def place(page, square: G.SquareCell) -> None:
+    """Click an empty square and wait until its servant is drawn."""
+    before = rows(page, "board-servants")
+    click_square(page, square)
+    wait_rows(page, "board-servants", f"n === {before + 1}")
+    time.sleep(BETWEEN_CLICKS)
+
+
+def view(page, name: str) -> None:
+    """Show one of the views below the board (the row of buttons under it)."""
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"sandbox-{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def decision_button(page, label: str):
+    """The decision panel's visible option button whose label starts with ``label``."""
+    return page.get_by_role("button", name=re.compile("^" + re.escape(label)))
+
+
+def load_scenario(page, file_name: str) -> None:
+    view(page, "New game and files")
+    page.locator("input[type=file]").set_input_files(str(SCENARIOS / file_name))
+    expect(page.get_by_text(f"Loaded {file_name}", exact=False)).to_be_visible()
+
+
+# --- the tests -------------------------------------------------------------------------------
+def test_a_click_on_a_square_draws_the_servant_and_the_next_player_decides(page):
+    assert rows(page, "board-servants") == 0
+    square = cell(R.GIZEH, 0)
+    click_square(page, square)
+    wait_rows(page, "board-servants", "n === 1", timeout=LOAD_MS)  # the first click can be slow
+    servants = source(page, "board-servants")
+    assert (servants["x"], servants["y"], servants["who"]) == ([square.x], [square.y], ["blue"])
+    expect(page.get_by_text("Black decides now")).to_be_visible()
+    expect(page.get_by_text("Blue decides now")).to_have_count(0)
+    screenshot(page, "placement")
+
+
+def test_a_market_closes_and_its_resolution_is_clicked_through(page):
+    # Abou Simbel's left stall closes on exactly 11, 14 or 17 (R3.5): 8 + 2 + 1 = 11, placed
+    # by Blue, Black and Green (hot seat: each click is the next player's placement).
+    def closed_text_x():
+        texts = source(page, "board-texts")
+        return [x for x, t in zip(texts["x"], texts["text"], strict=True) if t == "MARKET CLOSED"]
+
+    louqsor_x = G.status_xy(R.LOUQSOR)[0]
+    abou_x = G.status_xy(R.ABOU_SIMBEL)[0]
+    assert closed_text_x() == [pytest.approx(louqsor_x)]
+    cards_before = rows(page, "board-cards")
+    for index in (6, 2):  # 8, then 2 (Deben)
+        place(page, cell(R.ABOU_SIMBEL, index))
+    click_square(page, cell(R.ABOU_SIMBEL, 0))  # 1: the sum is 11, the market closes
+    # Its resolution starts at once: Blue (8) takes cards, then Black (2) and Green (1) bid.
+    expect(page.get_by_text("Blue decides now")).to_be_visible()
+    assert rows(page, "board-servants") == 3
+    screenshot(page, "market-closing")
+
+    decision_button(page, "Take the upper card").click()
+    expect(page.get_by_text("Black decides now")).to_be_visible()
+    decision_button(page, "Buy lower card 1").click()
+    expect(page.get_by_text("Green decides now")).to_be_visible()
+    decision_button(page, "Take half the reserve").click()
+
+    # Closed: the servants went home, the tile moved to Abou Simbel, Louqsor opened.
+    wait_rows(page, "board-servants", "n === 0")
+    expect(page.get_by_text("Red decides now")).to_be_visible()
+    page.wait_for_function(
+        f"""([x]) => {{ const d = ({SOURCE})("board-texts");
+            return d.text.some((t, i) => t === "MARKET CLOSED" && Math.abs(d.x[i] - x) < 1e-6); }}""",
+        arg=[abou_x],
+        polling=5,
+    )
+    assert closed_text_x() == [pytest.approx(abou_x)]
+    cards = source(page, "board-cards")
+    louqsor = [
+        (x, y)
+        for x, y in zip(cards["x"], cards["y"], strict=True)
+        if x > G.REGION_W and y < G.REGION_H
+    ]
+    assert len(louqsor) == 4  # its four cards are dealt
+    # Abou Simbel lost the two cards taken and bought (Green took half the reserve instead);
+    # Louqsor gained four.
+    assert len(cards["x"]) == cards_before - 2 + 4
+    screenshot(page, "market-closed")
+
+
+def test_recruiting_the_scribe_and_the_royal_servant_changes_the_scores(page):
+    # The Scribe (R10.7): Blue holds 4 senets, worth 5 each with two holders, +2: 28.
+    load_scenario(page, "scribe.yaml")
+    expect(page.get_by_text("Blue decides now")).to_be_visible()
+    view(page, "Scores")
+    wait_column(page, "scores-prestige", "top", [0, 0, 0, 0])
+    view(page, "Characters")
+    recruit = page.get_by_role("button", name="Recruit", exact=True)
+    expect(recruit).to_have_count(len(R.PILES))
+    scribe = recruit.nth(R.PILES.index("scribe"))
+    expect(scribe).to_be_enabled()
+    scribe.click()
+    decision_button(page, "Score your 4 senets").click()
+    view(page, "Scores")
+    wait_column(page, "scores-prestige", "top", [0, 0, 28, 0])
+    screenshot(page, "scribe")
+
+    # The Royal Servant (R10.6): three players hold chairs (worth 5); each scores 5.
+    load_scenario(page, "royal-servant.yaml")
+    expect(page.get_by_text("Green decides now")).to_be_visible()
+    view(page, "Scores")
+    wait_column(page, "scores-prestige", "top", [0, 0, 0, 0])
+    view(page, "Characters")
+    royal = recruit.nth(R.PILES.index("royal_servant"))
+    expect(royal).to_be_enabled()
+    royal.click()
+    decision_button(page, "Name chairs").click()
+    view(page, "Scores")
+    wait_column(page, "scores-prestige", "top", [5, 5, 5, 0])
+    screenshot(page, "royal-servant")
+
+
+def test_undo_in_the_timeline_takes_the_servant_back(page):
+    place(page, cell(R.AKHET_ATON, 0))
+    expect(page.get_by_text("Black decides now")).to_be_visible()
+    view(page, "Timeline")
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    expect(undo).to_be_enabled()
+    undo.click()
+    wait_rows(page, "board-servants", "n === 0")
+    expect(page.get_by_text("Blue decides now")).to_be_visible()
+    expect(undo).to_be_disabled()  # back at the start: nothing left to undo
+    screenshot(page, "undo")
+
+
+def test_switching_the_language_relabels_the_board_and_the_panels(page):
+    page.get_by_role("button", name="Deutsch", exact=True).click()
+    wait_texts(page, "Vorrat")
+    expect(page.get_by_role("button", name="Anwerben", exact=True).first).to_be_visible()
+    expect(page.get_by_role("button", name="Einsetzen", exact=True)).to_be_visible()
+    expect(page.get_by_text("Blau entscheidet jetzt")).to_be_visible()
+    screenshot(page, "deutsch")
+
+    page.get_by_role("button", name="中文", exact=True).click()
+    wait_texts(page, "储备")
+    expect(page.get_by_role("button", name="雇佣", exact=True).first).to_be_visible()
+    expect(page.get_by_role("button", name="放置", exact=True)).to_be_visible()
+    texts = source(page, "board-texts")["text"]
+    assert not any("Vorrat" in t or "Reserve" in t for t in texts)
+    screenshot(page, "chinese")
