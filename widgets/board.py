@@ -238,7 +238,7 @@ class Board(pn.viewable.Viewer):
             cards["x"].append(cell.x)
             cards["y"].append(cell.y)
             cards["fill"].append(CARD_COLOURS[name])
-            cards["label"].append(_short(tr(lang, f"card.{name}")))
+            cards["label"].append(_short(tr(lang, f"card.{name}"), 4 if lang == "zh" else 9))
             cards["alpha"].append(1.0 if state.status[cell.market] == OPEN else 0.55)
             if cell.slot == 0 and state.seal_on_upper[cell.market]:
                 seals["x"].append(cell.x + 0.45)
