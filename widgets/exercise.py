@@ -39,7 +39,8 @@ class ExerciseCard(pn.viewable.Viewer):
     ):
         super().__init__(exercise=exercise, lang=lang, **params)
         self.coverage = coverage
-        self.session = GameSession(exercise.state(), lang=lang)
+        # No closing hints on an exercise board: they would give the answer away.
+        self.session = GameSession(exercise.state(), lang=lang, hints=False)
         square_answer = exercise.answer_kind == "square"
         self.board = Board(
             self.session,
