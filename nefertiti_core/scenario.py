@@ -128,9 +128,11 @@ class Scenario:
 
     def play_moves(self, upto: int | None = None) -> GameState:
         """Play the file's moves (all, or the first ``upto``) on the position; returns the state."""
+        from .history import apply_step, parse_step  # moves may fix chance: "roll 3 5" (R4.4)
+
         for index, text in enumerate(self.moves[:upto]):
             try:
-                self.state.apply(text)
+                apply_step(self.state, parse_step(self.state, text))
             except NefertitiError as error:
                 raise ScenarioError(self.source, ("moves", index), str(error)) from None
         return self.state

@@ -480,3 +480,13 @@ def test_fuzz_mutated_text_never_raises_anything_but_a_scenario_error(data):
         loads_scenario("\n".join(lines), "damaged.yaml").play_moves()
     except ScenarioError as error:
         assert str(error).startswith("damaged.yaml")
+
+
+def test_a_scenarios_moves_may_fix_the_dice():  # R4.4, as docs/scenario-format.md says
+    text = BASE.replace(
+        'moves: ["place gizeh.left#6"]', 'moves: ["roll 2 2", "place gizeh.left#6"]'
+    )
+    scenario = loads_scenario(text, "fixed.yaml")
+    state = scenario.play_moves()
+    assert state.forced_rolls == [2, 2]  # queued for the next Louqsor roll
+    assert state.owners[0][6] == 0

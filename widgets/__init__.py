@@ -5,6 +5,7 @@ Each component is a thin view bound to one :class:`GameSession`: it asks the eng
 :func:`make_app` for a whole game in one page (one game per browser session).
 """
 
+from . import _panel_patches
 from .board import Board
 from .characters import Characters
 from .decision import DecisionPanel
@@ -15,6 +16,8 @@ from .sandbox import Sandbox, make_app
 from .scores import Scores
 from .session import SEAT_KINDS, GameSession
 from .timeline import Timeline
+
+_panel_patches.apply()  # faster notebook output with pn.extension(inline=True)
 
 __all__ = [
     "SEAT_KINDS",
