@@ -321,6 +321,13 @@ class GameState:
             holders = self.holders(gift_type)
         return self.values[gift_type][holders - 1] if holders else 0
 
+    def current_bid(self) -> int:
+        """The bid of the servant being resolved now (its square's value, R6.1); 0 if none."""
+        m = self.res_market
+        if m < 0 or self.res_pos >= len(self.res_queue):
+            return 0
+        return _STALL_VALUES[m * 2 + self.side[m]][self.res_queue[self.res_pos]]
+
     def open_markets(self) -> list[int]:
         return [m for m in range(4) if self.status[m] == OPEN]
 
@@ -717,8 +724,7 @@ class GameState:
     def _bid_options(self) -> list[int]:  # R6.4
         m = self.res_market
         p = self.decider
-        stall = m * 2 + self.side[m]
-        bid = _STALL_VALUES[stall][self.res_queue[self.res_pos]]
+        bid = self.current_bid()
         out = []
         if self.deben[p] >= bid:
             cards = self.cards[m]
@@ -728,8 +734,7 @@ class GameState:
 
     def _do_buy(self, option: int) -> None:
         p, m = self.decider, self.res_market
-        stall = m * 2 + self.side[m]
-        bid = _STALL_VALUES[stall][self.res_queue[self.res_pos]]
+        bid = self.current_bid()
         self.deben[p] -= bid
         self.reserve[m] += bid
         self._emit("buy", seat=p, market=m, amount=bid, rule="R6.4")

@@ -92,15 +92,3 @@ def test_notebook_runs_top_to_bottom(path, tmp_path, monkeypatch):
         if out.get("output_type") == "error"
     ]
     assert errors == []
-
-
-def test_report_the_time_of_the_whole_tutorial_set(capsys):
-    """Not a timed test: prints the figure (the issue asks for it to be reported)."""
-    if TIMES:
-        with capsys.disabled():
-            total = sum(TIMES.values())
-            print(
-                f"\ntutorials executed in {total:.1f} s: "
-                + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(TIMES.items()))
-            )
-    assert all(t > 0 for t in TIMES.values())

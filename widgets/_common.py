@@ -10,6 +10,8 @@ import html
 import logging
 import re
 
+import panel as pn
+import param
 from bokeh.models import Tooltip
 
 from nefertiti_core.i18n import has, tr
@@ -92,3 +94,34 @@ def guarded(method):
             return None
 
     return wrapper
+
+
+class DeferredView(pn.viewable.Viewer):
+    """A view that follows the session only while it is shown.
+
+    While ``active`` is False (a hidden tab of the Sandbox) changes only mark it stale; it
+    refreshes once when shown again. Subclasses watch the session with ``_on_change`` and
+    define ``refresh()`` (which clears ``_stale``).
+    """
+
+    active = param.Boolean(
+        default=True,
+        doc="Follow every change; while False (a hidden view) updates wait until it is True",
+    )
+    _stale = False
+
+    @guarded
+    def _on_change(self, *_):
+        if self.active:
+            self.refresh()
+        else:
+            self._stale = True
+
+    @param.depends("active", watch=True)
+    @guarded
+    def _on_active(self):
+        if self.active and self._stale:
+            self.refresh()
+
+    def refresh(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError

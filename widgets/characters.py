@@ -13,18 +13,14 @@ from nefertiti_core import rules as R
 from nefertiti_core.explain import describe_option
 from nefertiti_core.i18n import tr
 
-from ._common import esc, guarded, player_name, tooltip
+from ._common import DeferredView, esc, guarded, player_name, tooltip
 from .session import GameSession
 
 
-class Characters(pn.viewable.Viewer):
+class Characters(DeferredView):
     """The seven piles beside the board, with their effects and recruit buttons."""
 
     session = param.ClassSelector(class_=GameSession)
-    active = param.Boolean(
-        default=True,
-        doc="Follow every change; while False (a hidden view) updates wait until it is True",
-    )
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
@@ -58,21 +54,8 @@ class Characters(pn.viewable.Viewer):
         if not button.disabled:
             button.clicks += 1
 
-    @guarded
-    def _on_change(self, *_):
-        if self.active:
-            self.refresh()
-        else:
-            self._stale = True
-
-    @param.depends("active", watch=True)
-    @guarded
-    def _on_active(self):
-        if self.active and self._stale:
-            self.refresh()
-
     def refresh(self) -> None:
-        self._stale = False
+        self._stale = False  # see DeferredView
         state, lang = self.session.state, self.session.lang
         self._title.object = (
             f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.characters.title'))}</h3>"

@@ -253,9 +253,8 @@ def _preview_text(state, option: int, lang: str) -> str:
 
 
 def _bid(state) -> int:
-    """The bid of the servant being resolved (a square's printed value)."""
-    stall = state.visible_stall(state.res_market)
-    return stall.squares[state.res_queue[state.res_pos]].value
+    """The bid of the servant being resolved (the engine reads it, R6.1)."""
+    return state.current_bid()
 
 
 def _why(state, lang: str) -> str:

@@ -15,7 +15,7 @@ from nefertiti_core import rules as R
 from nefertiti_core.explain import SILENT_EVENTS, describe_event, narrate
 from nefertiti_core.i18n import tr
 
-from ._common import esc, guarded, swatch
+from ._common import DeferredView, esc, guarded, swatch
 from .session import GameSession
 
 MAX_ENTRIES = 200
@@ -44,14 +44,10 @@ def matches(name: str, data: dict, seat: int = ALL, market: int = ALL) -> bool:
     return market == ALL or event_market(name, data) == market
 
 
-class Log(pn.viewable.Viewer):
+class Log(DeferredView):
     """Every explained step of the game, newest first, filtered by player and market."""
 
     session = param.ClassSelector(class_=GameSession)
-    active = param.Boolean(
-        default=True,
-        doc="Follow every change; while False (a hidden view) updates wait until it is True",
-    )
     max_entries = param.Integer(default=MAX_ENTRIES)
     height = param.Integer(default=420)
 
@@ -94,25 +90,12 @@ class Log(pn.viewable.Viewer):
         self._market.value = market
 
     @guarded
-    def _on_change(self, *_):
-        if self.active:
-            self.refresh()
-        else:
-            self._stale = True
-
-    @param.depends("active", watch=True)
-    @guarded
-    def _on_active(self):
-        if self.active and self._stale:
-            self.refresh()
-
-    @guarded
     def _on_filter(self, *_):
         if not self._updating:
             self._render()
 
     def refresh(self) -> None:
-        self._stale = False
+        self._stale = False  # see DeferredView
         state, lang = self.session.state, self.session.lang
         self._title.object = f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.log.title'))}</h3>"
         everyone = tr(lang, "panel.log.all")

@@ -17,7 +17,7 @@ from nefertiti_core.explain import score_lines, winner_line
 from nefertiti_core.i18n import tr
 from nefertiti_core.scoring import totals
 
-from ._common import esc, guarded, player_name
+from ._common import DeferredView, esc, player_name
 from .session import GameSession
 
 BAR = 0.36
@@ -25,14 +25,10 @@ PRESTIGE_FILL = "#d9b26f"
 PROJECTED_FILL = "#6b4f2a"
 
 
-class Scores(pn.viewable.Viewer):
+class Scores(DeferredView):
     """Prestige so far and projected final score, per player."""
 
     session = param.ClassSelector(class_=GameSession)
-    active = param.Boolean(
-        default=True,
-        doc="Follow every change; while False (a hidden view) updates wait until it is True",
-    )
     width = param.Integer(default=460)
     height = param.Integer(default=300)
 
@@ -110,21 +106,8 @@ class Scores(pn.viewable.Viewer):
         return fig
 
     # ------------------------------------------------------------------ updating (data only)
-    @guarded
-    def _on_change(self, *_):
-        if self.active:
-            self.refresh()
-        else:
-            self._stale = True
-
-    @param.depends("active", watch=True)
-    @guarded
-    def _on_active(self):
-        if self.active and self._stale:
-            self.refresh()
-
     def refresh(self) -> None:
-        self._stale = False
+        self._stale = False  # see DeferredView
         state, lang = self.session.state, self.session.lang
         n = state.n
         scores = totals(state)

@@ -12,18 +12,14 @@ import param
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
 
-from ._common import esc, guarded, swatch
+from ._common import DeferredView, esc, guarded, swatch
 from .session import GameSession
 
 
-class Timeline(pn.viewable.Viewer):
+class Timeline(DeferredView):
     """Moving through the game's history and its branches."""
 
     session = param.ClassSelector(class_=GameSession)
-    active = param.Boolean(
-        default=True,
-        doc="Follow every change; while False (a hidden view) updates wait until it is True",
-    )
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
@@ -77,21 +73,8 @@ class Timeline(pn.viewable.Viewer):
         return self._layout
 
     # ------------------------------------------------------------------ updating
-    @guarded
-    def _on_change(self, *_):
-        if self.active:
-            self.refresh()
-        else:
-            self._stale = True
-
-    @param.depends("active", watch=True)
-    @guarded
-    def _on_active(self):
-        if self.active and self._stale:
-            self.refresh()
-
     def refresh(self) -> None:
-        self._stale = False
+        self._stale = False  # see DeferredView
         session, lang = self.session, self.session.lang
         history = session.history
         step, length = history.step, history.length()
