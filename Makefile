@@ -35,9 +35,9 @@ $(VENV)/.installed-%: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e '.[$(subst -,$(comma),$*)]'
 	touch $@
 
-install: $(VENV)/.installed-tutor-test
+install: $(VENV)/.installed-tutor-test-bots
 
-tutor: $(VENV)/.installed-tutor
+tutor: $(VENV)/.installed-tutor-bots
 	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
 
 # The browser tests drive Debian's Chromium (Playwright cannot download browsers here).
@@ -50,12 +50,12 @@ chromium:
 	    echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium" >&2; exit 1; \
 	  fi; }
 
-test: $(VENV)/.installed-tutor-test chromium
+test: $(VENV)/.installed-tutor-test-bots chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
 
-lint: $(VENV)/.installed-tutor-test
+lint: $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
