@@ -10,6 +10,7 @@ the odds all use it). A bot never changes the state it is given; it may copy it 
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -283,18 +284,33 @@ def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     return max(sets, key=lambda slots: sum(worth[s] for s in slots))
 
 
-_NESTED = frozenset({"gifts", "piles", "owners", "cards"})
+_NESTED = ("gifts", "piles", "owners", "cards")  # lists of lists
+_SLOTS: tuple | None = None  # (getter of the other slots, their names, the flat lists' names)
+
+
+def _slot_plan(state: GameState) -> tuple:
+    global _SLOTS
+    if _SLOTS is None:
+        skip = {*_NESTED, "rng", "log"}
+        flat = tuple(
+            n for n in GameState.__slots__ if n not in skip and type(getattr(state, n)) is list
+        )
+        other = tuple(n for n in GameState.__slots__ if n not in skip and n not in flat)
+        _SLOTS = (operator.attrgetter(*other), other, flat)
+    return _SLOTS
 
 
 def fast_copy(state: GameState, rng: random.Random) -> GameState:
     """A copy for look-ahead that shares ``rng`` as its random source and keeps no event log
     (``GameState.copy`` clones the game's random source, which costs more than the rest)."""
+    get_other, other, flat = _slot_plan(state)
     new = object.__new__(GameState)
-    for name in GameState.__slots__:
-        value = getattr(state, name)
-        if type(value) is list:
-            value = [list(v) for v in value] if name in _NESTED else list(value)
+    for name, value in zip(other, get_other(state), strict=True):
         setattr(new, name, value)
+    for name in flat:
+        setattr(new, name, getattr(state, name)[:])
+    for name in _NESTED:
+        setattr(new, name, [v[:] for v in getattr(state, name)])
     new.rng = rng
     new.log = None
     return new
