@@ -434,7 +434,7 @@ class _Search:
 # kind -> factory(seed, **options). Kinds whose module needs an optional package are imported
 # only when asked for, so that the engine stays standard library only.
 _FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-_LAZY: dict[str, str] = {}
+_LAZY: dict[str, str] = {"mcts": "nefertiti_core.openspiel"}
 
 
 def register(kind: str, factory: Callable[..., Bot]) -> None:
