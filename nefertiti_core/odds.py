@@ -1,0 +1,527 @@
+"""Odds by playouts: from any position, play the game out many times with bots and count.
+
+    >>> from nefertiti_core.odds import odds
+    >>> report = odds(game, playouts=1000, bots="greedy", seed=0)
+    >>> report.win_probability(0), report.win_interval(0)     # seat 0's chance, 95% interval
+    >>> report.next_close_frequency()                         # {"gizeh": 0.41, ..., "game_end": 0}
+
+What-if: ``option=`` plays that option first in every playout (the decider's choice being
+studied), then the bots take over. For an option that rolls Louqsor's dice (a placement there,
+R3.7/R3.8, or a re-roll, R4.2) the report holds both the exact closing probability (from
+:mod:`status`, never sampled) and how often the sampled roll closed.
+
+The order of the deck is hidden (R12): every playout reshuffles the cards still in the deck,
+consistently with what the players know (the Akhenaton card stays among the bottom five, R2.2),
+and draws its own dice. Playout ``i`` is seeded from ``(seed, i)`` only, so a report is the same
+for a given seed whatever the number of workers, local processes or a Dask cluster.
+
+Standard library only; Dask's ``distributed`` is imported only when a cluster is asked for.
+Rule IDs refer to ``shared/rules/RULINGS.md``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from . import options as O
+from . import rules as R
+from .bots import bot_kinds, make_bot
+from .errors import NefertitiError
+from .scoring import totals, winners
+from .state import P_PLACE, P_TURN, GameState
+
+GAME_END = "game_end"  # the game ended before any further market closed
+OUTCOMES = (*R.MARKETS, GAME_END)
+MAX_PLAYOUTS = 1_000_000
+MAX_DECISIONS = 20_000  # a game takes ~130 decisions: this only stops a runaway bot
+BOTTOM = 5  # R2.2: the Akhenaton card is shuffled into the bottom five cards
+Z95 = 1.959963984540054
+
+# One playout's result: (index, final scores, winners, first closing (market index, or -1 for
+# the game ending first), whether the studied option's Louqsor roll closed (None: no roll),
+# decisions played).
+Result = tuple[int, tuple[int, ...], tuple[int, ...], int, bool | None, int]
+
+
+# --- the hidden deck ------------------------------------------------------------------------------
+def resample_deck(deck: Sequence[int], rng: random.Random) -> list[int]:
+    """A new order for the cards still in the deck, as likely as any the players cannot rule out.
+
+    The cards other than Akhenaton are exchangeable: they are shuffled together. The Akhenaton
+    card, while still in the deck, goes to a uniformly chosen place among the bottom five
+    (R2.2; the top of the deck is the list's end), or among the cards left when fewer than five
+    remain. A staged position that put it higher (a scenario's ``akhenaton: N``) keeps its place.
+    """
+    cards = [c for c in deck if c != R.AKHENATON]
+    rng.shuffle(cards)
+    if R.AKHENATON in deck:
+        at = list(deck).index(R.AKHENATON)
+        if at < BOTTOM:
+            at = rng.randrange(min(BOTTOM, len(deck)))
+        cards.insert(at, R.AKHENATON)
+    return cards
+
+
+def playout_start(state: GameState, seed: int, index: int) -> tuple[GameState, random.Random]:
+    """Playout ``index``'s own copy of ``state``: the deck reshuffled, the dice reseeded.
+
+    Also returns the random source the playout's bots are seeded from. Depends only on
+    ``(seed, index)`` and the position.
+    """
+    rng = random.Random(f"nefertiti-odds/{seed}/{index}")
+    game = state.copy()
+    game.deck = resample_deck(state.deck, rng)
+    game.rng = random.Random(rng.getrandbits(64))
+    return game, rng
+
+
+# --- one playout ------------------------------------------------------------------------------------
+def _first_closing(events, start: int) -> int | None:
+    for name, data in events[start:]:
+        if name == "market_closes":
+            return data["market"]
+    return None
+
+
+def playout(
+    state: GameState, kinds: Sequence[str], seed: int, index: int, option: int | None = None
+) -> Result:
+    """Play one playout to the end (see :func:`odds`); ``state`` is left unchanged."""
+    game, rng = playout_start(state, seed, index)
+    bots = [make_bot(kind, seed=rng.getrandbits(32)) for kind in kinds]
+    game.log = []  # only until the first closing is seen (see below)
+    first: int | None = None
+    roll_closed: bool | None = None
+    if option is not None:
+        game.apply_unchecked(option)
+        for name, data in game.log:
+            if name == "roll":
+                roll_closed = bool(data["closes"])
+                break
+        first = _first_closing(game.log, 0)
+    seen = len(game.log)
+    steps = 0
+    while game._legal:
+        if first is None and game.log is not None:
+            found = _first_closing(game.log, seen)
+            if found is not None:
+                first = found
+                game.log = None  # the rest of the game runs at full speed
+            else:
+                seen = len(game.log)
+        elif game.log is not None:
+            game.log = None
+        seat = game.decider
+        choice = bots[seat].choose(game)
+        if choice not in game._legal:
+            raise NefertitiError(
+                f"the {kinds[seat]!r} bot chose {game.option_text(choice)!r}, which is not legal"
+            )
+        game.apply_unchecked(choice)
+        steps += 1
+        if steps > MAX_DECISIONS:
+            raise NefertitiError(f"a playout did not end after {MAX_DECISIONS} decisions")
+    if first is None and game.log is not None:
+        first = _first_closing(game.log, seen)
+    return (
+        index,
+        tuple(totals(game)),
+        tuple(winners(game)),
+        -1 if first is None else first,
+        roll_closed,
+        game.decisions - state.decisions,
+    )
+
+
+def _run_chunk(payload: bytes, start: int, stop: int, seed: int, kinds, option, cancel=None):
+    """Playouts ``start`` to ``stop - 1`` (a worker's unit of work; ``payload``: the pickled
+    state). ``cancel`` (in-process runs only) stops between playouts."""
+    state = pickle.loads(payload)
+    out = []
+    for index in range(start, stop):
+        if cancel is not None and cancel.is_set():
+            break
+        out.append(playout(state, kinds, seed, index, option))
+    return out
+
+
+# --- the report -------------------------------------------------------------------------------------
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (95% by default); (0, 1) when n is 0."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class OddsReport:
+    """What the playouts found (see :func:`odds`). Lists are per seat, in seat order.
+
+    ``scores[seat]``: every playout's final score, in playout order (a histogram's data).
+    ``wins[seat]``: playouts won, a shared win (R9.2) counting 1/k for each of k winners.
+    ``first_close``: per outcome of ``OUTCOMES`` (a market's name, or ``"game_end"``) how many
+    playouts saw it close first after the position (the studied option's own closing included).
+    ``louqsor_exact``: the exact probability that the studied option's roll closes Louqsor
+    (R3.7, R3.8, R4.2), ``louqsor_rolls_closed``: how many sampled rolls did.
+    ``louqsor_chances``: when the decider is placing and Louqsor is open, the exact closing
+    probability of a placement on each empty square of its stall.
+    """
+
+    requested: int
+    players: int
+    colours: tuple[str, ...]
+    bots: tuple[str, ...]
+    seed: int
+    option: str | None = None
+    playouts: int = 0
+    wins: list[float] = field(default_factory=list)
+    scores: list[list[int]] = field(default_factory=list)
+    first_close: dict[str, int] = field(default_factory=dict)
+    louqsor_stall: str | None = None
+    louqsor_exact: Fraction | None = None
+    louqsor_rolls_closed: int = 0
+    louqsor_chances: dict[int, Fraction] = field(default_factory=dict)
+    decisions: int = 0
+    cancelled: bool = False
+    seconds: float = 0.0
+    workers: int = 1
+    backend: str = "local"
+
+    # -- reading
+    def win_probability(self, seat: int) -> float:
+        return self.wins[seat] / self.playouts if self.playouts else 0.0
+
+    def win_interval(self, seat: int) -> tuple[float, float]:
+        """95% interval of ``seat``'s win probability (Wilson)."""
+        return wilson_interval(self.wins[seat], self.playouts)
+
+    def mean_score(self, seat: int) -> float:
+        return sum(self.scores[seat]) / self.playouts if self.playouts else 0.0
+
+    def histogram(self, seat: int) -> dict[int, int]:
+        """Final score -> playouts, for one seat, in increasing score."""
+        return dict(sorted(Counter(self.scores[seat]).items()))
+
+    def next_close_frequency(self) -> dict[str, float]:
+        n = self.playouts or 1
+        return {k: self.first_close.get(k, 0) / n for k in OUTCOMES}
+
+    @property
+    def louqsor_sampled(self) -> float | None:
+        """How often the studied option's sampled roll closed Louqsor (None: no such option)."""
+        if self.louqsor_exact is None or not self.playouts:
+            return None
+        return self.louqsor_rolls_closed / self.playouts
+
+    @property
+    def playouts_per_second(self) -> float | None:
+        return self.playouts / self.seconds if self.seconds else None
+
+    def as_dict(self) -> dict:
+        def frac(value: Fraction | None):
+            return None if value is None else {"fraction": str(value), "value": float(value)}
+
+        return {
+            "requested": self.requested,
+            "playouts": self.playouts,
+            "cancelled": self.cancelled,
+            "players": self.players,
+            "colours": list(self.colours),
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "option": self.option,
+            "win_probability": [round(self.win_probability(p), 4) for p in range(self.players)],
+            "win_interval_95": [
+                [round(x, 4) for x in self.win_interval(p)] for p in range(self.players)
+            ],
+            "wins": list(self.wins),
+            "mean_score": [round(self.mean_score(p), 3) for p in range(self.players)],
+            "score_histogram": [
+                {str(k): v for k, v in self.histogram(p).items()} for p in range(self.players)
+            ],
+            "first_close": {k: self.first_close.get(k, 0) for k in OUTCOMES},
+            "next_close_frequency": {
+                k: round(v, 4) for k, v in self.next_close_frequency().items()
+            },
+            "louqsor_stall": self.louqsor_stall,
+            "louqsor_exact": frac(self.louqsor_exact),
+            "louqsor_sampled": (
+                None if self.louqsor_sampled is None else round(self.louqsor_sampled, 4)
+            ),
+            "louqsor_chances": {str(k): frac(v) for k, v in self.louqsor_chances.items()},
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "playouts_per_second": (
+                None if self.playouts_per_second is None else round(self.playouts_per_second, 1)
+            ),
+            "workers": self.workers,
+            "backend": self.backend,
+        }
+
+    def same_results(self, other: OddsReport) -> bool:
+        """Whether two reports counted the same playouts the same way (timings aside)."""
+        keys = ("seconds", "playouts_per_second", "workers", "backend")
+        a, b = self.as_dict(), other.as_dict()
+        return all(a[k] == b[k] for k in a if k not in keys)
+
+    def _add(self, result: Result) -> None:
+        _, scores, won, first, roll_closed, decisions = result
+        self.playouts += 1
+        self.decisions += decisions
+        for seat, score in enumerate(scores):
+            self.scores[seat].append(score)
+        for seat in won:
+            self.wins[seat] += 1 / len(won)
+        key = GAME_END if first < 0 else R.MARKETS[first]
+        self.first_close[key] = self.first_close.get(key, 0) + 1
+        if roll_closed:
+            self.louqsor_rolls_closed += 1
+
+
+# --- checking the arguments ---------------------------------------------------------------------
+def _seat_kinds(state: GameState, bots) -> tuple[str, ...]:
+    if isinstance(bots, str):
+        kinds = (bots,) * state.n
+    else:
+        try:
+            kinds = tuple(bots)
+        except TypeError:
+            raise NefertitiError(
+                f"bots must be a bot kind or one kind per seat, not {bots!r}"
+            ) from None
+        if len(kinds) == 1:
+            kinds = kinds * state.n
+    if len(kinds) != state.n:
+        raise NefertitiError(
+            f"bots must name one kind for all seats or one per seat ({state.n}), "
+            f"not {len(kinds)}: {', '.join(map(str, kinds))}"
+        )
+    for kind in set(kinds):
+        if not isinstance(kind, str) or kind not in bot_kinds():
+            raise NefertitiError(f"{kind!r} is not a bot: one of {', '.join(bot_kinds())}")
+        make_bot(kind, seed=0)  # a kind whose optional package is missing fails here, clearly
+    return kinds
+
+
+def _studied_option(state: GameState, option) -> int | None:
+    if option is None:
+        return None
+    if isinstance(option, str):
+        option = state.parse(option)
+    elif isinstance(option, bool) or not isinstance(option, int):
+        raise NefertitiError(f"option must be an option id or its text, not {option!r}")
+    if not state.is_legal(option):
+        raise NefertitiError(
+            f"{state.option_text(option)!r} is not a legal option now, so it cannot be studied"
+        )
+    return option
+
+
+def _louqsor_facts(state: GameState, option: int | None, report: OddsReport) -> None:
+    from .status import preview, stall_status
+
+    stall_id = R.LOUQSOR * 2 + state.side[R.LOUQSOR]
+    if option is not None:
+        kind = O.OPTION_KIND[option]
+        rolls = (kind == O.PLACE and O.SQUARE_STALL[option] >> 1 == R.LOUQSOR) or kind == O.REROLL
+        if rolls:
+            report.louqsor_exact = preview(state, option).closing_probability
+            report.louqsor_stall = R.STALLS[stall_id].name
+    elif state.phase in (P_TURN, P_PLACE) and state.status[R.LOUQSOR] == 0:
+        status = stall_status(state, R.LOUQSOR, state.decider)
+        if status.is_open and state.hand[state.decider]:
+            report.louqsor_chances = dict(status.closing_chances)
+            report.louqsor_stall = R.STALLS[stall_id].name
+
+
+def _chunks(playouts: int, workers: int, chunk_size: int | None) -> list[tuple[int, int]]:
+    size = chunk_size or max(1, min(50, math.ceil(playouts / (workers * 8))))
+    return [(a, min(a + size, playouts)) for a in range(0, playouts, size)]
+
+
+# --- running --------------------------------------------------------------------------------------
+def odds(
+    state: GameState,
+    playouts: int = 1000,
+    bots: str | Sequence[str] = "greedy",
+    seed: int = 0,
+    workers: int | None = None,
+    cluster=None,
+    progress: Callable[[int, int], None] | None = None,
+    cancel: threading.Event | None = None,
+    option: int | str | None = None,
+    chunk_size: int | None = None,
+) -> OddsReport:
+    """Play ``state`` out ``playouts`` times with ``bots`` and count (see :class:`OddsReport`).
+
+    ``bots``: one kind for every seat or one per seat (``bot_kinds()``). ``option``: studied
+    first in every playout (what-if). ``workers``: local processes (default: every core; 1 runs
+    in this process). ``cluster``: a Dask scheduler address (``"tcp://host:8786"``), a
+    ``distributed.Client`` or a cluster object; its workers need ``nefertiti_core`` installed.
+    ``progress(done, total)`` is called in this thread as chunks finish; once ``cancel`` (a
+    ``threading.Event``) is set the run stops soon and returns the playouts done so far, marked
+    ``cancelled``. ``state`` is never changed.
+    """
+    if not isinstance(state, GameState):
+        raise NefertitiError(f"odds need a GameState, not {type(state).__name__}")
+    if (
+        isinstance(playouts, bool)
+        or not isinstance(playouts, int)
+        or not (1 <= playouts <= MAX_PLAYOUTS)
+    ):
+        raise NefertitiError(
+            f"playouts must be a whole number from 1 to {MAX_PLAYOUTS}, not {playouts!r}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise NefertitiError(f"seed must be a whole number, not {seed!r}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
+        raise NefertitiError(f"workers must be a whole number of at least 1, not {workers!r}")
+    if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
+        raise NefertitiError(f"chunk_size must be at least 1, not {chunk_size!r}")
+    if state.is_over:
+        raise NefertitiError("the game is over: there is nothing to play out (R7.1)")
+    kinds = _seat_kinds(state, bots)
+    studied = _studied_option(state, option)
+
+    report = OddsReport(
+        requested=playouts,
+        players=state.n,
+        colours=tuple(state.colours),
+        bots=kinds,
+        seed=seed,
+        option=None if studied is None else state.option_text(studied),
+        wins=[0.0] * state.n,
+        scores=[[] for _ in range(state.n)],
+    )
+    _louqsor_facts(state, studied, report)
+
+    start_time = time.perf_counter()
+    payload = pickle.dumps(state.copy(), protocol=pickle.HIGHEST_PROTOCOL)
+    args = (seed, kinds, studied)
+    if cluster is not None:
+        client, owned = _dask_client(cluster)
+        try:
+            report.workers = max(1, len(client.scheduler_info().get("workers", {})))
+            chunks = _chunks(playouts, report.workers, chunk_size)
+            results = _run_dask(client, payload, chunks, args, playouts, progress, cancel)
+        finally:
+            if owned:
+                client.close()
+        report.backend = "dask"
+    else:
+        workers = workers or os.cpu_count() or 1
+        report.workers = workers
+        chunks = _chunks(playouts, workers, chunk_size)
+        if workers == 1 or len(chunks) == 1:
+            report.workers = 1
+            results = _run_here(payload, chunks, args, playouts, progress, cancel)
+        else:
+            results = _run_processes(
+                payload, chunks, args, playouts, progress, cancel, min(workers, len(chunks))
+            )
+            report.backend = "processes"
+    for result in sorted(results):
+        report._add(result)
+    report.cancelled = report.playouts < playouts
+    report.seconds = time.perf_counter() - start_time
+    return report
+
+
+def _run_here(payload, chunks, args, total, progress, cancel) -> list[Result]:
+    results: list[Result] = []
+    for a, b in chunks:
+        if cancel is not None and cancel.is_set():
+            break
+        results += _run_chunk(payload, a, b, *args, cancel=cancel)
+        if progress is not None:
+            progress(len(results), total)
+    return results
+
+
+def _process_context():
+    """Worker processes are started from a clean server process (``forkserver``), never forked
+    from this one: a served app has threads, and forking a threaded process can hang."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload([__name__])
+    return context
+
+
+def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    results: list[Result] = []
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+    try:
+        pending = {pool.submit(_run_chunk, payload, a, b, *args) for a, b in chunks}
+        while pending:
+            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for future in done:
+                results += future.result()
+            if done and progress is not None:
+                progress(len(results), total)
+            if cancel is not None and cancel.is_set():
+                for future in pending:
+                    future.cancel()
+                break
+    finally:
+        pool.shutdown(wait=not (cancel is not None and cancel.is_set()), cancel_futures=True)
+    return results
+
+
+def _dask_client(cluster):
+    """(client, whether we opened it) for an address, a Client or a cluster object."""
+    try:
+        import distributed
+    except ImportError:
+        raise NefertitiError(
+            "running odds on a Dask cluster needs the 'distributed' package "
+            "(pip install distributed, or the project's 'bots' extra)"
+        ) from None
+    if isinstance(cluster, distributed.Client):
+        return cluster, False
+    if isinstance(cluster, str) or hasattr(cluster, "scheduler_address"):
+        try:
+            return distributed.Client(cluster, timeout="10s", set_as_default=False), True
+        except OSError as error:
+            raise NefertitiError(f"cannot reach the Dask scheduler {cluster!r}: {error}") from None
+    raise NefertitiError(
+        f"cluster must be a scheduler address like 'tcp://host:8786', a distributed.Client "
+        f"or a cluster, not {cluster!r}"
+    )
+
+
+def _run_dask(client, payload, chunks, args, total, progress, cancel) -> list[Result]:
+    import distributed
+
+    [state_future] = client.scatter([payload], broadcast=True)
+    futures = [client.submit(_run_chunk, state_future, a, b, *args, pure=False) for a, b in chunks]
+    results: list[Result] = []
+    try:
+        for future in distributed.as_completed(futures):
+            results += future.result()
+            if progress is not None:
+                progress(len(results), total)
+            if cancel is not None and cancel.is_set():
+                break
+    finally:
+        client.cancel(futures + [state_future])
+    return results
