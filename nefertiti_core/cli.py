@@ -1,6 +1,7 @@
 """The ``nefertiti`` command.
 
     nefertiti simulate --players 4 --games 200 --seed 1 --json
+    nefertiti tournament --players 4 --bots greedy,random,random,random --games 400 --seed 1
 
 A bad argument gets one line naming it and exit status 2, never a traceback.
 """
@@ -99,6 +100,52 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
     rep.set_defaults(run=_run_replay)
 
+    tour = sub.add_parser(
+        "tournament",
+        help="bots play seat-rotated games: win rates with 95%% intervals and mean scores",
+        description="Bots play complete games against each other. Game i is set up with seed "
+        "SEED+i and the --bots list is rotated by i seats (seat s gets entry (s-i) mod players), "
+        "so over a multiple of the players every entry sits in every seat equally often. Wins "
+        "are counted per seat and game, fractionally: a win shared by k players (R9.2) counts "
+        "1/k for each, so par is 1/players. A kind listed several times is aggregated over its "
+        "seats. Intervals are Wilson's 95% score intervals over the seat-games. The results do "
+        "not depend on --workers.",
+    )
+    tour.add_argument(
+        "--bots",
+        type=_bot_list,
+        required=True,
+        metavar="KIND,KIND,...",
+        help="one bot kind per seat, comma-separated (kinds: " + ", ".join(_kinds()) + ")",
+    )
+    tour.add_argument("--players", type=_players, default=4, help="3 or 4 (default 4)")
+    tour.add_argument("--games", type=_positive_int, default=400, help="games to play (400)")
+    tour.add_argument("--seed", type=_int, default=0, help="seed of the first game (0)")
+    tour.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        help="worker processes (default: the machine's cores)",
+    )
+    tour.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        default=None,
+        metavar="SECONDS",
+        help="thinking time per decision, for the bots that take it (mcts)",
+    )
+    tour.add_argument(
+        "--iterations",
+        type=_positive_int,
+        default=None,
+        help="search iterations per decision, for the bots that take it (mcts)",
+    )
+    tour.add_argument(
+        "--layout", choices=("first", "random"), default="first", help="stall layout (R2.8)"
+    )
+    tour.add_argument("--json", action="store_true", help="print one JSON object")
+    tour.set_defaults(run=_run_tournament)
+
     # Commands of other packages (the widgets' ``serve``) plug in through an entry point, so the
     # engine never imports UI code.
     for entry in entry_points(group="nefertiti.commands"):
@@ -113,6 +160,33 @@ def build_parser() -> argparse.ArgumentParser:
 def _unavailable(name: str, error: Exception) -> int:
     print(f"nefertiti {name}: error: not available here ({error})", file=sys.stderr)
     return 2
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+    return value
+
+
+def _kinds() -> tuple[str, ...]:
+    from .bots import bot_kinds
+
+    return bot_kinds()
+
+
+def _bot_list(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(","))
+    known = _kinds()
+    for kind in kinds:
+        if kind not in known:
+            raise argparse.ArgumentTypeError(
+                f"{kind!r} is not a bot kind: one of {', '.join(known)}"
+            )
+    return kinds
 
 
 def _non_negative_int(text: str) -> int:
@@ -209,6 +283,35 @@ def _run_simulate(args: argparse.Namespace) -> int:
         for key, value in report.items():
             print(f"{key:<{width}}  {value}")
     return 1 if report["invariant_violations"] else 0
+
+
+def _run_tournament(args: argparse.Namespace) -> int:
+    from .tournament import tournament
+
+    if len(args.bots) != args.players:
+        print(
+            f"nefertiti tournament: error: --bots names {len(args.bots)} bot(s) for "
+            f"--players {args.players}: give one per seat (see 'nefertiti tournament --help')",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        report = tournament(
+            args.bots,
+            args.games,
+            args.seed,
+            workers=args.workers,
+            bot_options={"time_limit": args.time_limit, "iterations": args.iterations},
+            layout=args.layout,
+        )
+    except ImportError as error:  # a bot kind whose optional package is not installed
+        print(f"nefertiti tournament: error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report.as_dict()))
+    else:
+        print(report.table())
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
