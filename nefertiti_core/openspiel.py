@@ -1,0 +1,708 @@
+"""Nefertiti as an OpenSpiel game (``python_nefertiti``) and the ``mcts`` bot searching it.
+
+    >>> import pyspiel, nefertiti_core.openspiel          # importing registers the game
+    >>> game = pyspiel.load_game("python_nefertiti", {"players": 3})
+    >>> pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+    >>> from nefertiti_core.bots import make_bot
+    >>> make_bot("mcts", seed=1, time_limit=0.5).choose(engine_state)
+
+This is the only engine module that imports OpenSpiel (``pyspiel``, ``open_spiel``) or numpy:
+they come with the ``bots`` extra, and ``bots.make_bot("mcts")`` imports this module only when
+asked for one. Rule IDs refer to ``shared/rules/RULINGS.md``.
+
+How the game is modelled, and why
+---------------------------------
+* **Actions are the engine's option ids** (``options.py``, 174 ids), so an OpenSpiel action, an
+  engine option and a line of the move notation are one and the same; the adapter never
+  re-implements a rule, it calls ``GameState.apply_unchecked``. Single-option decisions are taken
+  by the engine itself (engine decision E3): OpenSpiel only sees real choices.
+* **Chance is explicit** (``EXPLICIT_STOCHASTIC``), in three kinds of chance nodes:
+
+  1. the first player (R2.7): one node, each seat 1/n. The engine rolls two dice per player and
+     re-rolls ties among the highest (E2); that procedure is symmetric and always ends, so it
+     picks every seat with probability exactly 1/n: one uniform node is the same distribution
+     without a dozen dice nodes.
+  2. the deck (R2.2), dealt card by card from the top: outcome = card kind (0-7, 8 = the
+     Akhenaton card), probability = copies left / cards left, except that the Akhenaton card
+     has probability 0 while more than five cards are left and 1/k when k <= 5 are left. That
+     is exactly "shuffle the gifts, shuffle the Akhenaton card into the bottom five": the top
+     cards are a uniform draw of the gifts, and the Akhenaton card is uniform among the bottom
+     five. The first twelve cards dealt fill Gizeh, Akhet-Aton and Abou Simbel (R2.9); the rest
+     is the deck, whose order is then fixed but **hidden from every player** (R2.2, R12). The
+     engine state is then built with that order (``GameState`` is set up, its markets and deck
+     replaced, ``refresh()``): no engine change was needed.
+  3. the dice (Louqsor, R3.7, R3.8, R4): an action may roll (a placement in Louqsor, a
+     re-roll), and the engine rolls inside ``apply`` -- after forced single options (E3) one
+     action may even roll, close, refill and roll again. So an action is applied to a copy of
+     the engine whose random source raises when asked for an unforced die; if it raises, the
+     state becomes a chance node (outcomes 0-5 = faces 1-6, 1/6 each) holding the action and
+     the saved position; each die drawn is added and the action re-applied from the saved
+     position with those dice forced (``force_roll``, R4.4) until it completes. A game is thus
+     fully determined by its action history (which is what serialization stores), and the
+     engine's own seeded random source is never used.
+
+  ``max_chance_outcomes`` is 9 (the card kinds with the Akhenaton card).
+* **Information**: ``IMPERFECT_INFORMATION``. Everything on the table is public (R12); the one
+  hidden thing is the deck order, hidden from all players alike. The observation string is the
+  public position (no deck order, only the deck's size); the information-state string (perfect
+  recall) is the first player, the cards seen so far in the order they came out of the deck,
+  every action and die since the deal, and the public position. Neither depends on the order of
+  the cards still in the deck (a test checks it). Both come from the game's observer
+  (``make_py_observer``), as OpenSpiel's own Python games do; no tensors.
+* **Returns**: the win share, 1/|winners| to each winner of R9.2 (most points, then most Deben,
+  then shared) and 0 to the others, at the end only. Win-oriented, like the bots are judged,
+  and the scores' scale (which no table bounds tightly) stays out of the utility. Every final
+  state sums to exactly 1, so the honest declaration is ``CONSTANT_SUM`` with
+  ``utility_sum=1`` (Nefertiti's scores are general-sum, its win shares are not);
+  ``min_utility=0``, ``max_utility=1``.
+* **Bounds**: ``max_game_length`` counts decisions (OpenSpiel's definition, chance excluded).
+  Over 20,000 random games per player count the longest took 151 decisions (3 players) and 184
+  (4 players), with at most 41 and 48 dice; bots' games are shorter than random ones, not
+  longer (they close markets on purpose). Nothing in the rules caps a game's length (markets
+  can close without taking cards), so the bound is empirical: 600 decisions, over three times
+  the longest seen, and 250 dice nodes (five times) plus the deal.
+* **Speed**: OpenSpiel clones a Python state by deep-copying its ``__dict__``; the state keeps
+  one attribute, a ``_Core`` whose ``__deepcopy__`` copies the engine with the greedy bot's
+  ``fast_copy``, so a clone costs a few microseconds plus the engine copy.
+
+The ``mcts`` bot
+----------------
+OpenSpiel's information-set MCTS (``open_spiel/python/algorithms/ismcts.py``, one tree over
+information sets, every simulation in a freshly resampled world) with:
+
+* the world resampled from what is known: the cards still in the deck are the same multiset in
+  every world (it follows from the public position); only their order is drawn again, the
+  Akhenaton card among the bottom five while five or more are left (R2.2). The engine state
+  handed to ``choose`` is converted with its deck resampled at once, and the multiset is sorted
+  before shuffling, so the real order cannot influence the search (two positions differing only
+  in the hidden order give the same choice for the same seed: a test checks it);
+* tree nodes keyed by the public position (``_public_key``, the tuple behind the observation
+  string) and the player to decide, which is the observation-string key of ISMCTS without a
+  round trip through C++;
+* leaves evaluated by a rollout on a plain engine copy (``apply_unchecked``, about 12 us a
+  step, instead of OpenSpiel states), dice rolled by the bot's own random source, with a cheap
+  rollout policy (see ``_rollout_choice``); optionally cut off after ``rollout_depth`` decisions
+  and scored by a soft win share of the projected scores (``scoring.totals``);
+* a budget per decision: ``time_limit`` seconds (default 1.0 without ``iterations``) and/or
+  ``iterations`` simulations (reproducible: with an iteration budget only, a seed gives the same
+  choices on any machine). A decision with a single legal option is returned at once.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts as _ismcts
+from open_spiel.python.algorithms import mcts as _mcts
+
+from . import options as O
+from . import rules as R
+from .bots import fast_copy, register
+from .errors import NefertitiError, SetupError
+from .scoring import totals, winners
+from .state import P_BID, P_TAKE, GameState, new_game
+
+GAME_NAME = "python_nefertiti"
+DEFAULT_PLAYERS = 4
+
+#: Chance outcomes: a card kind (0-7) or the Akhenaton card (8) when dealing; a seat when
+#: choosing the first player; a die face minus one when rolling.
+NUM_CHANCE_OUTCOMES = R.NUM_KINDS + 1
+MAX_GAME_LENGTH = 600  # decisions; see the module docstring
+MAX_DICE = 250  # dice nodes in one game; see the module docstring
+MARKET_DEAL = 3 * R.MARKET_CARDS  # R2.9: the first 12 cards fill three markets
+
+_CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
+_DIE_PROBS = [(face, 1.0 / 6.0) for face in range(6)]
+_CARD_NAMES = (*R.CARD_KINDS, "akhenaton")
+
+
+def _box(players: int) -> tuple[int, ...]:
+    """Copies per card kind in the deck at setup (R2.1, R2.2), the Akhenaton card last."""
+    counts = [
+        0 if players == 3 and R.KIND_TYPE[k] == R.SENET else c
+        for k, c in enumerate(R.CARDS_PER_KIND)
+    ]
+    return (*counts, 1)
+
+
+_BOX = {n: _box(n) for n in (3, 4)}
+_DECK_SIZE = {n: sum(box) for n, box in _BOX.items()}  # 47 with 4 players, 39 with 3
+
+
+def _players(params) -> int:
+    players = (params or {}).get("players", DEFAULT_PLAYERS)
+    if isinstance(players, bool) or not isinstance(players, int) or players not in (3, 4):
+        raise SetupError(
+            f"{GAME_NAME}: the parameter players must be 3 or 4 (R1.1), not {players!r}"
+        )
+    return players
+
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Nefertiti (Python, nefertiti_core engine)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=3,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification={"players": DEFAULT_PLAYERS},
+)
+
+
+class NefertitiGame(pyspiel.Game):
+    """The static facts: the number of players (the ``players`` parameter, 3 or 4)."""
+
+    def __init__(self, params=None):
+        players = _players(params)
+        self.players = players
+        self.deck_size = _DECK_SIZE[players]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=O.NUM_OPTIONS,
+            max_chance_outcomes=NUM_CHANCE_OUTCOMES,
+            num_players=players,
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=MAX_GAME_LENGTH,
+        )
+        super().__init__(_GAME_TYPE, info, {"players": players})
+
+    def new_initial_state(self):
+        return NefertitiState(self)
+
+    def max_chance_nodes_in_history(self):
+        return 1 + self.deck_size + MAX_DICE
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise SetupError(f"{GAME_NAME}: observation parameters are not supported: {params}")
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return NefertitiObserver(perfect_recall=recall)
+
+    def state_from_engine(self, engine: GameState, rng: random.Random) -> NefertitiState:
+        """An adapter state at ``engine``'s position, its hidden deck order drawn again from
+        ``rng`` (the real order is never kept). Its history is empty: it starts there."""
+        if engine.n != self.players:
+            raise NefertitiError(
+                f"a {engine.n}-player position needs the {engine.n}-player game, "
+                f"not the {self.players}-player one"
+            )
+        state = NefertitiState(self)
+        core = state._c
+        eng = fast_copy(engine, _STRICT)
+        eng.forced_rolls = []  # a teacher's forced outcomes are not the search's business
+        eng.forced_draws = []
+        eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, rng)
+        eng.refresh()
+        core.first = engine.turn_player  # unknown from a position; only a label here
+        core.order = ()
+        core.engine = eng
+        core.moves_from = 0
+        return state
+
+
+class _DiceNeeded(Exception):
+    """Raised by the adapter's engines when a die is rolled that no chance node has fixed."""
+
+
+class _StrictDice(random.Random):
+    """The engine's random source in the adapter: after setup the engine only uses it for dice
+    (``GameState._roll``), and every die must come from a chance node."""
+
+    def random(self):
+        raise _DiceNeeded
+
+
+_STRICT = _StrictDice(0)
+
+
+class _Core:
+    """Everything a state holds; copied by ``__deepcopy__`` so that OpenSpiel's clone is cheap."""
+
+    __slots__ = ("n", "first", "order", "engine", "pending", "moves_from")
+
+    def __init__(self, n: int):
+        self.n = n
+        self.first = -1  # R2.7, chosen by the first chance node
+        self.order: tuple[int, ...] = ()  # the deal, top of the deck first
+        self.engine: GameState | None = None  # built once the deal is complete
+        # An action waiting for dice: (option, the engine before it, the dice drawn so far).
+        self.pending: tuple[int, GameState, tuple[int, ...]] | None = None
+        self.moves_from = 1  # where the moves after the deal start in history()
+
+    def __deepcopy__(self, memo):
+        new = _Core.__new__(_Core)
+        new.n, new.first, new.order = self.n, self.first, self.order
+        # Engines are never changed once stored (every action applies to a fresh copy), so a
+        # clone shares them; whoever edits one (a resampled deck) copies it first.
+        new.engine = self.engine
+        new.pending = self.pending
+        new.moves_from = self.moves_from
+        return new
+
+
+class NefertitiState(pyspiel.State):
+    """A position: the deal, then the engine's state; dice pending as chance nodes."""
+
+    def __init__(self, game: NefertitiGame):
+        super().__init__(game)
+        self._c = _Core(game.players)
+        self._c.moves_from = 1 + game.deck_size
+
+    # ------------------------------------------------------------------ OpenSpiel's State API
+    def current_player(self):
+        c = self._c
+        eng = c.engine
+        if eng is None or c.pending is not None:
+            return _CHANCE
+        return _TERMINAL if eng._legal == () else eng.decider
+
+    def _legal_actions(self, player):
+        return list(self._c.engine._legal)
+
+    def chance_outcomes(self):
+        c = self._c
+        if c.first < 0:
+            p = 1.0 / c.n
+            return [(seat, p) for seat in range(c.n)]
+        if c.engine is None:
+            return _deal_outcomes(c.n, c.order)
+        return list(_DIE_PROBS)
+
+    def _apply_action(self, action):
+        c = self._c
+        if c.first < 0:
+            c.first = action
+        elif c.engine is None:
+            c.order = (*c.order, action)
+            if len(c.order) == _DECK_SIZE[c.n]:
+                c.engine = _engine_from_deal(c.n, c.first, c.order)
+        elif c.pending is not None:
+            option, saved, dice = c.pending
+            self._play(option, saved, (*dice, action + 1))
+        else:
+            self._play(action, c.engine, ())
+
+    def _play(self, option: int, before: GameState, dice: tuple[int, ...]) -> None:
+        """Apply ``option`` from ``before`` with ``dice`` forced; pend if it needs another."""
+        c = self._c
+        eng = fast_copy(before, _STRICT)
+        if dice:
+            eng.forced_rolls = list(dice)
+        try:
+            eng.apply_unchecked(option)
+        except _DiceNeeded:
+            c.pending = (option, before, dice)
+            return
+        c.engine = eng
+        c.pending = None
+
+    def _action_to_string(self, player, action):
+        c = self._c
+        if player == _CHANCE:
+            if c.first < 0:
+                return f"first player {R.COLOURS[action]}"
+            if c.engine is None:
+                return f"deal {_CARD_NAMES[action]}"
+            return f"die {action + 1}"
+        return O.option_text(action, R.COLOURS[: c.n])
+
+    def is_terminal(self):
+        c = self._c
+        return c.engine is not None and c.pending is None and c.engine._legal == ()
+
+    def returns(self):
+        c = self._c
+        if not self.is_terminal():
+            return [0.0] * c.n
+        return _win_shares(c.engine)
+
+    def __str__(self):
+        c = self._c
+        if c.engine is None:
+            return _setup_text(c) + " | deal " + " ".join(map(str, c.order))
+        return (
+            _observation_text(c) + " | deck (top first) " + " ".join(map(str, c.engine.deck[::-1]))
+        )
+
+    # ------------------------------------------------------------------ hidden information
+    def resample_from_infostate(self, player_id, probability_sampler):
+        """A state with the same information state for every player, the cards still in the
+        deck in a new order drawn with ``probability_sampler`` (a callable giving uniform
+        floats in [0, 1)); its history is this one with the hidden part of the deal replaced,
+        replayed from the start. States made by ``state_from_engine`` have no deal to replay:
+        their deck is reshuffled in a clone."""
+        c = self._c
+        if c.engine is None:  # still dealing: nothing is hidden yet but the undealt cards
+            return self.clone()
+        rng = _SamplerRandom(probability_sampler)
+        if c.moves_from == 0:
+            return _resampled(self, rng)
+        seen = _DECK_SIZE[c.n] - len(c.engine.deck)
+        deck = _shuffled_deck(c.engine.deck, c.engine.akhenaton_drawn, rng)
+        deal = (*c.order[:seen], *deck[::-1])
+        history = self.history()
+        new = self.get_game().new_initial_state()
+        new.apply_action(history[0])
+        for card in deal:
+            new.apply_action(card)
+        for action in history[c.moves_from :]:
+            new.apply_action(action)
+        return new
+
+    # ------------------------------------------------------------------ for the bot
+    def engine(self) -> GameState | None:
+        """The engine state (a reference: do not change it); None while dealing."""
+        return self._c.engine
+
+    def _public_key(self) -> tuple:
+        c = self._c
+        if c.engine is None:
+            return (c.first, c.order[:MARKET_DEAL], len(c.order))
+        pending = None if c.pending is None else (c.pending[0], c.pending[2])
+        return (pending, _public(c.engine))
+
+
+class _SamplerRandom(random.Random):
+    """``random.Random`` drawing from an OpenSpiel probability sampler."""
+
+    def __init__(self, sampler):
+        self._sampler = sampler
+        super().__init__(0)
+
+    def random(self):
+        return self._sampler()
+
+
+def _deal_outcomes(n: int, order: tuple[int, ...]) -> list[tuple[int, float]]:
+    """R2.2: the next card from the top, given the cards dealt so far."""
+    left = list(_BOX[n])
+    for card in order:
+        left[card] -= 1
+    k = sum(left)  # cards left, the Akhenaton card included if not dealt
+    if left[R.AKHENATON] and k > 5:  # it lies among the bottom five
+        k -= 1
+        return [(kind, count / k) for kind, count in enumerate(left[: R.AKHENATON]) if count]
+    return [(kind, count / k) for kind, count in enumerate(left) if count]
+
+
+def _engine_from_deal(n: int, first: int, order: tuple[int, ...]) -> GameState:
+    """The engine's state after setup (R2), with this first player and this deal."""
+    eng = new_game(n, seed=0, first_player=first)
+    for i, m in enumerate((R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL)):  # R2.9
+        eng.cards[m] = list(order[i * R.MARKET_CARDS : (i + 1) * R.MARKET_CARDS])
+    eng.deck = list(order[MARKET_DEAL:][::-1])  # the engine's deck has its top at the end
+    eng.rng = _STRICT
+    eng.refresh()
+    return eng
+
+
+def _shuffled_deck(deck: list[int], akhenaton_drawn: bool, rng: random.Random) -> list[int]:
+    """The same cards in a new order (top at the end), the Akhenaton card among the bottom
+    five (R2.2). Sorted first, so that the old order cannot show through the seed."""
+    gifts = sorted(card for card in deck if card != R.AKHENATON)
+    rng.shuffle(gifts)
+    if len(gifts) < len(deck) and not akhenaton_drawn:
+        gifts.insert(rng.randrange(min(5, len(deck))), R.AKHENATON)
+    return gifts
+
+
+def _win_shares(eng: GameState) -> list[float]:
+    won = winners(eng)
+    share = 1.0 / len(won)
+    return [share if p in won else 0.0 for p in range(eng.n)]
+
+
+def _public(eng: GameState) -> tuple:
+    """Everything about the position that every player can see: the engine's state without the
+    deck order (its size only) and without its random source (R12)."""
+    return (
+        eng.phase,
+        eng.decider,
+        eng.turn_player,
+        eng.turn_no,
+        eng.placements_left,
+        eng.recruited,
+        tuple(eng.deben),
+        tuple(eng.seals),
+        tuple(eng.prestige),
+        tuple(eng.hand),
+        tuple(map(tuple, eng.gifts)),
+        eng.seal_supply,
+        len(eng.deck),
+        eng.akhenaton_drawn,
+        eng.dead_market,
+        tuple(eng.out_of_game),
+        tuple(map(tuple, eng.piles)),
+        tuple(eng.side),
+        tuple(eng.status),
+        tuple(map(tuple, eng.owners)),
+        tuple(eng.reserve),
+        tuple(map(tuple, eng.cards)),
+        tuple(eng.seal_on_upper),
+        eng.tile,
+        eng.holder,
+        eng.holder_turn,
+        eng.last_roll,
+        eng.res_market,
+        tuple(eng.res_queue),
+        eng.res_pos,
+        eng.character,
+        eng.exchanges_done,
+        tuple(eng.exchange_partners),
+        eng.exchange_take,
+        eng.treasurer_market,
+    )
+
+
+def _setup_text(c: _Core) -> str:
+    first = R.COLOURS[c.first] if c.first >= 0 else "?"
+    shown = c.order[:MARKET_DEAL]
+    markets = [
+        f"{R.MARKETS[i]} " + " ".join(_CARD_NAMES[k] for k in shown[i * 4 : i * 4 + 4])
+        for i in range((len(shown) + 3) // 4)
+    ]
+    face_down = max(0, len(c.order) - MARKET_DEAL)
+    return f"setup: first player {first}; " + "; ".join(markets) + f"; deck {face_down} face down"
+
+
+def _observation_text(c: _Core) -> str:
+    """The public position in one line (no deck order)."""
+    eng = c.engine
+    col = eng.colours
+    name = _CARD_NAMES
+    who = col[eng.decider] if eng.decider >= 0 else "-"
+    parts = [f"turn {eng.turn_no} of {col[eng.turn_player]}: {eng.phase} by {who}"]
+    for p in range(eng.n):
+        gifts = ",".join(f"{name[k]}x{v}" for k, v in enumerate(eng.gifts[p]) if v)
+        parts.append(
+            f"{col[p]} deben {eng.deben[p]} seals {eng.seals[p]} prestige {eng.prestige[p]} "
+            f"servants {eng.hand[p]} gifts {gifts or '-'}"
+        )
+    for m in range(4):
+        stall = eng.visible_stall(m)
+        squares = ",".join(col[o][0] if o >= 0 else "." for o in eng.owners[m])
+        cards = ",".join(name[k] if k >= 0 else "-" for k in eng.cards[m])
+        state = "open" if eng.status[m] == 0 else "closed"
+        seal = " sealed" if eng.seal_on_upper[m] else ""
+        parts.append(
+            f"{stall.name} {state} reserve {eng.reserve[m]} [{squares}] cards {cards}{seal}"
+        )
+    piles = " ".join(str(len(p)) for p in eng.piles)
+    tile = R.MARKETS[eng.tile] if eng.tile >= 0 else "-"
+    holder = col[eng.holder] if eng.holder >= 0 else "-"
+    parts.append(
+        f"tile {tile} dice holder {holder} last roll {eng.last_roll} characters {piles} "
+        f"seal supply {eng.seal_supply} deck {len(eng.deck)}"
+        + (" akhenaton drawn" if eng.akhenaton_drawn else "")
+    )
+    if eng.res_market >= 0:
+        parts.append(
+            f"resolving {R.MARKETS[eng.res_market]} bids {list(eng.res_queue)} at {eng.res_pos}"
+        )
+    if eng.character >= 0:
+        parts.append(
+            f"character {R.CHARACTER_CARDS[eng.character]} exchanges {eng.exchanges_done} "
+            f"{list(eng.exchange_partners)} {eng.exchange_take} treasurer {eng.treasurer_market}"
+        )
+    if c.pending is not None:
+        option, _, dice = c.pending
+        parts.append(f"rolling for {O.option_text(option, col)}, dice so far {list(dice)}")
+    return " | ".join(parts)
+
+
+class NefertitiObserver:
+    """OpenSpiel's Python observer interface: strings only (``tensor`` is None)."""
+
+    def __init__(self, perfect_recall: bool):
+        self.perfect_recall = perfect_recall
+        self.tensor = None
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        c = state._c
+        now = _setup_text(c) if c.engine is None else _observation_text(c)
+        if not self.perfect_recall:
+            return f"p{player} {now}"
+        if c.engine is None:
+            return f"p{player} {now}"
+        seen = _DECK_SIZE[c.n] - len(c.engine.deck)
+        if c.moves_from == 0:  # a state made from an engine position: its past is not known
+            past = "from a given position"
+            cards = "-"
+        else:
+            past = " ".join(map(str, state.history()[c.moves_from :]))
+            cards = " ".join(_CARD_NAMES[k] for k in c.order[:seen])
+        first = R.COLOURS[c.first]
+        return f"p{player} first {first} | cards seen {cards} | moves {past} | {now}"
+
+
+pyspiel.register_game(_GAME_TYPE, NefertitiGame)
+
+
+# ====================================================================== the mcts bot
+def _rollout_choice(eng: GameState, legal: tuple[int, ...], rnd) -> int:
+    """A cheap rollout policy: a bidder takes the first card set / buys the first card it can
+    (the engine lists them) more often than it passes; otherwise uniformly random."""
+    phase = eng.phase
+    if phase == P_BID and len(legal) > 1 and rnd() < 0.5:
+        return legal[0]
+    if phase == P_TAKE:
+        return legal[-1]
+    return legal[int(rnd() * len(legal))]
+
+
+class _Evaluator(_mcts.Evaluator):
+    """Rollouts on plain engine copies; rewards are win shares (or, cut off, soft win shares
+    of the projected scores) so that they match the game's returns."""
+
+    def __init__(self, rng: random.Random, rollout_depth: int | None, temperature: float):
+        self.rng = rng
+        self.rollout_depth = rollout_depth
+        self.temperature = temperature
+
+    def evaluate(self, state):
+        eng = fast_copy(state.engine(), self.rng)
+        rnd = self.rng.random
+        steps = self.rollout_depth if self.rollout_depth is not None else 1 << 30
+        while eng._legal and steps > 0:
+            legal = eng._legal
+            eng.apply_unchecked(_rollout_choice(eng, legal, rnd))
+            steps -= 1
+        if not eng._legal:
+            return _win_shares(eng)
+        scores = totals(eng)
+        best = max(scores)
+        weights = [math.exp((s - best) / self.temperature) for s in scores]
+        total = sum(weights)
+        return [w / total for w in weights]
+
+    def prior(self, state):
+        legal = state.legal_actions()
+        p = 1.0 / len(legal)
+        return [(a, p) for a in legal]
+
+
+class _Search(_ismcts.ISMCTSBot):
+    """OpenSpiel's ISMCTS with a time budget, keys from the public position, and worlds
+    resampled by the bot's own random source."""
+
+    def get_state_key(self, state):
+        return state.current_player(), state._public_key()
+
+    def check_expand(self, node, legal_actions):
+        if len(node.child_info) == len(legal_actions):
+            return pyspiel.INVALID_ACTION
+        unexpanded = [a for a in legal_actions if a not in node.child_info]
+        return unexpanded[self._random_state.randint(len(unexpanded))]
+
+    def search(self, state, iterations: int | None, deadline: float | None) -> dict[int, int]:
+        """Visits per action at the root after the budget (adapted from ``run_search``)."""
+        self.reset()
+        self._root_node = self.create_new_node(state)
+        done = 0
+        while iterations is None or done < iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            self.run_simulation(self.resample_from_infostate(state))
+            done += 1
+        self.simulations = done
+        return {a: child.visits for a, child in self._root_node.child_info.items()}
+
+
+class MctsBot:
+    """Information-set MCTS over resampled deck orders (see the module docstring)."""
+
+    kind = "mcts"
+
+    def __init__(
+        self,
+        seed: int | None = 0,
+        time_limit: float | None = None,
+        iterations: int | None = None,
+        uct_c: float = 0.7,
+        rollout_depth: int | None = None,
+        temperature: float = 4.0,
+    ):
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
+        if time_limit is None and iterations is None:
+            time_limit = 1.0
+        if time_limit is not None and not (
+            isinstance(time_limit, int | float) and 0 < time_limit <= 600
+        ):
+            raise NefertitiError(f"time_limit must be seconds in (0, 600], not {time_limit!r}")
+        self.time_limit = time_limit
+        self.iterations = iterations
+        self.rng = random.Random(seed)
+        self.evaluator = _Evaluator(random.Random(self.rng.random()), rollout_depth, temperature)
+        self.uct_c = uct_c
+        self._games: dict[int, NefertitiGame] = {}
+        self.last_simulations = 0
+
+    def _game(self, players: int) -> NefertitiGame:
+        game = self._games.get(players)
+        if game is None:
+            game = self._games[players] = pyspiel.load_game(GAME_NAME, {"players": players})
+        return game
+
+    def choose(self, state: GameState) -> int:
+        legal = state.legal_options()
+        if not legal:
+            raise NefertitiError("the game is over: there is nothing to choose")
+        if len(legal) == 1:
+            return legal[0]
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else start + self.time_limit
+        game = self._game(state.n)
+        root = game.state_from_engine(state, self.rng)
+        search = _Search(
+            game,
+            self.evaluator,
+            self.uct_c,
+            max_simulations=0,
+            random_state=np.random.RandomState(self.rng.randrange(2**32)),
+        )
+        world_rng = random.Random(self.rng.random())
+        search.set_resampler(lambda s, player: _resampled(s, world_rng))
+        visits = search.search(root, self.iterations, deadline)
+        self.last_simulations = search.simulations
+        best = max(visits.values())
+        return min(a for a, v in visits.items() if v == best)
+
+
+def _resampled(state: NefertitiState, rng: random.Random) -> NefertitiState:
+    """A clone of ``state`` with its deck in a new order (the search's own worlds: the clone
+    keeps the history, which the search never reads)."""
+    new = state.clone()
+    c = new._c
+    c.engine = eng = fast_copy(c.engine, _STRICT)
+    eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, rng)
+    if c.pending is not None:  # the position before the action has the same deck
+        option, saved, dice = c.pending
+        saved = fast_copy(saved, _STRICT)
+        saved.deck = list(eng.deck)
+        c.pending = (option, saved, dice)
+    return new
+
+
+def _make_mcts(seed: int | None = 0, **options) -> MctsBot:
+    return MctsBot(seed=seed, **options)
+
+
+register("mcts", _make_mcts)
