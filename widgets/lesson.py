@@ -111,13 +111,24 @@ class Lesson(pn.viewable.Viewer):
 
 
 def exercises(topic: str, lang: str = "en", board_width: int = 620) -> pn.Column:
-    """The topic's exercises as cards, each with its own board."""
+    """The topic's exercises, one per tab, each with its own board.
+
+    The tabs are dynamic: a card's board is built and sent to the page when its tab is opened,
+    so a notebook shows (and executes) one board here, not one per exercise.
+    """
     coverage = learner_coverage()
     cards = [
-        ExerciseCard(exercise, lang=lang, coverage=coverage, board_width=board_width)
-        for exercise in exercises_for(topic)
+        (
+            tr(lang, "lesson.exercise_tab", number=number),
+            ExerciseCard(exercise, lang=lang, coverage=coverage, board_width=board_width),
+        )
+        for number, exercise in enumerate(exercises_for(topic), start=1)
     ]
-    return pn.Column(*cards, sizing_mode="stretch_width")
+    return pn.Column(
+        pn.pane.Markdown(f"_{tr(lang, 'lesson.exercises_intro')}_", margin=(0, 10)),
+        pn.Tabs(*cards, dynamic=True, sizing_mode="stretch_width"),
+        sizing_mode="stretch_width",
+    )
 
 
 def coverage_view(lang: str = "en") -> pn.pane.Markdown:
