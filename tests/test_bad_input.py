@@ -64,7 +64,7 @@ def test_r5_2_placing_on_an_occupied_square_is_refused():
     S.put_servant(g, RED, "gizeh", 2)
     S.start_turn(g, GREEN)
     err = assert_refused(g, "place gizeh.left#2", "R5.2")
-    assert err.rule == "R5.2" and "red" in str(err)
+    assert err.rule == "R5.2" and "Red" in str(err)
 
 
 def test_r5_2_placing_on_a_closed_market_is_refused():
@@ -454,3 +454,45 @@ def test_refusal_messages_cite_the_rule_id_in_their_text():
         if rule not in str(info.value):
             missing.append(f"{text}: {info.value}")
     assert missing == []
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_refusals_are_told_in_every_language(lang):
+    """The same refusal in German or Chinese: translated words, the same rule id, no template
+    left unfilled; over many random positions and every illegal option."""
+    import random
+
+    from nefertiti_core import new_game
+    from nefertiti_core.explain_illegal import why_illegal
+
+    rng = random.Random(5)
+    seen_keys = 0
+    for seed in range(3):
+        g = new_game(4, seed=seed)
+        while not g.is_over:
+            if rng.random() < 0.1:
+                legal = set(g.legal_options())
+                for option in range(174):
+                    if option in legal:
+                        continue
+                    en, rule = why_illegal(g, option, "en")
+                    text, rule_there = why_illegal(g, option, lang)
+                    assert rule_there == rule
+                    assert text != en and "{" not in text and "}" not in text
+                    if rule:
+                        assert rule in text
+                    seen_keys += 1
+            g.apply(rng.choice(g.legal_options()))
+    assert seen_keys > 500
+
+
+def test_a_refusal_in_german_names_the_square_and_the_owner():
+    from nefertiti_core.explain_illegal import why_illegal
+    from nefertiti_core.options import parse_option
+
+    g = fresh_game()
+    S.put_servant(g, RED, "gizeh", 2)
+    S.start_turn(g, GREEN)
+    text, rule = why_illegal(g, parse_option("place gizeh.left#2"), "de")
+    assert rule == "R5.2"
+    assert "auf Feld 2 steht schon ein Diener von Rot (R5.2)" in text
