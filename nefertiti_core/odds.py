@@ -312,7 +312,13 @@ def _seat_kinds(state: GameState, bots) -> tuple[str, ...]:
     for kind in set(kinds):
         if not isinstance(kind, str) or kind not in bot_kinds():
             raise NefertitiError(f"{kind!r} is not a bot: one of {', '.join(bot_kinds())}")
-        make_bot(kind, seed=0)  # a kind whose optional package is missing fails here, clearly
+        try:
+            make_bot(kind, seed=0)  # a kind whose optional package is missing fails here
+        except ImportError as error:
+            raise NefertitiError(
+                f"the {kind!r} bot needs a package that is not installed ({error.name}): "
+                "install the project's 'bots' extra"
+            ) from None
     return kinds
 
 

@@ -9,8 +9,10 @@ from . import _panel_patches
 from .board import Board
 from .characters import Characters
 from .decision import DecisionPanel
+from .hints import HintsView
 from .language import LanguageSelector
 from .log import Log
+from .odds import OddsView
 from .players import Players
 from .sandbox import Sandbox, make_app
 from .scores import Scores
@@ -24,9 +26,11 @@ __all__ = [
     "Board",
     "Characters",
     "DecisionPanel",
+    "HintsView",
     "GameSession",
     "LanguageSelector",
     "Log",
+    "OddsView",
     "Players",
     "Sandbox",
     "Scores",

@@ -21,8 +21,10 @@ from ._common import esc, guarded, md_escape, seat_kind_label
 from .board import Board
 from .characters import Characters
 from .decision import DecisionPanel
+from .hints import HintsView
 from .language import LanguageSelector
 from .log import Log
+from .odds import OddsView
 from .players import Players
 from .scores import Scores
 from .session import SEAT_KINDS, GameSession
@@ -30,7 +32,7 @@ from .timeline import Timeline
 
 MAX_SEATS = 4
 RANDOM_FIRST = -1
-VIEWS = ("characters", "log", "scores", "timeline", "setup")
+VIEWS = ("characters", "log", "scores", "timeline", "odds", "setup")
 BOARD_WIDTH = 860
 SIDE_WIDTH = 490
 
@@ -50,10 +52,13 @@ class Sandbox(pn.viewable.Viewer):
         self.log = Log(session)
         self.scores = Scores(session, width=BOARD_WIDTH - 20, height=340)
         self.timeline = Timeline(session)
+        self.hints_view = HintsView(session)
+        self.odds = OddsView(session, width=BOARD_WIDTH - 10)
         self.language = LanguageSelector(session)
 
         # --- header
         self._heading = pn.pane.HTML("", margin=(4, 10))
+        self._bot_status = pn.pane.HTML("", margin=(14, 10))
         self._hints = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
         self._hints.param.watch(self._on_hints, "value")
         self._download = pn.widgets.FileDownload(
@@ -106,6 +111,7 @@ class Sandbox(pn.viewable.Viewer):
             "log": self.log,
             "scores": self.scores,
             "timeline": self.timeline,
+            "odds": self.odds,
             "setup": setup,
         }
         self._view_boxes = {
@@ -117,6 +123,7 @@ class Sandbox(pn.viewable.Viewer):
 
         header = pn.Row(
             self._heading,
+            self._bot_status,
             pn.layout.HSpacer(),
             self.language,
             self._hints,
@@ -125,6 +132,15 @@ class Sandbox(pn.viewable.Viewer):
         side = pn.Column(
             pn.Column(
                 self.decision,
+                styles={
+                    "background": "#fffdf7",
+                    "border": "1px solid #e0d6bd",
+                    "border-radius": "6px",
+                },
+                sizing_mode="stretch_width",
+            ),
+            pn.Column(
+                self.hints_view,
                 styles={
                     "background": "#fffdf7",
                     "border": "1px solid #e0d6bd",
@@ -154,6 +170,7 @@ class Sandbox(pn.viewable.Viewer):
         session.param.watch(self._on_lang, ["lang"])
         session.param.watch(self._on_seats, ["seats", "version"])
         session.param.watch(self._on_session_hints, ["hints"])
+        session.param.watch(self._on_bot_thinking, ["bot_thinking"])
 
     def __panel__(self):
         return self._layout
@@ -205,6 +222,18 @@ class Sandbox(pn.viewable.Viewer):
         self._first_player.param.update(
             options=options, value=value if value in options.values() else RANDOM_FIRST
         )
+
+    # ------------------------------------------------------------------ a bot choosing
+    @guarded
+    def _on_bot_thinking(self, *_):
+        session, lang = self.session, self.session.lang
+        seat = session.bot_thinking
+        if 0 <= seat < session.state.n:
+            who = tr(lang, f"colour.{session.state.colours[seat]}")
+            text = tr(lang, "panel.bot.thinking", player=who)
+            self._bot_status.object = f"<i style='color:#6b4f2a'>{esc(text)}</i>"
+        else:
+            self._bot_status.object = ""
 
     # ------------------------------------------------------------------ seats
     @guarded

@@ -8,12 +8,15 @@ decided here. A refused action never raises into the page: the engine's message 
 
 from __future__ import annotations
 
-import random
+import functools
+import logging
+import threading
 
 import param
 from panel.io import hold
 
 from nefertiti_core import NefertitiError, new_game
+from nefertiti_core.bots import bot_kinds, make_bot
 from nefertiti_core.history import History, is_record, record_from_data
 from nefertiti_core.i18n import LANGUAGES
 from nefertiti_core.scenario import ScenarioError, dumps_scenario, loads_scenario
@@ -33,8 +36,20 @@ def _server_document():
         return None
 
 
-SEAT_KINDS = ("human", "random")  # the bots issue adds greedy and mcts
+log = logging.getLogger("widgets")
+
+#: What a seat can be: a person at the screen (hot seat) or one of the engine's bot kinds.
+SEAT_KINDS = ("human", *bot_kinds())
 MAX_BOT_STEPS = 5_000  # a whole game is ~130 decisions; this only stops a runaway loop
+MCTS_SECONDS = 1.0  # an mcts seat thinks at most this long per decision
+BOT_DELAY_MS = 350  # served app: the pause before each bot move, so people can follow the game
+
+
+def make_seat_bot(kind: str, seed: int):
+    """The bot for one seat; an mcts seat thinks at most ``MCTS_SECONDS`` per decision."""
+    if kind == "mcts":
+        return make_bot(kind, seed=seed, time_limit=MCTS_SECONDS)
+    return make_bot(kind, seed=seed)
 
 
 class GameSession(param.Parameterized):
@@ -45,10 +60,17 @@ class GameSession(param.Parameterized):
     error = param.String(default="", doc="Why the last action was refused (empty if it was not)")
     seats = param.List(default=[], doc="Per seat: 'human' or a bot kind")
     bot_seed = param.Integer(default=0, doc="Seed of the bots' choices")
+    bot_thinking = param.Integer(
+        default=-1, doc="Served app: the bot seat choosing its move in the background, or -1"
+    )
 
     def __init__(self, state: GameState | None = None, **params):
         super().__init__(**params)
         self._pending = 0
+        self._bots: dict[int, object] = {}  # seat -> its bot, made when first needed
+        self._bot_token = 0  # bumped when the game or the seats change: a late bot move is dropped
+        self._bot_scheduled = False
+        self.param.watch(self._on_seats_changed, ["seats", "bot_seed"])
         self._set_history(state if state is not None else new_game(4, 0, record_events=True))
 
     # ------------------------------------------------------------------ reading
@@ -65,30 +87,123 @@ class GameSession(param.Parameterized):
 
     # ------------------------------------------------------------------ acting
     def play(self, option) -> bool:
-        """Play an option (id or text) for whoever decides; then let bot seats move."""
+        """Play an option (id or text) for whoever decides; then let bot seats move.
+
+        In a notebook (and in tests) the bots move at once, before this returns. In a served app
+        they move one at a time in the background (see :meth:`run_bots`).
+        """
         try:
             self.history.play(option)
         except NefertitiError as error:
             self.error = str(error)
             return False
         self.error = ""
-        self._run_bots()
+        self._bot_token += 1
+        self._start_bots()
         self._changed()
         return True
 
     def run_bots(self) -> int:
-        """Let bot seats play until a human must decide or the game ends; returns steps played."""
-        played = self._run_bots()
+        """Let bot seats play until a human must decide or the game ends; returns steps played.
+
+        In a served app this only starts them: each bot chooses in a background thread and its
+        move is played on the page's next tick after a short pause (``BOT_DELAY_MS``), so the
+        page updates between moves and an mcts seat never freezes it; returns 0 then.
+        """
+        played = self._start_bots()
         self._changed()
         return played
 
+    def bot_for(self, seat: int):
+        """The bot playing ``seat`` (made with ``make_bot`` from the seat's kind and seed)."""
+        kind = self.seats[seat]
+        bot = self._bots.get(seat)
+        if bot is None or getattr(bot, "kind", kind) != kind:
+            bot = make_seat_bot(kind, seed=self.bot_seed * 16 + seat)
+            self._bots[seat] = bot
+        return bot
+
+    def _bot_deciding(self) -> bool:
+        return not self.state.is_over and self.is_bot(self.state.decider)
+
+    def _start_bots(self) -> int:
+        doc = _server_document()
+        if doc is None:
+            return self._run_bots()
+        self._doc = doc
+        self._schedule_bot()
+        return 0
+
     def _run_bots(self) -> int:
+        """Every bot move in a row, here and now (notebooks, tests)."""
         played = 0
-        while not self.state.is_over and self.is_bot(self.state.decider) and played < MAX_BOT_STEPS:
-            legal = self.state.legal_options()
-            self.history.play(legal[self._bot_rng.randrange(len(legal))])
+        while self._bot_deciding() and played < MAX_BOT_STEPS:
+            option = self._bot_choice(self.state.decider, self.state)
+            if option is None:
+                break
+            self.history.play(option)
             played += 1
         return played
+
+    def _bot_choice(self, seat: int, state: GameState) -> int | None:
+        """The option the seat's bot chooses (on a copy of ``state``); None, with ``error`` set,
+        if the bot cannot be made or fails."""
+        try:
+            return self.bot_for(seat).choose(state.copy())
+        except (ImportError, NefertitiError) as error:
+            self.error = f"{self.seats[seat]}: {error}"
+        except Exception as error:  # a broken bot must not break the page
+            log.exception("bot %s failed", self.seats[seat])
+            self.error = f"{self.seats[seat]}: {error}"
+        return None
+
+    # --- served app: one bot move at a time, chosen in a background thread
+    def _schedule_bot(self) -> None:
+        doc = getattr(self, "_doc", None)
+        if doc is None or self._bot_scheduled or not self._bot_deciding():
+            return
+        self._bot_scheduled = True
+        doc.add_timeout_callback(
+            functools.partial(self._bot_think, doc, self._bot_token), BOT_DELAY_MS
+        )
+
+    def _bot_think(self, doc, token: int) -> None:
+        if token != self._bot_token or not self._bot_deciding():
+            self._bot_scheduled = False
+            self.bot_thinking = -1
+            self._schedule_bot()
+            return
+        state, seat = self.state, self.state.decider
+        self.bot_thinking = seat
+
+        def work():
+            option = self._bot_choice(seat, state)
+            doc.add_next_tick_callback(functools.partial(self._bot_move, doc, token, state, option))
+
+        threading.Thread(target=work, name=f"bot-seat-{seat}", daemon=True).start()
+
+    def _bot_move(self, doc, token: int, state: GameState, option: int | None) -> None:
+        from panel.io.state import set_curdoc
+
+        with set_curdoc(doc):
+            self._bot_scheduled = False
+            self.bot_thinking = -1
+            if option is None:
+                self._changed()  # shows the error
+                return
+            if token == self._bot_token and self.state is state:
+                try:
+                    self.history.play(option)
+                except NefertitiError as error:
+                    self.error = str(error)
+                    self._changed()
+                    return
+                self._changed()
+            self._schedule_bot()
+
+    def _on_seats_changed(self, *_):
+        self._bots = {}
+        self._bot_token += 1
 
     def undo(self) -> bool:
         return self._move(self.history.undo)
@@ -118,6 +233,7 @@ class GameSession(param.Parameterized):
             self.error = str(error)
             return False
         self.error = ""
+        self._bot_token += 1  # a bot's move chosen for the old position is dropped
         self._changed()
         return True
 
@@ -171,9 +287,10 @@ class GameSession(param.Parameterized):
         self.seats = (
             (list(self.seats) + ["human"] * 4)[: state.n] if self.seats else ["human"] * state.n
         )
-        self._bot_rng = random.Random(self.bot_seed)
+        self._bots = {}
+        self._bot_token += 1
         self.error = ""
-        self._run_bots()
+        self._start_bots()
         self._changed()
 
     def _changed(self) -> None:
