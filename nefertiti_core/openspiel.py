@@ -94,16 +94,23 @@ import math
 import random
 import time
 
-import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import ismcts as _ismcts
-from open_spiel.python.algorithms import mcts as _mcts
-
 from . import options as O
 from . import rules as R
+from .bots import Evaluator as Estimator
 from .bots import fast_copy, register
 from .errors import NefertitiError, SetupError
-from .scoring import totals, winners
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import ismcts as _ismcts
+    from open_spiel.python.algorithms import mcts as _mcts
+except ImportError as error:  # the bots extra is not installed
+    raise NefertitiError(
+        f"the OpenSpiel game and the mcts bot need the bots extra (open_spiel, numpy): "
+        f"pip install -e '.[bots]' ({error})"
+    ) from error
+from .scoring import winners
 from .state import P_BID, P_TAKE, GameState, new_game
 
 GAME_NAME = "python_nefertiti"
@@ -568,8 +575,11 @@ def _rollout_choice(eng: GameState, legal: tuple[int, ...], rnd) -> int:
 
 
 class _Evaluator(_mcts.Evaluator):
-    """Rollouts on plain engine copies; rewards are win shares (or, cut off, soft win shares
-    of the projected scores) so that they match the game's returns."""
+    """Leaves scored as soft win shares, on the scale of the game's returns (0 to 1, summing to
+    1): ``rollout_depth`` steps of the rollout policy on a plain engine copy (to the end when
+    None: then the true win shares), then each player's estimated final score (the greedy bot's
+    ``Evaluator.estimates``: gifts at today's values, Deben, seals, the bids on the board) turned
+    into shares by a softmax with ``temperature`` points."""
 
     def __init__(self, rng: random.Random, rollout_depth: int | None, temperature: float):
         self.rng = rng
@@ -577,16 +587,17 @@ class _Evaluator(_mcts.Evaluator):
         self.temperature = temperature
 
     def evaluate(self, state):
-        eng = fast_copy(state.engine(), self.rng)
-        rnd = self.rng.random
+        eng = state.engine()
         steps = self.rollout_depth if self.rollout_depth is not None else 1 << 30
-        while eng._legal and steps > 0:
-            legal = eng._legal
-            eng.apply_unchecked(_rollout_choice(eng, legal, rnd))
-            steps -= 1
+        if steps > 0:
+            eng = fast_copy(eng, self.rng)
+            rnd = self.rng.random
+            while eng._legal and steps > 0:
+                eng.apply_unchecked(_rollout_choice(eng, eng._legal, rnd))
+                steps -= 1
         if not eng._legal:
             return _win_shares(eng)
-        scores = totals(eng)
+        scores = Estimator(eng).estimates(eng)
         best = max(scores)
         weights = [math.exp((s - best) / self.temperature) for s in scores]
         total = sum(weights)
@@ -604,6 +615,11 @@ class _Search(_ismcts.ISMCTSBot):
 
     def get_state_key(self, state):
         return state.current_player(), state._public_key()
+
+    def _action_value(self, node, child):  # UCT as OpenSpiel's, with math instead of numpy
+        return child.return_sum / child.visits + self._uct_c * math.sqrt(
+            math.log(node.total_visits) / child.visits
+        )
 
     def check_expand(self, node, legal_actions):
         if len(node.child_info) == len(legal_actions):
@@ -636,8 +652,8 @@ class MctsBot:
         time_limit: float | None = None,
         iterations: int | None = None,
         uct_c: float = 0.7,
-        rollout_depth: int | None = None,
-        temperature: float = 4.0,
+        rollout_depth: int | None = 0,
+        temperature: float = 5.0,
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -701,8 +717,4 @@ def _resampled(state: NefertitiState, rng: random.Random) -> NefertitiState:
     return new
 
 
-def _make_mcts(seed: int | None = 0, **options) -> MctsBot:
-    return MctsBot(seed=seed, **options)
-
-
-register("mcts", _make_mcts)
+register("mcts", MctsBot)

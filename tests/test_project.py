@@ -20,6 +20,10 @@ FORBIDDEN_ROOTS = frozenset(
     {"panel", "bokeh", "ipywidgets", "param", "pyviz_comms", "holoviews", "ipykernel"}
 )
 FORBIDDEN_PREFIXES = ("jupyter",)
+# The bots extra (#6): OpenSpiel and numpy, imported by the OpenSpiel adapter alone (the rest of
+# the engine stays standard library only; bots.make_bot imports the adapter on demand).
+OPENSPIEL_ROOTS = frozenset({"pyspiel", "open_spiel", "numpy"})
+OPENSPIEL_ADAPTER = "openspiel.py"
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 
@@ -79,8 +83,9 @@ def _is_forbidden(module: str) -> bool:
     return root in FORBIDDEN_ROOTS or root.startswith(FORBIDDEN_PREFIXES)
 
 
-def forbidden_imports(path: Path) -> list[str]:
+def forbidden_imports(path: Path, is_forbidden=None) -> list[str]:
     """Each forbidden import in one file, as ``"path:line module"``."""
+    is_forbidden = is_forbidden or _is_forbidden
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
@@ -99,7 +104,7 @@ def forbidden_imports(path: Path) -> list[str]:
                 and isinstance(arg.value, str)
             ):
                 found.append((node.lineno, arg.value))
-    return [f"{path}:{line} {mod}" for line, mod in found if _is_forbidden(mod)]
+    return [f"{path}:{line} {mod}" for line, mod in found if is_forbidden(mod)]
 
 
 def test_forbidden_import_detector_catches_each_form(tmp_path):
@@ -125,3 +130,20 @@ def test_engine_never_imports_ui_or_notebook_code():
     files = sorted(ENGINE.rglob("*.py"))
     hits = [hit for path in files for hit in forbidden_imports(path)]
     assert not hits, "the engine must not import UI or notebook code:\n" + "\n".join(hits)
+
+
+def _is_openspiel(module: str) -> bool:
+    return module.split(".")[0] in OPENSPIEL_ROOTS
+
+
+def test_only_the_openspiel_adapter_imports_openspiel_or_numpy():
+    if not ENGINE.is_dir():
+        pytest.skip("nefertiti_core/ does not exist yet")
+    files = sorted(p for p in ENGINE.rglob("*.py") if p.name != OPENSPIEL_ADAPTER)
+    hits = [hit for path in files for hit in forbidden_imports(path, _is_openspiel)]
+    assert not hits, "only nefertiti_core/openspiel.py may import OpenSpiel or numpy:\n" + (
+        "\n".join(hits)
+    )
+    adapter = ENGINE / OPENSPIEL_ADAPTER
+    if adapter.exists():
+        assert forbidden_imports(adapter, _is_openspiel), "the detector finds the adapter's imports"

@@ -1,0 +1,130 @@
+"""The mcts bot (nefertiti_core/openspiel.py): legal, reproducible, blind to the deck order, on
+time, and a clear error without OpenSpiel. Small iteration budgets keep these fast."""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+import pytest
+
+from nefertiti_core import bots
+from nefertiti_core import rules as R
+from nefertiti_core.bots import make_bot
+from nefertiti_core.errors import NefertitiError
+from nefertiti_core.state import new_game
+
+
+def positions(players: int, count: int, seed: int):
+    """Random positions with a real choice (two or more legal options), of every phase."""
+    rng = random.Random(seed)
+    found = []
+    game = new_game(players, seed)
+    while len(found) < count:
+        if game.is_over:
+            game = new_game(players, rng.randrange(10**6))
+            continue
+        if len(game.legal_options()) > 1 and rng.random() < 0.3:
+            found.append(game.copy())
+        game.apply_unchecked(rng.choice(game.legal_options()))
+    return found
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_mcts_only_chooses_legal_options_and_leaves_the_state_alone(players):
+    bot = make_bot("mcts", seed=players, iterations=12)
+    phases = set()
+    for state in positions(players, 40, seed=players):
+        key = state.key()
+        option = bot.choose(state)
+        assert option in state.legal_options()
+        assert state.key() == key
+        phases.add(state.phase)
+    assert {"turn", "bid"} <= phases
+
+
+def test_mcts_is_reproducible_with_a_seed_and_an_iteration_budget():
+    states = positions(4, 8, seed=21)
+    first = [make_bot("mcts", seed=5, iterations=40).choose(s) for s in states]
+    bot = make_bot("mcts", seed=5, iterations=40)
+    again = [make_bot("mcts", seed=5, iterations=40).choose(s) for s in states]
+    assert first == again
+    # One bot reused gives the same first choice as a fresh one.
+    assert bot.choose(states[0]) == first[0]
+
+
+def test_mcts_does_not_read_the_hidden_deck_order():
+    """Two positions that differ only in the order of the deck (R2.2, R12) get the same choice
+    from bots with the same seed."""
+    rng = random.Random(4)
+    checked = 0
+    for state in positions(4, 6, seed=33):
+        other = state.copy()
+        gifts = [c for c in other.deck if c != R.AKHENATON]
+        rng.shuffle(gifts)
+        if len(gifts) < len(other.deck):
+            gifts.insert(rng.randrange(min(5, len(other.deck))), R.AKHENATON)
+        other.deck = gifts
+        if other.deck == state.deck:
+            continue
+        a = make_bot("mcts", seed=8, iterations=60).choose(state)
+        b = make_bot("mcts", seed=8, iterations=60).choose(other)
+        assert a == b
+        checked += 1
+    assert checked >= 4
+
+
+def test_mcts_keeps_to_its_time_budget():
+    state = positions(4, 1, seed=2)[0]
+    bot = make_bot("mcts", seed=1, time_limit=0.25)
+    start = time.perf_counter()
+    option = bot.choose(state)
+    took = time.perf_counter() - start
+    assert option in state.legal_options()
+    assert 0.2 < took < 0.6
+    assert bot.last_simulations > 5
+
+
+def test_the_default_budget_is_one_second_at_most():
+    bot = make_bot("mcts", seed=0)
+    assert bot.time_limit is not None and bot.time_limit <= 1.0
+    assert bot.iterations is None
+
+
+def test_a_single_option_is_returned_at_once():
+    game = new_game(4, 3, auto_forced=False)
+    rng = random.Random(0)
+    while len(game.legal_options()) != 1:
+        game.apply_unchecked(rng.choice(game.legal_options()))
+    bot = make_bot("mcts", seed=0, iterations=10**9)
+    start = time.perf_counter()
+    assert bot.choose(game) == game.legal_options()[0]
+    assert time.perf_counter() - start < 0.05
+
+
+def test_bad_budgets_and_finished_games_are_refused():
+    with pytest.raises(NefertitiError, match="iterations"):
+        make_bot("mcts", iterations=0)
+    with pytest.raises(NefertitiError, match="time_limit"):
+        make_bot("mcts", time_limit=-1)
+    game = new_game(3, 1)
+    rng = random.Random(1)
+    while not game.is_over:
+        game.apply_unchecked(rng.choice(game.legal_options()))
+    with pytest.raises(NefertitiError, match="over"):
+        make_bot("mcts", iterations=5).choose(game)
+
+
+def test_mcts_is_listed_among_the_bot_kinds():
+    assert "mcts" in bots.bot_kinds()
+
+
+def test_without_openspiel_make_bot_mcts_says_what_is_missing(monkeypatch):
+    """As if the bots extra were not installed: importing pyspiel fails."""
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` raises ImportError
+    monkeypatch.delitem(sys.modules, "nefertiti_core.openspiel", raising=False)
+    monkeypatch.delitem(bots._FACTORIES, "mcts", raising=False)
+    with pytest.raises(NefertitiError, match=r"bots extra.*open_spiel"):
+        make_bot("mcts", seed=1)
+    assert make_bot("random", seed=1).kind == "random"  # the other kinds still work
