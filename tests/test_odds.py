@@ -267,3 +267,12 @@ def test_finished_game_has_no_odds():
         state.apply_unchecked(bot.choose(state))
     with pytest.raises(NefertitiError, match="over"):
         odds(state, playouts=5, bots="random")
+
+
+def test_a_roll_fixed_by_the_teacher_is_kept_in_every_playout():
+    # The scenario fixes the roll at 3 and 2 (R4.4): the placement closes Louqsor for certain.
+    from nefertiti_core.scenario import load
+
+    state = load(SCENARIOS / "louqsor-left-dice.yaml").state
+    report = odds(state, 20, "random", seed=0, workers=1, option="place louqsor.left#2")
+    assert report.louqsor_exact == 1 and report.louqsor_sampled == 1.0

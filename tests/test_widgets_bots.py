@@ -9,6 +9,7 @@ event loop would. Odds run in this process (``workers=1``) except where the pool
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from nefertiti_core.scenario import load
 from widgets import GameSession, HintsView, OddsView, Sandbox
 from widgets import session as session_module
 from widgets.board import PLAYER_COLOURS
+from widgets.odds import AS_IT_IS
 from widgets.session import MCTS_SECONDS, SEAT_KINDS, make_seat_bot
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "nefertiti_core" / "scenarios"
@@ -287,6 +289,25 @@ def test_odds_view_louqsor_exact_chances_and_languages():
     assert "4/36" in view._louqsor.object and "R3.7" in view._louqsor.object
     session.lang = "en"
     assert view._run.name == "Run" and "4/36" in view._louqsor.object
+
+
+def test_odds_view_what_if_a_louqsor_placement():
+    state = load(SCENARIOS / "louqsor-left-dice.yaml").state
+    assert state.forced_rolls == [3, 2]  # the scenario fixes a closing roll (R4.4) ...
+    state.forced_rolls.clear()  # ... which the odds would respect: free dice here
+    session = GameSession(state)
+    view = OddsView(session, workers=1)
+    option = state.parse("place louqsor.left#2")
+    assert option in view._what_if.options.values()
+    assert view.run(playouts=30, bots="random", option=option)
+    view.join(120)
+    assert view.report.option == "place louqsor.left#2"
+    assert view.report.louqsor_exact == Fraction(4, 36)
+    text = view._louqsor.object
+    assert "4/36" in text and "in the playouts it closed" in text
+    session.play("place louqsor.left#2")  # the menu follows the game
+    assert option not in view._what_if.options.values()
+    assert view._what_if.value == AS_IT_IS
 
 
 def test_odds_view_game_over_and_errors():

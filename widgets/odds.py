@@ -28,6 +28,7 @@ from bokeh.plotting import figure
 from nefertiti_core import rules as R
 from nefertiti_core.bots import bot_kinds
 from nefertiti_core.errors import NefertitiError
+from nefertiti_core.explain import describe_option
 from nefertiti_core.i18n import tr
 from nefertiti_core.odds import GAME_END, OddsReport, odds
 from nefertiti_core.status import Chances, Message, StallName, format_probability, render
@@ -44,6 +45,7 @@ DEFAULT_BOTS = "greedy" if "greedy" in ODDS_BOTS else ODDS_BOTS[0]
 MAX_SEATS = 4
 PROGRESS_EVERY = 0.15  # seconds between two progress updates sent to the page
 MAX_BARS = 30  # scores are grouped into at most this many bins per player
+AS_IT_IS = -1  # the "what if" menu's first entry: no option studied, the position as it is
 
 
 class OddsView(pn.viewable.Viewer):
@@ -62,17 +64,19 @@ class OddsView(pn.viewable.Viewer):
         self._cancel: threading.Event | None = None
         self._last_progress = 0.0
         self._error = ""
+        self._stale_menu = False  # the "what if" menu waits for the view to be shown
 
         self._title = pn.pane.HTML("", margin=(0, 5))
         self._explain = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._playouts = pn.widgets.Select(
-            options=list(PLAYOUT_CHOICES), value=DEFAULT_PLAYOUTS, width=130
+            options=list(PLAYOUT_CHOICES), value=DEFAULT_PLAYOUTS, width=100
         )
-        self._bots = pn.widgets.Select(width=260)
-        self._run = pn.widgets.Button(color="primary", width=110, margin=(22, 5, 5, 5))
+        self._bots = pn.widgets.Select(width=190)
+        self._what_if = pn.widgets.Select(width=290)
+        self._run = pn.widgets.Button(color="primary", width=90, margin=(22, 5, 5, 5))
         self._run.on_click(self._on_run)
         self._stop = pn.widgets.Button(
-            color="warning", width=110, margin=(22, 5, 5, 5), disabled=True
+            color="warning", width=90, margin=(22, 5, 5, 5), disabled=True
         )
         self._stop.on_click(self._on_cancel)
         self._progress = pn.indicators.Progress(
@@ -91,7 +95,7 @@ class OddsView(pn.viewable.Viewer):
         self._layout = pn.Column(
             self._title,
             self._explain,
-            pn.Row(self._playouts, self._bots, self._run, self._stop),
+            pn.Row(self._playouts, self._bots, self._what_if, self._run, self._stop),
             self._progress,
             self._status,
             self._wins,
@@ -162,8 +166,11 @@ class OddsView(pn.viewable.Viewer):
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def run(self, playouts: int | None = None, bots: str | None = None) -> bool:
-        """Start the playouts (the widgets' choices unless given); False if it cannot start."""
+    def run(
+        self, playouts: int | None = None, bots: str | None = None, option: int | None = None
+    ) -> bool:
+        """Start the playouts (the widgets' choices unless given; ``option``: what if the decider
+        chose it, ``AS_IT_IS`` for none); False if it cannot start."""
         if self.running:
             return False
         state = self.session.state
@@ -174,8 +181,12 @@ class OddsView(pn.viewable.Viewer):
             self._playouts.value = playouts
         if bots is not None:
             self._bots.value = bots
+        if option is not None:
+            self._what_if.value = option
         total = int(self._playouts.value)
         kind = self._bots.value
+        studied = self._what_if.value
+        studied = None if studied in (None, AS_IT_IS) else studied
         self._state = state
         self._cancel = threading.Event()
         self._last_progress = 0.0
@@ -198,6 +209,7 @@ class OddsView(pn.viewable.Viewer):
                     workers=self.workers,
                     progress=functools.partial(self._progress_from_thread, doc),
                     cancel=self._cancel,
+                    option=studied,
                 )
                 self._to_page(doc, self._finish, state, report, None)
             except Exception as error:  # shown on the page, never raised into it
@@ -424,16 +436,36 @@ class OddsView(pn.viewable.Viewer):
         )
         self._run.name = tr(lang, "odds.run")
         self._stop.name = tr(lang, "odds.cancel")
+        self._refresh_what_if()
+
+    def _refresh_what_if(self) -> None:
+        """The "what if" menu: the position as it is, or one of the decider's options."""
+        state, lang = self.session.state, self.session.lang
+        options = {tr(lang, "odds.what_if.none"): AS_IT_IS}
+        for option in state.legal_options():
+            options[describe_option(state, option, lang)] = option
+        value = self._what_if.value
+        self._what_if.name = tr(lang, "odds.what_if")
+        self._what_if.param.update(
+            options=options, value=value if value in options.values() else AS_IT_IS
+        )
 
     # ------------------------------------------------------------------ following the game
     @guarded
     def _on_change(self, *_):
-        if self.report is not None and not self.running and self.active:
+        if not self.active:
+            self._stale_menu = True
+            return
+        self._refresh_what_if()
+        if self.report is not None and not self.running:
             self._show()  # marks the report stale once the game has moved on
 
     @param.depends("active", watch=True)
     @guarded
     def _on_active(self):
+        if self.active and self._stale_menu:
+            self._stale_menu = False
+            self._refresh_what_if()
         if self.active and self.report is not None and not self.running:
             self._show()
 
