@@ -321,12 +321,14 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
     Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's."""
     copy = fast_copy(state, random.Random(rng.getrandbits(64)))
     deck = copy.deck
+    # Sorted before shuffling, so that the copy depends on which cards are left, not their order.
     if not state.akhenaton_drawn and R.AKHENATON in deck[:5]:
-        bottom, top = deck[:5], deck[5:]
+        bottom, top = sorted(deck[:5]), sorted(deck[5:])
         rng.shuffle(bottom)
         rng.shuffle(top)
         deck = bottom + top
     else:
+        deck.sort()
         rng.shuffle(deck)
     copy.deck = deck
     return copy

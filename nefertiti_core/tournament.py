@@ -64,7 +64,10 @@ def _accepts(kind: str, name: str) -> bool:
 
 def bot_options_for(kind: str, options: dict) -> dict:
     """The options of ``options`` that bots of ``kind`` take (time limit, iterations, ...)."""
-    make_bot(kind)  # registers a lazily imported kind; raises for an unknown one
+    from .bots import _FACTORIES
+
+    if kind not in _FACTORIES:
+        make_bot(kind)  # imports (registers) a lazily loaded kind; raises for an unknown one
     return {k: v for k, v in options.items() if v is not None and _accepts(kind, k)}
 
 
