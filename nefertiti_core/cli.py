@@ -1,6 +1,7 @@
 """The ``nefertiti`` command.
 
     nefertiti simulate --players 4 --games 200 --seed 1 --json
+    nefertiti hint position.yaml --lang de
     nefertiti tournament --players 4 --bots greedy,random,random,random --games 400 --seed 1
 
 A bad argument gets one line naming it and exit status 2, never a traceback.
@@ -99,6 +100,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
     rep.set_defaults(run=_run_replay)
+
+    hint = sub.add_parser(
+        "hint",
+        help="the options of a position ranked, with reasons in the rules' terms",
+        description="Rank the options of a position (a scenario file's starting position, or a "
+        "game record's position after its moves) and give each one's reasons with rule IDs. "
+        "VALUE is an estimate in prestige points ahead of the opponents (higher is better).",
+    )
+    hint.add_argument("file", help="a scenario (.yaml) or a game record")
+    hint.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    hint.add_argument("--seed", type=_int, default=0, help="seed of the playouts (0)")
+    hint.add_argument(
+        "--time-budget",
+        type=_positive_float,
+        default=1.0,
+        metavar="SECONDS",
+        help="most time to spend (1.0)",
+    )
+    hint.set_defaults(run=_run_hint)
 
     tour = sub.add_parser(
         "tournament",
@@ -283,6 +303,26 @@ def _run_simulate(args: argparse.Namespace) -> int:
         for key, value in report.items():
             print(f"{key:<{width}}  {value}")
     return 1 if report["invariant_violations"] else 0
+
+
+def _run_hint(args: argparse.Namespace) -> int:
+    from .hints import hints
+    from .history import GameRecord
+
+    start, steps, _, is_record, name = _load_any(args.file)
+    state = GameRecord(start, steps).replay(source=name).state if is_record else start
+    found = hints(state, args.lang, time_budget=args.time_budget, seed=args.seed)
+    if not found:
+        print(
+            f"nefertiti hint: error: {name}: the game is over, there is nothing to choose",
+            file=sys.stderr,
+        )
+        return 2
+    for h in found:
+        print(f"{h.rank}. [{h.value:+.1f}] {h.text}")
+        for reason in h.reasons:
+            print(f"     - {reason}")
+    return 0
 
 
 def _run_tournament(args: argparse.Namespace) -> int:

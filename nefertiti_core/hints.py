@@ -233,8 +233,9 @@ class _Reasons:
                 first = next(i for i in R.RESOLUTION_ORDER[stall] if owners[i] >= 0)
                 slots = _best_take(worth, R.STALLS[stall].squares[first].symbol)
                 if slots:
-                    cards = self.cards_at(m, slots)
-                    out.append(self.s("close.then_take", cards=w.join(cards)))
+                    names = w.join(w.card(state.cards[m][s]) for s in slots)
+                    out.append(self.s("close.then_take", cards=names))
+                    out += [r for r in dict.fromkeys(self.cards_at(m, slots)) if r not in out]
             else:
                 out.append(self.s("close.shame", market=market, bid=bid, deben=deben, rule=rule_id))
         elif top >= 0:
