@@ -40,6 +40,10 @@ class FakeDocument:
     def __init__(self):
         self.timeouts = []
         self.ticks = []
+        self.destroyed = []
+
+    def on_session_destroyed(self, *callbacks):
+        self.destroyed.extend(callbacks)
 
     def add_timeout_callback(self, callback, ms):
         self.timeouts.append((callback, ms))
@@ -168,6 +172,26 @@ def test_served_bot_move_is_dropped_when_the_game_changed_meanwhile(served):
     state = session.state
     served.run_ticks()
     assert session.state is state  # the late move was not played on the other position
+
+
+def test_served_bot_failure_reaches_the_page_as_an_error(served, monkeypatch):
+    class Broken:
+        kind = "random"
+
+        def choose(self, state):
+            raise RuntimeError("the bot tripped")
+
+    session = GameSession()
+    human = session.state.decider
+    session.seats = ["random" if seat != human else "human" for seat in range(4)]
+    monkeypatch.setattr(session, "bot_for", lambda seat: Broken())
+    session.play(first_placement(session.state))
+    served.run_ticks()
+    served.run_timeouts()
+    served.wait_for_tick()
+    assert session.error == ""  # nothing changed from the thread itself
+    served.run_ticks()
+    assert "the bot tripped" in session.error and session.bot_thinking == -1
 
 
 # --- hints ----------------------------------------------------------------------------------------
@@ -332,6 +356,16 @@ def test_odds_view_served_updates_through_the_document(served):
     assert view.report is None  # nothing reached the page yet: it waits for the next tick
     served.run_ticks()
     assert view.report.playouts == 50 and view._chart.visible
+
+
+def test_odds_view_served_stops_when_the_browser_tab_closes(served):
+    view = OddsView(GameSession(), workers=1)
+    view.run(playouts=5000, bots="random")
+    assert len(served.destroyed) == 1
+    served.destroyed[0](None)  # the session is destroyed: the playouts stop soon
+    view.join(60)
+    served.run_ticks()
+    assert view.report.cancelled and view.report.playouts < 5000
 
 
 # --- the Sandbox ----------------------------------------------------------------------------------

@@ -41,7 +41,9 @@ PLAYOUT_CHOICES = (50, 200, 1000, 5000)
 DEFAULT_PLAYOUTS = 200
 #: Kinds that can play thousands of games: mcts thinks up to a second per move, far too slow.
 ODDS_BOTS = tuple(kind for kind in bot_kinds() if kind != "mcts")
-DEFAULT_BOTS = "greedy" if "greedy" in ODDS_BOTS else ODDS_BOTS[0]
+#: Random bots answer at once (hundreds of playouts a second); greedy ones play more like people
+#: but take about a second a playout (benchmarks/odds_speed.py).
+DEFAULT_BOTS = "random"
 MAX_SEATS = 4
 PROGRESS_EVERY = 0.15  # seconds between two progress updates sent to the page
 MAX_BARS = 30  # scores are grouped into at most this many bins per player
@@ -65,6 +67,7 @@ class OddsView(pn.viewable.Viewer):
         self._last_progress = 0.0
         self._error = ""
         self._stale_menu = False  # the "what if" menu waits for the view to be shown
+        self._watching_session = False
 
         self._title = pn.pane.HTML("", margin=(0, 5))
         self._explain = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
@@ -195,6 +198,10 @@ class OddsView(pn.viewable.Viewer):
         self._progress.param.update(value=0, max=total, visible=True)
         self._show_status("odds.running", done=0, total=total)
         doc = _server_document()
+        if doc is not None and not self._watching_session:
+            # A closed browser tab stops its playouts (the thread would run on for nothing).
+            self._watching_session = True
+            doc.on_session_destroyed(lambda _context: self.cancel())
         seed = self.session.bot_seed
         copy = state.copy()
         copy.log = None  # the playouts never need the game's event log
@@ -214,7 +221,10 @@ class OddsView(pn.viewable.Viewer):
                 self._to_page(doc, self._finish, state, report, None)
             except Exception as error:  # shown on the page, never raised into it
                 message = str(error) if isinstance(error, NefertitiError) else repr(error)
-                self._to_page(doc, self._finish, state, None, message)
+                try:
+                    self._to_page(doc, self._finish, state, None, message)
+                except Exception:  # the page is gone (its session was destroyed)
+                    pass
 
         self._thread = threading.Thread(target=work, name="odds", daemon=True)
         self._thread.start()

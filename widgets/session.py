@@ -138,24 +138,26 @@ class GameSession(param.Parameterized):
         """Every bot move in a row, here and now (notebooks, tests)."""
         played = 0
         while self._bot_deciding() and played < MAX_BOT_STEPS:
-            option = self._bot_choice(self.state.decider, self.state)
+            option, error = self._bot_choice(self.state.decider, self.state)
             if option is None:
+                self.error = error
                 break
             self.history.play(option)
             played += 1
         return played
 
-    def _bot_choice(self, seat: int, state: GameState) -> int | None:
-        """The option the seat's bot chooses (on a copy of ``state``); None, with ``error`` set,
-        if the bot cannot be made or fails."""
+    def _bot_choice(self, seat: int, state: GameState, bot=None) -> tuple[int | None, str]:
+        """(the option the seat's bot chooses on a copy of ``state``, "") or (None, why not) if
+        the bot cannot be made or fails. Changes nothing of the session but its bots."""
+        kind = self.seats[seat] if seat < len(self.seats) else "?"
         try:
-            return self.bot_for(seat).choose(state.copy())
+            bot = bot if bot is not None else self.bot_for(seat)
+            return bot.choose(state.copy()), ""
         except (ImportError, NefertitiError) as error:
-            self.error = f"{self.seats[seat]}: {error}"
+            return None, f"{kind}: {error}"
         except Exception as error:  # a broken bot must not break the page
-            log.exception("bot %s failed", self.seats[seat])
-            self.error = f"{self.seats[seat]}: {error}"
-        return None
+            log.exception("bot %s failed", kind)
+            return None, f"{kind}: {error}"
 
     # --- served app: one bot move at a time, chosen in a background thread
     def _schedule_bot(self) -> None:
@@ -174,21 +176,31 @@ class GameSession(param.Parameterized):
             self._schedule_bot()
             return
         state, seat = self.state, self.state.decider
+        try:
+            bot = self.bot_for(seat)  # made here, on the page's thread
+        except Exception as error:
+            self._bot_scheduled = False
+            self.error = f"{self.seats[seat]}: {error}"
+            self._changed()
+            return
         self.bot_thinking = seat
 
-        def work():
-            option = self._bot_choice(seat, state)
-            doc.add_next_tick_callback(functools.partial(self._bot_move, doc, token, state, option))
+        def work():  # only the bot's thinking runs in the thread; the page changes on its tick
+            option, error = self._bot_choice(seat, state, bot)
+            doc.add_next_tick_callback(
+                functools.partial(self._bot_move, doc, token, state, option, error)
+            )
 
         threading.Thread(target=work, name=f"bot-seat-{seat}", daemon=True).start()
 
-    def _bot_move(self, doc, token: int, state: GameState, option: int | None) -> None:
+    def _bot_move(self, doc, token: int, state: GameState, option: int | None, error="") -> None:
         from panel.io.state import set_curdoc
 
         with set_curdoc(doc):
             self._bot_scheduled = False
             self.bot_thinking = -1
             if option is None:
+                self.error = error
                 self._changed()  # shows the error
                 return
             if token == self._bot_token and self.state is state:
