@@ -128,6 +128,7 @@ class Evaluator:
         self.deben = weights.deben_end + (weights.deben_early - weights.deben_end) * left
         characters = any(state.piles)
         self.seal = weights.seal + (weights.seal_character * left if characters else 0.0)
+        self._cache: dict[tuple, tuple[float, list[float]]] = {}
 
     # -- pieces -----------------------------------------------------------------------------
     @staticmethod
@@ -230,22 +231,46 @@ class Evaluator:
         """Each player's estimated final score: prestige, gifts at today's values (R8), Deben
         and seals at what they are worth now (R9.1), and the bids on the board (R6)."""
         counts = self.counts(state)
-        holders = [sum(1 for c in counts if c[t]) for t in range(len(R.GIFT_TYPES))]
+        holders = [sum(map(bool, column)) for column in zip(*counts, strict=True)]
         per_gift = [row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)]
         dv, sv = self.deben, self.seal
+        mul = operator.mul
         est = [
             state.prestige[q]
             + state.deben[q] * dv
             + state.seals[q] * sv
-            + sum(c * v for c, v in zip(counts[q], per_gift, strict=True))
+            + sum(map(mul, counts[q], per_gift))
             for q in range(state.n)
         ]
         mask = state.mask
+        cache = self._cache
         for m in range(len(R.MARKETS)):
-            if mask[m] or m == state.res_market:
-                weight = self.closing_weight(state, m)
-                for q, gain in enumerate(self.market_gains(state, m, holders, counts)):
-                    est[q] += weight * gain
+            if m == state.res_market:
+                gains = self.market_gains(state, m, holders, counts)
+                weight = 1.0
+            elif mask[m]:
+                # The look-ahead changes one market at a time: the others come from the cache.
+                key = (
+                    m,
+                    state.side[m],
+                    tuple(state.owners[m]),
+                    tuple(state.cards[m]),
+                    state.seal_on_upper[m],
+                    state.reserve[m],
+                    tuple(state.deben),
+                    tuple(counts),
+                )
+                hit = cache.get(key)
+                if hit is None:
+                    hit = cache[key] = (
+                        self.closing_weight(state, m),
+                        self.market_gains(state, m, holders, counts),
+                    )
+                weight, gains = hit
+            else:
+                continue
+            for q, gain in enumerate(gains):
+                est[q] += weight * gain
         return est
 
     def relative(self, est: list[float], seat: int) -> float:
@@ -348,16 +373,24 @@ def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[in
         mask = state.mask[R.LOUQSOR]
     else:
         return [(1.0, ())]
-    outcomes = louqsor_outcomes(stall, mask, tuple(state.forced_rolls))
-    closing = [free for free, closes in outcomes if closes]
-    staying = [free for free, closes in outcomes if not closes]
-    p = len(closing) / len(outcomes)
-    out = []
-    if closing:
-        out.append((p, closing[0]))
-    if staying:
-        out.append((1.0 - p, staying[0]))
+    key = (stall, mask, tuple(state.forced_rolls))
+    out = _CHANCES.get(key)
+    if out is None:
+        outcomes = louqsor_outcomes(stall, mask, key[2])
+        closing = [free for free, closes in outcomes if closes]
+        staying = [free for free, closes in outcomes if not closes]
+        p = len(closing) / len(outcomes)
+        out = []
+        if closing:
+            out.append((p, closing[0]))
+        if staying:
+            out.append((1.0 - p, staying[0]))
+        if len(_CHANCES) < 10_000:
+            _CHANCES[key] = out
     return out
+
+
+_CHANCES: dict[tuple, list[tuple[float, tuple[int, ...]]]] = {}
 
 
 class GreedyBot:
