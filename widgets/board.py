@@ -15,8 +15,9 @@ import re
 import panel as pn
 import param
 from bokeh.events import DoubleTap, Tap
-from bokeh.models import ColumnDataSource, HoverTool
+from bokeh.models import ColumnDataSource, CustomJS, HoverTool
 from bokeh.plotting import figure
+from panel.io import hold
 
 from nefertiti_core import options as O
 from nefertiti_core import rules as R
@@ -41,6 +42,39 @@ CARD_COLOURS = {
 REGION_FILL = {"open": "#f6ead0", "closed": "#d8d2c4", "dead": "#b9b2a6"}
 EMPTY_FILL = "#fffaf0"
 CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
+
+
+#: Drawn in the browser at once, before the server answers: a click on a square that the server
+#: said is a legal placement now adds the decider's servant to the drawn servants. The change is
+#: not sent back (``sync: false``): the server plays the click and its update replaces the drawn
+#: data; a click it refused is drawn again from its data (see ``Board._redraw``). One placement
+#: per list: the list is cleared until the server sends the next.
+OPTIMISTIC_PLACEMENT_JS = """
+const half = SQUARE / 2;
+const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.data[key]);
+const copy = (src) => (src.data instanceof Map ? new Map(src.data) : {...src.data});
+const put = (data, key, value) => { if (data instanceof Map) data.set(key, value); else data[key] = value; };
+const lx = col(legal, "x"), ly = col(legal, "y");
+for (let i = 0; i < lx.length; i++) {
+    if (Math.abs(cb_obj.x - lx[i]) > half || Math.abs(cb_obj.y - ly[i]) > half) continue;
+    const drawn = copy(servants);
+    for (const key of ["x", "y", "colour", "who"]) {
+        const column = Array.from(col(servants, key));
+        column.push(col(legal, key)[i]);
+        put(drawn, key, column);
+    }
+    servants.setv({data: drawn}, {sync: false});
+    const none = copy(legal);
+    for (const key of ["x", "y", "colour", "who"]) put(none, key, []);
+    legal.setv({data: none}, {sync: false});
+    break;
+}
+"""
+
+LEGAL_COLUMNS = ("x", "y", "colour", "who")
+SQUARE_LINE = "#8a7a5a"
+PLAYABLE_LINE = "#4a7a2a"
+SERVANT_RADIUS = 0.34  # covers the square's label
 
 
 def _short(text: str, size: int = 9) -> str:
@@ -75,9 +109,15 @@ class Board(pn.viewable.Viewer):
         self._regions = ColumnDataSource(
             name="board-regions", data=dict(x=[], y=[], w=[], h=[], fill=[])
         )
+        # What changes on most clicks is drawn on Bokeh's overlay layer (servants, the outlines
+        # of playable and closing squares, the texts), so a placement repaints only that layer;
+        # the squares, cards and regions below change only when a market closes or the
+        # language changes.
         self._squares = ColumnDataSource(
-            name="board-squares",
-            data=dict(x=[], y=[], fill=[], line=[], line_width=[], label=[], tip=[]),
+            name="board-squares", data=dict(x=[], y=[], fill=[], label=[])
+        )
+        self._marks = ColumnDataSource(
+            name="board-marks", data=dict(x=[], y=[], line=[], line_width=[], tip=[])
         )
         self._servants = ColumnDataSource(
             name="board-servants", data=dict(x=[], y=[], colour=[], who=[])
@@ -89,12 +129,17 @@ class Board(pn.viewable.Viewer):
         self._texts = ColumnDataSource(
             name="board-texts", data=dict(x=[], y=[], text=[], size=[], colour=[], style=[])
         )
+        # The squares where a click places the decider's servant now (drawn at once in the
+        # browser, OPTIMISTIC_PLACEMENT_JS); not drawn itself.
+        self._legal = ColumnDataSource(name="board-legal", data={k: [] for k in LEGAL_COLUMNS})
         self._figure = self._build_figure()
         self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
         self._cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
         self.refresh()
-        session.param.watch(self._on_change, ["board_version", "lang", "hints"])
+        # seats: a bot's squares are not drawn at once on a click (see OPTIMISTIC_PLACEMENT_JS)
+        session.param.watch(self._on_change, ["board_version", "lang", "hints", "seats"])
+        self.param.watch(self._on_change, ["on_square"])
 
     def __panel__(self):
         return self._pane
@@ -116,18 +161,14 @@ class Board(pn.viewable.Viewer):
         fig.axis.visible = False
         fig.grid.visible = False
         fig.rect("x", "y", "w", "h", source=self._regions, fill_color="fill", line_color="#a0895a")
-        squares = fig.rect(
+        fig.rect(
             "x",
             "y",
             G.SQUARE,
             G.SQUARE,
             source=self._squares,
             fill_color="fill",
-            line_color="line",
-            line_width="line_width",
-        )
-        fig.circle(
-            "x", "y", radius=0.3, source=self._servants, fill_color="colour", line_color="white"
+            line_color=SQUARE_LINE,
         )
         fig.text(
             "x",
@@ -162,6 +203,27 @@ class Board(pn.viewable.Viewer):
         fig.circle(
             "x", "y", radius=0.22, source=self._seals, fill_color="#b8860b", line_color="#5a3a00"
         )
+        # --- the overlay layer: what a placement changes
+        marks = fig.rect(
+            "x",
+            "y",
+            G.SQUARE,
+            G.SQUARE,
+            source=self._marks,
+            fill_color=None,
+            line_color="line",
+            line_width="line_width",
+            level="overlay",
+        )
+        fig.circle(
+            "x",
+            "y",
+            radius=SERVANT_RADIUS,
+            source=self._servants,
+            fill_color="colour",
+            line_color="white",
+            level="overlay",
+        )
         fig.text(
             "x",
             "y",
@@ -171,10 +233,16 @@ class Board(pn.viewable.Viewer):
             text_color="colour",
             text_font_style="style",
             text_baseline="middle",
+            level="overlay",
         )
-        fig.add_tools(HoverTool(renderers=[squares], tooltips="@tip"))
-        fig.on_event(Tap, self._on_click)
-        fig.on_event(DoubleTap, self._on_click)  # a quick second click arrives as DoubleTap
+        fig.add_tools(HoverTool(renderers=[marks], tooltips="@tip"))
+        optimistic = CustomJS(
+            args=dict(legal=self._legal, servants=self._servants, SQUARE=G.SQUARE),
+            code=OPTIMISTIC_PLACEMENT_JS,
+        )
+        for event in (Tap, DoubleTap):  # a quick second click arrives as DoubleTap
+            fig.js_on_event(event, optimistic)
+            fig.on_event(event, self._on_click)
         return fig
 
     # ------------------------------------------------------------------ updating (data only)
@@ -202,8 +270,15 @@ class Board(pn.viewable.Viewer):
                 kind = "dead"
             regions["fill"].append(REGION_FILL[kind])
 
-        squares = dict(x=[], y=[], fill=[], line=[], line_width=[], label=[], tip=[])
+        squares = dict(x=[], y=[], fill=[], label=[])
+        marks = dict(x=[], y=[], line=[], line_width=[], tip=[])
         servants = dict(x=[], y=[], colour=[], who=[])
+        drawn_legal: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
+        # Drawn at once in the browser only when a click would play it for a person at the board.
+        if self.on_square is None and not state.is_over and not self.session.is_bot(seat):
+            decider_colour = colours[seat]
+        else:
+            decider_colour = None
         for cell in self._cells:
             m = cell.market
             is_open = state.status[m] == OPEN
@@ -213,15 +288,24 @@ class Board(pn.viewable.Viewer):
             squares["x"].append(cell.x)
             squares["y"].append(cell.y)
             squares["fill"].append(EMPTY_FILL if is_open else "#cfc8b8")
-            squares["line"].append(
-                CLOSING_LINE if closes else ("#4a7a2a" if playable else "#8a7a5a")
+            # an occupied square keeps its label: the servant's disc covers it (the squares'
+            # data, drawn below, then does not change on a placement)
+            squares["label"].append(f"{cell.value}{cell.symbol}")
+            marks["x"].append(cell.x)
+            marks["y"].append(cell.y)
+            marks["line"].append(
+                CLOSING_LINE if closes else (PLAYABLE_LINE if playable else SQUARE_LINE)
             )
-            squares["line_width"].append(3 if closes else (2 if playable else 1))
-            squares["label"].append("" if owner >= 0 else f"{cell.value}{cell.symbol}")
+            marks["line_width"].append(3 if closes else (2 if playable else 1))
             tip = f"#{cell.index}: {cell.value}{cell.symbol}"
             if closes:
                 tip += " — " + tr(lang, "board.closes_here")
-            squares["tip"].append(tip)
+            marks["tip"].append(tip)
+            if playable and decider_colour is not None:
+                drawn_legal["x"].append(cell.x)
+                drawn_legal["y"].append(cell.y)
+                drawn_legal["colour"].append(PLAYER_COLOURS[decider_colour])
+                drawn_legal["who"].append(decider_colour)
             if owner >= 0:
                 servants["x"].append(cell.x)
                 servants["y"].append(cell.y)
@@ -274,17 +358,34 @@ class Board(pn.viewable.Viewer):
             if self.session.hints and state.status[m] == OPEN:
                 text(sx, sy, _hint_line(describe_status(statuses[m], colours, lang), lang), "10px")
 
-        # Only what changed goes to the browser: most clicks change the servants and a label.
-        for source, data in (
-            (self._regions, regions),
-            (self._squares, squares),
-            (self._servants, servants),
-            (self._cards, cards),
-            (self._seals, seals),
-            (self._texts, texts),
-        ):
-            if dict(source.data) != data:
-                source.data = data
+        # Only what changed goes to the browser (a placement changes the servants, the marks, the
+        # legal squares, sometimes a hint text), as one message: in a served app each message
+        # costs a pass over the whole document's models.
+        with hold():
+            for source, data in (
+                (self._regions, regions),
+                (self._squares, squares),
+                (self._marks, marks),
+                (self._servants, servants),
+                (self._cards, cards),
+                (self._seals, seals),
+                (self._texts, texts),
+                (self._legal, drawn_legal),
+            ):
+                if dict(source.data) != data:
+                    source.data = data
+
+    def _redraw(self) -> None:
+        """Send the servants and the legal squares again, changed or not.
+
+        After a refused click on a square: the browser may have drawn a servant there already
+        (OPTIMISTIC_PLACEMENT_JS) and cleared its list, while the server's data did not change,
+        so an ordinary update would send nothing.
+        """
+        with hold():
+            for source in (self._servants, self._legal):
+                data = dict(source.data)
+                source.trigger("data", data, data)
 
     # ------------------------------------------------------------------ clicks
     def _on_click(self, event) -> None:
@@ -297,7 +398,10 @@ class Board(pn.viewable.Viewer):
             if self.on_square is not None:
                 self.on_square(cell)
                 return False
-            return self.session.play(cell.option)
+            played = self.session.play(cell.option)
+            if not played:
+                self._redraw()
+            return played
         card = G.card_at(self._card_cells, x, y)
         if card is None:
             return False

@@ -13,7 +13,7 @@ from nefertiti_core import rules as R
 from nefertiti_core.explain import describe_option
 from nefertiti_core.i18n import tr
 
-from ._common import DeferredView, esc, guarded, player_name, tooltip
+from ._common import HTML, DeferredView, esc, guarded, player_name, tooltip
 from .session import GameSession
 
 
@@ -24,9 +24,9 @@ class Characters(DeferredView):
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
-        self._title = pn.pane.HTML("", margin=(0, 5))
-        self._note = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._texts = [pn.pane.HTML("", sizing_mode="stretch_width") for _ in R.PILES]
+        self._title = HTML("", margin=(0, 5))
+        self._note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._texts = [HTML("", sizing_mode="stretch_width") for _ in R.PILES]
         self._buttons = []
         for pile in range(len(R.PILES)):
             button = pn.widgets.Button(color="primary", width=120, disabled=True)

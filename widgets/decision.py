@@ -31,6 +31,7 @@ from nefertiti_core.state import (
 from nefertiti_core.status import describe_preview, preview
 
 from ._common import (
+    HTML,
     WRAP_BUTTON_CSS,
     esc,
     guarded,
@@ -56,17 +57,17 @@ class DecisionPanel(pn.viewable.Viewer):
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
-        self._title = pn.pane.HTML("", margin=(0, 5))
-        self._who = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._title = HTML("", margin=(0, 5))
+        self._who = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
         self._bots = pn.widgets.Button(color="warning", visible=False)
         self._bots.on_click(self._on_bots)
 
-        self._place_label = pn.pane.HTML("", margin=(5, 5, 0, 5))
+        self._place_label = HTML("", margin=(5, 5, 0, 5))
         self._place_select = pn.widgets.Select(groups={}, sizing_mode="stretch_width")
         self._place_button = pn.widgets.Button(color="primary", width=90)
         self._place_button.on_click(self._on_place)
-        self._place_preview = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._place_preview = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._place_select.param.watch(self._on_select, "value")
         self._place_box = pn.Column(
             self._place_label,
@@ -75,7 +76,7 @@ class DecisionPanel(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
-        self._options_label = pn.pane.HTML("", margin=(5, 5, 0, 5))
+        self._options_label = HTML("", margin=(5, 5, 0, 5))
         self._buttons: list[pn.widgets.Button] = []
         for index in range(MAX_BUTTONS):
             button = pn.widgets.Button(
@@ -88,9 +89,15 @@ class DecisionPanel(pn.viewable.Viewer):
             )
             button.on_click(lambda _event, index=index: self._on_button(index))
             self._buttons.append(button)
+        # One hover text per button, made once: a new Tooltip on every step would be a new Bokeh
+        # model (the served document walks its whole model graph for each); only its text changes.
+        self._tooltips = [tooltip(" ") for _ in self._buttons]
+        for button, tip in zip(self._buttons, self._tooltips, strict=True):
+            button.description = tip
         self._button_options: list[int] = []
+        self._placements: list[int] = []
 
-        self._over = pn.pane.HTML("", visible=False, sizing_mode="stretch_width")
+        self._over = HTML("", visible=False, sizing_mode="stretch_width")
 
         self._layout = pn.Column(
             self._title,
@@ -119,7 +126,8 @@ class DecisionPanel(pn.viewable.Viewer):
 
     @property
     def placement_options(self) -> list[int]:
-        return list(self._place_select.values or [])
+        """The options in the drop-down now (placements, and options beyond the buttons)."""
+        return list(self._placements)
 
     # ------------------------------------------------------------------ updating
     @guarded
@@ -174,11 +182,16 @@ class DecisionPanel(pn.viewable.Viewer):
             extra = groups.setdefault(tr(lang, "panel.decision.more"), {})
             for option in overflow:
                 extra[describe_option(state, option, lang)] = option
-        chosen = self._place_select.value
-        self._place_select.groups = groups
         values = [v for group in groups.values() for v in group.values()]
+        self._placements = values
         if values:
+            chosen = self._place_select.value
+            if groups != self._place_select.groups:
+                self._place_select.groups = groups
             self._place_select.value = chosen if chosen in values else values[0]
+        # With nothing to place the drop-down is hidden but keeps its last options: emptied, the
+        # browser's "no selection" could come back after it is filled again, which Panel refuses
+        # (ValueError: None not in list).
         self._place_label.object = esc(
             tr(lang, "panel.decision.placements", count=len(placements))
             if placements
@@ -194,11 +207,15 @@ class DecisionPanel(pn.viewable.Viewer):
     def _set_buttons(self, options: list[int]) -> None:
         state, lang = self.session.state, self.session.lang
         self._button_options = list(options)
-        for index, button in enumerate(self._buttons):
+        for index, (button, tip) in enumerate(zip(self._buttons, self._tooltips, strict=True)):
             if index < len(options):
                 option = options[index]
-                button.name = describe_option(state, option, lang)
-                button.description = tooltip(_preview_text(state, option, lang))
+                label = describe_option(state, option, lang)
+                # Panel sends only what changed (the same label or visibility sends nothing).
+                button.name = label
+                text = _preview_text(state, option, lang) or label
+                if tip.content != text:
+                    tip.content = text
                 button.visible = True
             else:
                 button.visible = False
@@ -206,7 +223,7 @@ class DecisionPanel(pn.viewable.Viewer):
     def _update_place_preview(self) -> None:
         option = self._place_select.value
         state = self.session.state
-        if option is None or not state.is_legal(option):
+        if option is None or option not in self._placements or not state.is_legal(option):
             self._place_preview.object = ""
             return
         text = _preview_text(state, option, self.session.lang)
@@ -220,7 +237,7 @@ class DecisionPanel(pn.viewable.Viewer):
     @guarded
     def _on_place(self, *_):
         option = self._place_select.value
-        if option is not None:
+        if option is not None and option in self._placements:
             self.session.play(option)
 
     @guarded

@@ -15,7 +15,7 @@ from nefertiti_core import rules as R
 from nefertiti_core.explain import SILENT_EVENTS, describe_event, narrate
 from nefertiti_core.i18n import tr
 
-from ._common import DeferredView, esc, guarded, swatch
+from ._common import HTML, DeferredView, esc, guarded, swatch
 from .session import GameSession
 
 MAX_ENTRIES = 200
@@ -53,11 +53,11 @@ class Log(DeferredView):
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
-        self._title = pn.pane.HTML("", margin=(0, 5))
+        self._title = HTML("", margin=(0, 5))
         self._player = pn.widgets.Select(width=160)
         self._market = pn.widgets.Select(width=200)
-        self._count = pn.pane.HTML("", margin=(0, 5))
-        self._entries = pn.pane.HTML(
+        self._count = HTML("", margin=(0, 5))
+        self._entries = HTML(
             "",
             sizing_mode="stretch_width",
             height=self.height,

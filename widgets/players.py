@@ -12,7 +12,7 @@ from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
 from nefertiti_core.scoring import score_breakdown
 
-from ._common import esc, guarded, player_name, seat_kind_label, swatch
+from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from .board import PLAYER_COLOURS
 from .session import GameSession
 
@@ -27,8 +27,8 @@ class Players(pn.viewable.Viewer):
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
-        self._title = pn.pane.HTML("", margin=(0, 5))
-        self._cards = [pn.pane.HTML("", width=CARD_WIDTH, margin=(4, 4)) for _ in range(MAX_SEATS)]
+        self._title = HTML("", margin=(0, 5))
+        self._cards = [HTML("", width=CARD_WIDTH, margin=(4, 4)) for _ in range(MAX_SEATS)]
         self._layout = pn.Column(
             self._title,
             pn.FlexBox(*self._cards, flex_wrap="wrap"),

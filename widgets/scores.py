@@ -17,7 +17,7 @@ from nefertiti_core.explain import score_lines, winner_line
 from nefertiti_core.i18n import tr
 from nefertiti_core.scoring import totals
 
-from ._common import DeferredView, esc, player_name
+from ._common import HTML, DeferredView, esc, player_name
 from .session import GameSession
 
 BAR = 0.36
@@ -39,8 +39,8 @@ class Scores(DeferredView):
         self._projected = ColumnDataSource(data=dict(empty), name="scores-projected")
         self._figure = self._build_figure()
         self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
-        self._title = pn.pane.HTML("", margin=(0, 5))
-        self._leader = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._title = HTML("", margin=(0, 5))
+        self._leader = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._layout = pn.Column(self._title, self._pane, self._leader)
         self.refresh()
         session.param.watch(self._on_change, ["version", "lang"])

@@ -12,7 +12,7 @@ import param
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
 
-from ._common import DeferredView, esc, guarded, swatch
+from ._common import HTML, DeferredView, esc, guarded, swatch
 from .session import GameSession
 
 
@@ -24,10 +24,10 @@ class Timeline(DeferredView):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._updating = False
-        self._title = pn.pane.HTML("", margin=(0, 5))
+        self._title = HTML("", margin=(0, 5))
         self._undo = pn.widgets.Button(width=90, color="primary")
         self._redo = pn.widgets.Button(width=90, color="primary")
-        self._position = pn.pane.HTML("", margin=(5, 5))
+        self._position = HTML("", margin=(5, 5))
         self._slider = pn.widgets.IntSlider(start=0, end=1, value=0, sizing_mode="stretch_width")
         self._steps = pn.widgets.Select(size=12, options={}, sizing_mode="stretch_width")
         self._branch = pn.widgets.Select(width=200)
@@ -38,7 +38,7 @@ class Timeline(DeferredView):
         self._compare_a = pn.widgets.Select(width=150)
         self._compare_b = pn.widgets.Select(width=150)
         self._compare = pn.widgets.Button(width=120, color="primary", variant="outline")
-        self._table = pn.pane.HTML("", sizing_mode="stretch_width", visible=False)
+        self._table = HTML("", sizing_mode="stretch_width", visible=False)
         self._compared: tuple[str, str] | None = None
 
         self._undo.on_click(self._on_undo)
@@ -50,8 +50,8 @@ class Timeline(DeferredView):
         self._steps.param.watch(self._on_step_list, "value")
         self._branch.param.watch(self._on_branch, "value")
 
-        self._branch_title = pn.pane.HTML("", margin=(10, 5, 0, 5))
-        self._compare_title = pn.pane.HTML("", margin=(10, 5, 0, 5))
+        self._branch_title = HTML("", margin=(10, 5, 0, 5))
+        self._compare_title = HTML("", margin=(10, 5, 0, 5))
         self._layout = pn.Column(
             self._title,
             pn.Row(self._undo, self._redo, self._position),
