@@ -17,6 +17,7 @@ from panel.io import hold
 
 from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.bots import bot_kinds, make_bot
+from nefertiti_core.explain_illegal import why_illegal
 from nefertiti_core.history import History, is_record, record_from_data
 from nefertiti_core.i18n import LANGUAGES
 from nefertiti_core.scenario import ScenarioError, dumps_scenario, loads_scenario
@@ -85,6 +86,13 @@ class GameSession(param.Parameterized):
     def is_bot(self, seat: int) -> bool:
         return 0 <= seat < len(self.seats) and self.seats[seat] != "human"
 
+    def _refusal(self, error: NefertitiError) -> str:
+        """The engine's refusal in the session's language (the engine raises in English)."""
+        option = getattr(error, "option", None)
+        if self.lang != "en" and isinstance(option, int) and not self.state.is_legal(option):
+            return why_illegal(self.state, option, self.lang)[0]
+        return str(error)
+
     # ------------------------------------------------------------------ acting
     def play(self, option) -> bool:
         """Play an option (id or text) for whoever decides; then let bot seats move.
@@ -95,7 +103,7 @@ class GameSession(param.Parameterized):
         try:
             self.history.play(option)
         except NefertitiError as error:
-            self.error = str(error)
+            self.error = self._refusal(error)
             return False
         self.error = ""
         self._bot_token += 1
