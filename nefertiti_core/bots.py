@@ -18,6 +18,7 @@ from typing import Protocol
 
 from . import options as O
 from . import rules as R
+from .deck import reshuffled
 from .errors import NefertitiError
 from .scoring import totals, winners
 from .state import P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState
@@ -345,17 +346,7 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
     """A copy to look ahead on that knows only what the players know: the deck reshuffled (the
     Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's."""
     copy = fast_copy(state, random.Random(rng.getrandbits(64)))
-    deck = copy.deck
-    # Sorted before shuffling, so that the copy depends on which cards are left, not their order.
-    if not state.akhenaton_drawn and R.AKHENATON in deck[:5]:
-        bottom, top = sorted(deck[:5]), sorted(deck[5:])
-        rng.shuffle(bottom)
-        rng.shuffle(top)
-        deck = bottom + top
-    else:
-        deck.sort()
-        rng.shuffle(deck)
-    copy.deck = deck
+    copy.deck = reshuffled(state.deck, rng)
     return copy
 
 

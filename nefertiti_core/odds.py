@@ -35,16 +35,16 @@ from fractions import Fraction
 from . import options as O
 from . import rules as R
 from .bots import bot_kinds, make_bot
+from .deck import reshuffled
 from .errors import NefertitiError
 from .scoring import totals, winners
 from .state import P_PLACE, P_TURN, GameState
+from .stats import Z95, wilson_interval  # noqa: F401 (part of this module's API)
 
 GAME_END = "game_end"  # the game ended before any further market closed
 OUTCOMES = (*R.MARKETS, GAME_END)
 MAX_PLAYOUTS = 1_000_000
 MAX_DECISIONS = 20_000  # a game takes ~130 decisions: this only stops a runaway bot
-BOTTOM = 5  # R2.2: the Akhenaton card is shuffled into the bottom five cards
-Z95 = 1.959963984540054
 
 # One playout's result: (index, final scores, winners, first closing (market index, or -1 for
 # the game ending first), whether the studied option's Louqsor roll closed (None: no roll),
@@ -54,21 +54,9 @@ Result = tuple[int, tuple[int, ...], tuple[int, ...], int, bool | None, int]
 
 # --- the hidden deck ------------------------------------------------------------------------------
 def resample_deck(deck: Sequence[int], rng: random.Random) -> list[int]:
-    """A new order for the cards still in the deck, as likely as any the players cannot rule out.
-
-    The cards other than Akhenaton are exchangeable: they are shuffled together. The Akhenaton
-    card, while still in the deck, goes to a uniformly chosen place among the bottom five
-    (R2.2; the top of the deck is the list's end), or among the cards left when fewer than five
-    remain. A staged position that put it higher (a scenario's ``akhenaton: N``) keeps its place.
-    """
-    cards = [c for c in deck if c != R.AKHENATON]
-    rng.shuffle(cards)
-    if R.AKHENATON in deck:
-        at = list(deck).index(R.AKHENATON)
-        if at < BOTTOM:
-            at = rng.randrange(min(BOTTOM, len(deck)))
-        cards.insert(at, R.AKHENATON)
-    return cards
+    """A new order for the cards still in the deck, as likely as any the players cannot rule
+    out (``deck.reshuffled``: the Akhenaton card among the bottom five, R2.2)."""
+    return reshuffled(deck, rng)
 
 
 def playout_start(state: GameState, seed: int, index: int) -> tuple[GameState, random.Random]:
@@ -155,17 +143,6 @@ def _run_chunk(payload: bytes, start: int, stop: int, seed: int, kinds, option, 
 
 
 # --- the report -------------------------------------------------------------------------------------
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (95% by default); (0, 1) when n is 0."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass
 class OddsReport:
     """What the playouts found (see :func:`odds`). Lists are per seat, in seat order.

@@ -19,7 +19,6 @@ seats of the same game those seat-games are not independent, so read its interva
 from __future__ import annotations
 
 import inspect
-import math
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -29,19 +28,7 @@ from .bots import make_bot
 from .errors import NefertitiError
 from .scoring import totals, winners
 from .state import new_game
-
-Z95 = 1.959963984540054
-
-
-def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (wins may be fractional, see module docstring)."""
-    if games <= 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from .stats import wilson_interval
 
 
 def seat_kinds(bots: list[str] | tuple[str, ...], game: int) -> tuple[str, ...]:

@@ -1,0 +1,33 @@
+"""The deck as the players know it: which cards are left, never their order (R2.2, R12).
+
+Bots looking ahead, odds playouts and the OpenSpiel search all imagine a deck order the players
+cannot rule out; they share this one function so that none of them peeks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from . import rules as R
+
+BOTTOM = 5  # R2.2: the Akhenaton card is shuffled into the bottom five cards
+
+
+def reshuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
+    """A new order for the cards still in ``deck`` (top = the list's end), as likely as any.
+
+    The gifts are exchangeable: they are sorted first (so that the old order cannot show through
+    the random source) and shuffled together. The Akhenaton card, while still in the deck, goes
+    to a uniformly chosen place among the bottom five (R2.2), or among the cards left when fewer
+    than five remain. A staged position that put it higher (a scenario's ``akhenaton: N``) keeps
+    its place: that is what the teacher set up.
+    """
+    cards = sorted(c for c in deck if c != R.AKHENATON)
+    rng.shuffle(cards)
+    if R.AKHENATON in deck:
+        at = list(deck).index(R.AKHENATON)
+        if at < BOTTOM:
+            at = rng.randrange(min(BOTTOM, len(deck)))
+        cards.insert(at, R.AKHENATON)
+    return cards
