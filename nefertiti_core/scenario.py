@@ -23,6 +23,7 @@ from pathlib import Path
 from . import options as O
 from . import rules as R
 from .errors import NefertitiError
+from .i18n import LANGUAGES
 from .invariants import violations
 from .state import (
     AFTER_ACTION,
@@ -125,6 +126,11 @@ class Scenario:
     moves: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     source: str = "<text>"
+    titles: dict[str, str] = field(default_factory=dict)  # language -> title, when translated
+
+    def title_in(self, lang: str) -> str:
+        """The title in ``lang`` when the file has it, else the English one."""
+        return self.titles.get(lang) or self.title
 
     def play_moves(self, upto: int | None = None) -> GameState:
         """Play the file's moves (all, or the first ``upto``) on the position; returns the state."""
@@ -558,8 +564,23 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     teaching = data.get("teaching") or ""
     if not isinstance(teaching, str):
         rd.fail(("teaching",), "the teaching text is text (use 'teaching: |' and indent it)")
-    title = data.get("title") or ""
-    return Scenario(state, str(title), teaching, moves, warnings, source)
+    title, titles = _read_title(rd, data.get("title"))
+    return Scenario(state, title, teaching, moves, warnings, source, titles)
+
+
+def _read_title(rd: _Reader, value) -> tuple[str, dict[str, str]]:
+    """``title: text``, or one title per language (``en:`` required, ``de:``, ``zh:``)."""
+    if value is None:
+        return "", {}
+    if not isinstance(value, dict):
+        return str(value), {}
+    titles = rd.mapping(value, ("title",), LANGUAGES)
+    for lang, text in titles.items():
+        if not isinstance(text, str) or not text.strip():
+            rd.fail(("title", lang), f"expected the title in {lang} as text, found {text!r}")
+    if "en" not in titles:
+        rd.fail(("title",), "a translated title needs the English one too ('en:')")
+    return titles["en"], dict(titles)
 
 
 DEFAULT_MARKETS = {

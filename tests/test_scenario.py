@@ -490,3 +490,38 @@ def test_a_scenarios_moves_may_fix_the_dice():  # R4.4, as docs/scenario-format.
     state = scenario.play_moves()
     assert state.forced_rolls == [2, 2]  # queued for the next Louqsor roll
     assert state.owners[0][6] == 0
+
+
+def test_a_title_may_come_in_every_language():
+    text = BASE.replace(
+        "title: base", 'title:\n  en: "Gizeh closes"\n  de: "Gizeh schließt"\n  zh: "吉萨关闭"'
+    )
+    scenario = loads_scenario(text)
+    assert scenario.title == "Gizeh closes"
+    assert scenario.title_in("de") == "Gizeh schließt" and scenario.title_in("zh") == "吉萨关闭"
+    only_english = loads_scenario(BASE.replace("title: base", 'title:\n  en: "Gizeh closes"'))
+    assert only_english.title_in("de") == "Gizeh closes"  # falls back to English
+
+
+@pytest.mark.parametrize(
+    ("title", "words"),
+    [
+        ('title:\n  de: "Gizeh schließt"', "needs the English one too ('en:')"),
+        ('title:\n  en: "Gizeh"\n  fr: "Gizeh ferme"', "unknown field 'fr'"),
+        ('title:\n  en: "Gizeh"\n  de: 3', "expected the title in de as text"),
+    ],
+)
+def test_a_broken_translated_title_is_named(title, words):
+    with pytest.raises(ScenarioError) as info:
+        loads_scenario(BASE.replace("title: base", title))
+    assert words in str(info.value) and "title" in str(info.value)
+
+
+def test_every_example_scenario_has_its_title_in_german_and_chinese():
+    from nefertiti_core.exercises import scenario_path
+
+    for path in sorted(scenario_path("first-game").parent.glob("*.yaml")):
+        scenario = load(path)
+        for lang in ("de", "zh"):
+            assert scenario.titles.get(lang), f"{path.name}: no {lang} title"
+            assert scenario.title_in(lang) != scenario.title, path.name

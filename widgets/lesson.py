@@ -103,7 +103,7 @@ class Lesson(pn.viewable.Viewer):
     def _on_lang(self, *_):
         lang = self.lang
         self.session.lang = lang
-        self._title.object = f"### {self.scenario.title}"
+        self._title.object = f"### {self.scenario.title_in(lang)}"
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
