@@ -15,10 +15,12 @@ click the pointer rests on its target for 0.3 s (as a person's does), in both ap
 
 Two clocks, both reported:
 
-* **in page** (the goal is judged on these): from the browser's ``pointerdown`` event
-  (``event.timeStamp``) to the moment the condition holds in the page's Bokeh models, checked on
-  every change of the document, and to the end of the next frame after it (``painted``). This is
-  what a person at the screen waits for; it leaves out Playwright's own round trips.
+* **in page** (the goal is judged on these): from the browser's ``pointerup`` event
+  (``event.timeStamp``: a click is complete when the button is released, and both Bokeh's Tap
+  and a button's click fire then) to the moment the condition holds in the page's Bokeh models,
+  checked on every change of the document, and to the end of the next frame after it
+  (``painted``). This is what a person at the screen waits for; it leaves out Playwright's own
+  round trips (including the one between its press and its release).
 * **harness**: wall clock in this script from before ``page.mouse.click`` until
   ``wait_for_function(polling=5)`` sees the condition (../shared/STACK-NOTES.md). On a loaded
   2-core machine Playwright's own overhead (tens of ms per call) is part of these figures.
@@ -47,7 +49,7 @@ from widgets import geometry as G  # noqa: E402
 
 # --- in-page probe ---------------------------------------------------------------------------
 # window.__probe.arm(tests) snapshots what the tests compare against and waits for the next
-# pointerdown; from then on every change of a Bokeh document runs the tests, and the first time
+# pointerup; from then on every change of a Bokeh document runs the tests, and the first time
 # each holds its time is noted, then the end of the next frame (a message posted from
 # requestAnimationFrame runs after that frame is painted).
 PROBE = """() => {
@@ -100,7 +102,7 @@ PROBE = """() => {
             if (ok) { P.marks[name] = performance.now() - P.t0; afterFrame(name); }
         }
     };
-    document.addEventListener("pointerdown", (e) => { if (P.armed) { P.armed = false; P.t0 = e.timeStamp; P.check(); } }, true);
+    document.addEventListener("pointerup", (e) => { if (P.armed) { P.armed = false; P.t0 = e.timeStamp; P.check(); } }, true);
     for (const d of Bokeh.documents) d.on_change(() => P.check(), true);  // once per batch
 }"""
 

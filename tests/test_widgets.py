@@ -608,3 +608,142 @@ def test_hidden_views_wait_and_catch_up_when_shown():
     assert sandbox.log.active and sandbox.characters.active is False
     assert sandbox.log.entries != before
     assert "R5" in sandbox.log.entries[1][1]
+
+
+# --- click latency: what the browser gets (issue #4) ---------------------------------------------
+def _changes(doc, action) -> set[str]:
+    """The names (or types) of the models that ``action`` changes in ``doc``."""
+    from bokeh.document.events import ModelChangedEvent
+
+    seen: list = []
+
+    def record(event):
+        seen.append(event)
+
+    doc.on_change(record)
+    try:
+        action()
+    finally:
+        doc.remove_on_change(record)
+    names = set()
+    for event in seen:
+        model = getattr(event, "model", None)
+        if model is not None:
+            attr = event.attr if isinstance(event, ModelChangedEvent) else "data"
+            names.add(f"{model.name or type(model).__name__}.{attr}")
+    return names
+
+
+def _in_document(component):
+    from bokeh.document import Document
+
+    doc = Document()
+    viewable = component.__panel__() if hasattr(component, "__panel__") else component
+    doc.add_root(viewable.get_root(doc))
+    return doc
+
+
+def test_board_tells_the_browser_where_a_click_places_the_deciders_servant():
+    session = GameSession()
+    board = Board(session)
+    state = session.state
+    legal = set(state.legal_options())
+    cells = [c for c in G.squares(state.side) if c.option in legal]
+    data = board._legal.data
+    assert list(zip(data["x"], data["y"], strict=True)) == [(c.x, c.y) for c in cells]
+    colour = state.colours[state.decider]
+    assert set(data["who"]) == {colour}
+    assert board.click(cells[0].x, cells[0].y)
+    after = session.state
+    assert set(board._legal.data["who"]) == {after.colours[after.decider]}
+    assert (cells[0].x, cells[0].y) not in zip(
+        board._legal.data["x"], board._legal.data["y"], strict=True
+    )
+    # nothing to place (a market's resolution), or a click that answers an exercise: no list
+    assert Board(bidding_session())._legal.data["x"] == []
+    assert Board(GameSession(), on_square=lambda cell: None)._legal.data["x"] == []
+
+
+def test_board_draws_a_legal_placement_in_the_browser_and_hovers_on_the_canvas():
+    from bokeh.models import CustomJS
+
+    fig = Board(GameSession())._figure
+    for event in ("tap", "doubletap"):
+        (callback,) = fig.js_event_callbacks[event]
+        assert isinstance(callback, CustomJS)
+        assert {"legal", "servants"} <= set(callback.args)
+        assert "sync: false" in callback.code  # drawn, not sent back: the server decides
+    assert {"mousemove", "mouseleave"} <= set(fig.js_event_callbacks)
+    assert not [t for t in fig.tools if type(t).__name__ == "HoverTool"]  # see HOVER_JS
+
+
+def test_a_placement_changes_only_what_the_board_draws_on_its_overlay():
+    session = GameSession()
+    board = Board(session)
+    doc = _in_document(board)
+    overlay = {
+        r.data_source.name for r in board._figure.renderers if getattr(r, "level", "") == "overlay"
+    }
+    assert {"board-servants", "board-playable", "board-closing", "board-texts"} <= overlay
+    state = session.state
+    cell = next(c for c in G.squares(state.side) if c.option in state.legal_options())
+    changed = _changes(doc, lambda: board.click(cell.x, cell.y))
+    sources = {name.split(".")[0] for name in changed}
+    assert "board-servants" in sources
+    assert sources <= overlay | {"board-legal", "board-tips"}  # neither is drawn
+
+
+def test_a_refused_click_on_a_square_sends_the_servants_again():
+    session = GameSession()
+    board = Board(session)
+    doc = _in_document(board)
+    state = session.state
+    cell = next(c for c in G.squares(state.side) if c.option in state.legal_options())
+    assert board.click(cell.x, cell.y)
+    # The browser may have drawn a servant for this click already: the server's data did not
+    # change, so it sends its servants (and the legal squares) again.
+    changed = _changes(doc, lambda: board.click(cell.x, cell.y))
+    assert {"board-servants.data", "board-legal.data"} <= changed
+    assert session.error
+
+
+def test_html_panes_send_only_their_text(monkeypatch):
+    """Panel's own HTML pane updates every property of its model when its text changes (in a
+    served app its stylesheets come as new models each time, and Bokeh walks the whole
+    document's model graph); ours sets the text alone."""
+    from widgets._common import HTML
+
+    pane = HTML("<b>before</b>")
+    doc = _in_document(pane)
+    (root,) = doc.roots
+
+    def update(self, **props):
+        raise AssertionError(f"every property sent again: {sorted(props)}")
+
+    monkeypatch.setattr(type(root), "update", update)
+    changed = _changes(doc, lambda: setattr(pane, "object", "<b>after</b>"))
+    assert {name.split(".")[1] for name in changed} == {"text"}
+    assert "after" in root.text
+
+
+def test_decision_buttons_keep_their_hover_texts_and_the_dropdown_is_never_emptied():
+    session = GameSession()
+    panel = DecisionPanel(session)
+    tips = [b.description for b in panel._buttons]
+    groups = dict(panel._place_select.groups)
+    session.load_state(bidding_session().state)  # nothing to place: a market's resolution
+    assert panel.placement_options == [] and panel._place_box.visible is False
+    assert panel._place_select.groups == groups  # hidden, not emptied ("None not in list")
+    assert [b.description for b in panel._buttons] == tips  # the same Tooltip models
+    visible = [b for b in panel._buttons if b.visible]
+    assert visible and all(b.description.content for b in visible)
+    session.new_game()
+    assert panel.placement_options == placements(session.state)
+    assert panel._place_select.value in panel.placement_options
+    assert not panel.click(O.DISCARD_BASE + R.K_HARP)  # not an option now
+
+
+def test_disabled_recruit_buttons_look_unavailable():
+    characters = Characters(GameSession())
+    assert characters.recruitable() == []
+    assert all(any(":disabled" in str(css) for css in b.stylesheets) for b in characters._buttons)

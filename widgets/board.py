@@ -14,8 +14,8 @@ import re
 
 import panel as pn
 import param
-from bokeh.events import DoubleTap, Tap
-from bokeh.models import ColumnDataSource, CustomJS, HoverTool
+from bokeh.events import DoubleTap, MouseLeave, MouseMove, Tap
+from bokeh.models import ColumnDataSource, CustomJS, Label
 from bokeh.plotting import figure
 from panel.io import hold
 
@@ -71,6 +71,31 @@ for (let i = 0; i < lx.length; i++) {
 }
 """
 
+#: A square's note (its number and value, "closes here" when it would close the stall) beside the
+#: pointer, drawn on the canvas's overlay layer. Bokeh's HoverTool does the same with an HTML
+#: tooltip, but it re-inspects and re-positions it (a forced layout of the whole page) on every
+#: repaint and pointer move: 10-20 ms that a click on the board waited behind.
+HOVER_JS = """
+const half = SQUARE / 2;
+const col = (key) => (tips.data instanceof Map ? tips.data.get(key) : tips.data[key]);
+const xs = col("x"), ys = col("y"), notes = col("tip");
+let hit = -1;
+if (cb_obj.event_name === "mousemove") {
+    for (let i = 0; i < xs.length; i++) {
+        if (Math.abs(cb_obj.x - xs[i]) <= half && Math.abs(cb_obj.y - ys[i]) <= half) { hit = i; break; }
+    }
+}
+if (hit < 0) {
+    if (label.visible) label.setv({visible: false}, {sync: false});
+    return;
+}
+const left = xs[hit] > WIDTH - 6;  // near the right edge: open to the left
+const x = left ? xs[hit] - half : xs[hit] + half;
+const anchor = left ? "bottom_right" : "bottom_left";
+if (label.visible && label.text === notes[hit] && label.x === x && label.y === ys[hit] + half) return;
+label.setv({x, y: ys[hit] + half, text: notes[hit], anchor, visible: true}, {sync: false});
+"""
+
 LEGAL_COLUMNS = ("x", "y", "colour", "who")
 SQUARE_LINE = "#8a7a5a"
 PLAYABLE_LINE = "#4a7a2a"
@@ -116,9 +141,12 @@ class Board(pn.viewable.Viewer):
         self._squares = ColumnDataSource(
             name="board-squares", data=dict(x=[], y=[], fill=[], label=[])
         )
-        self._marks = ColumnDataSource(
-            name="board-marks", data=dict(x=[], y=[], line=[], line_width=[], tip=[])
-        )
+        # outlined on the overlay: the squares a placement may take now, and (hints) those that
+        # would close their stall
+        self._playable = ColumnDataSource(name="board-playable", data=dict(x=[], y=[]))
+        self._closing = ColumnDataSource(name="board-closing", data=dict(x=[], y=[]))
+        # each square's note under the pointer (HOVER_JS); not drawn itself
+        self._tips = ColumnDataSource(name="board-tips", data=dict(x=[], y=[], tip=[]))
         self._servants = ColumnDataSource(
             name="board-servants", data=dict(x=[], y=[], colour=[], who=[])
         )
@@ -129,6 +157,9 @@ class Board(pn.viewable.Viewer):
         self._texts = ColumnDataSource(
             name="board-texts", data=dict(x=[], y=[], text=[], size=[], colour=[], style=[])
         )
+        # the markets' titles, drawn below (the texts above are drawn on the overlay: reserves,
+        # closing hints and dice change during play)
+        self._titles = ColumnDataSource(name="board-titles", data=dict(x=[], y=[], text=[]))
         # The squares where a click places the decider's servant now (drawn at once in the
         # browser, OPTIMISTIC_PLACEMENT_JS); not drawn itself.
         self._legal = ColumnDataSource(name="board-legal", data={k: [] for k in LEGAL_COLUMNS})
@@ -203,18 +234,32 @@ class Board(pn.viewable.Viewer):
         fig.circle(
             "x", "y", radius=0.22, source=self._seals, fill_color="#b8860b", line_color="#5a3a00"
         )
-        # --- the overlay layer: what a placement changes
-        marks = fig.rect(
+        fig.text(
             "x",
             "y",
-            G.SQUARE,
-            G.SQUARE,
-            source=self._marks,
-            fill_color=None,
-            line_color="line",
-            line_width="line_width",
-            level="overlay",
+            text="text",
+            source=self._titles,
+            text_font_size="15px",
+            text_color="#3b2f1e",
+            text_font_style="bold",
+            text_baseline="middle",
         )
+        # --- the overlay layer: what a placement changes
+        for source, colour, width in (
+            (self._playable, PLAYABLE_LINE, 2),
+            (self._closing, CLOSING_LINE, 3),
+        ):
+            fig.rect(
+                "x",
+                "y",
+                G.SQUARE,
+                G.SQUARE,
+                source=source,
+                fill_color=None,
+                line_color=colour,
+                line_width=width,
+                level="overlay",
+            )
         fig.circle(
             "x",
             "y",
@@ -235,7 +280,28 @@ class Board(pn.viewable.Viewer):
             text_baseline="middle",
             level="overlay",
         )
-        fig.add_tools(HoverTool(renderers=[marks], tooltips="@tip"))
+        self._hover = Label(
+            name="board-hover",
+            x=0,
+            y=0,
+            text="",
+            visible=False,
+            level="overlay",
+            text_font_size="12px",
+            text_color="#1e1608",
+            background_fill_color="#fffdf7",
+            background_fill_alpha=0.95,
+            border_line_color="#8a7a5a",
+            padding=4,
+            border_radius=3,
+        )
+        fig.add_layout(self._hover)
+        hover = CustomJS(
+            args=dict(tips=self._tips, label=self._hover, SQUARE=G.SQUARE, WIDTH=G.WIDTH),
+            code=HOVER_JS,
+        )
+        fig.js_on_event(MouseMove, hover)
+        fig.js_on_event(MouseLeave, hover)
         optimistic = CustomJS(
             args=dict(legal=self._legal, servants=self._servants, SQUARE=G.SQUARE),
             code=OPTIMISTIC_PLACEMENT_JS,
@@ -271,7 +337,11 @@ class Board(pn.viewable.Viewer):
             regions["fill"].append(REGION_FILL[kind])
 
         squares = dict(x=[], y=[], fill=[], label=[])
-        marks = dict(x=[], y=[], line=[], line_width=[], tip=[])
+        outlined: dict[str, dict[str, list]] = {
+            "playable": dict(x=[], y=[]),
+            "closing": dict(x=[], y=[]),
+        }
+        tips: dict[str, list] = dict(x=[], y=[], tip=[])
         servants = dict(x=[], y=[], colour=[], who=[])
         drawn_legal: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
         # Drawn at once in the browser only when a click would play it for a person at the board.
@@ -291,16 +361,16 @@ class Board(pn.viewable.Viewer):
             # an occupied square keeps its label: the servant's disc covers it (the squares'
             # data, drawn below, then does not change on a placement)
             squares["label"].append(f"{cell.value}{cell.symbol}")
-            marks["x"].append(cell.x)
-            marks["y"].append(cell.y)
-            marks["line"].append(
-                CLOSING_LINE if closes else (PLAYABLE_LINE if playable else SQUARE_LINE)
-            )
-            marks["line_width"].append(3 if closes else (2 if playable else 1))
+            if closes or playable:
+                outline = outlined["closing" if closes else "playable"]
+                outline["x"].append(cell.x)
+                outline["y"].append(cell.y)
+            tips["x"].append(cell.x)
+            tips["y"].append(cell.y)
             tip = f"#{cell.index}: {cell.value}{cell.symbol}"
             if closes:
                 tip += " — " + tr(lang, "board.closes_here")
-            marks["tip"].append(tip)
+            tips["tip"].append(tip)
             if playable and decider_colour is not None:
                 drawn_legal["x"].append(cell.x)
                 drawn_legal["y"].append(cell.y)
@@ -329,6 +399,7 @@ class Board(pn.viewable.Viewer):
                 seals["y"].append(cell.y + 0.65)
 
         texts = dict(x=[], y=[], text=[], size=[], colour=[], style=[])
+        titles: dict[str, list] = dict(x=[], y=[], text=[])
 
         def text(x, y, words, size="13px", colour="#3b2f1e", style="normal"):
             texts["x"].append(x)
@@ -341,7 +412,9 @@ class Board(pn.viewable.Viewer):
         for m, name in enumerate(R.MARKETS):
             x, y = G.title_xy(m)
             side = tr(lang, f"side.{R.SIDES[state.side[m]]}")
-            text(x, y, f"{tr(lang, f'market.{name}')} — {side}", "15px", style="bold")
+            titles["x"].append(x)
+            titles["y"].append(y)
+            titles["text"].append(f"{tr(lang, f'market.{name}')} — {side}")
             rx, ry = G.reserve_xy(m)
             text(rx - 1.9, ry, tr(lang, "board.reserve", deben=state.reserve[m]), "13px")
             sx, sy = G.status_xy(m)
@@ -358,18 +431,22 @@ class Board(pn.viewable.Viewer):
             if self.session.hints and state.status[m] == OPEN:
                 text(sx, sy, _hint_line(describe_status(statuses[m], colours, lang), lang), "10px")
 
-        # Only what changed goes to the browser (a placement changes the servants, the marks, the
-        # legal squares, sometimes a hint text), as one message: in a served app each message
-        # costs a pass over the whole document's models.
+        # Only what changed goes to the browser (a placement changes the servants, the outlines,
+        # the notes, the texts and the legal squares, all drawn on the overlay or not drawn), as
+        # one message: in a served app each message costs a pass over the whole document's
+        # models.
         with hold():
             for source, data in (
                 (self._regions, regions),
                 (self._squares, squares),
-                (self._marks, marks),
+                (self._playable, outlined["playable"]),
+                (self._closing, outlined["closing"]),
+                (self._tips, tips),
                 (self._servants, servants),
                 (self._cards, cards),
                 (self._seals, seals),
                 (self._texts, texts),
+                (self._titles, titles),
                 (self._legal, drawn_legal),
             ):
                 if dict(source.data) != data:

@@ -16,6 +16,15 @@ from nefertiti_core.i18n import tr
 from ._common import HTML, DeferredView, esc, guarded, player_name, tooltip
 from .session import GameSession
 
+#: A disabled "Recruit" button must look unavailable at a glance (Panel's native style only fades
+#: the blue a little).
+DISABLED_BUTTON_CSS = """
+.bk-btn:disabled, .bk-btn[disabled] {
+    background-color: #ece6d8; border-color: #d3c9b2; color: #9a917f;
+    opacity: 1; cursor: not-allowed; box-shadow: none;
+}
+"""
+
 
 class Characters(DeferredView):
     """The seven piles beside the board, with their effects and recruit buttons."""
@@ -29,7 +38,9 @@ class Characters(DeferredView):
         self._texts = [HTML("", sizing_mode="stretch_width") for _ in R.PILES]
         self._buttons = []
         for pile in range(len(R.PILES)):
-            button = pn.widgets.Button(color="primary", width=120, disabled=True)
+            button = pn.widgets.Button(
+                color="primary", width=120, disabled=True, stylesheets=[DISABLED_BUTTON_CSS]
+            )
             button.on_click(lambda _event, pile=pile: self._on_recruit(pile))
             self._buttons.append(button)
         rows = [
