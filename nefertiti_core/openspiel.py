@@ -80,21 +80,36 @@ information sets, every simulation in a freshly resampled world) with:
 * tree nodes keyed by the public position (``_public_key``, the tuple behind the observation
   string) and the player to decide, which is the observation-string key of ISMCTS without a
   round trip through C++;
+* simulations on plain engine copies: OpenSpiel's ``run_simulation`` (select by UCT, expand one
+  child, evaluate the leaf, back up) is re-implemented in ``_Search._simulate`` without its
+  per-step C++ round trips, state clones and chance nodes: each simulation copies the root's
+  engine once, deals its deck again, and plays on it in place (``apply_unchecked``), the dice
+  drawn from the world's random source (a die's outcome shows in the next node's key, as a
+  chance node's would). The leaf estimates share their per-market cache within a search. With the
+  root restricted to four options, 3,700-4,800 simulations a second in one process (30 random
+  4-player positions, load average 2.5-2.9 on 2 cores; 1,600-2,000 before, through OpenSpiel's
+  states); the adapter's states and chance nodes are still what ``pyspiel`` algorithms see;
+* the root restricted to the ``top_k`` options (default 4) that the greedy bot ranks best
+  (``GreedyBot.option_values``: a few milliseconds; its look-ahead reshuffles the deck too), so
+  that the search refines among sensible moves (``top_k=None``: all of them); ``margin`` (off by
+  default) keeps only options within that many points of greedy's best. Ties in visits go to
+  greedy's order;
 * leaves scored on the scale of the returns (0 to 1, summing to 1) by a soft win share: each
   player's estimated final score from the greedy bot's evaluator (``bots.Evaluator.estimates``:
   gifts at today's values, Deben and seals, the bids on the board weighted by how close their
-  market is to closing) through a softmax of ``temperature`` points (default 5). Optionally
-  ``rollout_depth`` steps of a cheap rollout policy are played first on a plain engine copy
-  (``apply_unchecked``, about 12 us a step, dice from the bot's own random source); ``None``
+  market is to closing) through a softmax of ``temperature`` points (default 5; a pair (at the
+  end, at the start) interpolates by the deck left). Optionally ``rollout_depth`` steps of a
+  cheap rollout policy are played first (``apply_unchecked``, about 12 us a step); ``None``
   plays to the end and scores the true win shares. Measured first against three greedy bots at
   1 s a decision: full random rollouts won 1 game of 8 (about 800 simulations a second), the
   estimate at the leaf (depth 0, about 600-900 simulations a second) 3 of 8: hence the default.
-  With it, ``nefertiti tournament --players 4 --bots mcts,greedy,greedy,greedy --games 48
-  --seed 1 --workers 2 --time-limit 1.0``: 17 wins of 48 (35%, Wilson 95% 23-50%; par 25%), on a
-  shared, loaded machine;
+  With it (before the changes above), ``nefertiti tournament --players 4 --bots
+  mcts,greedy,greedy,greedy --games 48 --seed 1 --workers 2 --time-limit 1.0``: 17 wins of 48
+  (35%, Wilson 95% 23-50%; par 25%), on a shared, loaded machine. MEASUREMENTS_PLACEHOLDER
 * a budget per decision: ``time_limit`` seconds (default 1.0 without ``iterations``) and/or
   ``iterations`` simulations (reproducible: with an iteration budget only, a seed gives the same
-  choices on any machine). A decision with a single legal option is returned at once.
+  choices on any machine). A decision with a single legal option (or a single one left by
+  ``top_k``/``margin``) is returned at once.
 """
 
 from __future__ import annotations
@@ -106,7 +121,7 @@ import time
 from . import options as O
 from . import rules as R
 from .bots import Evaluator as Estimator
-from .bots import fast_copy, register
+from .bots import GreedyBot, fast_copy, game_progress, register
 from .errors import NefertitiError, SetupError
 
 try:
@@ -589,25 +604,46 @@ class _Evaluator(_mcts.Evaluator):
     ``Evaluator.estimates``: gifts at today's values, Deben, seals, the bids on the board) turned
     into shares by a softmax with ``temperature`` points."""
 
-    def __init__(self, rng: random.Random, rollout_depth: int | None, temperature: float):
+    def __init__(
+        self,
+        rng: random.Random,
+        rollout_depth: int | None,
+        temperature: float | tuple[float, float],
+    ):
         self.rng = rng
         self.rollout_depth = rollout_depth
         self.temperature = temperature
+        self.estimators: dict[tuple, Estimator] = {}  # emptied before every search
 
     def evaluate(self, state):
-        eng = state.engine()
+        return self.evaluate_engine(state.engine(), private=False)
+
+    def evaluate_engine(self, eng: GameState, private: bool) -> list[float]:
+        """The leaf value of ``eng``; a ``private`` engine may be played on in place."""
         steps = self.rollout_depth if self.rollout_depth is not None else 1 << 30
         if steps > 0:
-            eng = fast_copy(eng, self.rng)
+            if not private:
+                eng = fast_copy(eng, self.rng)
             rnd = self.rng.random
             while eng._legal and steps > 0:
                 eng.apply_unchecked(_rollout_choice(eng, eng._legal, rnd))
                 steps -= 1
         if not eng._legal:
             return _win_shares(eng)
-        scores = Estimator(eng).estimates(eng)
+        # One estimator per value of Deben and seals (they depend on the deck left and the
+        # characters, R9.1): its cache of market gains then serves many leaves of a search.
+        key = (len(eng.deck), eng.akhenaton_drawn, any(eng.piles))
+        estimator = self.estimators.get(key)
+        if estimator is None:
+            if len(self.estimators) > 64:
+                self.estimators.clear()
+            estimator = self.estimators[key] = Estimator(eng)
+        scores = estimator.estimates(eng)
         best = max(scores)
-        weights = [math.exp((s - best) / self.temperature) for s in scores]
+        t = self.temperature
+        if not isinstance(t, int | float):  # (at the end, at the start): by the deck left
+            t = t[0] + (t[1] - t[0]) * game_progress(eng)
+        weights = [math.exp((s - best) / t) for s in scores]
         total = sum(weights)
         return [w / total for w in weights]
 
@@ -624,26 +660,99 @@ class _Search(_ismcts.ISMCTSBot):
     def get_state_key(self, state):
         return state.current_player(), state._public_key()
 
-    def _action_value(self, node, child):  # UCT as OpenSpiel's, with math instead of numpy
-        return child.return_sum / child.visits + self._uct_c * math.sqrt(
-            math.log(node.total_visits) / child.visits
-        )
+    root_actions: tuple[int, ...] | None = None  # the root's options the search may consider
 
-    def check_expand(self, node, legal_actions):
-        if len(node.child_info) == len(legal_actions):
-            return pyspiel.INVALID_ACTION
-        unexpanded = [a for a in legal_actions if a not in node.child_info]
-        return unexpanded[self._random_state.randint(len(unexpanded))]
+    def run_simulation(self, state):
+        """OpenSpiel's ``run_simulation`` (select, expand one child, evaluate, back up) in a new
+        world: ``state``'s engine copied with its deck reshuffled and dice from ``world_rng``
+        (``search`` does the same without re-sorting the deck every time)."""
+        c = state._c
+        if c.engine is None or c.pending is not None:
+            raise NefertitiError("the search starts from a decision, not from a chance node")
+        eng = fast_copy(c.engine, self.world_rng)
+        eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, self.world_rng)
+        return self._simulate(eng)
+
+    def _simulate(self, eng: GameState) -> list[float]:
+        """One simulation on ``eng``, this simulation's own world, played on in place with
+        ``apply_unchecked`` (its dice come from its own random source: their outcome shows in
+        the next node's key, as a chance node's would), without recursion or C++ round trips;
+        a node's key is computed once, UCT values once per child, ties and expansions drawn
+        from ``py_rng``."""
+        nodes = self._nodes
+        root = self._root_node
+        rnd = self.py_rng.random
+        c_uct = self._uct_c
+        log, sqrt = math.log, math.sqrt
+        unexpanded_count = _ismcts.UNEXPANDED_VISIT_COUNT
+        tie = _ismcts.TIE_TOLERANCE
+        path = []
+        while True:
+            legal = eng._legal
+            if not legal:
+                returns = _win_shares(eng)
+                break
+            player = eng.decider
+            key = (player, (None, _public(eng)))  # as get_state_key: (player, _public_key())
+            node = nodes.get(key)
+            if node is None:
+                node = nodes[key] = _ismcts.ISMCTSNode()
+                node.total_visits = unexpanded_count
+            if node.total_visits == unexpanded_count:
+                node.total_visits = 0
+                returns = self._evaluator.evaluate_engine(eng, private=True)
+                break
+            if node is root and self.root_actions is not None:
+                legal = self.root_actions
+            children = node.child_info
+            if len(children) < len(legal):
+                unexpanded = [a for a in legal if a not in children]
+                action = unexpanded[int(rnd() * len(unexpanded))]
+                child = children[action] = _ismcts.ChildInfo(0.0, 0.0, 0.0)
+            else:
+                logn = log(node.total_visits)
+                best, ties = -1e300, []
+                for a, ch in children.items():
+                    v = ch.return_sum / ch.visits + c_uct * sqrt(logn / ch.visits)
+                    if v > best + tie:
+                        best, ties = v, [a]
+                    elif v > best - tie:
+                        ties.append(a)
+                action = ties[0] if len(ties) == 1 else ties[int(rnd() * len(ties))]
+                child = children[action]
+            node.total_visits += 1
+            child.visits += 1
+            path.append((child, player))
+            eng.apply_unchecked(action)
+        for child, player in path:
+            child.return_sum += returns[player]
+        return returns
 
     def search(self, state, iterations: int | None, deadline: float | None) -> dict[int, int]:
-        """Visits per action at the root after the budget (adapted from ``run_search``)."""
+        """Visits per action at the root after the budget (adapted from ``run_search``): every
+        simulation runs in a new world, the root's engine with its deck reshuffled by
+        ``world_rng`` (R2.2) and its dice drawn from ``world_rng``."""
         self.reset()
         self._root_node = self.create_new_node(state)
+        base = state._c.engine
+        world_rng = self.world_rng
+        shuffle, randrange = world_rng.shuffle, world_rng.randrange
+        # As _shuffled_deck, sorted once: the same cards in every world, only their order drawn.
+        gifts = sorted(card for card in base.deck if card != R.AKHENATON)
+        bottom = min(5, len(base.deck)) if len(gifts) < len(base.deck) else 0
+        if base.akhenaton_drawn:
+            bottom = 0
         done = 0
         while iterations is None or done < iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            self.run_simulation(self.resample_from_infostate(state))
+            eng = fast_copy(base, world_rng)
+            deck = gifts[:]
+            shuffle(deck)
+            if bottom:
+                deck.insert(randrange(bottom), R.AKHENATON)
+            eng.deck = deck
+            self._simulate(eng)
             done += 1
         self.simulations = done
         return {a: child.visits for a, child in self._root_node.child_info.items()}
@@ -661,7 +770,9 @@ class MctsBot:
         iterations: int | None = None,
         uct_c: float = 0.7,
         rollout_depth: int | None = 0,
-        temperature: float = 5.0,
+        temperature: float | tuple[float, float] = 5.0,
+        top_k: int | None = 4,
+        margin: float | None = None,
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -676,6 +787,9 @@ class MctsBot:
         self.rng = random.Random(seed)
         self.evaluator = _Evaluator(random.Random(self.rng.random()), rollout_depth, temperature)
         self.uct_c = uct_c
+        self.top_k = top_k
+        self.margin = margin
+        self._greedy = GreedyBot(seed=self.rng.randrange(2**32))
         self._games: dict[int, NefertitiGame] = {}
         self.last_simulations = 0
 
@@ -693,6 +807,17 @@ class MctsBot:
             return legal[0]
         start = time.perf_counter()
         deadline = None if self.time_limit is None else start + self.time_limit
+        ranked = legal
+        if self.top_k is not None or self.margin is not None:
+            values = self._greedy.option_values(state, legal)
+            ranked = sorted(legal, key=lambda o: -values[o])
+            if self.margin is not None:
+                ranked = [o for o in ranked if values[o] >= values[ranked[0]] - self.margin]
+            if self.top_k is not None:
+                ranked = ranked[: self.top_k]
+            if len(ranked) == 1:
+                self.last_simulations = 0
+                return ranked[0]
         game = self._game(state.n)
         root = game.state_from_engine(state, self.rng)
         search = _Search(
@@ -703,11 +828,15 @@ class MctsBot:
             random_state=np.random.RandomState(self.rng.randrange(2**32)),
         )
         world_rng = random.Random(self.rng.random())
-        search.set_resampler(lambda s, player: _resampled(s, world_rng))
+        search.world_rng = world_rng
+        self.evaluator.estimators.clear()
+        search.py_rng = random.Random(self.rng.random())
+        if ranked is not legal:
+            search.root_actions = tuple(ranked)
         visits = search.search(root, self.iterations, deadline)
         self.last_simulations = search.simulations
         best = max(visits.values())
-        return min(a for a, v in visits.items() if v == best)
+        return next(a for a in ranked if visits.get(a, -1) == best)
 
 
 def _resampled(state: NefertitiState, rng: random.Random) -> NefertitiState:

@@ -128,3 +128,38 @@ def test_without_openspiel_make_bot_mcts_says_what_is_missing(monkeypatch):
     with pytest.raises(NefertitiError, match=r"bots extra.*open_spiel"):
         make_bot("mcts", seed=1)
     assert make_bot("random", seed=1).kind == "random"  # the other kinds still work
+
+
+def test_mcts_searches_only_among_the_greedy_bots_best_options(monkeypatch):
+    """``top_k``: the root keeps the k options the greedy evaluation ranks best."""
+    from nefertiti_core import openspiel
+
+    states = [s for s in positions(4, 30, seed=12) if len(s.legal_options()) >= 4][:5]
+    assert states
+    for state in states:
+        legal = state.legal_options()
+        favourites = legal[-2:]  # pretend the greedy bot likes the last two options best
+        fake = {o: (10.0 if o == legal[-1] else 9.0 if o == legal[-2] else 0.0) for o in legal}
+        monkeypatch.setattr(
+            openspiel.GreedyBot, "option_values", lambda self, s, legal=None, v=fake: dict(v)
+        )
+        assert make_bot("mcts", seed=3, iterations=30, top_k=1).choose(state) == legal[-1]
+        assert make_bot("mcts", seed=3, iterations=60, top_k=2).choose(state) in favourites
+
+
+def test_the_leaf_temperature_may_follow_the_deck():
+    """A (end, start) temperature: flatter shares early in the game than at its end."""
+    from nefertiti_core import openspiel
+
+    state = positions(4, 1, seed=5)[0]
+    assert state.deck and not state.akhenaton_drawn
+    late = state.copy()
+    late.deck = late.deck[:1]
+    ev = openspiel._Evaluator(random.Random(0), 0, (5.0, 30.0))
+    early_shares = ev.evaluate_engine(state, private=False)
+    late_shares = ev.evaluate_engine(late, private=False)
+    for shares in (early_shares, late_shares):
+        assert abs(sum(shares) - 1.0) < 1e-9 and min(shares) > 0
+    assert max(early_shares) - min(early_shares) < max(late_shares) - min(late_shares) or (
+        max(late_shares) == min(late_shares)
+    )
