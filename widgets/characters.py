@@ -20,8 +20,8 @@ from .session import GameSession
 #: the blue a little).
 DISABLED_BUTTON_CSS = """
 .bk-btn:disabled, .bk-btn[disabled] {
-    background-color: #ece6d8; border-color: #d3c9b2; color: #9a917f;
-    opacity: 1; cursor: not-allowed; box-shadow: none;
+    background-color: #ece6d8 !important; border-color: #d3c9b2 !important;
+    color: #9a917f !important; opacity: 1; cursor: not-allowed; box-shadow: none;
 }
 """
 
