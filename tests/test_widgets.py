@@ -35,6 +35,7 @@ from widgets import (
     make_app,
 )
 from widgets import geometry as G
+from widgets.decision import MAX_BUTTONS
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "nefertiti_core" / "scenarios"
 
@@ -729,14 +730,16 @@ def test_html_panes_send_only_their_text(monkeypatch):
 def test_decision_buttons_keep_their_hover_texts_and_the_dropdown_is_never_emptied():
     session = GameSession()
     panel = DecisionPanel(session)
-    tips = [b.description for b in panel._buttons]
     groups = dict(panel._place_select.groups)
     session.load_state(bidding_session().state)  # nothing to place: a market's resolution
     assert panel.placement_options == [] and panel._place_box.visible is False
     assert panel._place_select.groups == groups  # hidden, not emptied ("None not in list")
-    assert [b.description for b in panel._buttons] == tips  # the same Tooltip models
+    tips = [b.description for b in panel._buttons]
     visible = [b for b in panel._buttons if b.visible]
     assert visible and all(b.description.content for b in visible)
+    session.new_game()
+    session.load_state(bidding_session().state)
+    assert [b.description for b in panel._buttons] == tips  # the same Tooltip models, reused
     session.new_game()
     assert panel.placement_options == placements(session.state)
     assert panel._place_select.value in panel.placement_options
@@ -747,3 +750,16 @@ def test_disabled_recruit_buttons_look_unavailable():
     characters = Characters(GameSession())
     assert characters.recruitable() == []
     assert all(any(":disabled" in str(css) for css in b.stylesheets) for b in characters._buttons)
+
+
+def test_decision_buttons_are_made_when_first_needed_and_kept():
+    """A page holds only the buttons it has needed (each is a Bokeh model in every update)."""
+    session = GameSession()
+    panel = DecisionPanel(session)
+    assert len(panel._buttons) == len(panel.button_options) < MAX_BUTTONS
+    session.load_state(bidding_session().state)
+    made = list(panel._buttons)
+    assert len(made) >= len(panel.button_options) > 0
+    session.new_game()
+    assert panel._buttons[: len(made)] == made  # kept, hidden when not needed
+    assert all(not b.visible for b in panel._buttons[len(panel.button_options) :])

@@ -43,7 +43,8 @@ from ._common import (
 )
 from .session import GameSession
 
-#: Buttons made once; options beyond them (never seen in a real game) go into the drop-down.
+#: At most this many option buttons; options beyond them (never seen in a real game) go into the
+#: drop-down.
 MAX_BUTTONS = 32
 
 _PHASES_WITH_BID = (P_TAKE, P_SHAME, P_BID)
@@ -77,23 +78,12 @@ class DecisionPanel(pn.viewable.Viewer):
         )
 
         self._options_label = HTML("", margin=(5, 5, 0, 5))
+        # Option buttons are made when first needed and then kept (only their text changes):
+        # a page holds as many as the longest list of options it has shown, not 32 from the
+        # start (every Bokeh model costs time in each served update and in notebook output).
         self._buttons: list[pn.widgets.Button] = []
-        for index in range(MAX_BUTTONS):
-            button = pn.widgets.Button(
-                color="primary",
-                variant="outline",
-                visible=False,
-                sizing_mode="stretch_width",
-                stylesheets=[WRAP_BUTTON_CSS],
-                margin=(2, 5),
-            )
-            button.on_click(lambda _event, index=index: self._on_button(index))
-            self._buttons.append(button)
-        # One hover text per button, made once: a new Tooltip on every step would be a new Bokeh
-        # model (the served document walks its whole model graph for each); only its text changes.
-        self._tooltips = [tooltip(" ") for _ in self._buttons]
-        for button, tip in zip(self._buttons, self._tooltips, strict=True):
-            button.description = tip
+        self._tooltips: list = []
+        self._button_box = pn.Column(sizing_mode="stretch_width", margin=0)
         self._button_options: list[int] = []
         self._placements: list[int] = []
 
@@ -106,7 +96,7 @@ class DecisionPanel(pn.viewable.Viewer):
             self._bots,
             self._place_box,
             self._options_label,
-            *self._buttons,
+            self._button_box,
             self._over,
             sizing_mode="stretch_width",
         )
@@ -204,8 +194,31 @@ class DecisionPanel(pn.viewable.Viewer):
         self._options_label.visible = bool(others)
         self._set_buttons(others)
 
+    def _ensure_buttons(self, count: int) -> None:
+        """At least ``count`` option buttons, each with its own hover text made once (a new
+        Tooltip on every step would be a new Bokeh model)."""
+        new = []
+        for index in range(len(self._buttons), count):
+            button = pn.widgets.Button(
+                color="primary",
+                variant="outline",
+                visible=False,
+                sizing_mode="stretch_width",
+                stylesheets=[WRAP_BUTTON_CSS],
+                margin=(2, 5),
+            )
+            button.on_click(lambda _event, index=index: self._on_button(index))
+            tip = tooltip(" ")
+            button.description = tip
+            self._buttons.append(button)
+            self._tooltips.append(tip)
+            new.append(button)
+        if new:
+            self._button_box.extend(new)
+
     def _set_buttons(self, options: list[int]) -> None:
         state, lang = self.session.state, self.session.lang
+        self._ensure_buttons(len(options))
         self._button_options = list(options)
         for index, (button, tip) in enumerate(zip(self._buttons, self._tooltips, strict=True)):
             if index < len(options):
