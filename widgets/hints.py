@@ -18,7 +18,7 @@ import param
 
 from nefertiti_core.i18n import tr
 
-from ._common import WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
+from ._common import HTML, WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
 from .session import GameSession, _server_document
 
 MAX_HINTS = 6  # rows shown (a turn can offer 25 placements)
@@ -44,12 +44,12 @@ class HintsView(pn.viewable.Viewer):
         self._state = None  # the position they belong to
         self._busy = False
         self._thread: threading.Thread | None = None
-        self._title = pn.pane.HTML("", margin=(0, 5))
+        self._title = HTML("", margin=(0, 5))
         self._button = pn.widgets.Button(color="primary", width=90, margin=(5, 5))
         self._button.on_click(self._on_button)
-        self._status = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._texts = [
-            pn.pane.HTML("", sizing_mode="stretch_width", margin=(2, 5)) for _ in range(MAX_HINTS)
+            HTML("", sizing_mode="stretch_width", margin=(2, 5)) for _ in range(MAX_HINTS)
         ]
         self._plays = [pn.widgets.Button(width=95, margin=(4, 5)) for _ in range(MAX_HINTS)]
         for index, button in enumerate(self._plays):

@@ -33,7 +33,7 @@ from nefertiti_core.i18n import tr
 from nefertiti_core.odds import GAME_END, OddsReport, odds
 from nefertiti_core.status import Chances, Message, StallName, format_probability, render
 
-from ._common import esc, guarded, player_name, seat_kind_label, swatch
+from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from .board import PLAYER_COLOURS
 from .session import GameSession, _server_document
 
@@ -69,8 +69,8 @@ class OddsView(pn.viewable.Viewer):
         self._stale_menu = False  # the "what if" menu waits for the view to be shown
         self._watching_session = False
 
-        self._title = pn.pane.HTML("", margin=(0, 5))
-        self._explain = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._title = HTML("", margin=(0, 5))
+        self._explain = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._playouts = pn.widgets.Select(
             options=list(PLAYOUT_CHOICES), value=DEFAULT_PLAYOUTS, width=100
         )
@@ -85,10 +85,10 @@ class OddsView(pn.viewable.Viewer):
         self._progress = pn.indicators.Progress(
             value=0, max=DEFAULT_PLAYOUTS, width=self.width - 40, visible=False, bar_color="info"
         )
-        self._status = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._wins = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._closes = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._louqsor = pn.pane.HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._wins = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._closes = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._louqsor = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._sources = [
             ColumnDataSource(data=dict(x=[], top=[], width=[], tip=[]), name=f"odds-hist-{seat}")
             for seat in range(MAX_SEATS)

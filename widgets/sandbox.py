@@ -17,7 +17,7 @@ import param
 from nefertiti_core.i18n import tr
 from nefertiti_core.rules import COLOURS
 
-from ._common import esc, guarded, md_escape, seat_kind_label
+from ._common import HTML, esc, guarded, md_escape, seat_kind_label
 from .board import Board
 from .characters import Characters
 from .decision import DecisionPanel
@@ -57,8 +57,8 @@ class Sandbox(pn.viewable.Viewer):
         self.language = LanguageSelector(session)
 
         # --- header
-        self._heading = pn.pane.HTML("", margin=(4, 10))
-        self._bot_status = pn.pane.HTML("", margin=(14, 10))
+        self._heading = HTML("", margin=(4, 10))
+        self._bot_status = HTML("", margin=(14, 10))
         self._hints = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
         self._hints.param.watch(self._on_hints, "value")
         self._download = pn.widgets.FileDownload(
@@ -66,7 +66,7 @@ class Sandbox(pn.viewable.Viewer):
         )
 
         # --- new game
-        self._setup_title = pn.pane.HTML("")
+        self._setup_title = HTML("")
         self._players_count = pn.widgets.Select(options=[3, 4], value=session.state.n, width=120)
         self._seed = pn.widgets.IntInput(value=0, start=0, width=120)
         self._layout_choice = pn.widgets.Select(width=220)
@@ -76,14 +76,14 @@ class Sandbox(pn.viewable.Viewer):
         self._start.on_click(self._on_new_game)
         self._players_count.param.watch(self._on_players_count, "value")
 
-        self._seats_title = pn.pane.HTML("")
+        self._seats_title = HTML("")
         self._seat_selects = [pn.widgets.Select(width=190) for _ in range(MAX_SEATS)]
         for select in self._seat_selects:
             select.param.watch(self._on_seat, "value")
         self._updating = False
 
-        self._files_title = pn.pane.HTML("")
-        self._file_label = pn.pane.HTML("", margin=(0, 10))
+        self._files_title = HTML("")
+        self._file_label = HTML("", margin=(0, 10))
         self._file = pn.widgets.FileInput(accept=".yaml,.yml,.txt", multiple=False)
         self._file.param.watch(self._on_file, "value")
         self._file_status = pn.pane.Alert("", alert_type="info", visible=False)
