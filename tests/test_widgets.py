@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from bokeh.core.properties import value
 
+from nefertiti_core import new_game
 from nefertiti_core import options as O
 from nefertiti_core import rules as R
 from nefertiti_core.explain import describe_event, describe_option, score_lines, winner_line
@@ -763,3 +764,12 @@ def test_decision_buttons_are_made_when_first_needed_and_kept():
     session.new_game()
     assert panel._buttons[: len(made)] == made  # kept, hidden when not needed
     assert all(not b.visible for b in panel._buttons[len(panel.button_options) :])
+
+
+def test_without_a_character_to_recruit_the_decision_does_not_offer_one():
+    basic = GameSession(new_game(4, seed=2, characters=False, record_events=True))
+    panel = DecisionPanel(basic)
+    assert "recruit" not in panel._who.object and "places a servant" in panel._who.object
+    full = DecisionPanel(GameSession(new_game(4, seed=2, record_events=True)))
+    recruits = any(O.OPTION_KIND[o] == O.RECRUIT for o in full.session.state.legal_options())
+    assert ("may first recruit" in full._who.object) == recruits

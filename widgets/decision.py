@@ -304,7 +304,10 @@ def _why(state, lang: str) -> str:
         legal = state.legal_options()
         if legal and O.OPTION_KIND[legal[0]] == O.CLOSE:
             return tr(lang, "panel.why.close", **params)
-        text = tr(lang, f"panel.why.{phase}", **params)
+        # No character can be recruited now (the basic game, no seal, empty piles): the turn is
+        # just the placement, so do not offer what is not on offer.
+        recruits = any(O.OPTION_KIND[o] == O.RECRUIT for o in legal)
+        text = tr(lang, f"panel.why.{phase if recruits else P_PLACE}", **params)
         if phase == P_PLACE and state.placements_left > 1:
             text += " " + tr(lang, "panel.why.placements_left", left=state.placements_left)
         return text
