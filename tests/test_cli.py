@@ -176,3 +176,35 @@ def test_bad_language_is_refused(capsys):
         main(["explain", str(SCENARIOS / "vizier.yaml"), "--lang", "fr"])
     assert stop.value.code == 2
     assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
+def test_odds_reports_win_chances_and_the_exact_louqsor_chance(capsys):
+    path = str(SCENARIOS / "louqsor-what-if.yaml")
+    option = "place louqsor.left#2"
+    argv = ["odds", path, "--playouts", "60", "--bots", "random", "--workers", "1"]
+    report = run_json(capsys, *argv, "--option", option, "--json")
+    assert report["playouts"] == 60 and report["option"] == option
+    assert sum(report["wins"]) == pytest.approx(60)
+    assert report["louqsor_exact"]["fraction"] == "1/9"  # R3.7: dice on 2, 3, 7 after the 3
+    assert main([*argv, "--option", option]) == 0
+    text = capsys.readouterr().out
+    assert "win chance" in text and "Louqsor closes: exact 11.1% (1/9)" in text
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--playouts", "0"], "'0' must be at least 1"),
+        (["--bots", "random,greedy"], "one kind for all seats or one per seat (4)"),
+        (["--bots", "nobody"], "'nobody' is not a bot kind"),
+        (["--option", "place gizeh.left#99"], "is not an option in the move notation"),
+    ],
+)
+def test_odds_bad_arguments_get_one_line(capsys, argv, words):
+    try:
+        code = main(["odds", str(SCENARIOS / "louqsor-what-if.yaml"), "--playouts", "2", *argv])
+    except SystemExit as stop:  # argparse's own refusals
+        code = stop.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
