@@ -135,6 +135,7 @@ from . import options as O
 from . import rules as R
 from .bots import Evaluator as Estimator
 from .bots import GreedyBot, fast_copy, game_progress, register
+from .deck import reshuffled
 from .errors import NefertitiError, SetupError
 
 try:
@@ -456,12 +457,8 @@ def _engine_from_deal(n: int, first: int, order: tuple[int, ...]) -> GameState:
 
 def _shuffled_deck(deck: list[int], akhenaton_drawn: bool, rng: random.Random) -> list[int]:
     """The same cards in a new order (top at the end), the Akhenaton card among the bottom
-    five (R2.2). Sorted first, so that the old order cannot show through the seed."""
-    gifts = sorted(card for card in deck if card != R.AKHENATON)
-    rng.shuffle(gifts)
-    if len(gifts) < len(deck) and not akhenaton_drawn:
-        gifts.insert(rng.randrange(min(5, len(deck))), R.AKHENATON)
-    return gifts
+    five (R2.2): ``deck.reshuffled``, shared with the greedy look-ahead and the odds."""
+    return reshuffled(deck, rng)
 
 
 def _win_shares(eng: GameState) -> list[float]:
