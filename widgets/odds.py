@@ -14,6 +14,7 @@ thread directly. A report belongs to one position: once the game moves on it is 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import math
 import threading
@@ -63,6 +64,7 @@ class OddsView(pn.viewable.Viewer):
         self.report: OddsReport | None = None
         self._state = None  # the position of the report (or of the run going on)
         self._thread: threading.Thread | None = None
+        self._loop = None
         self._cancel: threading.Event | None = None
         self._last_progress = 0.0
         self._error = ""
@@ -191,6 +193,7 @@ class OddsView(pn.viewable.Viewer):
         studied = self._what_if.value
         studied = None if studied in (None, AS_IT_IS) else studied
         self._state = state
+        self._loop = _running_loop()  # where the page may be changed from (notebooks)
         self._cancel = threading.Event()
         self._last_progress = 0.0
         self._run.disabled = True
@@ -218,6 +221,10 @@ class OddsView(pn.viewable.Viewer):
                     cancel=self._cancel,
                     option=studied,
                 )
+                if (
+                    doc is None
+                ):  # a notebook: readable after view.join(), shown on the kernel's turn
+                    self.report = report
                 self._to_page(doc, self._finish, state, report, None)
             except Exception as error:  # shown on the page, never raised into it
                 message = str(error) if isinstance(error, NefertitiError) else repr(error)
@@ -250,9 +257,14 @@ class OddsView(pn.viewable.Viewer):
 
     def _to_page(self, doc, function, *args) -> None:
         """Run ``function`` where it may change the page: on the served document's next tick,
-        or here (a notebook's Panel objects may be updated from a thread)."""
+        in a notebook on the kernel's own thread (Bokeh models are not safe to change from the
+        playouts' thread while the kernel handles the page's messages), else here."""
         if doc is None:
-            function(*args)
+            loop = self._loop
+            if loop is not None and loop.is_running() and not loop.is_closed():
+                loop.call_soon_threadsafe(function, *args)  # runs on the kernel's own thread
+            else:
+                function(*args)
             return
 
         def callback():
@@ -489,6 +501,14 @@ class OddsView(pn.viewable.Viewer):
     @property
     def stale(self) -> bool:
         return self.report is not None and self._state is not self.session.state
+
+
+def _running_loop():
+    """The asyncio loop running in this thread (an IPython kernel's), if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 def _percent(share: float) -> str:

@@ -1,4 +1,9 @@
-"""The Odds view in the real client: in JupyterLab a run shows its progress bar moving while the
+"""A check run by hand, not collected by pytest (it is flaky: in about one run in three the
+progress line never shows, cause not yet found -- see the session note of issue #6):
+
+    .venv/bin/python -m pytest -p no:cacheprovider tests/browser/check_odds_in_jupyterlab.py
+
+The Odds view in the real client: in JupyterLab a run shows its progress bar moving while the
 playouts go on in the kernel, Cancel stops it and keeps what was counted, and a full run ends
 with the win chances and the histogram (issue #6: a progress bar in notebooks, cancellable)."""
 
