@@ -468,45 +468,8 @@ def _win_shares(eng: GameState) -> list[float]:
 
 
 def _public(eng: GameState) -> tuple:
-    """Everything about the position that every player can see: the engine's state without the
-    deck order (its size only) and without its random source (R12)."""
-    return (
-        eng.phase,
-        eng.decider,
-        eng.turn_player,
-        eng.turn_no,
-        eng.placements_left,
-        eng.recruited,
-        tuple(eng.deben),
-        tuple(eng.seals),
-        tuple(eng.prestige),
-        tuple(eng.hand),
-        tuple(map(tuple, eng.gifts)),
-        eng.seal_supply,
-        len(eng.deck),
-        eng.akhenaton_drawn,
-        eng.dead_market,
-        tuple(eng.out_of_game),
-        tuple(map(tuple, eng.piles)),
-        tuple(eng.side),
-        tuple(eng.status),
-        tuple(map(tuple, eng.owners)),
-        tuple(eng.reserve),
-        tuple(map(tuple, eng.cards)),
-        tuple(eng.seal_on_upper),
-        eng.tile,
-        eng.holder,
-        eng.holder_turn,
-        eng.last_roll,
-        eng.res_market,
-        tuple(eng.res_queue),
-        eng.res_pos,
-        eng.character,
-        eng.exchanges_done,
-        tuple(eng.exchange_partners),
-        eng.exchange_take,
-        eng.treasurer_market,
-    )
+    """Everything about the position that every player can see (R12): no deck order."""
+    return eng.public_key()
 
 
 def _setup_text(c: _Core) -> str:

@@ -1135,8 +1135,10 @@ class GameState:
         new.cards = [list(c) for c in self.cards]
         return new
 
-    def key(self) -> tuple:
-        """Everything that decides the game from here, as plain data (the random source too)."""
+    def public_key(self) -> tuple:
+        """Everything every player can see, as plain data (R12): :meth:`key` without the order of
+        the deck (its size only), the chance fixed ahead (R4.4) and the random source. Search and
+        observations use it, so that they cannot tell two deck orders apart."""
         return (
             self.n,
             self.colours,
@@ -1148,7 +1150,7 @@ class GameState:
             tuple(self.hand),
             tuple(map(tuple, self.gifts)),
             self.seal_supply,
-            tuple(self.deck),
+            len(self.deck),
             self.akhenaton_drawn,
             self.dead_market,
             tuple(self.out_of_game),
@@ -1165,8 +1167,6 @@ class GameState:
             self.holder,
             self.holder_turn,
             self.last_roll,
-            tuple(self.forced_rolls),
-            tuple(self.forced_draws),
             self.turn_player,
             self.turn_no,
             self.placements_left,
@@ -1182,6 +1182,15 @@ class GameState:
             tuple(self.exchange_partners),
             self.exchange_take,
             self.treasurer_market,
+        )
+
+    def key(self) -> tuple:
+        """Everything that decides the game from here, as plain data (the random source too)."""
+        return (
+            self.public_key(),
+            tuple(self.deck),
+            tuple(self.forced_rolls),
+            tuple(self.forced_draws),
             self.rng.getstate(),
         )
 
