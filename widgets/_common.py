@@ -12,7 +12,7 @@ import re
 
 import panel as pn
 import param
-from bokeh.models import Tooltip
+from bokeh.models import Legend, LegendItem, Tooltip
 
 from nefertiti_core.i18n import has, tr
 
@@ -141,3 +141,20 @@ class DeferredView(pn.viewable.Viewer):
 
     def refresh(self) -> None:  # pragma: no cover - every subclass defines it
         raise NotImplementedError
+
+
+def players_legend(fig, renderers) -> list:
+    """A horizontal legend above ``fig``, one item per player's renderer; returns the items,
+    whose labels the caller sets (and changes with the language) in place."""
+    items = [LegendItem(label="", renderers=[r]) for r in renderers]
+    fig.add_layout(
+        Legend(
+            items=items,
+            orientation="horizontal",
+            background_fill_alpha=0.7,
+            label_text_font_size="12px",
+            border_line_color=None,
+        ),
+        "above",
+    )
+    return items

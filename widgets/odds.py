@@ -23,7 +23,7 @@ import time
 import panel as pn
 import param
 from bokeh.core.properties import value
-from bokeh.models import ColumnDataSource, Legend, LegendItem, Range1d
+from bokeh.models import ColumnDataSource, Range1d
 from bokeh.plotting import figure
 
 from nefertiti_core import rules as R
@@ -34,7 +34,7 @@ from nefertiti_core.i18n import tr
 from nefertiti_core.odds import GAME_END, OddsReport, odds
 from nefertiti_core.status import Chances, Message, StallName, format_probability, render
 
-from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
+from ._common import HTML, esc, guarded, player_name, players_legend, seat_kind_label, swatch
 from .board import PLAYER_COLOURS
 from .session import GameSession, _server_document
 
@@ -145,17 +145,7 @@ class OddsView(pn.viewable.Viewer):
             )
             for source in self._sources
         ]
-        self._legend_items = [LegendItem(label="", renderers=[bar]) for bar in self._bars]
-        fig.add_layout(
-            Legend(
-                items=self._legend_items,
-                orientation="horizontal",
-                background_fill_alpha=0.7,
-                label_text_font_size="12px",
-                border_line_color=None,
-            ),
-            "above",
-        )
+        self._legend_items = players_legend(fig, self._bars)
         return fig
 
     # ------------------------------------------------------------------ running

@@ -10,14 +10,14 @@ from __future__ import annotations
 import panel as pn
 import param
 from bokeh.core.properties import value
-from bokeh.models import ColumnDataSource, FixedTicker, HoverTool, Legend, LegendItem, Range1d
+from bokeh.models import ColumnDataSource, FixedTicker, HoverTool, Range1d
 from bokeh.plotting import figure
 
 from nefertiti_core.explain import score_lines, winner_line
 from nefertiti_core.i18n import tr
 from nefertiti_core.scoring import totals
 
-from ._common import HTML, DeferredView, esc, player_name
+from ._common import HTML, DeferredView, esc, player_name, players_legend
 from .session import GameSession
 
 BAR = 0.36
@@ -86,17 +86,7 @@ class Scores(DeferredView):
                 text_font_size="12px",
                 y_offset=-2,
             )
-        self._legend_items = [LegendItem(label="", renderers=[bar]) for bar in bars]
-        fig.add_layout(
-            Legend(
-                items=self._legend_items,
-                orientation="horizontal",
-                background_fill_alpha=0.7,
-                label_text_font_size="12px",
-                border_line_color=None,
-            ),
-            "above",
-        )
+        self._legend_items = players_legend(fig, bars)
         fig.add_tools(
             HoverTool(
                 renderers=bars,
