@@ -35,6 +35,14 @@ class Bot(Protocol):
         ...
 
 
+def legal_or_raise(state: GameState) -> tuple[int, ...]:
+    """The legal options a bot chooses among; a clear error once the game is over."""
+    legal = state.legal_options()
+    if not legal:
+        raise NefertitiError("the game is over: there is nothing to choose")
+    return legal
+
+
 class RandomBot:
     """Uniformly random among the legal options: par for every other bot."""
 
@@ -44,9 +52,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, state: GameState) -> int:
-        legal = state.legal_options()
-        if not legal:
-            raise NefertitiError("the game is over: there is nothing to choose")
+        legal = legal_or_raise(state)
         return legal[self.rng.randrange(len(legal))]
 
 
@@ -417,9 +423,7 @@ class GreedyBot:
         return values
 
     def choose(self, state: GameState) -> int:
-        legal = state.legal_options()
-        if not legal:
-            raise NefertitiError("the game is over: there is nothing to choose")
+        legal = legal_or_raise(state)
         if len(legal) == 1:
             return legal[0]
         values = self.option_values(state, legal)

@@ -134,7 +134,7 @@ import time
 from . import options as O
 from . import rules as R
 from .bots import Evaluator as Estimator
-from .bots import GreedyBot, fast_copy, game_progress, register
+from .bots import GreedyBot, fast_copy, game_progress, legal_or_raise, register
 from .deck import reshuffled
 from .errors import NefertitiError, SetupError
 
@@ -775,9 +775,7 @@ class MctsBot:
         return game
 
     def choose(self, state: GameState) -> int:
-        legal = state.legal_options()
-        if not legal:
-            raise NefertitiError("the game is over: there is nothing to choose")
+        legal = legal_or_raise(state)
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
