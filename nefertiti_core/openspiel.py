@@ -677,17 +677,34 @@ class _Search(_ismcts.ISMCTSBot):
                 node.total_visits = 0
                 returns = self._evaluator.evaluate_engine(eng, private=True)
                 break
-            if node is root and self.root_actions is not None:
-                legal = self.root_actions
+            allowed = None
+            if node is root:
+                if self.root_actions is not None:
+                    legal = self.root_actions
+            elif self.tree_k is not None and len(legal) > self.tree_k:
+                allowed = getattr(node, "allowed", None)
+                if allowed is None and node.total_visits >= self.widen_at:
+                    allowed = node.allowed = self._plausible(eng, legal)
             children = node.child_info
-            if len(children) < len(legal):
+            if allowed is not None:  # greedy's best few, in its order (pruned node)
+                unexpanded = [a for a in allowed if a not in children]
+                if unexpanded:
+                    action = unexpanded[0]
+                    child = children[action] = _ismcts.ChildInfo(0.0, 0.0, 0.0)
+                    candidates = None
+                else:
+                    candidates = [(a, children[a]) for a in allowed]
+            elif len(children) < len(legal):
                 unexpanded = [a for a in legal if a not in children]
                 action = unexpanded[int(rnd() * len(unexpanded))]
                 child = children[action] = _ismcts.ChildInfo(0.0, 0.0, 0.0)
+                candidates = None
             else:
+                candidates = children.items()
+            if candidates is not None:
                 logn = log(node.total_visits)
                 best, ties = -1e300, []
-                for a, ch in children.items():
+                for a, ch in candidates:
                     v = ch.return_sum / ch.visits + c_uct * sqrt(logn / ch.visits)
                     if v > best + tie:
                         best, ties = v, [a]
@@ -702,6 +719,13 @@ class _Search(_ismcts.ISMCTSBot):
         for child, player in path:
             child.return_sum += returns[player]
         return returns
+
+    tree_k: int | None = None  # below the root: keep greedy's best tree_k options ...
+    widen_at: int = 8  # ... once a node has had this many visits
+
+    def _plausible(self, eng: GameState, legal: tuple[int, ...]) -> tuple[int, ...]:
+        values = self.greedy.option_values(eng, legal)
+        return tuple(sorted(legal, key=lambda o: -values[o])[: self.tree_k])
 
     def search(self, state, iterations: int | None, deadline: float | None) -> dict[int, int]:
         """Visits per action at the root after the budget (adapted from ``run_search``): every
@@ -748,6 +772,8 @@ class MctsBot:
         temperature: float | tuple[float, float] = 5.0,
         top_k: int | None = 4,
         margin: float | None = None,
+        tree_k: int | None = 3,
+        widen_at: int = 8,
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -764,6 +790,8 @@ class MctsBot:
         self.uct_c = uct_c
         self.top_k = top_k
         self.margin = margin
+        self.tree_k = tree_k
+        self.widen_at = widen_at
         self._greedy = GreedyBot(seed=self.rng.randrange(2**32))
         self._games: dict[int, NefertitiGame] = {}
         self.last_simulations = 0
@@ -806,8 +834,11 @@ class MctsBot:
         search.py_rng = random.Random(self.rng.random())
         if ranked is not legal:
             search.root_actions = tuple(ranked)
+        search.tree_k, search.widen_at, search.greedy = self.tree_k, self.widen_at, self._greedy
         visits = search.search(root, self.iterations, deadline)
         self.last_simulations = search.simulations
+        if not visits:  # the time was up before a first option was tried (a starved process)
+            return ranked[0]
         best = max(visits.values())
         return next(a for a in ranked if visits.get(a, -1) == best)
 
