@@ -86,6 +86,16 @@ def test_mcts_keeps_to_its_time_budget():
     assert bot.last_simulations > 5
 
 
+def test_when_the_time_is_up_before_any_option_was_tried_the_greedy_favourite_is_played():
+    # a budget shorter than one simulation (as for a process starved by a loaded machine): the
+    # first simulation only scores the root, no option has a visit
+    state = next(s for s in positions(4, 20, seed=3) if len(s.legal_options()) > 3)
+    bot = make_bot("mcts", seed=1, time_limit=1e-9, iterations=None)
+    option = bot.choose(state)
+    assert bot.last_simulations == 1
+    assert option in state.legal_options()
+
+
 def test_the_default_budget_is_one_second_at_most():
     bot = make_bot("mcts", seed=0)
     assert bot.time_limit is not None and bot.time_limit <= 1.0
