@@ -8,8 +8,10 @@ numbers are the engine's; this view only starts the run and shows the report.
 
 The run happens in a background thread (the engine spreads it over local processes). In a served
 app its progress and its report reach the page through the document's next-tick callbacks (the
-only thread-safe way into a Bokeh document); in a notebook the Panel objects are updated from the
-thread directly. A report belongs to one position: once the game moves on it is marked stale.
+only thread-safe way into a Bokeh document); in a notebook they are handed to the kernel's asyncio
+loop that handled Run (``call_soon_threadsafe``). In a notebook the buttons' work waits for the
+loop's next turn, so that a choice sent with the click is applied first (``_after_message``). A
+report belongs to one position: once the game moves on it is marked stale.
 """
 
 from __future__ import annotations
@@ -151,11 +153,33 @@ class OddsView(pn.viewable.Viewer):
     # ------------------------------------------------------------------ running
     @guarded
     def _on_run(self, *_):
-        self.run()
+        self._after_message(self.run)
 
     @guarded
     def _on_cancel(self, *_):
-        self.cancel()
+        self._after_message(self.cancel)
+
+    def _after_message(self, work) -> None:
+        """Do a button's ``work`` once the page's message that carried the click is applied.
+
+        In a notebook, Panel (1.9) applies a message from the browser with the Bokeh document on
+        hold: a click in it runs its callbacks at once, but the message's property changes reach
+        the widgets only when the hold is released, after those callbacks, and the first change
+        a callback makes to the page sends the held changes back to the browser instead, so the
+        widget never gets them. The browser puts a choice and a click into one message when they
+        come within its 50 ms debounce or while the kernel has not yet acknowledged the previous
+        message: Run then played the old number of playouts and the Playouts menu stayed wrong on
+        the kernel's side. On the kernel loop's next turn the whole message has been applied. A
+        served app needs no wait (Panel applies pending changes before it runs an event)."""
+        loop = _running_loop()
+        if loop is not None and _server_document() is None:
+            loop.call_soon(self._do_clicked, work)
+        else:
+            work()
+
+    @guarded
+    def _do_clicked(self, work) -> None:
+        work()
 
     @property
     def running(self) -> bool:
@@ -248,7 +272,9 @@ class OddsView(pn.viewable.Viewer):
     def _to_page(self, doc, function, *args) -> None:
         """Run ``function`` where it may change the page: on the served document's next tick,
         in a notebook on the kernel's own thread (Bokeh models are not safe to change from the
-        playouts' thread while the kernel handles the page's messages), else here."""
+        playouts' thread while the kernel handles the page's messages), else here. With
+        JupyterLab's comms over subshells a kernel has several such threads: this is the one
+        that handled Run, and the page's next messages may be handled on another one."""
         if doc is None:
             loop = self._loop
             if loop is not None and loop.is_running() and not loop.is_closed():
