@@ -5,9 +5,7 @@
 Both apps are served on 127.0.0.1 in the same run, in the same browser page. For the tutor, a
 click on an empty square of the served Sandbox is timed until
 
-* **drawn**: the new servant is on the board: the disc the page puts over the square at the
-  click's release (``servant-marker``, widgets/board.py), or the servant in the canvas's data
-  (``board-servants``), whichever comes first;
+* **drawn**: the new servant is in the board's drawn data (``board-servants``);
 * **confirmed**: the server's board update has arrived (the legal squares of the next decider);
 * **whole page**: the decision panel names the next decider, the players' tableaus changed, and
   the view beside the board has: the log shows more entries, or the scores chart has new data.
@@ -71,20 +69,11 @@ PROBE = """() => {
     const decider = () => texts("decides now").join("|");
     const tableaus = () => texts(TABLEAU).join("|");
     const logRows = () => texts(LOG_ROW).reduce((n, t) => n + count(t, LOG_ROW), 0);
-    // the board's canvas layer, where a click's disc is put (widgets/board.py SERVANT_MARKER_JS)
-    const boardLayer = () => {
-        const v = Bokeh.index.query_one((v) => v.canvas_view != null && v.model.renderers != null &&
-            v.model.renderers.some((r) => r.data_source != null && r.data_source.name === "board-servants"));
-        return v ? v.canvas_view.events_el : null;
-    };
-    const markerShown = () => { const l = boardLayer(); return l != null && l.querySelector(".servant-marker") !== null; };
-    let observed = null;
     const legalWho = () => { const m = source("board-legal"); return m ? JSON.stringify(Array.from(column(m, "who"))) : ""; };
     const KINDS = {
         bare: (b) => ({ text: () => texts(b.needle).length > 0 }),
         board: (b) => ({
-            // the servant in the canvas's data, or first the page's disc over the square
-            drawn: () => column(source("board-servants"), "x").length > b.servants || markerShown(),
+            drawn: () => column(source("board-servants"), "x").length > b.servants,
             confirmed: () => { const w = legalWho(); return w !== b.legal && w !== "[]"; },
             decision: () => decider() !== b.decider,
             players: () => tableaus() !== b.tableaus,
@@ -98,11 +87,6 @@ PROBE = """() => {
         scores: source("scores-projected") ? signature(source("scores-projected")) : "",
     };
     P.arm = (kind, needle) => {
-        const layer = kind === "board" ? boardLayer() : null;
-        if (layer != null && layer !== observed) {  // the disc is a DOM change, not a Bokeh one
-            observed = layer;
-            new MutationObserver(() => P.check()).observe(layer, {childList: true});
-        }
         textModels = models().filter((m) => text(m) !== null);
         P.base = P.snapshot(kind, needle); P.tests = KINDS[kind](P.base); P.marks = {}; P.t0 = null; P.armed = true; };
     const afterFrame = (name) => requestAnimationFrame(() => {

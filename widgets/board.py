@@ -14,7 +14,7 @@ import re
 
 import panel as pn
 import param
-from bokeh.events import DoubleTap, MouseEnter, MouseLeave, MouseMove, Tap
+from bokeh.events import DoubleTap, MouseLeave, MouseMove, Tap
 from bokeh.models import ColumnDataSource, CustomJS, Label
 from bokeh.plotting import figure
 from panel.io import hold
@@ -64,11 +64,6 @@ for (let i = 0; i < lx.length; i++) {
         put(drawn, key, column);
     }
     servants.setv({data: drawn}, {sync: false});
-    const view = Bokeh.index.find_one(fig);  // the page's disc (SERVANT_MARKER_JS) gives way
-    if (view != null && view.__clearServantMarkers) {
-        const done = () => { view.repainted.disconnect(done); view.__clearServantMarkers(); };
-        view.repainted.connect(done);
-    }
     const none = copy(legal);
     for (const key of ["x", "y", "colour", "who"]) put(none, key, []);
     legal.setv({data: none}, {sync: false});
@@ -99,49 +94,6 @@ const x = left ? xs[hit] - half : xs[hit] + half;
 const anchor = left ? "bottom_right" : "bottom_left";
 if (label.visible && label.text === notes[hit] && label.x === x && label.y === ys[hit] + half) return;
 label.setv({x, y: ys[hit] + half, text: notes[hit], anchor, visible: true}, {sync: false});
-"""
-
-#: The servant drawn on the page at the click's release, before the canvas can show it. A canvas
-#: change waits for Bokeh's tap handling (2-4 ms), the next animation frame and the repaint of the
-#: overlay layer (5-7 ms of texts and shapes); a small disc in the page's own layout is painted in
-#: the next frame. So a legal square's release puts a disc of the decider's colour over the square
-#: (``servant-marker``), and the canvas replaces it: the disc is removed once Bokeh has repainted
-#: the board after the optimistic placement below, or after a second if it never does (a refused
-#: or dragged click). Installed once per board view, on the pointer's first visit; a touch screen
-#: (no hover) gets the canvas placement alone.
-SERVANT_MARKER_JS = """
-const view = Bokeh.index.find_one(fig);
-if (view == null || view.__servantMarker) return;
-view.__servantMarker = true;
-const layer = view.canvas_view.events_el;
-const col = (key) => (legal.data instanceof Map ? legal.data.get(key) : legal.data[key]);
-let down = null;
-const clear = () => { for (const m of layer.querySelectorAll(".servant-marker")) m.remove(); };
-view.__clearServantMarkers = clear;
-view.el.addEventListener("pointerdown", (e) => { down = [e.clientX, e.clientY]; }, true);
-view.el.addEventListener("pointerup", (e) => {
-    if (down == null || e.button !== 0) return;
-    const moved = Math.hypot(e.clientX - down[0], e.clientY - down[1]);
-    down = null;
-    if (moved > 4) return;  // a drag, not a click: Bokeh sends no tap either
-    const box = layer.getBoundingClientRect();
-    const xs = view.frame.x_scale, ys = view.frame.y_scale;
-    const x = xs.invert(e.clientX - box.left), y = ys.invert(e.clientY - box.top);
-    const lx = col("x"), ly = col("y"), colour = col("colour"), half = SQUARE / 2;
-    for (let i = 0; i < lx.length; i++) {
-        if (Math.abs(x - lx[i]) > half || Math.abs(y - ly[i]) > half) continue;
-        const r = Math.abs(xs.compute(RADIUS) - xs.compute(0));
-        const m = document.createElement("div");
-        m.className = "servant-marker";
-        m.style.cssText = `position:absolute;left:${xs.compute(lx[i]) - r}px;` +
-            `top:${ys.compute(ly[i]) - r}px;width:${2 * r}px;height:${2 * r}px;` +
-            `border-radius:50%;background:${colour[i]};border:1px solid white;` +
-            "box-sizing:border-box;pointer-events:none;z-index:1";
-        layer.appendChild(m);
-        setTimeout(() => m.remove(), 1000);
-        break;
-    }
-}, true);
 """
 
 LEGAL_COLUMNS = ("x", "y", "colour", "who")
@@ -351,15 +303,9 @@ class Board(pn.viewable.Viewer):
         fig.js_on_event(MouseMove, hover)
         fig.js_on_event(MouseLeave, hover)
         optimistic = CustomJS(
-            args=dict(legal=self._legal, servants=self._servants, SQUARE=G.SQUARE, fig=fig),
+            args=dict(legal=self._legal, servants=self._servants, SQUARE=G.SQUARE),
             code=OPTIMISTIC_PLACEMENT_JS,
         )
-        marker = CustomJS(
-            args=dict(fig=fig, legal=self._legal, SQUARE=G.SQUARE, RADIUS=SERVANT_RADIUS),
-            code=SERVANT_MARKER_JS,
-        )
-        for event in (MouseEnter, MouseMove):
-            fig.js_on_event(event, marker)
         for event in (Tap, DoubleTap):  # a quick second click arrives as DoubleTap
             fig.js_on_event(event, optimistic)
             fig.on_event(event, self._on_click)

@@ -174,50 +174,6 @@ def test_a_click_on_a_square_draws_the_servant_and_the_next_player_decides(page)
     screenshot(page, "placement")
 
 
-BOARD_LAYER = """() => Bokeh.index.query_one((v) => v.canvas_view != null &&
-    v.model.renderers != null && v.model.renderers.some(
-        (r) => r.data_source != null && r.data_source.name === "board-servants")).canvas_view.events_el"""
-
-
-def test_the_servant_shows_at_the_release_as_a_disc_that_the_canvas_replaces(page):
-    """The page draws the servant over the square at the click's release (a disc in the page's
-    layout, widgets/board.py SERVANT_MARKER_JS); once the canvas shows it the disc is gone. A
-    click on a square that is not a legal placement draws nothing."""
-    page.evaluate(
-        "() => { const el = ("
-        + BOARD_LAYER
-        + """)(); window.__discs = [];
-        new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes)
-            if (n.classList && n.classList.contains("servant-marker")) {
-                const box = n.getBoundingClientRect();
-                window.__discs.push({x: box.x + box.width / 2, y: box.y + box.height / 2,
-                                     colour: getComputedStyle(n).backgroundColor}); } })
-        .observe(el, {childList: true}); }"""
-    )
-    square = cell(R.GIZEH, 0)
-    x, y = canvas_point(page, square.x, square.y, G.WIDTH, G.HEIGHT)
-    page.mouse.move(x, y)  # a person's pointer rests on the square before the click
-    time.sleep(0.3)
-    page.mouse.click(x, y)
-    wait_rows(page, "board-servants", "n === 1", timeout=LOAD_MS)
-    discs = page.evaluate("() => window.__discs")
-    assert len(discs) == 1, discs
-    assert abs(discs[0]["x"] - x) < 2 and abs(discs[0]["y"] - y) < 2, (discs, x, y)
-    assert discs[0]["colour"] == "rgb(46, 111, 216)"  # Blue's colour, Blue places first
-    page.wait_for_function(
-        f"() => ({BOARD_LAYER})().querySelectorAll('.servant-marker').length === 0", timeout=2000
-    )
-    expect(page.get_by_text("Black decides now")).to_be_visible()
-    time.sleep(BETWEEN_CLICKS)
-    # the same square again: taken, so not a legal placement for Black: no disc
-    page.mouse.move(x, y)
-    time.sleep(0.3)
-    page.mouse.click(x, y)
-    time.sleep(0.5)
-    assert len(page.evaluate("() => window.__discs")) == 1
-    assert rows(page, "board-servants") == 1
-
-
 def test_a_market_closes_and_its_resolution_is_clicked_through(page):
     # Abou Simbel's left stall closes on exactly 11, 14 or 17 (R3.5): 8 + 2 + 1 = 11, placed
     # by Blue, Black and Green (hot seat: each click is the next player's placement).
