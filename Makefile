@@ -31,8 +31,14 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-%: pyproject.toml | $(BIN)/python
+# JupyterLab's settings for the tutor (jupyterlab/overrides.json, read from the environment's
+# share/jupyter/lab/settings): kernel comms over subshells off, since with JupyterLab 4.6 and
+# ipykernel 7.4 an output's first message can reach a subshell before its comm is open and be
+# dropped ("No such comm"), and a live board then looks dead.
+$(VENV)/.installed-%: pyproject.toml jupyterlab/overrides.json | $(BIN)/python
 	$(PIP) install --quiet -e '.[$(subst -,$(comma),$*)]'
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp jupyterlab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	touch $@
 
 install: $(VENV)/.installed-tutor-test-bots
