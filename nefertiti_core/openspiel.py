@@ -94,16 +94,13 @@ information sets, every simulation in a freshly resampled world) with:
   that the search refines among sensible moves (``top_k=None``: all of them); ``margin`` (off by
   default) keeps only options within that many points of greedy's best. Ties in visits go to
   greedy's order;
-* optionally (``tree_k``, off by default), the opponents' likely replies below the root: once
-  a node has had ``widen_at`` visits (default 8) only the ``tree_k`` options the greedy bot ranks
-  best there are tried again, best first (``GreedyBot.option_values`` once per such node, 2-3 ms).
-  The idea: a node with 30 legal placements spreads a search's few visits over all of them, so
-  the tree models an opponent that plays anything. Measured with ``tree_k=3`` and 2,000
-  simulations a decision (no time limit): 20 of 48 on the seed-1000 deals, then ``nefertiti
-  tournament --players 4 --bots mcts,greedy,greedy,greedy --games 200 --seed 2000 --workers 2
-  --iterations 2000``: 74 of 200 (37.0%, Wilson 95% 30.6-43.9%; mean score 80.9 against 77.6),
-  no better than without it, and slower (median 0.62 s a decision, 90th percentile 1.35 s,
-  worst 3.0 s, over 92 decisions of 4 games on a quiet machine). Hence off;
+* no model of the opponents below the root beyond UCT over all their options. Tried and
+  removed: once a node had 8 visits, keep only the greedy bot's 3 favourite options there (the
+  opponents' likely replies, ``GreedyBot.option_values`` per such node). ``nefertiti tournament
+  --players 4 --bots mcts,greedy,greedy,greedy --games 200 --seed 2000 --workers 2 --iterations
+  2000``: 74 of 200 (37.0%, Wilson 95% 30.6-43.9%; mean score 80.9 against 77.6), no better than
+  without it, and slower (median 0.62 s a decision, worst 3.0 s; without it 0.41 s and 0.69 s,
+  ``benchmarks/mcts_decision_time.py``);
 * leaves scored on the scale of the returns (0 to 1, summing to 1) by a soft win share: each
   player's estimated final score from the greedy bot's evaluator (``bots.Evaluator.estimates``:
   gifts at today's values, Deben and seals, the bids on the board weighted by how close their
@@ -687,34 +684,17 @@ class _Search(_ismcts.ISMCTSBot):
                 node.total_visits = 0
                 returns = self._evaluator.evaluate_engine(eng, private=True)
                 break
-            allowed = None
-            if node is root:
-                if self.root_actions is not None:
-                    legal = self.root_actions
-            elif self.tree_k is not None and len(legal) > self.tree_k:
-                allowed = getattr(node, "allowed", None)
-                if allowed is None and node.total_visits >= self.widen_at:
-                    allowed = node.allowed = self._plausible(eng, legal)
+            if node is root and self.root_actions is not None:
+                legal = self.root_actions
             children = node.child_info
-            if allowed is not None:  # greedy's best few, in its order (pruned node)
-                unexpanded = [a for a in allowed if a not in children]
-                if unexpanded:
-                    action = unexpanded[0]
-                    child = children[action] = _ismcts.ChildInfo(0.0, 0.0, 0.0)
-                    candidates = None
-                else:
-                    candidates = [(a, children[a]) for a in allowed]
-            elif len(children) < len(legal):
+            if len(children) < len(legal):
                 unexpanded = [a for a in legal if a not in children]
                 action = unexpanded[int(rnd() * len(unexpanded))]
                 child = children[action] = _ismcts.ChildInfo(0.0, 0.0, 0.0)
-                candidates = None
             else:
-                candidates = children.items()
-            if candidates is not None:
                 logn = log(node.total_visits)
                 best, ties = -1e300, []
-                for a, ch in candidates:
+                for a, ch in children.items():
                     v = ch.return_sum / ch.visits + c_uct * sqrt(logn / ch.visits)
                     if v > best + tie:
                         best, ties = v, [a]
@@ -729,13 +709,6 @@ class _Search(_ismcts.ISMCTSBot):
         for child, player in path:
             child.return_sum += returns[player]
         return returns
-
-    tree_k: int | None = None  # below the root: keep greedy's best tree_k options ...
-    widen_at: int = 8  # ... once a node has had this many visits
-
-    def _plausible(self, eng: GameState, legal: tuple[int, ...]) -> tuple[int, ...]:
-        values = self.greedy.option_values(eng, legal)
-        return tuple(sorted(legal, key=lambda o: -values[o])[: self.tree_k])
 
     def search(self, state, iterations: int | None, deadline: float | None) -> dict[int, int]:
         """Visits per action at the root after the budget (adapted from ``run_search``): every
@@ -782,8 +755,6 @@ class MctsBot:
         temperature: float | tuple[float, float] = 5.0,
         top_k: int | None = 4,
         margin: float | None = None,
-        tree_k: int | None = None,
-        widen_at: int = 8,
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -800,8 +771,6 @@ class MctsBot:
         self.uct_c = uct_c
         self.top_k = top_k
         self.margin = margin
-        self.tree_k = tree_k
-        self.widen_at = widen_at
         self._greedy = GreedyBot(seed=self.rng.randrange(2**32))
         self._games: dict[int, NefertitiGame] = {}
         self.last_simulations = 0
@@ -844,7 +813,6 @@ class MctsBot:
         search.py_rng = random.Random(self.rng.random())
         if ranked is not legal:
             search.root_actions = tuple(ranked)
-        search.tree_k, search.widen_at, search.greedy = self.tree_k, self.widen_at, self._greedy
         visits = search.search(root, self.iterations, deadline)
         self.last_simulations = search.simulations
         if not visits:  # the time was up before a first option was tried (a starved process)
