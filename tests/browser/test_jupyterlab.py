@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -46,9 +47,23 @@ SERVANTS = """() => { for (const d of (window.Bokeh ? Bokeh.documents : [])) {
     return -1; }"""
 
 
+#: The project's JupyterLab settings, which the install copies into the environment (Makefile).
+OVERRIDES = Path(__file__).resolve().parents[2] / "jupyterlab" / "overrides.json"
+INSTALLED_OVERRIDES = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+
+
 @contextlib.contextmanager
 def start_jupyterlab(home, root):
-    """JupyterLab on 127.0.0.1 serving ``root``, with its settings kept in ``home``."""
+    """JupyterLab on 127.0.0.1 serving ``root``, with its settings kept in ``home``.
+
+    It runs with the project's settings (jupyterlab/overrides.json: comms over subshells off),
+    as ``make tutor`` does; an environment installed without them is refused, not tested."""
+    if not INSTALLED_OVERRIDES.exists() or (
+        json.loads(INSTALLED_OVERRIDES.read_text()) != json.loads(OVERRIDES.read_text())
+    ):
+        raise RuntimeError(
+            f"{INSTALLED_OVERRIDES} is missing or differs from {OVERRIDES}: run make install"
+        )
     home.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
@@ -94,6 +109,17 @@ def start_jupyterlab(home, root):
             process.kill()
 
 
+def open_and_run_all(browser, url: str, viewport: dict):
+    """A page on the notebook at ``url``: once the kernel is idle, Run > Run All Cells
+    (../shared/STACK-NOTES.md)."""
+    page = browser.new_page(viewport=viewport)
+    page.goto(url)
+    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    return page
+
+
 @pytest.fixture()
 def jupyterlab(tmp_path):
     work = tmp_path / "work"
@@ -106,13 +132,11 @@ def jupyterlab(tmp_path):
 def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(jupyterlab):
     with sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1600, "height": 1200})
-        page.goto(f"{jupyterlab}/lab/tree/sandbox.ipynb?reset")
-        page.locator(".jp-Notebook").first.wait_for(timeout=90_000)
-        # Wait for the kernel, then Run > Run All Cells (../shared/STACK-NOTES.md).
-        page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page = open_and_run_all(
+            browser,
+            f"{jupyterlab}/lab/tree/sandbox.ipynb?reset",
+            {"width": 1600, "height": 1200},
+        )
         canvas = page.locator(".jp-OutputArea-output .bk-Canvas").first
         canvas.wait_for(timeout=90_000)
         page.wait_for_function(f"() => ({SERVANTS})() >= 0", polling=50, timeout=60_000)

@@ -6,8 +6,8 @@ The Playouts choice and the Run click are made the way a person makes them, one 
 the browser may send both in one message (tests/test_odds_view.py has why that once made Run play
 the default 200 playouts, so the "of 5000" line never showed).
 
-JupyterLab runs here with "Kernel Comms over subshells" turned off (``COMMS_OVER_SUBSHELLS``):
-with its default (JupyterLab 4.6, ipykernel 7.4) the first message of a new output can reach a
+JupyterLab runs here, as in ``make tutor``, with "Kernel Comms over subshells" turned off
+(jupyterlab/overrides.json, checked by ``start_jupyterlab``): with its default (JupyterLab 4.6, ipykernel 7.4) the first message of a new output can reach a
 kernel subshell before the main shell, still finishing the cell, has opened the output's comm. The
 kernel drops it ("No such comm" on stderr), the page waits for an acknowledgement that never comes
 and sends nothing more (Panel's page resends only after 5 s and a further event): the choice and
@@ -22,19 +22,12 @@ import re
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
-from test_jupyterlab import NOTEBOOK, start_jupyterlab
+from test_jupyterlab import NOTEBOOK, open_and_run_all, start_jupyterlab
 
 SOURCE = """from widgets.lesson import Lesson
 from widgets.odds import OddsView
 view = OddsView(Lesson("louqsor-what-if").session, workers=1)
 view"""
-
-#: JupyterLab's user settings for this check (see the module's docstring).
-COMMS_OVER_SUBSHELLS = {
-    "@jupyterlab/apputils-extension/kernels-settings.jupyterlab-settings": {
-        "commsOverSubshells": "disabled"
-    }
-}
 
 
 def wait_for(page, output, locator, what: str, timeout: float) -> None:
@@ -57,19 +50,11 @@ def test_odds_progress_and_cancel_in_jupyterlab(tmp_path):
     notebook = json.loads(json.dumps(NOTEBOOK))
     notebook["cells"][1]["source"] = SOURCE
     (work / "odds.ipynb").write_text(json.dumps(notebook))
-    home = tmp_path / "home"
-    for name, values in COMMS_OVER_SUBSHELLS.items():
-        # start_jupyterlab points JUPYTER_CONFIG_DIR at home/config; user settings live below it.
-        path = home / "config" / "lab" / "user-settings" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
-    with start_jupyterlab(home, work) as lab, sync_playwright() as p:
+    with start_jupyterlab(tmp_path / "home", work) as lab, sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
-        page.goto(f"{lab}/lab/tree/odds.ipynb?reset")
-        page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page = open_and_run_all(
+            browser, f"{lab}/lab/tree/odds.ipynb?reset", {"width": 1400, "height": 1100}
+        )
         page.get_by_text("Odds by playouts").first.wait_for(timeout=90_000)
 
         # 5000 random playouts take several seconds in one process: time to see the count move

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
-from test_jupyterlab import start_jupyterlab
+from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.exercises import EXERCISES
 from widgets import geometry as G
@@ -33,11 +33,9 @@ def test_a_tutorial_exercise_answered_by_clicking_the_board(tmp_path):
 
     with start_jupyterlab(tmp_path / "home", work) as lab, sync_playwright() as p:
         browser = launch(p)
-        page = browser.new_page(viewport={"width": 1500, "height": 1100})
-        page.goto(f"{lab}/lab/tree/{NOTEBOOK}?reset")
-        page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page = open_and_run_all(
+            browser, f"{lab}/lab/tree/{NOTEBOOK}?reset", {"width": 1500, "height": 1100}
+        )
         question = page.get_by_text(prompt).first
         question.wait_for(timeout=120_000)
         question.scroll_into_view_if_needed()
