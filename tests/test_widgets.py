@@ -670,13 +670,30 @@ def test_board_draws_a_legal_placement_in_the_browser_and_hovers_on_the_canvas()
     from bokeh.models import CustomJS
 
     fig = Board(GameSession())._figure
-    for event in ("tap", "doubletap"):
-        (callback,) = fig.js_event_callbacks[event]
-        assert isinstance(callback, CustomJS)
-        assert {"legal", "servants"} <= set(callback.args)
-        assert "sync: false" in callback.code  # drawn, not sent back: the server decides
+    # the browser's click handler, installed at layout and when the pointer comes in
+    (install,) = fig.js_property_callbacks["change:inner_width"]
+    assert isinstance(install, CustomJS)
+    assert {"legal", "servants", "clicks"} <= set(install.args)
+    assert "sync: false" in install.code  # drawn, not sent back: the server decides
+    assert "pointerdown" in install.code and "pointerup" in install.code
+    for event in ("mouseenter", "mousemove"):
+        assert install in fig.js_event_callbacks[event]
     assert {"mousemove", "mouseleave"} <= set(fig.js_event_callbacks)
+    assert not {"tap", "doubletap"} & set(fig.js_event_callbacks)  # see CLICKS_JS
     assert not [t for t in fig.tools if type(t).__name__ == "HoverTool"]  # see HOVER_JS
+
+
+def test_a_click_from_the_browser_plays_on_the_server():
+    session = GameSession()
+    board = Board(session)
+    _in_document(board)
+    state = session.state
+    cell = next(c for c in G.squares(state.side) if c.option in state.legal_options())
+    before = state.decisions
+    # what CLICKS_JS sends for a release on the square (a count makes two clicks two changes)
+    board._clicks.data = dict(x=[cell.x + 0.2], y=[cell.y - 0.1], n=[1])
+    assert session.state.decisions == before + 1
+    assert session.state.owners[cell.market][cell.index] >= 0
 
 
 def test_a_placement_changes_only_what_the_board_draws_on_its_overlay():

@@ -2,8 +2,9 @@
 
 The figure and its data sources are built once; every change of the game only replaces the
 sources' data (no figure is rebuilt, so nothing flickers and the page stays fast). A click on an
-empty square places the deciding player's servant when that is a legal option; a click on a card
-buys it, or takes it for the Chief, when that is the decision at hand. Everything shown comes
+empty square places the deciding player's servant when that is a legal option (drawn as soon as
+the button is pressed, played when it is released on the same square: CLICKS_JS); a click on a
+card buys it, or takes it for the Chief, when that is the decision at hand. Everything shown comes
 from the engine: the legal options, each stall's closing status (``nefertiti_core.status``), the
 names in the chosen language.
 """
@@ -14,7 +15,7 @@ import re
 
 import panel as pn
 import param
-from bokeh.events import DoubleTap, MouseLeave, MouseMove, Tap
+from bokeh.events import MouseEnter, MouseLeave, MouseMove
 from bokeh.models import ColumnDataSource, CustomJS, Label
 from bokeh.plotting import figure
 from panel.io import hold
@@ -44,19 +45,70 @@ EMPTY_FILL = "#fffaf0"
 CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
 
 
-#: Drawn in the browser at once, before the server answers: a click on a square that the server
-#: said is a legal placement now adds the decider's servant to the drawn servants. The change is
-#: not sent back (``sync: false``): the server plays the click and its update replaces the drawn
-#: data; a click it refused is drawn again from its data (see ``Board._redraw``). One placement
-#: per list: the list is cleared until the server sends the next.
-OPTIMISTIC_PLACEMENT_JS = """
+#: A click on the board, handled in the browser (installed once per drawn canvas on its events
+#: element): a press on a square that the server said is a legal placement draws the decider's
+#: servant at once, before the button is even released (as a pressed button shows at once); a
+#: release on the same square (or, off the squares, near the press) is the click, sent to the
+#: server through ``board-clicks``, which plays it and whose update replaces the drawn data; a
+#: release elsewhere, or a cancelled pointer, takes the drawn servant back. The drawn servant is
+#: not sent (``sync: false``); a click the server refused is drawn again from its data (see
+#: ``Board._redraw``). One placement per list: the list is cleared until the server sends the
+#: next. Bokeh's own Tap is not used: it fires only for a press shorter than 0.3 s (a slower
+#: press, common on a touch screen or a projector's pointer, was lost) and turns a quick second
+#: click into a DoubleTap.
+CLICKS_JS = """
+const known = fig.__nefertitiEvents;  // the element listened to, if any (a quick check: this
+if (known != null && known.isConnected) return;  // runs on every pointer move)
+const view = Bokeh.index.find_one(fig);
+if (view == null) return;
+const el = view.canvas_view.events_el;
+fig.__nefertitiEvents = el;
+if (el.__nefertitiClicks) return;
+el.__nefertitiClicks = true;
 const half = SQUARE / 2;
+const NEAR = 8;  // px: off the squares, a release this close to the press is a click
 const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.data[key]);
 const copy = (src) => (src.data instanceof Map ? new Map(src.data) : {...src.data});
 const put = (data, key, value) => { if (data instanceof Map) data.set(key, value); else data[key] = value; };
-const lx = col(legal, "x"), ly = col(legal, "y");
-for (let i = 0; i < lx.length; i++) {
-    if (Math.abs(cb_obj.x - lx[i]) > half || Math.abs(cb_obj.y - ly[i]) > half) continue;
+const at = (ev) => {
+    const box = el.getBoundingClientRect();
+    const sx = ev.clientX - box.left, sy = ev.clientY - box.top;
+    return {sx, sy, x: view.frame.x_scale.invert(sx), y: view.frame.y_scale.invert(sy)};
+};
+const within = (p, xs, ys) => {
+    for (let i = 0; i < xs.length; i++) {
+        if (Math.abs(p.x - xs[i]) <= half && Math.abs(p.y - ys[i]) <= half) return i;
+    }
+    return -1;
+};
+let press = null;
+const release = (ev) => {
+    if (press === null || ev.pointerId !== press.id) return;
+    window.removeEventListener("pointerup", release, true);
+    window.removeEventListener("pointercancel", release, true);
+    const p = at(ev);
+    const square = within(p, col(tips, "x"), col(tips, "y"));
+    const same = press.square >= 0 ? square === press.square
+        : square < 0 && Math.hypot(p.sx - press.p.sx, p.sy - press.p.sy) <= NEAR;
+    if (ev.type === "pointerup" && same) {
+        const n = (Array.from(col(clicks, "n"))[0] ?? 0) + 1;
+        clicks.data = {x: [p.x], y: [p.y], n: [n]};  // sent: the server plays the click
+    } else if (press.saved !== null && servants.data === press.drawn) {
+        // not a click after all: take the servant back (unless the server has sent new data)
+        servants.setv({data: press.saved[0]}, {sync: false});
+        legal.setv({data: press.saved[1]}, {sync: false});
+    }
+    press = null;
+};
+el.addEventListener("pointerdown", (ev) => {
+    if (!ev.isPrimary || ev.button !== 0 || press !== null) return;
+    const p = at(ev);
+    press = {id: ev.pointerId, p, square: within(p, col(tips, "x"), col(tips, "y")), saved: null};
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+    const i = within(p, col(legal, "x"), col(legal, "y"));
+    if (i < 0) return;
+    press.saved = [copy(servants), copy(legal)];
     const drawn = copy(servants);
     for (const key of ["x", "y", "colour", "who"]) {
         const column = Array.from(col(servants, key));
@@ -64,11 +116,11 @@ for (let i = 0; i < lx.length; i++) {
         put(drawn, key, column);
     }
     servants.setv({data: drawn}, {sync: false});
+    press.drawn = servants.data;
     const none = copy(legal);
     for (const key of ["x", "y", "colour", "who"]) put(none, key, []);
     legal.setv({data: none}, {sync: false});
-    break;
-}
+});
 """
 
 #: A square's note (its number and value, "closes here" when it would close the stall) beside the
@@ -161,14 +213,18 @@ class Board(pn.viewable.Viewer):
         # closing hints and dice change during play)
         self._titles = ColumnDataSource(name="board-titles", data=dict(x=[], y=[], text=[]))
         # The squares where a click places the decider's servant now (drawn at once in the
-        # browser, OPTIMISTIC_PLACEMENT_JS); not drawn itself.
+        # browser, CLICKS_JS); not drawn itself.
         self._legal = ColumnDataSource(name="board-legal", data={k: [] for k in LEGAL_COLUMNS})
+        # The browser's clicks (CLICKS_JS): where, and a count so that two clicks on one spot
+        # are two changes.
+        self._clicks = ColumnDataSource(name="board-clicks", data=dict(x=[], y=[], n=[]))
+        self._clicks.on_change("data", self._on_click)
         self._figure = self._build_figure()
         self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
         self._cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
         self.refresh()
-        # seats: a bot's squares are not drawn at once on a click (see OPTIMISTIC_PLACEMENT_JS)
+        # seats: a bot's squares are not drawn at once on a click (see CLICKS_JS)
         session.param.watch(self._on_change, ["board_version", "lang", "hints", "seats"])
         self.param.watch(self._on_change, ["on_square"])
 
@@ -302,13 +358,22 @@ class Board(pn.viewable.Viewer):
         )
         fig.js_on_event(MouseMove, hover)
         fig.js_on_event(MouseLeave, hover)
-        optimistic = CustomJS(
-            args=dict(legal=self._legal, servants=self._servants, SQUARE=G.SQUARE),
-            code=OPTIMISTIC_PLACEMENT_JS,
+        clicks = CustomJS(
+            args=dict(
+                fig=fig,
+                legal=self._legal,
+                servants=self._servants,
+                tips=self._tips,
+                clicks=self._clicks,
+                SQUARE=G.SQUARE,
+            ),
+            code=CLICKS_JS,
         )
-        for event in (Tap, DoubleTap):  # a quick second click arrives as DoubleTap
-            fig.js_on_event(event, optimistic)
-            fig.on_event(event, self._on_click)
+        # Installed when the canvas is laid out, and again (it is idempotent) when the pointer
+        # enters it: a canvas drawn again gets its listeners again.
+        fig.js_on_change("inner_width", clicks)
+        for event in (MouseEnter, MouseMove):
+            fig.js_on_event(event, clicks)
         return fig
 
     # ------------------------------------------------------------------ updating (data only)
@@ -456,7 +521,7 @@ class Board(pn.viewable.Viewer):
         """Send the servants and the legal squares again, changed or not.
 
         After a refused click on a square: the browser may have drawn a servant there already
-        (OPTIMISTIC_PLACEMENT_JS) and cleared its list, while the server's data did not change,
+        (CLICKS_JS) and cleared its list, while the server's data did not change,
         so an ordinary update would send nothing.
         """
         with hold():
@@ -465,8 +530,10 @@ class Board(pn.viewable.Viewer):
                 source.trigger("data", data, data)
 
     # ------------------------------------------------------------------ clicks
-    def _on_click(self, event) -> None:
-        self.click(event.x, event.y)
+    def _on_click(self, _attr, _old, new) -> None:
+        xs, ys = new.get("x"), new.get("y")
+        if xs is not None and ys is not None and len(xs) and len(ys):
+            self.click(float(xs[-1]), float(ys[-1]))
 
     def click(self, x: float, y: float) -> bool:
         """What a click at (x, y) does: place on a square, or buy/take a card. True if played."""

@@ -152,6 +152,8 @@ def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(jupyterlab)
         y = box["y"] + (1 - cell.y / G.HEIGHT) * box["height"]
         page.mouse.click(x, y)
         page.wait_for_function(f"() => ({SERVANTS})() === 1", polling=20, timeout=30_000)
+        # drawn in the browser at the press; the kernel played it: the next player decides
+        page.get_by_text("Black decides now").first.wait_for(timeout=30_000)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-sandbox.png"))
         browser.close()
