@@ -75,13 +75,17 @@ class Lesson(pn.viewable.Viewer):
         self.param.watch(self._on_lang, "lang")
         self._layout = pn.Column(
             self._title,
-            pn.Row(
+            # the decision beside the board, or below it in a narrow notebook column
+            pn.FlexBox(
                 self.board,
                 pn.Column(
                     pn.Row(self._undo, self._redo, self._restart),
                     self.decision,
                     width=380,
                 ),
+                flex_wrap="wrap",
+                align_items="flex-start",
+                sizing_mode="stretch_width",
             ),
             pn.Card(self.log, title="Log", collapsed=True, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",

@@ -35,6 +35,15 @@ RANDOM_FIRST = -1
 VIEWS = ("characters", "log", "scores", "timeline", "odds", "setup")
 BOARD_WIDTH = 860
 SIDE_WIDTH = 490
+#: Below this width (the board's column and the side column side by side, with margins) the
+#: Sandbox is one column: the board's column lets its parts (board, view buttons, views) take
+#: their places among the side column by their ``order`` (board, side, buttons, views).
+NARROW_CSS = f"""
+@container (max-width: {BOARD_WIDTH + SIDE_WIDTH + 40}px) {{
+  div[id^="flexbox"] {{ flex-direction: column !important; }}
+  .nefertiti-main {{ display: contents !important; }}
+}}
+"""
 
 
 class Sandbox(pn.viewable.Viewer):
@@ -152,17 +161,35 @@ class Sandbox(pn.viewable.Viewer):
             width=SIDE_WIDTH,
             margin=(5, 5),
         )
+        # Wide (a served app on a big screen): the board and the views below it on the left, the
+        # decision and the players on the right. Narrower than both (a notebook's column, a
+        # projector's 1024 pixels): one column, board, decision and players, then the views;
+        # nothing is cut off. NARROW_CSS switches by the layout's own width (a container
+        # query), since a notebook's column is much narrower than the browser's window.
+        self._view_picker.param.update(styles={"order": "3"})
+        for box in self._view_boxes.values():
+            box.styles = {"order": "4"}
         main = pn.Column(
             self.board,
             self._view_picker,
             *self._view_boxes.values(),
             width=BOARD_WIDTH + 10,
+            css_classes=["nefertiti-main"],
         )
+        side.param.update(styles={"order": "2"})
         self._layout = pn.Column(
             header,
-            pn.Row(main, side),
+            pn.FlexBox(
+                main,
+                side,
+                flex_wrap="nowrap",
+                align_items="flex-start",
+                sizing_mode="stretch_width",
+                stylesheets=[NARROW_CSS],
+            ),
             sizing_mode="stretch_width",
-            styles={"background": "#f7f1e3"},
+            # the container that NARROW_CSS measures
+            styles={"background": "#f7f1e3", "container-type": "inline-size"},
         )
         self._refresh_labels()
         self._refresh_seats()

@@ -153,7 +153,20 @@ def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(jupyterlab)
         page.mouse.click(x, y)
         page.wait_for_function(f"() => ({SERVANTS})() === 1", polling=20, timeout=30_000)
         # drawn in the browser at the press; the kernel played it: the next player decides
-        page.get_by_text("Black decides now").first.wait_for(timeout=30_000)
+        decider = page.get_by_text("Black decides now").first
+        decider.wait_for(timeout=30_000)
+        # The notebook's column is narrower than the app in a browser window: the Sandbox is one
+        # column there, the decision below the board, nothing cut off at the right.
+        decider.scroll_into_view_if_needed()
+        output = page.locator(".jp-OutputArea-output", has=page.locator(".bk-Canvas"))
+        output_box, board_box, where = (
+            output.first.bounding_box(),
+            canvas.bounding_box(),
+            decider.bounding_box(),
+        )
+        assert where["y"] >= board_box["y"] + board_box["height"] - 1
+        assert where["x"] + where["width"] <= output_box["x"] + output_box["width"] + 1
+        canvas.scroll_into_view_if_needed()
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-sandbox.png"))
         browser.close()

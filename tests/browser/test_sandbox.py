@@ -315,3 +315,29 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page):
     texts = source(page, "board-texts")["text"]
     assert not any("Vorrat" in t or "Reserve" in t for t in texts)
     screenshot(page, "chinese")
+
+
+@pytest.mark.parametrize("width", [1500, 1000])
+def test_the_sandbox_fits_its_width_beside_or_below_the_board(chromium, sandbox_url, width):
+    """Wide: the decision beside the board. Narrower than both (a notebook's column, a 1024-pixel
+    projector): one column, the decision below the board, nothing cut off at the right."""
+    context = chromium.new_context(viewport={"width": width, "height": 1100})
+    page = context.new_page()
+    page.goto(sandbox_url, timeout=LOAD_MS)
+    board = page.locator(".bk-Canvas").first
+    board.wait_for(timeout=LOAD_MS)
+    decider = page.get_by_text("Blue decides now")
+    expect(decider).to_be_visible(timeout=LOAD_MS)
+    place_button = page.get_by_role("button", name="Place", exact=True)
+    board_box, decider_box = board.bounding_box(), decider.bounding_box()
+    button_box = place_button.bounding_box()
+    if width == 1500:
+        assert decider_box["x"] >= board_box["x"] + board_box["width"]
+        assert decider_box["y"] < board_box["y"] + board_box["height"]
+    else:
+        assert decider_box["y"] >= board_box["y"] + board_box["height"]
+    assert button_box["x"] + button_box["width"] <= width  # the decision's button is all there
+    page_width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert page_width <= width, f"the page is {page_width} px wide in a {width} px window"
+    page.screenshot(path=str(ARTIFACTS / f"sandbox-width-{width}.png"), full_page=True)
+    context.close()
