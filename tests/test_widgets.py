@@ -790,3 +790,12 @@ def test_without_a_character_to_recruit_the_decision_does_not_offer_one():
     full = DecisionPanel(GameSession(new_game(4, seed=2, record_events=True)))
     recruits = any(O.OPTION_KIND[o] == O.RECRUIT for o in full.session.state.legal_options())
     assert ("may first recruit" in full._who.object) == recruits
+
+
+def test_the_scores_axis_ends_above_the_highest_bar_in_steps_of_ten():
+    session = GameSession()
+    scores = Scores(session)
+    end = scores._figure.y_range.end
+    assert end % 10 == 0
+    tops = list(scores._projected.data["top"]) + list(scores._prestige.data["top"])
+    assert max(tops) * 1.25 <= end < max(tops) * 1.25 + 10

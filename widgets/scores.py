@@ -7,6 +7,8 @@ the sources' data, the axis labels and the title.
 
 from __future__ import annotations
 
+import math
+
 import panel as pn
 import param
 from bokeh.core.properties import value
@@ -130,7 +132,8 @@ class Scores(DeferredView):
             seat: player_name(lang, state.colours, seat) for seat in range(n)
         }
         fig.x_range.end = n - 0.4
-        fig.y_range.end = max(scores + list(state.prestige) + [10]) * 1.25
+        # in steps of 10 points: a new end re-lays out the axis, so most clicks keep it
+        fig.y_range.end = 10 * math.ceil(max(scores + list(state.prestige) + [8]) * 1.25 / 10)
         fig.yaxis.axis_label = tr(lang, "panel.scores.points")
         self._title.object = f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.scores.title'))}</h3>"
         self._leader.object = (
