@@ -74,6 +74,9 @@ def start_jupyterlab(home, root):
         "NEFERTITI_HOME": str(home / "nefertiti"),
     }
     port = free_port()
+    # The server's output goes to a file (a pipe nobody reads would block it past 64 KB); its
+    # end is shown if the server does not start.
+    log = open(home / "jupyterlab.log", "w+")  # noqa: SIM115 - closed in the finally below
     process = subprocess.Popen(
         [
             sys.executable,
@@ -90,7 +93,7 @@ def start_jupyterlab(home, root):
             f"--ServerApp.root_dir={root}",
         ],
         env=env,
-        stdout=subprocess.PIPE,
+        stdout=log,
         stderr=subprocess.STDOUT,
         text=True,
     )
@@ -99,7 +102,9 @@ def start_jupyterlab(home, root):
             wait_for_http(f"http://127.0.0.1:{port}/lab", timeout=90)
         except RuntimeError:
             process.kill()
-            raise RuntimeError(process.communicate(timeout=10)[0][-3000:]) from None
+            process.wait(timeout=10)
+            log.seek(0)
+            raise RuntimeError(log.read()[-3000:]) from None
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
@@ -107,6 +112,7 @@ def start_jupyterlab(home, root):
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
+        log.close()
 
 
 def open_and_run_all(browser, url: str, viewport: dict):
