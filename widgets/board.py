@@ -57,70 +57,74 @@ CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
 #: press, common on a touch screen or a projector's pointer, was lost) and turns a quick second
 #: click into a DoubleTap.
 CLICKS_JS = """
-const known = fig.__nefertitiEvents;  // the element listened to, if any (a quick check: this
-if (known != null && known.isConnected) return;  // runs on every pointer move)
-const view = Bokeh.index.find_one(fig);
-if (view == null) return;
-const el = view.canvas_view.events_el;
-fig.__nefertitiEvents = el;
-if (el.__nefertitiClicks) return;
-el.__nefertitiClicks = true;
+// Every view of the figure gets the listeners once. On a pointer move (this runs on each) a
+// quick check suffices; when the figure is laid out (cb_obj is the figure), all its views are
+// looked at, so a new one gets them too.
+const known = fig.__nefertitiEvents ?? [];
+if (cb_obj !== fig && known.length > 0 && known.every((el) => el.isConnected)) return;
+const views = [...Bokeh.index.find(fig)];
+fig.__nefertitiEvents = views.map((view) => view.canvas_view.events_el);
 const half = SQUARE / 2;
 const NEAR = 8;  // px: off the squares, a release this close to the press is a click
 const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.data[key]);
 const copy = (src) => (src.data instanceof Map ? new Map(src.data) : {...src.data});
 const put = (data, key, value) => { if (data instanceof Map) data.set(key, value); else data[key] = value; };
-const at = (ev) => {
-    const box = el.getBoundingClientRect();
-    const sx = ev.clientX - box.left, sy = ev.clientY - box.top;
-    return {sx, sy, x: view.frame.x_scale.invert(sx), y: view.frame.y_scale.invert(sy)};
-};
 const within = (p, xs, ys) => {
     for (let i = 0; i < xs.length; i++) {
         if (Math.abs(p.x - xs[i]) <= half && Math.abs(p.y - ys[i]) <= half) return i;
     }
     return -1;
 };
-let press = null;
-const release = (ev) => {
-    if (press === null || ev.pointerId !== press.id) return;
-    window.removeEventListener("pointerup", release, true);
-    window.removeEventListener("pointercancel", release, true);
-    const p = at(ev);
-    const square = within(p, col(tips, "x"), col(tips, "y"));
-    const same = press.square >= 0 ? square === press.square
-        : square < 0 && Math.hypot(p.sx - press.p.sx, p.sy - press.p.sy) <= NEAR;
-    if (ev.type === "pointerup" && same) {
-        const n = (Array.from(col(clicks, "n"))[0] ?? 0) + 1;
-        clicks.data = {x: [p.x], y: [p.y], n: [n]};  // sent: the server plays the click
-    } else if (press.saved !== null && servants.data === press.drawn) {
-        // not a click after all: take the servant back (unless the server has sent new data)
-        servants.setv({data: press.saved[0]}, {sync: false});
-        legal.setv({data: press.saved[1]}, {sync: false});
-    }
-    press = null;
-};
-el.addEventListener("pointerdown", (ev) => {
-    if (!ev.isPrimary || ev.button !== 0 || press !== null) return;
-    const p = at(ev);
-    press = {id: ev.pointerId, p, square: within(p, col(tips, "x"), col(tips, "y")), saved: null};
-    window.addEventListener("pointerup", release, true);
-    window.addEventListener("pointercancel", release, true);
-    const i = within(p, col(legal, "x"), col(legal, "y"));
-    if (i < 0) return;
-    press.saved = [copy(servants), copy(legal)];
-    const drawn = copy(servants);
-    for (const key of ["x", "y", "colour", "who"]) {
-        const column = Array.from(col(servants, key));
-        column.push(col(legal, key)[i]);
-        put(drawn, key, column);
-    }
-    servants.setv({data: drawn}, {sync: false});
-    press.drawn = servants.data;
-    const none = copy(legal);
-    for (const key of ["x", "y", "colour", "who"]) put(none, key, []);
-    legal.setv({data: none}, {sync: false});
-});
+for (const view of views) {
+    const el = view.canvas_view.events_el;
+    if (el.__nefertitiClicks) continue;
+    el.__nefertitiClicks = true;
+    const at = (ev) => {
+        const box = el.getBoundingClientRect();
+        const sx = ev.clientX - box.left, sy = ev.clientY - box.top;
+        return {sx, sy, x: view.frame.x_scale.invert(sx), y: view.frame.y_scale.invert(sy)};
+    };
+    let press = null;
+    const release = (ev) => {
+        if (press === null || ev.pointerId !== press.id) return;
+        window.removeEventListener("pointerup", release, true);
+        window.removeEventListener("pointercancel", release, true);
+        const p = at(ev);
+        const square = within(p, col(tips, "x"), col(tips, "y"));
+        const same = press.square >= 0 ? square === press.square
+            : square < 0 && Math.hypot(p.sx - press.p.sx, p.sy - press.p.sy) <= NEAR;
+        if (ev.type === "pointerup" && same) {
+            const n = (Array.from(col(clicks, "n"))[0] ?? 0) + 1;
+            clicks.data = {x: [p.x], y: [p.y], n: [n]};  // sent: the server plays the click
+        } else if (press.saved !== null && servants.data === press.drawn) {
+            // not a click after all: take the servant back (unless the server sent new data)
+            servants.setv({data: press.saved[0]}, {sync: false});
+            legal.setv({data: press.saved[1]}, {sync: false});
+        }
+        press = null;
+    };
+    el.addEventListener("pointerdown", (ev) => {
+        if (!ev.isPrimary || ev.button !== 0 || press !== null) return;
+        const p = at(ev);
+        press = {id: ev.pointerId, p, square: within(p, col(tips, "x"), col(tips, "y")), saved: null};
+        window.addEventListener("pointerup", release, true);
+        window.addEventListener("pointercancel", release, true);
+        const i = within(p, col(legal, "x"), col(legal, "y"));
+        if (i < 0) return;
+        press.saved = [copy(servants), copy(legal)];
+        const drawn = copy(servants);
+        for (const key of ["x", "y", "colour", "who"]) {
+            const column = Array.from(col(servants, key));
+            column.push(col(legal, key)[i]);
+            put(drawn, key, column);
+        }
+        servants.setv({data: drawn}, {sync: false});
+        press.drawn = servants.data;
+        const none = copy(legal);
+        for (const key of ["x", "y", "colour", "who"]) put(none, key, []);
+        legal.setv({data: none}, {sync: false});
+    });
+}
 """
 
 #: A square's note (its number and value, "closes here" when it would close the stall) beside the
