@@ -1,6 +1,6 @@
 """Seconds per decision of the mcts bot against three greedy bots (4 players).
 
-    .venv/bin/python benchmarks/mcts_decision_time.py [--games 4] [--iterations 2000] [--own-k 4]
+    .venv/bin/python benchmarks/mcts_decision_time.py [--games 4] [--iterations 2000]
 
 Game g is set up with seed 500 + g; the mcts bot sits in seat 0 and every decision it takes with
 more than one legal option is timed (greedy ranking of the root, search and choice). No time
@@ -27,11 +27,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--iterations", type=int, default=2000)
-    parser.add_argument("--own-k", type=int, default=None, help="the bot's own_k option")
     args = parser.parse_args(argv)
     options = {"iterations": args.iterations}
-    if args.own_k is not None:
-        options["own_k"] = args.own_k
     times = []
     for g in range(args.games):
         state = new_game(players=4, seed=500 + g)

@@ -643,9 +643,6 @@ class _Search(_ismcts.ISMCTSBot):
         return state.current_player(), state._public_key()
 
     root_actions: tuple[int, ...] | None = None  # the root's options the search may consider
-    own_k: int | None = None  # see MctsBot
-    greedy: GreedyBot | None = None
-    me = -1  # the searcher's seat
 
     def run_simulation(self, state):
         """OpenSpiel's ``run_simulation`` (select, expand one child, evaluate, back up) in a new
@@ -672,8 +669,6 @@ class _Search(_ismcts.ISMCTSBot):
         unexpanded_count = _ismcts.UNEXPANDED_VISIT_COUNT
         tie = _ismcts.TIE_TOLERANCE
         path = []
-        me = self.me
-        own_run = True  # every decision so far on this path was the searcher's own
         while True:
             legal = eng._legal
             if not legal:
@@ -689,22 +684,8 @@ class _Search(_ismcts.ISMCTSBot):
                 node.total_visits = 0
                 returns = self._evaluator.evaluate_engine(eng, private=True)
                 break
-            if node is root:
-                if self.root_actions is not None:
-                    legal = self.root_actions
-            elif own_run:
-                if player != me:
-                    own_run = False
-                elif self.own_k is not None:
-                    # The searcher's own decisions that follow the root's at once (the
-                    # placements after a character, a market's cards): its sensible options
-                    # only, as at the root, ranked once per node.
-                    allowed = self._allowed.get(key)
-                    if allowed is None:
-                        values = self.greedy.option_values(eng, legal)
-                        ranked = sorted(legal, key=lambda o: -values[o])
-                        allowed = self._allowed[key] = tuple(ranked[: self.own_k])
-                    legal = allowed
+            if node is root and self.root_actions is not None:
+                legal = self.root_actions
             children = node.child_info
             if len(children) < len(legal):
                 unexpanded = [a for a in legal if a not in children]
@@ -734,7 +715,6 @@ class _Search(_ismcts.ISMCTSBot):
         simulation runs in a new world, the root's engine with its deck reshuffled by
         ``world_rng`` (R2.2) and its dice drawn from ``world_rng``."""
         self.reset()
-        self._allowed: dict[tuple, tuple[int, ...]] = {}  # own_k's options per node
         self._root_node = self.create_new_node(state)
         base = state._c.engine
         world_rng = self.world_rng
@@ -775,7 +755,6 @@ class MctsBot:
         temperature: float | tuple[float, float] = 5.0,
         top_k: int | None = 4,
         margin: float | None = None,
-        own_k: int | None = None,
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -792,7 +771,6 @@ class MctsBot:
         self.uct_c = uct_c
         self.top_k = top_k
         self.margin = margin
-        self.own_k = own_k
         self._greedy = GreedyBot(seed=self.rng.randrange(2**32))
         self._games: dict[int, NefertitiGame] = {}
         self.last_simulations = 0
@@ -835,9 +813,6 @@ class MctsBot:
         search.py_rng = random.Random(self.rng.random())
         if ranked is not legal:
             search.root_actions = tuple(ranked)
-        search.me = state.decider
-        search.own_k = self.own_k
-        search.greedy = self._greedy
         visits = search.search(root, self.iterations, deadline)
         self.last_simulations = search.simulations
         if not visits:  # the time was up before a first option was tried (a starved process)
