@@ -11,69 +11,10 @@ browser check tests/browser/test_odds_in_jupyterlab.py failed that way about one
 from __future__ import annotations
 
 import asyncio
-import uuid
 
-from bokeh.document import Document
-from panel.io.model import add_to_doc
-from panel.models.comm_manager import CommManager
+from helpers_notebook import chosen, clicked, shown_in_a_notebook
 
 from widgets import GameSession, OddsView
-
-
-class KernelComm:
-    """Stands in for the kernel's end of Panel's comm: records what would go to the browser."""
-
-    _comm = True  # open (panel.io.notebook.push sends at once)
-
-    def __init__(self):
-        self.id = uuid.uuid4().hex
-        self.sent = []
-
-    def send(self, data=None, metadata=None, buffers=None):
-        self.sent.append(data)
-
-
-def shown_in_a_notebook(view):
-    """Render the view as Panel does for a notebook output; return a function that delivers a
-    page message (a list of Bokeh patch events) the way the output's comm does."""
-    layout = view.__panel__()
-    doc, comm = Document(), KernelComm()
-    root = layout.get_root(doc, comm)
-    add_to_doc(root, doc, hold=True)  # a notebook output's document is always on hold
-    ref = root.ref["id"]
-    manager = CommManager(comm_id=comm.id, plot_id=ref)
-
-    def deliver(*events):
-        message = {
-            "header": {"msgid": uuid.uuid4().hex, "msgtype": "PATCH-DOC"},
-            "metadata": {},
-            "content": {"events": list(events)},
-            "_buffers": {},
-        }
-        layout._on_msg(ref, manager, message)
-
-    return deliver, ref, comm
-
-
-def chosen(widget, ref, label):
-    return {
-        "kind": "ModelChanged",
-        "model": {"id": widget._models[ref][0].id},
-        "attr": "value",
-        "new": label,
-    }
-
-
-def clicked(button, ref):
-    return {
-        "kind": "MessageSent",
-        "msg_type": "bokeh_event",
-        "msg_data": {
-            "type": "event",
-            "name": "button_click",
-            "values": {"type": "map", "entries": [["model", {"id": button._models[ref][0].id}]]},
-        },
-    }
 
 
 def test_a_playouts_choice_sent_with_the_run_click_is_the_one_played():

@@ -5,6 +5,7 @@ Nothing here decides a rule; it only words, escapes and guards.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import html
 import logging
@@ -17,6 +18,7 @@ from bokeh.models import Legend, LegendItem, Tooltip
 from nefertiti_core.i18n import has, tr
 
 from .board import PLAYER_COLOURS
+from .session import _server_document
 
 log = logging.getLogger("widgets")
 
@@ -92,6 +94,41 @@ def guarded(method):
                 except Exception:  # pragma: no cover - the catalog itself is broken
                     session.error = str(error)
             return None
+
+    return wrapper
+
+
+def running_loop():
+    """The asyncio loop running in this thread (an IPython kernel's), if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def after_page_message(method):
+    """A button's callback that reads other widgets (a menu, a text box): in a notebook, run it
+    once the page's message that carried the click has been applied.
+
+    In a notebook, Panel (1.9) applies a message from the browser with the Bokeh document on
+    hold: a click in it runs its callbacks at once, but the message's property changes reach the
+    widgets only when the hold is released, after those callbacks, and the first change a
+    callback makes to the page sends the held changes back to the browser instead, so the widget
+    never gets them. The browser puts a choice and a click into one message when they come
+    within its 50 ms debounce or while the kernel has not yet acknowledged its previous message:
+    "Place" then placed the servant on the square chosen before, and the odds' Run played the
+    old number of playouts. On the kernel loop's next turn the whole message has been applied.
+    A served app needs no wait (Panel applies pending changes before it runs an event), nor does
+    Python code outside an event loop. The components' Python methods (``click``, ``compare``,
+    ...) do their work at once; only the buttons' callbacks wait."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        loop = running_loop()
+        if loop is not None and _server_document() is None:
+            loop.call_soon(functools.partial(method, self, *args, **kwargs))
+            return None
+        return method(self, *args, **kwargs)
 
     return wrapper
 

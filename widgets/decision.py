@@ -33,6 +33,7 @@ from nefertiti_core.status import describe_preview, preview
 from ._common import (
     HTML,
     WRAP_BUTTON_CSS,
+    after_page_message,
     esc,
     guarded,
     md_escape,
@@ -247,8 +248,12 @@ class DecisionPanel(pn.viewable.Viewer):
     def _on_select(self, *_):
         self._update_place_preview()
 
-    @guarded
+    @after_page_message  # the square chosen in the same message as the click
     def _on_place(self, *_):
+        self._place_chosen()
+
+    @guarded
+    def _place_chosen(self) -> None:
         option = self._place_select.value
         if option is not None and option in self._placements:
             self.session.play(option)
@@ -270,7 +275,7 @@ class DecisionPanel(pn.viewable.Viewer):
             return True
         if option in self.placement_options:
             self._place_select.value = option
-            self._place_button.clicks += 1
+            self._place_chosen()  # what the "Place" button does
             return True
         return False
 

@@ -17,6 +17,7 @@ from nefertiti_core.coverage import Coverage
 from nefertiti_core.exercises import Exercise, Feedback
 from nefertiti_core.i18n import tr
 
+from ._common import after_page_message
 from .board import Board
 from .session import GameSession
 
@@ -89,6 +90,7 @@ class ExerciseCard(pn.viewable.Viewer):
     def _answer_square(self, cell) -> None:
         self.answer(cell.index)
 
+    @after_page_message  # the answer typed in the same message as the click
     def _on_check(self, _event) -> None:
         value = getattr(self._answer, "value", None)
         self.answer(value)

@@ -10,13 +10,12 @@ The run happens in a background thread (the engine spreads it over local process
 app its progress and its report reach the page through the document's next-tick callbacks (the
 only thread-safe way into a Bokeh document); in a notebook they are handed to the kernel's asyncio
 loop that handled Run (``call_soon_threadsafe``). In a notebook the buttons' work waits for the
-loop's next turn, so that a choice sent with the click is applied first (``_after_message``). A
+loop's next turn, so that a choice sent with the click is applied first (``after_page_message``). A
 report belongs to one position: once the game moves on it is marked stale.
 """
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import math
 import threading
@@ -36,7 +35,17 @@ from nefertiti_core.i18n import tr
 from nefertiti_core.odds import GAME_END, OddsReport, odds
 from nefertiti_core.status import Chances, Message, StallName, format_probability, render
 
-from ._common import HTML, esc, guarded, player_name, players_legend, seat_kind_label, swatch
+from ._common import (
+    HTML,
+    after_page_message,
+    esc,
+    guarded,
+    player_name,
+    players_legend,
+    running_loop,
+    seat_kind_label,
+    swatch,
+)
 from .board import PLAYER_COLOURS
 from .session import GameSession, _server_document
 
@@ -151,35 +160,15 @@ class OddsView(pn.viewable.Viewer):
         return fig
 
     # ------------------------------------------------------------------ running
+    @after_page_message
     @guarded
     def _on_run(self, *_):
-        self._after_message(self.run)
+        self.run()
 
+    @after_page_message
     @guarded
     def _on_cancel(self, *_):
-        self._after_message(self.cancel)
-
-    def _after_message(self, work) -> None:
-        """Do a button's ``work`` once the page's message that carried the click is applied.
-
-        In a notebook, Panel (1.9) applies a message from the browser with the Bokeh document on
-        hold: a click in it runs its callbacks at once, but the message's property changes reach
-        the widgets only when the hold is released, after those callbacks, and the first change
-        a callback makes to the page sends the held changes back to the browser instead, so the
-        widget never gets them. The browser puts a choice and a click into one message when they
-        come within its 50 ms debounce or while the kernel has not yet acknowledged the previous
-        message: Run then played the old number of playouts and the Playouts menu stayed wrong on
-        the kernel's side. On the kernel loop's next turn the whole message has been applied. A
-        served app needs no wait (Panel applies pending changes before it runs an event)."""
-        loop = _running_loop()
-        if loop is not None and _server_document() is None:
-            loop.call_soon(self._do_clicked, work)
-        else:
-            work()
-
-    @guarded
-    def _do_clicked(self, work) -> None:
-        work()
+        self.cancel()
 
     @property
     def running(self) -> bool:
@@ -207,7 +196,7 @@ class OddsView(pn.viewable.Viewer):
         studied = self._what_if.value
         studied = None if studied in (None, AS_IT_IS) else studied
         self._state = state
-        self._loop = _running_loop()  # where the page may be changed from (notebooks)
+        self._loop = running_loop()  # where the page may be changed from (notebooks)
         self._cancel = threading.Event()
         self._last_progress = 0.0
         self._run.disabled = True
@@ -517,14 +506,6 @@ class OddsView(pn.viewable.Viewer):
     @property
     def stale(self) -> bool:
         return self.report is not None and self._state is not self.session.state
-
-
-def _running_loop():
-    """The asyncio loop running in this thread (an IPython kernel's), if any."""
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _percent(share: float) -> str:

@@ -17,7 +17,7 @@ import param
 from nefertiti_core.i18n import tr
 from nefertiti_core.rules import COLOURS
 
-from ._common import HTML, esc, guarded, md_escape, seat_kind_label
+from ._common import HTML, after_page_message, esc, guarded, md_escape, seat_kind_label
 from .board import Board
 from .characters import Characters
 from .decision import DecisionPanel
@@ -315,6 +315,7 @@ class Sandbox(pn.viewable.Viewer):
     def _on_players_count(self, *_):
         self._refresh_first_player()
 
+    @after_page_message  # the options chosen in the same message as the click
     @guarded
     def _on_new_game(self, *_):
         self.new_game()

@@ -12,7 +12,7 @@ import param
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
 
-from ._common import HTML, DeferredView, esc, guarded, swatch
+from ._common import HTML, DeferredView, after_page_message, esc, guarded, swatch
 from .session import GameSession
 
 
@@ -163,18 +163,24 @@ class Timeline(DeferredView):
         if not self._updating and event.new and event.new != self.session.history.branch:
             self.session.switch(event.new)
 
+    @after_page_message  # the name typed in the same message as the click
     @guarded
     def _on_new_branch(self, *_):
         if self.session.new_branch(self._new_name.value):
             self._new_name.value = ""
 
+    @after_page_message
     @guarded
     def _on_rename(self, *_):
         if self.session.rename_branch(self.session.history.branch, self._rename_to.value):
             self._rename_to.value = ""
 
-    @guarded
+    @after_page_message
     def _on_compare(self, *_):
+        self._compare_chosen()
+
+    @guarded
+    def _compare_chosen(self) -> None:
         a, b = self._compare_a.value, self._compare_b.value
         if a and b:
             self._show_comparison(a, b)
@@ -188,7 +194,7 @@ class Timeline(DeferredView):
     def compare(self, a: str, b: str) -> None:
         self._compare_a.value = a
         self._compare_b.value = b
-        self._compare.clicks += 1
+        self._compare_chosen()  # what the "Compare" button does
 
 
 def _gifts_text(gifts: dict[str, int], lang: str) -> str:
