@@ -85,10 +85,19 @@ for (const view of views) {
         return {sx, sy, x: view.frame.x_scale.invert(sx), y: view.frame.y_scale.invert(sy)};
     };
     let press = null;
-    const release = (ev) => {
-        if (press === null || ev.pointerId !== press.id) return;
+    const end = () => {  // the press is over: stop listening for its release
         window.removeEventListener("pointerup", release, true);
         window.removeEventListener("pointercancel", release, true);
+        press = null;
+    };
+    const takeBack = () => {  // not a click after all (unless the server sent new data since)
+        if (press.saved !== null && servants.data === press.drawn) {
+            servants.setv({data: press.saved[0]}, {sync: false});
+            legal.setv({data: press.saved[1]}, {sync: false});
+        }
+    };
+    const release = (ev) => {
+        if (press === null || ev.pointerId !== press.id) return;
         const p = at(ev);
         const square = within(p, col(tips, "x"), col(tips, "y"));
         const same = press.square >= 0 ? square === press.square
@@ -96,15 +105,14 @@ for (const view of views) {
         if (ev.type === "pointerup" && same) {
             const n = (Array.from(col(clicks, "n"))[0] ?? 0) + 1;
             clicks.data = {x: [p.x], y: [p.y], n: [n]};  // sent: the server plays the click
-        } else if (press.saved !== null && servants.data === press.drawn) {
-            // not a click after all: take the servant back (unless the server sent new data)
-            servants.setv({data: press.saved[0]}, {sync: false});
-            legal.setv({data: press.saved[1]}, {sync: false});
+        } else {
+            takeBack();
         }
-        press = null;
+        end();
     };
     el.addEventListener("pointerdown", (ev) => {
-        if (!ev.isPrimary || ev.button !== 0 || press !== null) return;
+        if (!ev.isPrimary || ev.button !== 0) return;
+        if (press !== null) { takeBack(); end(); }  // a release the page never saw
         const p = at(ev);
         press = {id: ev.pointerId, p, square: within(p, col(tips, "x"), col(tips, "y")), saved: null};
         window.addEventListener("pointerup", release, true);
