@@ -135,7 +135,8 @@ information sets, every simulation in a freshly resampled world) with:
   (39.4%, 34.7-44.2%); temperature 2 won 78.5 of 200 from seed 3000 (39.2%), and temperature
   5 76 of 200 on those same deals (38.0%, 31.6-44.9%; game by game temperature 3 won 31 that 5
   lost and lost 29 that 5 won: +2 wins, standard error 7.8). Hence the default 3, the best
-  measured, though its gain over 5 is within the noise; 40% is not reached;
+  measured, though its gain over 5 is within the noise (median 0.41 s, at most 0.66 s a
+  decision: ``benchmarks/mcts_decision_time.py --games 4``); 40% is not reached;
 * a budget per decision: ``time_limit`` seconds and/or ``iterations`` simulations, whichever
   ends first (reproducible with an iteration budget only: a seed then gives the same choices on
   any machine). Without either: 1 s and at most 2,000 simulations (``DEFAULT_ITERATIONS``; about

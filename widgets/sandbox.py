@@ -44,6 +44,9 @@ NARROW_CSS = f"""
   .nefertiti-main {{ display: contents !important; }}
 }}
 """
+#: The parts' places in that one column (the board's is 0, the first).
+ORDER = {"side": {"order": "2"}, "buttons": {"order": "3"}, "views": {"order": "4"}}
+CARD_STYLE = {"background": "#fffdf7", "border": "1px solid #e0d6bd", "border-radius": "6px"}
 
 
 class Sandbox(pn.viewable.Viewer):
@@ -124,10 +127,14 @@ class Sandbox(pn.viewable.Viewer):
             "setup": setup,
         }
         self._view_boxes = {
-            key: pn.Column(view, visible=key == VIEWS[0], sizing_mode="stretch_width")
+            key: pn.Column(
+                view, visible=key == VIEWS[0], sizing_mode="stretch_width", styles=ORDER["views"]
+            )
             for key, view in self._views.items()
         }
-        self._view_picker = pn.widgets.RadioButtonGroup(color="primary", value=VIEWS[0])
+        self._view_picker = pn.widgets.RadioButtonGroup(
+            color="primary", value=VIEWS[0], styles=ORDER["buttons"]
+        )
         self._view_picker.param.watch(self._on_view, "value")
 
         header = pn.Row(
@@ -139,36 +146,18 @@ class Sandbox(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         side = pn.Column(
-            pn.Column(
-                self.decision,
-                styles={
-                    "background": "#fffdf7",
-                    "border": "1px solid #e0d6bd",
-                    "border-radius": "6px",
-                },
-                sizing_mode="stretch_width",
-            ),
-            pn.Column(
-                self.hints_view,
-                styles={
-                    "background": "#fffdf7",
-                    "border": "1px solid #e0d6bd",
-                    "border-radius": "6px",
-                },
-                sizing_mode="stretch_width",
-            ),
+            pn.Column(self.decision, styles=CARD_STYLE, sizing_mode="stretch_width"),
+            pn.Column(self.hints_view, styles=CARD_STYLE, sizing_mode="stretch_width"),
             self.players,
             width=SIDE_WIDTH,
             margin=(5, 5),
+            styles=ORDER["side"],
         )
         # Wide (a served app on a big screen): the board and the views below it on the left, the
         # decision and the players on the right. Narrower than both (a notebook's column, a
         # projector's 1024 pixels): one column, board, decision and players, then the views;
         # nothing is cut off. NARROW_CSS switches by the layout's own width (a container
         # query), since a notebook's column is much narrower than the browser's window.
-        self._view_picker.param.update(styles={"order": "3"})
-        for box in self._view_boxes.values():
-            box.styles = {"order": "4"}
         main = pn.Column(
             self.board,
             self._view_picker,
@@ -176,7 +165,6 @@ class Sandbox(pn.viewable.Viewer):
             width=BOARD_WIDTH + 10,
             css_classes=["nefertiti-main"],
         )
-        side.param.update(styles={"order": "2"})
         self._layout = pn.Column(
             header,
             pn.FlexBox(

@@ -228,7 +228,10 @@ def test_a_market_closes_and_its_resolution_is_clicked_through(page):
 
     decision_button(page, "Take the upper card").click()
     expect(page.get_by_text("Black decides now")).to_be_visible()
-    decision_button(page, "Buy lower card 1").click()
+    # Black buys lower card 1 by clicking the card on the board (CLICKS_JS sends a click off
+    # the squares too; the server turns it into "buy lower1")
+    card = next(c for c in G.cards() if c.market == R.ABOU_SIMBEL and c.slot == 1)
+    page.mouse.click(*canvas_point(page, card.x, card.y, G.WIDTH, G.HEIGHT))
     expect(page.get_by_text("Green decides now")).to_be_visible()
     decision_button(page, "Take half the reserve").click()
 
@@ -322,7 +325,13 @@ def test_the_sandbox_fits_its_width_beside_or_below_the_board(chromium, sandbox_
     """Wide: the decision beside the board. Narrower than both (a notebook's column, a 1024-pixel
     projector): one column, the decision below the board, nothing cut off at the right."""
     context = chromium.new_context(viewport={"width": width, "height": 1100})
-    page = context.new_page()
+    try:
+        check_fits(context.new_page(), sandbox_url, width)
+    finally:
+        context.close()
+
+
+def check_fits(page, sandbox_url: str, width: int) -> None:
     page.goto(sandbox_url, timeout=LOAD_MS)
     board = page.locator(".bk-Canvas").first
     board.wait_for(timeout=LOAD_MS)
@@ -340,4 +349,3 @@ def test_the_sandbox_fits_its_width_beside_or_below_the_board(chromium, sandbox_
     page_width = page.evaluate("() => document.documentElement.scrollWidth")
     assert page_width <= width, f"the page is {page_width} px wide in a {width} px window"
     page.screenshot(path=str(ARTIFACTS / f"sandbox-width-{width}.png"), full_page=True)
-    context.close()
