@@ -56,7 +56,22 @@ CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
 #: next. Bokeh's own Tap is not used: it fires only for a press shorter than 0.3 s (a slower
 #: press, common on a touch screen or a projector's pointer, was lost) and turns a quick second
 #: click into a DoubleTap.
-CLICKS_JS = """
+#: What both scripts below need: a source's column, and which square (of the columns xs, ys of
+#: square centres) a point in data coordinates falls on, -1 if none.
+SQUARES_JS = """
+const half = SQUARE / 2;
+const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.data[key]);
+const within = (p, xs, ys) => {
+    for (let i = 0; i < xs.length; i++) {
+        if (Math.abs(p.x - xs[i]) <= half && Math.abs(p.y - ys[i]) <= half) return i;
+    }
+    return -1;
+};
+"""
+
+CLICKS_JS = (
+    SQUARES_JS
+    + """
 // Every view of the figure gets the listeners once. On a pointer move (this runs on each) a
 // quick check suffices; when the figure is laid out (cb_obj is the figure), all its views are
 // looked at, so a new one gets them too.
@@ -64,17 +79,9 @@ const known = fig.__nefertitiEvents ?? [];
 if (cb_obj !== fig && known.length > 0 && known.every((el) => el.isConnected)) return;
 const views = [...Bokeh.index.find(fig)];
 fig.__nefertitiEvents = views.map((view) => view.canvas_view.events_el);
-const half = SQUARE / 2;
 const NEAR = 8;  // px: off the squares, a release this close to the press is a click
-const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.data[key]);
 const copy = (src) => (src.data instanceof Map ? new Map(src.data) : {...src.data});
 const put = (data, key, value) => { if (data instanceof Map) data.set(key, value); else data[key] = value; };
-const within = (p, xs, ys) => {
-    for (let i = 0; i < xs.length; i++) {
-        if (Math.abs(p.x - xs[i]) <= half && Math.abs(p.y - ys[i]) <= half) return i;
-    }
-    return -1;
-};
 for (const view of views) {
     const el = view.canvas_view.events_el;
     if (el.__nefertitiClicks) continue;
@@ -134,21 +141,17 @@ for (const view of views) {
     });
 }
 """
+)
 
 #: A square's note (its number and value, "closes here" when it would close the stall) beside the
 #: pointer, drawn on the canvas's overlay layer. Bokeh's HoverTool does the same with an HTML
 #: tooltip, but it re-inspects and re-positions it (a forced layout of the whole page) on every
 #: repaint and pointer move: 10-20 ms that a click on the board waited behind.
-HOVER_JS = """
-const half = SQUARE / 2;
-const col = (key) => (tips.data instanceof Map ? tips.data.get(key) : tips.data[key]);
-const xs = col("x"), ys = col("y"), notes = col("tip");
-let hit = -1;
-if (cb_obj.event_name === "mousemove") {
-    for (let i = 0; i < xs.length; i++) {
-        if (Math.abs(cb_obj.x - xs[i]) <= half && Math.abs(cb_obj.y - ys[i]) <= half) { hit = i; break; }
-    }
-}
+HOVER_JS = (
+    SQUARES_JS
+    + """
+const xs = col(tips, "x"), ys = col(tips, "y"), notes = col(tips, "tip");
+const hit = cb_obj.event_name === "mousemove" ? within(cb_obj, xs, ys) : -1;
 if (hit < 0) {
     if (label.visible) label.setv({visible: false}, {sync: false});
     return;
@@ -159,6 +162,7 @@ const anchor = left ? "bottom_right" : "bottom_left";
 if (label.visible && label.text === notes[hit] && label.x === x && label.y === ys[hit] + half) return;
 label.setv({x, y: ys[hit] + half, text: notes[hit], anchor, visible: true}, {sync: false});
 """
+)
 
 LEGAL_COLUMNS = ("x", "y", "colour", "who")
 SQUARE_LINE = "#8a7a5a"
