@@ -730,7 +730,7 @@ class _Search(_ismcts.ISMCTSBot):
         self._root_node = self.create_new_node(state)
         base = state._c.engine
         world_rng = self.world_rng
-        shuffle, randrange = world_rng.shuffle, world_rng.randrange
+        uniform, randrange = world_rng.random, world_rng.randrange
         # As _shuffled_deck, sorted once: the same cards in every world, only their order drawn.
         gifts = sorted(card for card in base.deck if card != R.AKHENATON)
         bottom = min(5, len(base.deck)) if len(gifts) < len(base.deck) else 0
@@ -741,8 +741,8 @@ class _Search(_ismcts.ISMCTSBot):
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             eng = fast_copy(base, world_rng)
-            deck = gifts[:]
-            shuffle(deck)
+            # A uniformly random order, as random.shuffle's but in a third of its time.
+            deck = sorted(gifts, key=lambda _: uniform())
             if bottom:
                 deck.insert(randrange(bottom), R.AKHENATON)
             eng.deck = deck
