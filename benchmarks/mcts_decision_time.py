@@ -1,10 +1,12 @@
 """Seconds per decision of the mcts bot against three greedy bots (4 players).
 
-    .venv/bin/python benchmarks/mcts_decision_time.py [--games 4] [--iterations 2000]
+    .venv/bin/python benchmarks/mcts_decision_time.py [--games 4] [--iterations N]
+        [--time-limit S] [--opponents greedy|uct]
 
 Game g is set up with seed 500 + g; the mcts bot sits in seat 0 and every decision it takes with
-more than one legal option is timed (greedy ranking of the root, search and choice). No time
-limit is set, so the figures show what the iteration budget costs on this machine.
+more than one legal option is timed (greedy ranking of the root, search and choice). Without
+options the bot is ``make_bot("mcts")``, the default the Sandbox and the tournament use; with
+``--iterations`` alone there is no time limit, so the figures show what that budget costs here.
 """
 
 from __future__ import annotations
@@ -26,10 +28,15 @@ from nefertiti_core.state import new_game  # noqa: E402
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--iterations", type=int, default=2000)
+    parser.add_argument("--iterations", type=int)
+    parser.add_argument("--time-limit", type=float)
+    parser.add_argument("--opponents", choices=("greedy", "uct"))
     args = parser.parse_args(argv)
-    options = {"iterations": args.iterations}
-    times = []
+    given = {"iterations": args.iterations, "time_limit": args.time_limit}
+    options = {k: v for k, v in given.items() if v is not None}
+    if args.opponents:
+        options["opponents"] = args.opponents
+    times, simulations = [], []
     for g in range(args.games):
         state = new_game(players=4, seed=500 + g)
         bots = [make_bot("mcts", seed=g, **options)]
@@ -40,6 +47,7 @@ def main(argv=None) -> int:
                 start = time.perf_counter()
                 option = bot.choose(state)
                 times.append(time.perf_counter() - start)
+                simulations.append(bot.last_simulations)
             else:
                 option = bot.choose(state)
             state.apply(option)
@@ -50,6 +58,7 @@ def main(argv=None) -> int:
         "median_s": round(statistics.median(times), 3),
         "p90_s": round(times[int(0.9 * (len(times) - 1))], 3),
         "max_s": round(times[-1], 3),
+        "median_simulations": statistics.median(simulations),
         "load_average": " ".join(f"{x:.2f}" for x in os.getloadavg()),
     }
     print(json.dumps(report))

@@ -181,6 +181,9 @@ MAX_DICE = 250  # dice nodes in one game; see the module docstring
 MARKET_DEAL = 3 * R.MARKET_CARDS  # R2.9: the first 12 cards fill three markets
 #: The mcts bot's default budget: 1 s, and at most this many simulations (see the docstring).
 DEFAULT_ITERATIONS = 2000
+#: How the search chooses for the opponents: "greedy", the greedy bot's choice; "uct", by UCT
+#: over all their options, as for the searcher's own decisions.
+OPPONENT_MODELS = ("greedy", "uct")
 
 _CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
 _DIE_PROBS = [(face, 1.0 / 6.0) for face in range(6)]
@@ -655,6 +658,9 @@ class _Search(_ismcts.ISMCTSBot):
         return state.current_player(), state._public_key()
 
     root_actions: tuple[int, ...] | None = None  # the root's options the search may consider
+    opponent_model = None  # a bot whose choices the opponents make in the tree (None: UCT)
+    me = -1
+    _replies: dict | None = None  # the model's choice per opponent node, within a search
 
     def run_simulation(self, state):
         """OpenSpiel's ``run_simulation`` (select, expand one child, evaluate, back up) in a new
@@ -680,6 +686,9 @@ class _Search(_ismcts.ISMCTSBot):
         log, sqrt = math.log, math.sqrt
         unexpanded_count = _ismcts.UNEXPANDED_VISIT_COUNT
         tie = _ismcts.TIE_TOLERANCE
+        model = self.opponent_model
+        me = self.me
+        replies = self._replies
         path = []
         while True:
             legal = eng._legal
@@ -688,6 +697,12 @@ class _Search(_ismcts.ISMCTSBot):
                 break
             player = eng.decider
             key = (player, (None, _public(eng)))  # as get_state_key: (player, _public_key())
+            if model is not None and player != me:
+                action = replies.get(key)
+                if action is None:
+                    action = replies[key] = legal[0] if len(legal) == 1 else model.choose(eng)
+                eng.apply_unchecked(action)
+                continue
             node = nodes.get(key)
             if node is None:
                 node = nodes[key] = _ismcts.ISMCTSNode()
@@ -728,6 +743,8 @@ class _Search(_ismcts.ISMCTSBot):
         ``world_rng`` (R2.2) and its dice drawn from ``world_rng``."""
         self.reset()
         self._root_node = self.create_new_node(state)
+        self._replies = {}
+        self.me = state.current_player()
         base = state._c.engine
         world_rng = self.world_rng
         uniform, randrange = world_rng.random, world_rng.randrange
@@ -737,8 +754,12 @@ class _Search(_ismcts.ISMCTSBot):
         if base.akhenaton_drawn:
             bottom = 0
         done = 0
+        # No simulation is started that would end after the deadline if it took as long as the
+        # longest one so far (with the greedy opponents a simulation can take 0.1 s).
+        longest = 0.0
+        now = time.perf_counter()
         while iterations is None or done < iterations:
-            if deadline is not None and done and time.perf_counter() >= deadline:
+            if deadline is not None and done and now + longest >= deadline:
                 break
             eng = fast_copy(base, world_rng)
             # A uniformly random order, as random.shuffle's but in a third of its time.
@@ -748,6 +769,8 @@ class _Search(_ismcts.ISMCTSBot):
             eng.deck = deck
             self._simulate(eng)
             done += 1
+            then, now = now, time.perf_counter()
+            longest = max(longest, now - then)
         self.simulations = done
         return {a: child.visits for a, child in self._root_node.child_info.items()}
 
@@ -767,6 +790,7 @@ class MctsBot:
         temperature: float | tuple[float, float] = 3.0,
         top_k: int | None = 4,
         margin: float | None = None,
+        opponents: str = "uct",
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -776,6 +800,10 @@ class MctsBot:
             isinstance(time_limit, int | float) and 0 < time_limit <= 600
         ):
             raise NefertitiError(f"time_limit must be seconds in (0, 600], not {time_limit!r}")
+        if opponents not in OPPONENT_MODELS:
+            raise NefertitiError(
+                f"opponents must be one of {', '.join(OPPONENT_MODELS)}, not {opponents!r}"
+            )
         self.time_limit = time_limit
         self.iterations = iterations
         self.rng = random.Random(seed)
@@ -784,6 +812,7 @@ class MctsBot:
         self.top_k = top_k
         self.margin = margin
         self._greedy = GreedyBot(seed=self.rng.randrange(2**32))
+        self.opponents = opponents
         self._games: dict[int, NefertitiGame] = {}
         self.last_simulations = 0
 
@@ -825,6 +854,8 @@ class MctsBot:
         search.py_rng = random.Random(self.rng.random())
         if ranked is not legal:
             search.root_actions = tuple(ranked)
+        if self.opponents == "greedy":
+            search.opponent_model = self._greedy
         visits = search.search(root, self.iterations, deadline)
         self.last_simulations = search.simulations
         if not visits:  # the time was up before a first option was tried (a starved process)

@@ -173,3 +173,51 @@ def test_the_leaf_temperature_may_follow_the_deck():
     assert max(early_shares) - min(early_shares) < max(late_shares) - min(late_shares) or (
         max(late_shares) == min(late_shares)
     )
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_with_greedy_opponents_mcts_only_chooses_legal_options(players):
+    bot = make_bot("mcts", seed=players, iterations=6, opponents="greedy")
+    for state in positions(players, 12, seed=40 + players):
+        key = state.key()
+        assert bot.choose(state) in state.legal_options()
+        assert state.key() == key
+
+
+def test_with_greedy_opponents_the_tree_makes_the_opponents_moves_by_the_greedy_bot(monkeypatch):
+    """``opponents="greedy"``: in the search, every decision of another player is the greedy
+    bot's choice (asked once per position), never a UCT pick; the searcher's own are searched."""
+    from nefertiti_core import openspiel
+
+    asked = []
+
+    def spy(self, state):
+        asked.append((state.decider, state.public_key()))
+        return state.legal_options()[-1]
+
+    monkeypatch.setattr(openspiel.GreedyBot, "choose", spy)
+    state = next(s for s in positions(4, 20, seed=8) if s.phase == "turn")
+    me = state.decider
+    bot = make_bot("mcts", seed=2, iterations=50, opponents="greedy")
+    assert bot.choose(state) in state.legal_options()
+    assert asked, "the opponents' replies were never asked of the model"
+    assert all(decider != me for decider, _ in asked)
+    assert len(asked) == len(set(asked))  # one question per opponent position and search
+
+
+def test_an_unknown_opponent_model_is_refused():
+    with pytest.raises(NefertitiError, match="opponents must be one of greedy, uct"):
+        make_bot("mcts", opponents="minimax")
+
+
+def test_with_greedy_opponents_mcts_keeps_to_its_time_budget():
+    """A simulation with greedy opponents can take a tenth of a second: none is started that
+    would end after the deadline if it took as long as the longest so far."""
+    state = positions(4, 1, seed=2)[0]
+    bot = make_bot("mcts", seed=1, time_limit=0.5, opponents="greedy")
+    start = time.perf_counter()
+    option = bot.choose(state)
+    took = time.perf_counter() - start
+    assert option in state.legal_options()
+    assert took < 0.65
+    assert bot.last_simulations > 1
