@@ -94,54 +94,57 @@ information sets, every simulation in a freshly resampled world) with:
   that the search refines among sensible moves (``top_k=None``: all of them); ``margin`` (off by
   default) keeps only options within that many points of greedy's best. Ties in visits go to
   greedy's order;
-* no model of the opponents below the root beyond UCT over all their options. Tried and
-  removed: once a node had 8 visits, keep only the greedy bot's 3 favourite options there (the
-  opponents' likely replies, ``GreedyBot.option_values`` per such node). ``nefertiti tournament
-  --players 4 --bots mcts,greedy,greedy,greedy --games 200 --seed 2000 --workers 2 --iterations
-  2000``: 74 of 200 (37.0%, Wilson 95% 30.6-43.9%; mean score 80.9 against 77.6), no better than
-  without it, and slower (median 0.62 s a decision, worst 3.0 s; without it 0.41 s and 0.69 s,
-  ``benchmarks/mcts_decision_time.py``);
+* the opponents in the tree play as the greedy bot would (``opponents="greedy"``, the default):
+  where another player decides, the search asks ``GreedyBot.choose`` once per position (the
+  public position and the player, as for the tree's nodes; the greedy bot reshuffles the deck
+  itself, so its answer cannot depend on the world's order) and every simulation reaching that
+  position plays its answer. UCT then only chooses among the searcher's own options; the
+  simulations go to the chance (the deck, the dice) and to the searcher's next decisions
+  instead of the opponents' unlikely replies. A simulation costs a few greedy decisions (about
+  5 ms each), so a second holds 10-300 simulations rather than thousands, and the search uses
+  its whole time budget. ``opponents="uct"`` is the model before: UCT over all the opponents'
+  options too, each of them maximising their own share (about 4,000 simulations a second);
 * leaves scored on the scale of the returns (0 to 1, summing to 1) by a soft win share: each
   player's estimated final score from the greedy bot's evaluator (``bots.Evaluator.estimates``:
   gifts at today's values, Deben and seals, the bids on the board weighted by how close their
   market is to closing) through a softmax of ``temperature`` points (default 3; a pair (at the
   end, at the start) interpolates by the deck left). Optionally ``rollout_depth`` steps of a
   cheap rollout policy are played first (``apply_unchecked``, about 12 us a step); ``None``
-  plays to the end and scores the true win shares. Measured first against three greedy bots at
-  1 s a decision: full random rollouts won 1 game of 8 (about 800 simulations a second), the
-  estimate at the leaf (depth 0, about 600-900 simulations a second) 3 of 8: hence the default.
-  With it (before the changes above), ``nefertiti tournament --players 4 --bots
-  mcts,greedy,greedy,greedy --games 48 --seed 1 --workers 2 --time-limit 1.0``: 17 wins of 48
-  (35%, Wilson 95% 23-50%; par 25%), on a shared, loaded machine. After them, tuning runs of 24 seat-rotated games against three
-  greedy bots (``tournament(["mcts", "greedy", "greedy", "greedy"], 24, seed=1, workers=1,
-  bot_options=...)``, the same 24 deals each; Wilson 95% intervals about +-18 points, so none
-  of these differences is significant): 2,000 simulations 9 wins (37.5%) with ``top_k`` 4 and
-  9 with all options; 5,000 simulations 5 (21%); ``margin`` 3 points 7 (29%); temperature
-  (7, 30) -- fitted to greedy self-play, where 5 points is over-confident early -- 5 (21%), and
-  8 (33%) with ``uct_c`` 0.25. The defaults are the best of these. With them, ``nefertiti
-  tournament --players 4 --bots mcts,greedy,greedy,greedy --games 100 --seed 1000 --workers 2
-  --time-limit 1.0 --iterations 2000`` (fresh deals): 37.5 wins of 100 (37.5%, Wilson 95%
-  28.6-47.3%; mean score 80.9 against greedy's 77.0; load average 2.0-3.4 on 2 cores): above
-  par, not yet the 40% asked for, and not clearly above the version before. The whole second
-  without the cap (``--games 48 --seed 1 --time-limit 1.0``, load 0.7-3.6): 14 of 48 (29.2%,
-  18.2-43.2%), so more simulations have not helped so far. Then 200-game runs, seat-rotated
-  against three greedy bots with ``--iterations 2000`` (``tournament(..., seed=S,
-  bot_options=...)``, the seeds' deals in order): with temperature 5, 1,000 simulations won
-  68.5 of 200 from seed 2000 (34.2%); the searcher's own decisions right after the root kept to
-  greedy's 4 favourites (as at the root: the placements after a character, a market's cards)
-  43.5 of 128 (34.0%, stopped, removed); the root kept to greedy's 2 favourites 9.5 of 37
-  (stopped). A sharper leaf, temperature 3, won 79.5 of 200 from seed 2000 (39.8%, Wilson 95%
-  33.2-46.7%) and 78 of 200 on fresh deals from seed 3000 (39.0%, 32.5-45.9%): 157.5 of 400
-  (39.4%, 34.7-44.2%); temperature 2 won 78.5 of 200 from seed 3000 (39.2%), and temperature
-  5 76 of 200 on those same deals (38.0%, 31.6-44.9%; game by game temperature 3 won 31 that 5
-  lost and lost 29 that 5 won: +2 wins, standard error 7.8). Hence the default 3, the best
-  measured, though its gain over 5 is within the noise (median 0.41 s, at most 0.66 s a
-  decision: ``benchmarks/mcts_decision_time.py --games 4``); 40% is not reached;
+  plays to the end and scores the true win shares;
 * a budget per decision: ``time_limit`` seconds and/or ``iterations`` simulations, whichever
   ends first (reproducible with an iteration budget only: a seed then gives the same choices on
-  any machine). Without either: 1 s and at most 2,000 simulations (``DEFAULT_ITERATIONS``; about
-  0.4-0.6 s on this machine), since 5,000 simulations did no better in the measurements above. A decision with a single legal option (or a single one left by
+  any machine). No simulation is started that would end after the deadline if it took as long
+  as the longest one so far. Without either: 1 s and at most 2,000 simulations
+  (``DEFAULT_ITERATIONS``). A decision with a single legal option (or a single one left by
   ``top_k``/``margin``) is returned at once.
+
+How strong, measured
+--------------------
+Seat-rotated 4-player games against three greedy bots, game i dealt from seed S+i
+(``tournament(["mcts", "greedy", "greedy", "greedy"], 200, seed=S, workers=2,
+bot_options=...)``; for the default, ``nefertiti tournament --players 4 --bots
+mcts,greedy,greedy,greedy --games 200 --seed S --workers 2``). Par is 25%; a shared win counts
+1/k; the intervals are Wilson's 95%.
+
+* **The greedy opponent model** (the default, 1 s a decision): 104 of 200 from seed 3000 (52.0%,
+  45.1-58.8%), on the same deals where the UCT model won 78 (39.0%): game by game it won 58
+  that the UCT model lost and lost 32 that it won (+26 wins, standard error 9.3). On fresh
+  deals, {FRESH}
+* The UCT opponent model, 2,000 simulations a decision (no time limit, so reproducible): 79.5
+  of 200 from seed 2000 (39.8%, 33.2-46.7%) and 78 of 200 from seed 3000 (39.0%, 32.5-45.9%),
+  together 157.5 of 400 (39.4%, 34.7-44.2%), at median 0.41 s and at most 0.66 s a decision.
+  Its variants did no better: 4,000 simulations 75 of 200 from seed 3000 (37.5%; game by game
+  against 2,000 on the same deals: 29 won that 2,000 lost, 32 lost that it won); leaf
+  temperature 2, 78.5 of 200 from seed 3000 (39.2%); temperature 5, 76 of 200 from seed 3000
+  (38.0%); temperature 5 with 1,000 simulations, 68.5 of 200 from seed 2000 (34.2%); the
+  searcher's own follow-up decisions kept to greedy's 4 favourites, 43.5 of 128 (34.0%,
+  stopped); the root kept to greedy's 2 favourites, 9.5 of 37 (stopped); the opponents kept to
+  greedy's 3 favourites once a node had 8 visits, 74 of 200 from seed 2000 (37.0%). Twice the
+  simulations not helping is what pointed at the model of the opponents rather than the
+  amount of search.
+* Earlier, smaller runs (24-100 games, intervals of +-10 to +-18 points) chose the leaf
+  evaluation over random rollouts (full random rollouts won 1 of 8 games, the estimate at the
+  leaf 3 of 8), the root's ``top_k`` 4 and ``uct_c`` 0.7.
 """
 
 from __future__ import annotations
@@ -678,7 +681,8 @@ class _Search(_ismcts.ISMCTSBot):
         ``apply_unchecked`` (its dice come from its own random source: their outcome shows in
         the next node's key, as a chance node's would), without recursion or C++ round trips;
         a node's key is computed once, UCT values once per child, ties and expansions drawn
-        from ``py_rng``."""
+        from ``py_rng``. With an ``opponent_model``, the other players' decisions are its
+        choices (asked once per position and search), not UCT's, and create no node."""
         nodes = self._nodes
         root = self._root_node
         rnd = self.py_rng.random
@@ -790,7 +794,7 @@ class MctsBot:
         temperature: float | tuple[float, float] = 3.0,
         top_k: int | None = 4,
         margin: float | None = None,
-        opponents: str = "uct",
+        opponents: str = "greedy",
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")

@@ -33,22 +33,25 @@ def positions(players: int, count: int, seed: int):
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_mcts_only_chooses_legal_options_and_leaves_the_state_alone(players):
-    bot = make_bot("mcts", seed=players, iterations=12)
+    """With either opponent model (the greedy one costs a few greedy decisions a simulation)."""
+    greedy = make_bot("mcts", seed=players, iterations=4)
+    uct = make_bot("mcts", seed=players, iterations=12, opponents="uct")
     phases = set()
     for state in positions(players, 40, seed=players):
         key = state.key()
-        option = bot.choose(state)
-        assert option in state.legal_options()
-        assert state.key() == key
+        for bot in (greedy, uct):
+            option = bot.choose(state)
+            assert option in state.legal_options()
+            assert state.key() == key
         phases.add(state.phase)
     assert {"turn", "bid"} <= phases
 
 
 def test_mcts_is_reproducible_with_a_seed_and_an_iteration_budget():
-    states = positions(4, 8, seed=21)
-    first = [make_bot("mcts", seed=5, iterations=40).choose(s) for s in states]
-    bot = make_bot("mcts", seed=5, iterations=40)
-    again = [make_bot("mcts", seed=5, iterations=40).choose(s) for s in states]
+    states = positions(4, 6, seed=21)
+    first = [make_bot("mcts", seed=5, iterations=20).choose(s) for s in states]
+    bot = make_bot("mcts", seed=5, iterations=20)
+    again = [make_bot("mcts", seed=5, iterations=20).choose(s) for s in states]
     assert first == again
     # One bot reused gives the same first choice as a fresh one.
     assert bot.choose(states[0]) == first[0]
@@ -100,6 +103,7 @@ def test_the_default_budget_is_one_second_at_most():
     bot = make_bot("mcts", seed=0)
     assert bot.time_limit is not None and bot.time_limit <= 1.0
     assert bot.iterations == 2000  # whichever ends first
+    assert bot.opponents == "greedy"
 
 
 def test_a_single_option_is_returned_at_once():
@@ -150,9 +154,11 @@ def test_mcts_searches_only_among_the_greedy_bots_best_options(monkeypatch):
         legal = state.legal_options()
         favourites = legal[-2:]  # pretend the greedy bot likes the last two options best
         fake = {o: (10.0 if o == legal[-1] else 9.0 if o == legal[-2] else 0.0) for o in legal}
-        monkeypatch.setattr(
-            openspiel.GreedyBot, "option_values", lambda self, s, legal=None, v=fake: dict(v)
-        )
+
+        def option_values(self, s, legal=None, v=fake):  # the opponents' too: 0 if not faked
+            return {o: v.get(o, 0.0) for o in (legal or s.legal_options())}
+
+        monkeypatch.setattr(openspiel.GreedyBot, "option_values", option_values)
         assert make_bot("mcts", seed=3, iterations=30, top_k=1).choose(state) == legal[-1]
         assert make_bot("mcts", seed=3, iterations=60, top_k=2).choose(state) in favourites
 
@@ -173,15 +179,6 @@ def test_the_leaf_temperature_may_follow_the_deck():
     assert max(early_shares) - min(early_shares) < max(late_shares) - min(late_shares) or (
         max(late_shares) == min(late_shares)
     )
-
-
-@pytest.mark.parametrize("players", [3, 4])
-def test_with_greedy_opponents_mcts_only_chooses_legal_options(players):
-    bot = make_bot("mcts", seed=players, iterations=6, opponents="greedy")
-    for state in positions(players, 12, seed=40 + players):
-        key = state.key()
-        assert bot.choose(state) in state.legal_options()
-        assert state.key() == key
 
 
 def test_with_greedy_opponents_the_tree_makes_the_opponents_moves_by_the_greedy_bot(monkeypatch):
