@@ -129,7 +129,10 @@ mcts,greedy,greedy,greedy --games 200 --seed S --workers 2``). Par is 25%; a sha
 * **The greedy opponent model** (the default, 1 s a decision): 104 of 200 from seed 3000 (52.0%,
   45.1-58.8%), on the same deals where the UCT model won 78 (39.0%): game by game it won 58
   that the UCT model lost and lost 32 that it won (+26 wins, standard error 9.3). On fresh
-  deals, {FRESH}
+  deals, ``nefertiti tournament --players 4 --bots mcts,greedy,greedy,greedy --games 200 --seed
+  4000 --workers 2``: 89 of 200 (44.5%, 37.8-51.4%; mean score 81.0 against greedy's 76.9).
+  Together 193 of 400 (48.3%, 43.4-53.1%). A decision took median 0.97 s, at most 0.998 s
+  (``benchmarks/mcts_decision_time.py --games 4``: 100 decisions, median 111 simulations);
 * The UCT opponent model, 2,000 simulations a decision (no time limit, so reproducible): 79.5
   of 200 from seed 2000 (39.8%, 33.2-46.7%) and 78 of 200 from seed 3000 (39.0%, 32.5-45.9%),
   together 157.5 of 400 (39.4%, 34.7-44.2%), at median 0.41 s and at most 0.66 s a decision.
