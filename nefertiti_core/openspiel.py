@@ -88,7 +88,8 @@ information sets, every simulation in a freshly resampled world) with:
   chance node's would). The leaf estimates share their per-market cache within a search. With the
   root restricted to four options and ``opponents="uct"``, 3,700-4,800 simulations a second in
   one process (30 random 4-player positions, load average 2.5-2.9 on 2 cores; 1,600-2,000
-  before, through OpenSpiel's states); the adapter's states and chance nodes are still what ``pyspiel`` algorithms see;
+  before, through OpenSpiel's states); the adapter's states and chance nodes are still what
+  ``pyspiel`` algorithms see;
 * the root restricted to the ``top_k`` options (default 4) that the greedy bot ranks best
   (``GreedyBot.option_values``: a few milliseconds; its look-ahead reshuffles the deck too), so
   that the search refines among sensible moves (``top_k=None``: all of them); ``margin`` (off by
