@@ -1,7 +1,12 @@
-"""``python -m nefertiti_core`` runs the ``nefertiti`` command."""
+"""``python -m nefertiti_core`` runs the ``nefertiti`` command.
+
+Importing this module runs nothing (issue #14: a web server that imports modules by name, such as
+Panel's ``/components/`` route, must not start a command by importing it).
+"""
 
 import sys
 
 from .cli import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
