@@ -42,6 +42,22 @@ def apply() -> None:
             freezer.__exit__(None, None, None)  # one recompute, before the output is built
         return original_render(self, model, doc, comm, location)
 
+    original_preprocess = viewable.Viewable._preprocess
+
+    def _preprocess(self, root, changed=None, old_models=None):
+        # A change over a notebook comm (a dynamic tab opened, a layout's objects replaced)
+        # inlines the new models' stylesheets here, and no _render_mimebundle follows: the
+        # freeze must end with this call, or the document never indexes the models added from
+        # now on and every message from the page about them is refused ("Comm received message
+        # that could not be deserialized": the exercises after the first tab were dead).
+        before = set(frozen)
+        try:
+            return original_preprocess(self, root, changed, old_models)
+        finally:
+            for key in set(frozen) - before:
+                frozen.pop(key).__exit__(None, None, None)
+
     viewable.patch_inline_stylesheets = patch_inline_stylesheets
     viewable.Viewable._render_mimebundle = _render_mimebundle
+    viewable.Viewable._preprocess = _preprocess
     viewable._nefertiti_frozen_inline = True
