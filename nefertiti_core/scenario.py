@@ -127,10 +127,15 @@ class Scenario:
     warnings: list[str] = field(default_factory=list)
     source: str = "<text>"
     titles: dict[str, str] = field(default_factory=dict)  # language -> title, when translated
+    teachings: dict[str, str] = field(default_factory=dict)  # language -> teaching text
 
     def title_in(self, lang: str) -> str:
         """The title in ``lang`` when the file has it, else the English one."""
         return self.titles.get(lang) or self.title
+
+    def teaching_in(self, lang: str) -> str:
+        """The teaching text in ``lang`` when the file has it, else the English one."""
+        return self.teachings.get(lang) or self.teaching
 
     def play_moves(self, upto: int | None = None) -> GameState:
         """Play the file's moves (all, or the first ``upto``) on the position; returns the state."""
@@ -561,11 +566,29 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     for problem in violations(state):
         warnings.append(problem)
     moves = [str(m) for m in rd.sequence(data.get("moves"), ("moves",))]
-    teaching = data.get("teaching") or ""
-    if not isinstance(teaching, str):
-        rd.fail(("teaching",), "the teaching text is text (use 'teaching: |' and indent it)")
+    teaching, teachings = _read_teaching(rd, data.get("teaching"))
     title, titles = _read_title(rd, data.get("title"))
-    return Scenario(state, title, teaching, moves, warnings, source, titles)
+    return Scenario(state, title, teaching, moves, warnings, source, titles, teachings)
+
+
+def _read_teaching(rd: _Reader, value) -> tuple[str, dict[str, str]]:
+    """``teaching: |`` text, or one text per language (``en:`` required, ``de:``, ``zh:``)."""
+    if value is None:
+        return "", {}
+    if isinstance(value, str):
+        return value, {}
+    if not isinstance(value, dict):
+        rd.fail(("teaching",), "the teaching text is text (use 'teaching: |' and indent it)")
+    teachings = rd.mapping(value, ("teaching",), LANGUAGES)
+    for lang, text in teachings.items():
+        if not isinstance(text, str) or not text.strip():
+            rd.fail(
+                ("teaching", lang),
+                f"expected the teaching text in {lang} as text (use '{lang}: |')",
+            )
+    if "en" not in teachings:
+        rd.fail(("teaching",), "a translated teaching text needs the English one too ('en:')")
+    return teachings["en"], dict(teachings)
 
 
 def _read_title(rd: _Reader, value) -> tuple[str, dict[str, str]]:
