@@ -101,6 +101,11 @@ class Feedback:
     right_answer: str
     explanation: str
     valid: bool = True
+    #: ``explanation`` in two parts, for a card that shows the verdict first and apart:
+    #: ``headline`` is the verdict sentence ("Right: 28.", "Not quite: ..."; for an answer that
+    #: was not valid, what is expected), ``reason`` the rest (why, with the rules).
+    headline: str = ""
+    reason: str = ""
 
 
 class _Invalid(Exception):
@@ -449,7 +454,8 @@ class Exercise:
             parsed = self._parse(answer, state, w)
         except _Invalid as bad:
             params = {"answer": _shown(answer), **bad.params}
-            return Feedback(False, _shown(answer), "", w(bad.key, **params), valid=False)
+            text = w(bad.key, **params)
+            return Feedback(False, _shown(answer), "", text, valid=False, headline=text)
         truth = self._truth(state)
         correct = self._matches(parsed, truth)
         shown, right = self._show(parsed, state, w), self._show_truth(truth, state, w)
@@ -457,10 +463,18 @@ class Exercise:
             verdict = w.s("exercise.verdict.right", right=shown)
         else:
             verdict = w.s("exercise.verdict.wrong", answer=shown, right=right)
-        parts = [verdict] + self._explain(parsed, truth, state, w)
+        parts = self._explain(parsed, truth, state, w)
         if self.note:
             parts.append(w.s(f"exercise.note.{self.note}"))
-        return Feedback(correct, shown, right, w.sentences(parts))
+        reason = w.sentences(parts)
+        return Feedback(
+            correct,
+            shown,
+            right,
+            w.sentences([verdict, reason]),
+            headline=verdict,
+            reason=reason,
+        )
 
     # --- to be filled in by each kind
     def _question(self, w: _Words, state: GameState) -> str:
@@ -689,16 +703,36 @@ class ClickClosingSquare(Exercise):
         return status.would_close
 
     def _parse(self, answer, state: GameState, w: _Words) -> int:
+        """A square's index: ``5``, ``"#5"``, ``"abou_simbel.left#5"``, or ``(market, index)`` (a
+        click on the board). A square of another market is not an answer: the learner is told
+        which market they clicked and which one the question is about."""
         stall_id = self._stall_id(state)
         size = len(R.STALLS[stall_id].squares)
         index = None
         if isinstance(answer, int) and not isinstance(answer, bool):
             index = answer
+        elif isinstance(answer, tuple) and len(answer) == 2:
+            market, index = answer
+            if market != self.market and market in range(len(R.MARKETS)):
+                raise _Invalid(
+                    "exercise.invalid.other_market",
+                    clicked=w.market(market),
+                    stall=w.stall(stall_id),
+                )
+            if isinstance(index, bool) or not isinstance(index, int):
+                index = None
         elif isinstance(answer, str):
             text = answer.strip().lower()
-            match = re.fullmatch(r"(?:([a-z_]+\.[a-z]+)#|#)?(-?\d{1,3})", text)
-            if match and match.group(1) in (None, R.STALLS[stall_id].name):
-                index = int(match.group(2))
+            match = re.fullmatch(r"(?:([a-z_]+)\.([a-z]+)#|#)?(-?\d{1,3})", text)
+            if match and match.group(1) in R.MARKETS and match.group(1) != R.MARKETS[self.market]:
+                raise _Invalid(
+                    "exercise.invalid.other_market",
+                    clicked=w.market(R.MARKETS.index(match.group(1))),
+                    stall=w.stall(stall_id),
+                )
+            named = None if match is None or match.group(1) is None else match.group(0)
+            if match and (named is None or named.split("#")[0] == R.STALLS[stall_id].name):
+                index = int(match.group(3))
         if index is None or not 0 <= index < size:
             raise _Invalid("exercise.invalid.square", stall=w.stall(stall_id), last=size - 1)
         return index
@@ -716,14 +750,8 @@ class ClickClosingSquare(Exercise):
     def _explain(self, parsed, truth, state: GameState, w: _Words) -> list[str]:
         stall_id = self._stall_id(state)
         status = stall_status(state, self.market, state.decider)
-        parts = [
-            w.s(
-                "exercise.click.all",
-                market=w.market(self.market),
-                squares=self._show_truth(truth, state, w),
-            ),
-            describe_status(status, state.colours, w.lang),
-        ]
+        # the closing squares are named by the verdict already
+        parts = [describe_status(status, state.colours, w.lang)]
         if state.owners[self.market][parsed] >= 0:
             parts.append(w.s("exercise.click.taken", square=w.square(stall_id, parsed)))
         elif R.STALLS[stall_id].rule not in _DICE_RULES:

@@ -13,6 +13,9 @@ from bokeh.models import Button
 from panel.io.state import state
 
 import widgets  # noqa: F401 - applies the notebook speed patch under test
+from nefertiti_core.exercises import EXERCISES
+from widgets._common import esc
+from widgets.exercise import ExerciseCard
 from widgets.lesson import exercises
 
 
@@ -37,3 +40,43 @@ def test_a_tab_opened_later_has_its_buttons_in_the_kernel_document():
         pn.config.inline = False
         pn.extension._loaded = loaded
         state._views.clear()
+
+
+def test_a_square_of_another_market_is_not_taken_as_an_answer():
+    # Issue #13 item 8: a click on Gizeh's square #0 was judged as #0 of Akhet-Aton.
+    ex = EXERCISES["closing-akhet-aton/every-level"]
+    for answer in ((0, 0), "gizeh.left#0"):
+        feedback = ex.check(answer, "en")
+        assert not feedback.valid and not feedback.correct, feedback
+        assert feedback.right_answer == ""
+        assert (
+            "on Gizeh" in feedback.explanation and "Akhet-Aton's left stall" in feedback.explanation
+        )
+    for lang in ("de", "zh"):
+        assert "Gizeh" in ex.check((0, 0), lang).explanation
+    market = 1  # Akhet-Aton
+    (right, *_) = ex.right_answer()
+    assert ex.check((market, right)).correct
+    card = ExerciseCard(ex)
+    gizeh = next(c for c in card.board._cells if c.market == 0 and c.index == 0)
+    card.board.click(gizeh.x, gizeh.y)
+    assert card.attempts == 0 and card.feedback is not None and not card.feedback.valid
+    akhet = next(c for c in card.board._cells if c.market == market and c.index == right)
+    card.board.click(akhet.x, akhet.y)
+    assert card.attempts == 1 and card.feedback.correct
+
+
+def test_the_feedback_leads_with_the_verdict_in_colour():
+    ex = EXERCISES["characters/vizier"]
+    right, wrong = ex.right_answer(), ex.right_answer() + 1
+    card = ExerciseCard(ex)
+    card.answer(wrong)
+    shown = card._result.object
+    assert shown.index("Not quite") < shown.index(esc(card.feedback.reason[:30])), shown
+    assert "verdict-wrong" in shown and "verdict-right" not in shown
+    card.answer(right)
+    shown = card._result.object
+    assert shown.lstrip().startswith("<div") and "verdict-right" in shown
+    assert shown.index("Right") < shown.index(esc(card.feedback.reason[:30]))
+    card.lang = "zh"
+    assert "正确" in card._result.object

@@ -286,7 +286,7 @@ def test_odd_answers_are_wrong_never_an_exception(ident):
 
 def test_invalid_answers_say_what_is_expected_and_keep_the_answer_hidden():
     click = EXERCISES["closing-abou-simbel/exactly-fourteen"]
-    for answer in (99, -1, "#7", "banana", True, "gizeh.left#5"):
+    for answer in (99, -1, "#7", "banana", True, "abou_simbel.right#5"):
         feedback = click.check(answer)
         assert not feedback.valid and not feedback.correct
         assert feedback.right_answer == ""

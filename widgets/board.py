@@ -42,6 +42,12 @@ CARD_COLOURS = {
 }
 REGION_FILL = {"open": "#f6ead0", "closed": "#d8d2c4", "dead": "#b9b2a6"}
 EMPTY_FILL = "#fffaf0"
+#: The board's and the panes' fonts: Latin first, then a CJK face (Debian's fonts-noto-cjk) so
+#: that Chinese shows as glyphs, not boxes, wherever the browser has one of them.
+FONT_STACK = (
+    '"Noto Sans", "DejaVu Sans", "Noto Sans CJK SC", "Source Han Sans SC", '
+    '"WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC", sans-serif'
+)
 CLOSING_LINE = "#e07b00"  # a square that would close its market now (hint)
 
 
@@ -280,6 +286,7 @@ class Board(pn.viewable.Viewer):
             source=self._squares,
             text_align="center",
             text_baseline="middle",
+            text_font=FONT_STACK,
             text_font_size="11px",
             text_color="#3b2f1e",
         )
@@ -300,6 +307,7 @@ class Board(pn.viewable.Viewer):
             source=self._cards,
             text_align="center",
             text_baseline="middle",
+            text_font=FONT_STACK,
             text_font_size="10px",
             text_color="#1e1608",
         )
@@ -315,6 +323,7 @@ class Board(pn.viewable.Viewer):
             text_color="#3b2f1e",
             text_font_style="bold",
             text_baseline="middle",
+            text_font=FONT_STACK,
         )
         # --- the overlay layer: what a placement changes
         for source, colour, width in (
@@ -350,6 +359,7 @@ class Board(pn.viewable.Viewer):
             text_color="colour",
             text_font_style="style",
             text_baseline="middle",
+            text_font=FONT_STACK,
             level="overlay",
         )
         self._hover = Label(
@@ -360,6 +370,7 @@ class Board(pn.viewable.Viewer):
             visible=False,
             level="overlay",
             text_font_size="12px",
+            text_font=FONT_STACK,
             text_color="#1e1608",
             background_fill_color="#fffdf7",
             background_fill_alpha=0.95,

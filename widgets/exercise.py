@@ -17,9 +17,36 @@ from nefertiti_core.coverage import Coverage
 from nefertiti_core.exercises import Exercise, Feedback
 from nefertiti_core.i18n import tr
 
-from ._common import after_page_message
-from .board import Board
+from ._common import after_page_message, esc
+from .board import FONT_STACK, Board
 from .session import GameSession
+
+#: The verdict's look: green for right, a warm orange for "not quite", grey for what was not an
+#: answer at all (nothing counted). Each as (text colour, background, border).
+VERDICT_COLOURS = {
+    "right": ("#1b5e20", "#e8f5e9", "#2e7d32"),
+    "wrong": ("#8a3b00", "#fff3e0", "#e07b00"),
+    "invalid": ("#37474f", "#eceff1", "#90a4ae"),
+}
+VERDICT_MARK = {"right": "\u2714", "wrong": "\u2717", "invalid": "?"}
+
+
+def feedback_html(feedback: Feedback) -> str:
+    """The verdict first, in its colour, then the reason (escaped: the texts are plain)."""
+    kind = "invalid" if not feedback.valid else "right" if feedback.correct else "wrong"
+    ink, paper, edge = VERDICT_COLOURS[kind]
+    headline = feedback.headline or feedback.explanation
+    reason = feedback.reason if feedback.headline else ""
+    parts = [
+        f'<div class="verdict verdict-{kind}" style="font-family:{esc(FONT_STACK)};'
+        f"color:{ink};background:{paper};border-left:5px solid {edge};padding:8px 12px;"
+        f'border-radius:4px;line-height:1.45">'
+        f'<div style="font-weight:700;font-size:1.05em">{VERDICT_MARK[kind]} {esc(headline)}</div>'
+    ]
+    if reason:
+        parts.append(f'<div style="color:#2b2b2b;margin-top:4px">{esc(reason)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
 
 
 class ExerciseCard(pn.viewable.Viewer):
@@ -48,13 +75,20 @@ class ExerciseCard(pn.viewable.Viewer):
             width=board_width,
             on_square=self._answer_square if square_answer else None,
         )
-        self._prompt = pn.pane.Markdown(sizing_mode="stretch_width")
+        self._answered = None  # the last answer as given (to judge it again in another language)
+        self._prompt = pn.pane.Markdown(
+            sizing_mode="stretch_width", css_classes=["exercise-prompt"]
+        )
         self._answer = self._answer_widget()
-        self._check = pn.widgets.Button(button_type="primary", width=120)
+        self._check = pn.widgets.Button(
+            button_type="primary", width=120, css_classes=["exercise-check"]
+        )
         self._check.on_click(self._on_check)
-        self._again = pn.widgets.Button(width=160)
+        self._again = pn.widgets.Button(width=160, css_classes=["exercise-reset"])
         self._again.on_click(self._on_reset)
-        self._result = pn.pane.Alert(visible=False, sizing_mode="stretch_width")
+        self._result = pn.pane.HTML(
+            visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
+        )
         self.session.param.watch(self._on_play, "version")
         self._controls = pn.Row(self._answer, self._check, self._again)
         self._controls[1].visible = not square_answer
@@ -71,24 +105,31 @@ class ExerciseCard(pn.viewable.Viewer):
     def _answer_widget(self):
         kind = self.exercise.answer_kind
         if kind == "choice":
-            return pn.widgets.RadioButtonGroup(options={}, button_type="light")
+            return pn.widgets.RadioButtonGroup(
+                options={}, button_type="light", css_classes=["exercise-answer"]
+            )
         if kind == "integer":
-            return pn.widgets.IntInput(value=0, width=120)
+            return pn.widgets.IntInput(value=0, width=120, css_classes=["exercise-answer"])
         if kind == "probability":
-            return pn.widgets.TextInput(placeholder="4/36", width=120)
-        return pn.pane.Markdown("")  # square: the answer is a click on the board
+            return pn.widgets.TextInput(
+                placeholder="4/36", width=120, css_classes=["exercise-answer"]
+            )
+        # square: the answer is a click on the board
+        return pn.pane.Markdown("", css_classes=["exercise-answer"])
 
     def answer(self, value) -> Feedback:
         """Check an answer (what the widgets pass; also callable from a notebook cell)."""
         feedback = self.exercise.check(value, self.lang)
         if feedback.valid:
             self.attempts += 1
+        self._answered = value
         self.feedback = feedback
         self._show(feedback)
         return feedback
 
     def _answer_square(self, cell) -> None:
-        self.answer(cell.index)
+        # the market too: a square of another market is not an answer (the engine says so)
+        self.answer((cell.market, cell.index))
 
     @after_page_message  # the answer typed in the same message as the click
     def _on_check(self, _event) -> None:
@@ -99,6 +140,7 @@ class ExerciseCard(pn.viewable.Viewer):
         """A fresh copy of the position, to answer again or replay."""
         self.session.load_state(self.exercise.state())
         self.feedback = None
+        self._answered = None
         self._result.visible = False
 
     def _on_play(self, *_):
@@ -107,13 +149,8 @@ class ExerciseCard(pn.viewable.Viewer):
 
     # ------------------------------------------------------------------ showing
     def _show(self, feedback: Feedback) -> None:
-        # The engine's explanation starts with its own verdict ("Right: ...", "Not quite: ...").
-        if not feedback.valid:
-            kind = "warning"
-        else:
-            kind = "success" if feedback.correct else "danger"
-        self._result.object = feedback.explanation
-        self._result.alert_type = kind
+        # The engine's verdict ("Right: ...", "Not quite: ...") first, in colour; then why.
+        self._result.object = feedback_html(feedback)
         self._result.visible = True
 
     def _render(self) -> None:
@@ -129,5 +166,5 @@ class ExerciseCard(pn.viewable.Viewer):
         self._check.name = tr(lang, "exercise.card.check")
         self._again.name = tr(lang, "exercise.card.reset")
         if self.feedback is not None:
-            self.feedback = self.exercise.check(self.feedback.answer, lang)
+            self.feedback = self.exercise.check(self._answered, lang)
             self._show(self.feedback)
