@@ -274,6 +274,68 @@ class History:
         """The branch as a game record: its start and its steps in the notation."""
         return GameRecord(self._nodes[0].state.copy(), self.steps(branch))
 
+    def whole_record(self, seats: list[str] | None = None, bot_seed: int | None = None):
+        """Every branch, the current branch and step (and, if given, the seats and the bots'
+        seed) as a record (format 2) whose :meth:`GameRecord.replay` gives this history back.
+
+        Each branch is written as the steps it adds to an earlier branch it shares its start
+        with: its name, the step of that branch it forks from, and its own moves. (A branch
+        name that was deleted is not kept; neither are steps only it reached.)
+        """
+        written: list[tuple[str, list[int]]] = []
+        branches = []
+        for name in self._tips:
+            line, texts = self.line(name), self.steps(name)
+            parent, shared = None, 1  # every line shares the start (node 0)
+            for other, other_line in written:
+                k = 0
+                while k < min(len(line), len(other_line)) and line[k] == other_line[k]:
+                    k += 1
+                if k > shared or parent is None:
+                    parent, shared = other, k
+            branches.append(
+                BranchRecord(name, texts[shared - 1 :], parent, shared - 1 if parent else 0)
+            )
+            written.append((name, line))
+        return GameRecord(
+            self._nodes[0].state.copy(),
+            self.steps(),
+            branches=branches,
+            current=(self._branch, self.step),
+            seats=list(seats) if seats is not None else None,
+            bot_seed=bot_seed,
+        )
+
+    @classmethod
+    def _from_branches(cls, start: GameState, record: GameRecord, source: str) -> History:
+        """The history a format-2 record describes (see :meth:`whole_record`)."""
+        from .scenario import ScenarioError
+
+        history = cls(start)
+        history._tips = {}
+        for b, branch in enumerate(record.branches):
+            node = 0
+            if branch.parent is not None:
+                line = history.line(branch.parent)
+                node = line[branch.fork]
+            for m, text in enumerate(branch.moves):
+                state = history._nodes[node].state
+                try:
+                    step = parse_step(state, text)
+                    new_state = state.copy()
+                    apply_step(new_state, step)
+                except NefertitiError as error:
+                    raise ScenarioError(source, ("branches", b, "moves", m), str(error)) from None
+                history._nodes.append(_Node(node, step, new_state, history._nodes[node].depth + 1))
+                history._nodes[node].children.append(len(history._nodes) - 1)
+                node = len(history._nodes) - 1
+            history._tips[branch.name] = node
+        name, step = record.current or (record.branches[0].name, None)
+        history._branch = name
+        line = history.line(name)
+        history._cursor = line[-1 if step is None else step]
+        return history
+
     # ------------------------------------------------------------------ helpers
     def _check_branch(self, name: str) -> str:
         if name not in self._tips:
@@ -313,17 +375,46 @@ def _gift_counts(state: GameState, seat: int) -> dict[str, int]:
 
 # ----------------------------------------------------------------------------------- records
 RECORD_VERSION = 1
+#: Format 2 adds every branch, the current branch and step, the seats and the bots' seed.
+WHOLE_RECORD_VERSION = 2
+_V1_FIELDS = ("nefertiti_record", "start", "moves", "title")
+_V2_FIELDS = (*_V1_FIELDS, "branches", "current", "seats", "bot_seed")
+
+
+@dataclass
+class BranchRecord:
+    """One branch of a whole record: the steps it adds after step ``fork`` of ``parent``
+    (an earlier branch; ``None`` for the first branch, which starts at the start)."""
+
+    name: str
+    moves: list[str]
+    parent: str | None = None
+    fork: int = 0
 
 
 @dataclass
 class GameRecord:
-    """A game as its starting position and its steps; replays exactly."""
+    """A game as its starting position and its steps; replays exactly.
+
+    ``steps`` is one line of play (the current branch, from the start). A whole record (format
+    2, from :meth:`History.whole_record`) also has ``branches`` (every branch), ``current``
+    (the branch and step the game was at) and, optionally, ``seats`` and ``bot_seed``.
+    """
 
     start: GameState
     steps: list[str]
+    branches: list[BranchRecord] | None = None
+    current: tuple[str, int] | None = None
+    seats: list[str] | None = None
+    bot_seed: int | None = None
 
     def replay(self, upto: int | None = None, source: str = "<record>") -> History:
-        """A :class:`History` with the steps played (all, or the first ``upto``)."""
+        """A :class:`History` with the steps played (all, or the first ``upto``).
+
+        A whole record without ``upto`` gives back every branch, at its current branch and step.
+        """
+        if self.branches and upto is None:
+            return History._from_branches(self.start, self, source)
         history = History(self.start)
         for index, text in enumerate(self.steps[:upto]):
             try:
@@ -334,20 +425,45 @@ class GameRecord:
                 raise ScenarioError(source, ("moves", index), str(error)) from None
         return history
 
+    @property
+    def is_whole(self) -> bool:
+        return any(v is not None for v in (self.branches, self.current, self.seats, self.bot_seed))
+
     def to_data(self) -> dict:
         from .scenario import to_data
 
-        return {
-            "nefertiti_record": RECORD_VERSION,
-            "start": to_data(self.start),
-            "moves": list(self.steps),
-        }
+        if not self.is_whole:
+            return {
+                "nefertiti_record": RECORD_VERSION,
+                "start": to_data(self.start),
+                "moves": list(self.steps),
+            }
+        data = {"nefertiti_record": WHOLE_RECORD_VERSION, "start": to_data(self.start)}
+        if self.branches:
+            data["branches"] = []
+            for branch in self.branches:
+                item = {"name": branch.name}
+                if branch.parent is not None:
+                    item["from"] = {"branch": branch.parent, "step": branch.fork}
+                item["moves"] = list(branch.moves)
+                data["branches"].append(item)
+        else:
+            data["moves"] = list(self.steps)
+        if self.current is not None:
+            data["current"] = {"branch": self.current[0], "step": self.current[1]}
+        if self.seats is not None:
+            data["seats"] = list(self.seats)
+        if self.bot_seed is not None:
+            data["bot_seed"] = self.bot_seed
+        return data
 
     def dumps(self) -> str:
         from .yaml_subset import dumps
 
-        return "# Nefertiti game record, format 1: replay with 'nefertiti replay FILE'\n" + dumps(
-            self.to_data()
+        version = WHOLE_RECORD_VERSION if self.is_whole else RECORD_VERSION
+        return (
+            f"# Nefertiti game record, format {version}: replay with 'nefertiti replay FILE'\n"
+            + dumps(self.to_data())
         )
 
     def save(self, path: str | Path) -> None:
@@ -359,7 +475,8 @@ def is_record(data) -> bool:
 
 
 def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
-    """A record from file data: ``nefertiti_record: 1``, ``start`` (a position), ``moves``."""
+    """A record from file data: ``nefertiti_record: 1``, ``start`` (a position), ``moves``;
+    format 2 may have ``branches``, ``current``, ``seats`` and ``bot_seed`` as well."""
     from .scenario import ScenarioError, from_data
     from .yaml_subset import Document
 
@@ -368,12 +485,15 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
     def fail(path, message):
         raise ScenarioError(source, path, message, doc.line_of(path))
 
-    if data.get("nefertiti_record") != RECORD_VERSION:
-        fail(("nefertiti_record",), f"record format {data.get('nefertiti_record')!r} is not 1")
-    unknown = set(data) - {"nefertiti_record", "start", "moves", "title"}
+    version = data.get("nefertiti_record")
+    if not _is_int(version) or version not in (RECORD_VERSION, WHOLE_RECORD_VERSION):
+        fail(("nefertiti_record",), f"record format {version!r} is not 1 or 2")
+    fields = _V1_FIELDS if version == RECORD_VERSION else _V2_FIELDS
+    unknown = set(data) - set(fields)
     if unknown:
         fail(
-            (sorted(map(str, unknown))[0],), "unknown field; fields: nefertiti_record, start, moves"
+            (sorted(map(str, unknown))[0],),
+            "unknown field; fields: " + ", ".join(f for f in fields if f != "title"),
         )
     start = data.get("start")
     if not isinstance(start, dict):
@@ -383,7 +503,104 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
         scenario = from_data(start, source, sub)
     except ScenarioError as error:
         raise ScenarioError(source, ("start",) + error.path, error.problem, error.line) from None
+    if "branches" in data and "moves" in data:
+        fail(("moves",), "a record has either moves (one line) or branches, not both")
     moves = data.get("moves") or []
     if not isinstance(moves, list):
         fail(("moves",), "moves are a list of steps in the move notation")
-    return GameRecord(scenario.state, [str(m) for m in moves])
+    record = GameRecord(scenario.state, [str(m) for m in moves])
+    if version == RECORD_VERSION:
+        return record
+    if "branches" in data:
+        record.branches = _read_branches(data["branches"], fail)
+    lines = _branch_lines(record.branches or [BranchRecord(History.MAIN, record.steps)])
+    if "current" in data:
+        current = data["current"]
+        if not isinstance(current, dict) or set(current) - {"branch", "step"}:
+            fail(("current",), "current is {branch: NAME, step: N}")
+        name = current.get("branch", next(iter(lines)))
+        if not isinstance(name, str) or name not in lines:
+            fail(("current", "branch"), f"no branch called {name!r}; branches: {', '.join(lines)}")
+        step = current.get("step", len(lines[name]))
+        if not _is_int(step) or not 0 <= step <= len(lines[name]):
+            fail(
+                ("current", "step"),
+                f"step {step!r} does not exist: branch {name!r} has steps 0 to {len(lines[name])}",
+            )
+        record.current = (name, step)
+        if record.branches is None:
+            record.branches = [BranchRecord(History.MAIN, record.steps)]
+    name = record.current[0] if record.current else next(iter(lines))
+    record.steps = lines[name]
+    if "seats" in data:
+        record.seats = _read_seats(data["seats"], scenario.state.n, fail)
+    if "bot_seed" in data:
+        seed = data["bot_seed"]
+        if not _is_int(seed) or not 0 <= seed < 2**32:
+            fail(("bot_seed",), f"bot_seed is a whole number from 0 to 2**32-1, not {seed!r}")
+        record.bot_seed = seed
+    return record
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _read_branches(items, fail) -> list[BranchRecord]:
+    if not isinstance(items, list) or not items:
+        fail(("branches",), "branches are a list of {name, from, moves}, the first without from")
+    branches: list[BranchRecord] = []
+    lengths: dict[str, int] = {}
+    for b, item in enumerate(items):
+        if not isinstance(item, dict) or set(item) - {"name", "from", "moves"}:
+            fail(("branches", b), "a branch is {name: NAME, from: {branch, step}, moves: [...]}")
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            fail(("branches", b, "name"), "a branch needs a name (at most 100 characters)")
+        if name in lengths:
+            fail(("branches", b, "name"), f"a branch called {name!r} is already listed")
+        moves = item.get("moves") or []
+        if not isinstance(moves, list):
+            fail(("branches", b, "moves"), "moves are a list of steps in the move notation")
+        parent, fork = None, 0
+        if b == 0 and "from" in item:
+            fail(("branches", 0, "from"), "the first branch starts at the start (no from)")
+        if b > 0:
+            source = item.get("from")
+            if not isinstance(source, dict) or set(source) != {"branch", "step"}:
+                fail(("branches", b, "from"), "from is {branch: NAME, step: N}")
+            parent, fork = source["branch"], source["step"]
+            if not isinstance(parent, str) or parent not in lengths:
+                fail(
+                    ("branches", b, "from", "branch"),
+                    f"{parent!r} is not a branch listed before this one",
+                )
+            if not _is_int(fork) or not 0 <= fork <= lengths[parent]:
+                fail(
+                    ("branches", b, "from", "step"),
+                    f"step {fork!r} does not exist: {parent!r} has steps 0 to {lengths[parent]}",
+                )
+        branches.append(BranchRecord(name, [str(m) for m in moves], parent, fork))
+        lengths[name] = fork + len(moves)
+    return branches
+
+
+def _branch_lines(branches: list[BranchRecord]) -> dict[str, list[str]]:
+    """Each branch's steps from the start (its parent's first ``fork`` steps, then its own)."""
+    lines: dict[str, list[str]] = {}
+    for branch in branches:
+        before = lines[branch.parent][: branch.fork] if branch.parent is not None else []
+        lines[branch.name] = before + list(branch.moves)
+    return lines
+
+
+def _read_seats(seats, players: int, fail) -> list[str]:
+    from .bots import bot_kinds
+
+    kinds = ("human", *bot_kinds())
+    if not isinstance(seats, list) or len(seats) != players:
+        fail(("seats",), f"seats are a list of {players} kinds ({', '.join(kinds)})")
+    for s, kind in enumerate(seats):
+        if kind not in kinds:
+            fail(("seats", s), f"{str(kind)[:40]!r} is not a seat kind; kinds: {', '.join(kinds)}")
+    return [str(kind) for kind in seats]
