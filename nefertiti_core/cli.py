@@ -16,6 +16,7 @@ import sys
 from importlib.metadata import entry_points
 
 from .errors import NefertitiError
+from .limits import MAX_COUNT, one_line
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -26,20 +27,22 @@ class _ArgumentParser(argparse.ArgumentParser):
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = _int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return value
 
 
 def _int(text: str) -> int:
+    if len(text.strip().lstrip("+-")) > 12:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+    if abs(value) > MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")
+    return value
 
 
 def _players(text: str) -> int:
@@ -149,7 +152,14 @@ def build_parser() -> argparse.ArgumentParser:
     odd.add_argument(
         "--workers", type=_positive_int, default=None, help="local processes (all cores)"
     )
-    odd.add_argument("--cluster", default=None, help="a Dask scheduler address (tcp://host:port)")
+    odd.add_argument(
+        "--cluster",
+        type=_scheduler_address,
+        default=None,
+        metavar="ADDRESS",
+        help="play on a Dask cluster: its scheduler's address (tcp://host:port); the run "
+        "survives losing workers while one is left, and says how many were lost",
+    )
     odd.add_argument("--json", action="store_true", help="print one JSON object")
     odd.set_defaults(run=_run_odds)
 
@@ -199,6 +209,17 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--json", action="store_true", help="print one JSON object")
     tour.set_defaults(run=_run_tournament)
 
+    rules = sub.add_parser(
+        "rules",
+        help="the rules reference: a rule's text by ID (R3.5), a search by words, or the list",
+        description="Read the rules reference. With an ID (R3.5, r6), print that rule's title "
+        "and text; with words (closing, Louqsor dice), list the rules that use them; with "
+        "nothing, list every rule. Entries marked * are the project's reading or estimate.",
+    )
+    rules.add_argument("query", nargs="*", help="a rule ID, or words to search for")
+    rules.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    rules.set_defaults(run=_run_rules)
+
     # Commands of other packages (the widgets' ``serve``) plug in through an entry point, so the
     # engine never imports UI code.
     for entry in entry_points(group="nefertiti.commands"):
@@ -219,9 +240,9 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+    if not 0.001 <= value <= 86_400:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds from 0.001 to 86400")
     return value
 
 
@@ -250,20 +271,19 @@ def _non_negative_int(text: str) -> int:
 
 
 def _load_any(path: str):
-    """A scenario or a game record from a file: (start state, steps, teaching text)."""
+    """A scenario or a game record from a file: (start state, steps, teaching text by language)."""
     from pathlib import Path
 
     from .history import is_record, record_from_data
+    from .limits import FileLimitError, echo, read_text
     from .scenario import ScenarioError, from_data
     from .yaml_subset import YamlError, loads
 
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(path, (), "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ScenarioError(path, (), f"cannot be read ({error})") from None
+        text = read_text(file)  # a regular file, at most MAX_FILE_BYTES, BOM dropped (limits.py)
+    except FileLimitError as error:
+        raise ScenarioError(echo(path, 80)[1:-1], (), str(error)) from None
     try:
         doc = loads(text)
     except YamlError as error:
@@ -274,7 +294,8 @@ def _load_any(path: str):
     scenario = from_data(doc.data, file.name, doc)
     for warning in scenario.warnings:
         print(f"warning: {file.name}: {warning}", file=sys.stderr)
-    return scenario.state, scenario.moves, scenario.teaching, False, file.name
+    teaching = {lang: scenario.teaching_in(lang) for lang in ("en", "de", "zh")}
+    return scenario.state, scenario.moves, teaching, False, file.name
 
 
 def _run_explain(args: argparse.Namespace) -> int:
@@ -285,8 +306,8 @@ def _run_explain(args: argparse.Namespace) -> int:
     state = start
     if is_record:
         state = GameRecord(start, steps).replay(source=name).state
-    if teaching:
-        print(teaching.rstrip() + "\n")
+    if teaching and teaching.get(args.lang):  # in the language asked for, else English
+        print(teaching[args.lang].rstrip() + "\n")
     print(position_text(state, args.lang, previews=not args.no_previews))
     return 0
 
@@ -346,16 +367,23 @@ def _run_hint(args: argparse.Namespace) -> int:
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
     found = hints(state, args.lang, time_budget=args.time_budget, seed=args.seed)
     if not found:
-        print(
-            f"nefertiti hint: error: {name}: the game is over, there is nothing to choose",
-            file=sys.stderr,
-        )
+        why = "the game is over" if state.is_over else "nobody has an option here"
+        print(f"nefertiti hint: error: {name}: {why}, there is nothing to choose", file=sys.stderr)
         return 2
     for h in found:
         print(f"{h.rank}. [{h.value:+.1f}] {h.text}")
         for reason in h.reasons:
             print(f"     - {reason}")
     return 0
+
+
+def _scheduler_address(text: str) -> str:
+    from .odds import check_scheduler_address
+
+    try:
+        return check_scheduler_address(text)
+    except NefertitiError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _run_odds(args: argparse.Namespace) -> int:
@@ -378,13 +406,28 @@ def _run_odds(args: argparse.Namespace) -> int:
     except NefertitiError as error:
         print(f"nefertiti odds: error: {name}: {error}", file=sys.stderr)
         return 2
+    # A run that lost every Dask worker (or its scheduler) reports what it played, then fails.
+    stopped = (
+        f"nefertiti odds: error: {report.stopped}: stopped after {report.playouts} of "
+        f"{report.requested} playouts (those are reported)"
+        if report.stopped
+        else None
+    )
     if args.json:
         print(json.dumps(report.as_dict()))
-        return 0
+        if stopped:
+            print(stopped, file=sys.stderr)
+        return 1 if stopped else 0
     studied = f", studying {report.option!r}" if report.option else ""
+    count = (
+        f"{report.playouts} of {report.requested}"
+        if report.playouts < report.requested
+        else f"{report.playouts}"
+    )
+    where = f", on {report.workers} Dask worker(s)" if report.backend == "dask" else ""
     print(
-        f"{report.playouts} playouts by {', '.join(dict.fromkeys(report.bots))} bots{studied}, "
-        f"seed {report.seed}, {report.seconds:.1f} s"
+        f"{count} playouts by {', '.join(dict.fromkeys(report.bots))} bots{studied}, "
+        f"seed {report.seed}{where}, {report.seconds:.1f} s"
     )
     print(f"{'seat':8} {'win chance':>10}  {'95% interval':>15}  {'mean score':>10}")
     for seat, colour in enumerate(report.colours):
@@ -400,6 +443,12 @@ def _run_odds(args: argparse.Namespace) -> int:
             f"Louqsor closes: exact {float(report.louqsor_exact):.1%} "
             f"({report.louqsor_exact}), sampled {report.louqsor_sampled:.1%}"
         )
+    if report.workers_lost:
+        lost = f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost"
+        print(f"{lost} during the run: their playouts were played again on the others")
+    if stopped:
+        print(stopped, file=sys.stderr)
+        return 1
     return 0
 
 
@@ -432,13 +481,34 @@ def _run_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_rules(args: argparse.Namespace) -> int:
+    from .rules_reference import get, normalise, search
+
+    query = " ".join(args.query).strip()
+    if query and normalise(query):
+        rule = get(query, args.lang)  # an unknown ID: one line, exit 2 (main)
+        if rule.id != normalise(query):
+            print(f"({normalise(query)} has no entry of its own: its section {rule.id})")
+        mark = " *" if rule.reading else ""
+        print(f"{rule.id}  {rule.title}{mark}\n\n{rule.text}")
+        return 0
+    found = search(query, args.lang)
+    if not found:
+        print(f"nefertiti rules: no rule matches {query[:60]!r}", file=sys.stderr)
+        return 1
+    width = max(len(rule.id) for rule in found)
+    for rule in found:
+        print(f"{rule.id:<{width}}  {rule.title}{' *' if rule.reading else ''}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return args.run(args)
     except NefertitiError as error:
-        print(f"nefertiti {args.command}: error: {error}", file=sys.stderr)
+        print(one_line(f"nefertiti {args.command}: error: {error}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nefertiti: interrupted", file=sys.stderr)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .limits import BOM, MAX_DEPTH, MAX_INT_DIGITS, echo
+
 
 class YamlError(ValueError):
     def __init__(self, message: str, line: int | None = None):
@@ -95,16 +97,21 @@ def _scalar(text: str, line: int):
     if text in ("false", "False", "FALSE"):
         return False
     if _INT.match(text):
+        digits = len(text.lstrip("+-"))
+        if digits > MAX_INT_DIGITS:
+            raise YamlError(
+                f"a number of {digits} digits is too long (at most {MAX_INT_DIGITS})", line
+            )
         return int(text)
     if text[0] in "&*!":
-        raise YamlError(f"anchors, aliases and tags are not supported here: {text!r}", line)
+        raise YamlError(f"anchors, aliases and tags are not supported here: {echo(text)}", line)
     if text[0] == '"':
         if len(text) < 2 or not text.endswith('"'):
-            raise YamlError(f"unclosed double quote in {text!r}", line)
+            raise YamlError(f"unclosed double quote in {echo(text)}", line)
         return _unescape(text[1:-1], line)
     if text[0] == "'":
         if len(text) < 2 or not text.endswith("'"):
-            raise YamlError(f"unclosed single quote in {text!r}", line)
+            raise YamlError(f"unclosed single quote in {echo(text)}", line)
         return text[1:-1].replace("''", "'")
     return text
 
@@ -113,10 +120,15 @@ class _Flow:
     """A parser for one flow collection (``[...]`` or ``{...}``) on a single line."""
 
     def __init__(self, text: str, line: int):
-        self.text, self.pos, self.line = text, 0, line
+        self.text, self.pos, self.line, self.depth = text, 0, line, 0
 
     def error(self, message: str):
-        raise YamlError(f"{message} in {self.text!r}", self.line)
+        raise YamlError(f"{message} in {echo(self.text)}", self.line)
+
+    def enter(self):
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise YamlError(f"brackets nested more than {MAX_DEPTH} deep", self.line)
 
     def skip(self):
         while self.pos < len(self.text) and self.text[self.pos] in " \t":
@@ -155,11 +167,13 @@ class _Flow:
         return _scalar(self.text[start : self.pos], self.line)
 
     def sequence(self):
+        self.enter()
         self.pos += 1
         out = []
         self.skip()
         if self.text[self.pos : self.pos + 1] == "]":
             self.pos += 1
+            self.depth -= 1
             return out
         while True:
             out.append(self.value())
@@ -167,30 +181,36 @@ class _Flow:
             ch = self.text[self.pos : self.pos + 1]
             self.pos += 1
             if ch == "]":
+                self.depth -= 1
                 return out
             if ch != ",":
                 self.error("expected ',' or ']'")
 
     def mapping(self):
+        self.enter()
         self.pos += 1
         out = {}
         self.skip()
         if self.text[self.pos : self.pos + 1] == "}":
             self.pos += 1
+            self.depth -= 1
             return out
         while True:
             key = self.value()
+            if isinstance(key, (list, dict)):
+                self.error("a key must be a word or a number, not a list or a mapping")
             self.skip()
             if self.text[self.pos : self.pos + 1] != ":":
                 self.error("expected ':' after a key")
             self.pos += 1
             if key in out:
-                self.error(f"the key {key!r} appears twice")
+                self.error(f"the key {echo(key)} appears twice")
             out[key] = self.value()
             self.skip()
             ch = self.text[self.pos : self.pos + 1]
             self.pos += 1
             if ch == "}":
+                self.depth -= 1
                 return out
             if ch != ",":
                 self.error("expected ',' or '}'")
@@ -210,6 +230,8 @@ def _flow_or_scalar(text: str, line: int):
 
 def loads(text: str) -> Document:
     """Read YAML text (the subset above) into plain data, remembering each value's line."""
+    if text.startswith(BOM):  # Windows Notepad writes one
+        text = text[1:]
     raw_lines = text.splitlines()
     rows = []  # (line number, indent, content)
     i = 0
@@ -272,17 +294,21 @@ def _inline(rest: str, number: int, block_strings: dict[int, str]):
 
 def _parse_block(rows, pos, indent, path, doc, block_strings):
     number, ind, content = rows[pos]
+    if len(path) >= MAX_DEPTH:
+        raise YamlError(f"blocks nested more than {MAX_DEPTH} deep", number)
     if content.startswith("- ") or content == "-":
         return _parse_sequence(rows, pos, indent, path, doc, block_strings)
     if _KEY.match(content):
         return _parse_mapping(rows, pos, indent, path, doc, block_strings)
     if pos + 1 < len(rows) and rows[pos + 1][1] >= indent and rows[pos + 1][0] != number:
-        raise YamlError(f"expected 'key: value' or '- item', found {content!r}", number)
+        raise YamlError(f"expected 'key: value' or '- item', found {echo(content)}", number)
     doc.lines[path] = number
     return pos + 1, _inline(content, number, block_strings)
 
 
 def _parse_mapping(rows, pos, indent, path, doc, block_strings):
+    if len(path) >= MAX_DEPTH:
+        raise YamlError(f"blocks nested more than {MAX_DEPTH} deep", rows[pos][0])
     out: dict = {}
     doc.lines.setdefault(path, rows[pos][0])
     while pos < len(rows):
@@ -295,12 +321,14 @@ def _parse_mapping(rows, pos, indent, path, doc, block_strings):
         if not match:
             if content.startswith("-"):
                 raise YamlError("a list item where a 'key: value' line was expected", number)
-            raise YamlError(f"expected 'key: value', found {content!r}", number)
+            raise YamlError(f"expected 'key: value', found {echo(content)}", number)
         key = _scalar(match.group("key"), number)
         if isinstance(key, str) is False and not isinstance(key, int):
-            raise YamlError(f"a key must be a word or a number, not {match.group('key')!r}", number)
+            raise YamlError(
+                f"a key must be a word or a number, not {echo(match.group('key'))}", number
+            )
         if key in out:
-            raise YamlError(f"the key {key!r} appears twice", number)
+            raise YamlError(f"the key {echo(key)} appears twice", number)
         rest = match.group("rest")
         child = path + (key,)
         doc.lines[child] = number
@@ -320,6 +348,8 @@ def _parse_mapping(rows, pos, indent, path, doc, block_strings):
 
 
 def _parse_sequence(rows, pos, indent, path, doc, block_strings):
+    if len(path) >= MAX_DEPTH:
+        raise YamlError(f"blocks nested more than {MAX_DEPTH} deep", rows[pos][0])
     out: list = []
     doc.lines.setdefault(path, rows[pos][0])
     while pos < len(rows):
