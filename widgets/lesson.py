@@ -107,7 +107,10 @@ class Lesson(pn.viewable.Viewer):
     def _on_lang(self, *_):
         lang = self.lang
         self.session.lang = lang
-        self._title.object = f"### {self.scenario.title_in(lang)}"
+        teaching = self.scenario.teaching_in(lang).strip()  # the file's text in this language
+        self._title.object = f"### {self.scenario.title_in(lang)}" + (
+            f"\n\n{teaching}" if teaching else ""
+        )
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
