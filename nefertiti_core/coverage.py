@@ -1,23 +1,48 @@
-"""Rule coverage: which rulings a learner has seen at work, kept from one session to the next.
+"""The learner's record: which rulings they have seen at work, practised themselves and answered,
+kept from one session to the next.
 
 Every engine event that a ruling decides names it in its ``rule`` data (``"R3.5"``,
-``"R3.7, R4.1"``; see ``shared/rules/RULINGS.md``). :func:`rules_in` reads those IDs from a list of
-events; a :class:`Coverage` adds the IDs of a game's log as the learner plays (:meth:`Coverage.record`)
-and keeps them in a small JSON file, by default ``$NEFERTITI_HOME/coverage.json`` or else
-``~/.nefertiti/coverage.json``. :data:`ALL_RULE_IDS` are the RULINGS IDs the engine's events can
-name, so ``coverage.missing()`` is what is still to be seen, and ``coverage.by_section()`` groups
-it by RULINGS section (R1 to R13).
+``"R3.7, R4.1"``); :func:`rules_in` reads those IDs from a list of events. For each rule ID a
+:class:`Coverage` counts
 
-A file that cannot be read or written never stops the tutor: the record starts empty (or stays in
-memory only) and :attr:`Coverage.warning` says why, in the learner's language. Standard library only.
+- **seen**: it happened on a board the learner watched (a move played by a notebook cell counts);
+- **practised**: the learner's own step caused it (a click on a board, a choice in the decision
+  panel): only the events the caller marks as the learner's (``record(state, learner=...)``);
+- **right** / **wrong**: answers to exercises that test the rule (:meth:`Coverage.answered`).
+
+:data:`ALL_RULE_IDS` are the RULINGS IDs the engine's events can name, so ``coverage.missing()``
+is what is still to be seen, and ``coverage.by_section()`` groups it by RULINGS section (R1 to
+R13).
+
+The record lives in a small JSON file, by default ``$NEFERTITI_HOME/coverage.json`` or else
+``~/.nefertiti/coverage.json``, and is never lost:
+
+- every save is a read-modify-write under a lock (``fcntl.flock`` on ``<file>.lock``; where there
+  is no ``fcntl`` the lock is skipped): what this record added since its last save is added to
+  what the file holds *now*, so two kernels recording at once both keep their updates;
+- the file is replaced atomically (a temporary file in the same folder, flushed and fsynced, then
+  ``os.replace``); a symlink is followed and its target written, the link itself stays;
+- a file that cannot be understood (bad JSON, wrong shape, nested too deep, over
+  :data:`MAX_BYTES`) is moved aside as ``coverage.json.broken-<time>`` (kept) and a new record
+  started; a file that cannot be read at all (no permission, not a regular file, written by a
+  newer version) is left alone and the record kept in memory only;
+- nothing in the file, and no failing disk, raises: :attr:`Coverage.warning` says what happened,
+  in the learner's language.
+
+Files written by the first version (``{"version": 1, "seen": [...]}``) load as rules seen.
+Standard library only.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import stat
 import tempfile
+import threading
+import time
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,25 +52,40 @@ from typing import TYPE_CHECKING
 from . import rules as R
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 
+try:  # POSIX; elsewhere the record is written without a lock (still atomically)
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None
+
 if TYPE_CHECKING:
     from .state import GameState
 
 __all__ = [
     "ALL_RULE_IDS",
+    "KINDS",
     "SECTIONS",
     "Coverage",
+    "Marks",
     "Section",
+    "answer_rules",
     "default_path",
     "load_coverage",
     "normalise",
     "rule_key",
     "rules_in",
+    "rules_shown",
     "section_of",
 ]
 
-FILE_VERSION = 1
+FILE_VERSION = 2
 HOME_VARIABLE = "NEFERTITI_HOME"
 FILE_NAME = "coverage.json"
+MAX_BYTES = 2 * 1024 * 1024  # a record of every rule is a few KB; anything bigger is not ours
+MAX_COUNT = 10**9  # per rule and kind; a bigger number in the file is damage
+LOCK_SECONDS = 10.0  # how long a save waits for another writer before keeping its update for later
+
+#: What is counted per rule ID, in the order shown.
+KINDS = ("seen", "practised", "right", "wrong")
 
 #: The sections of RULINGS.md.
 SECTIONS = tuple(f"R{n}" for n in range(1, 14))
@@ -99,13 +139,13 @@ ALL_RULE_IDS: tuple[str, ...] = tuple(
 
 def normalise(token) -> str | None:
     """``" r3.5 "`` -> ``"R3.5"``, ``"R03.05"`` -> ``"R3.5"``; None if it is not a rule ID."""
-    if not isinstance(token, str):
+    if not isinstance(token, str) or len(token) > 40:
         return None
     text = token.strip().rstrip(".").replace(" ", "")
     if text[:1] == "r":
         text = "R" + text[1:]
     match = _ID.fullmatch(text)
-    if not match:
+    if not match or len(match.group(1)) > 3 or len(match.group(2) or "") > 3:
         return None
     section = int(match.group(1))
     if section == 0:
@@ -139,19 +179,67 @@ def _ids(text) -> set[str]:
     return out
 
 
+def _event_rules(event) -> set[str]:
+    try:
+        name, data = event
+    except (TypeError, ValueError):
+        return set()
+    if not isinstance(data, dict):
+        return set()
+    out = _ids(data.get("rule"))
+    if name == "roll" and data.get("closes") is False:
+        out.add("R4.1")  # a roll that does not close leaves the dice with the roller
+    return out
+
+
 def rules_in(events: Iterable) -> set[str]:
     """The RULINGS IDs named by the ``rule`` data of ``events`` (``GameState.log`` entries)."""
     out: set[str] = set()
     for event in events or ():
-        try:
-            _, data = event
-        except (TypeError, ValueError):
-            continue
-        if isinstance(data, dict):
-            out |= _ids(data.get("rule"))
-            if event[0] == "roll" and data.get("closes") is False:
-                out.add("R4.1")  # a roll that does not close leaves the dice with the roller
+        out |= _event_rules(event)
     return out
+
+
+def rules_shown(state: GameState) -> set[str]:
+    """The rules a position shows by being on the screen: ``{"R2"}`` for a game as setup leaves
+    it (R2: every servant in hand, one Deben on each reserve (R2.5), the starting Deben from the
+    first player (R2.6), no seal, gift or point yet, Louqsor closed), else nothing."""
+    try:
+        n = state.n
+        first = state.decider
+        fresh = (
+            all(h == R.SERVANTS_PER_PLAYER for h in state.hand)
+            and all(r == R.RESERVE_START for r in state.reserve)
+            and not any(state.seals)
+            and not any(state.prestige)
+            and not any(any(g) for g in state.gifts)
+            and [state.deben[(first + k) % n] for k in range(n)] == list(R.STARTING_DEBEN[n])
+            and list(state.status) == [0, 0, 0, 1]
+            and state.tile == R.LOUQSOR
+        )
+    except (AttributeError, TypeError, IndexError, KeyError):
+        return set()
+    return {"R2"} if fresh else set()
+
+
+_CITED = re.compile(r"\bR\d{1,2}(?:\.\d{1,2})?\b")
+
+
+def answer_rules(exercise, feedback=None) -> set[str]:
+    """The rule IDs an exercise tests: its own list (``rule_ids`` or ``rules``) if it has one,
+    else the IDs its feedback's explanation cites."""
+    for name in ("rule_ids", "rules"):
+        own = getattr(exercise, name, None)
+        if isinstance(own, str):
+            own = [own]
+        if isinstance(own, (list, tuple, set, frozenset)) and own:
+            found = set()
+            for item in own:
+                found |= _ids(item) if isinstance(item, str) else set()
+            if found:
+                return found
+    text = getattr(feedback, "explanation", "") or ""
+    return {normalise(token) for token in _CITED.findall(text)} - {None}
 
 
 def default_path() -> Path:
@@ -162,12 +250,39 @@ def default_path() -> Path:
 
 
 @dataclass(frozen=True)
+class Marks:
+    """The counts of one rule ID."""
+
+    seen: int = 0
+    practised: int = 0
+    right: int = 0
+    wrong: int = 0
+
+    def plus(self, other: Marks) -> Marks:
+        return Marks(
+            *(min(MAX_COUNT, a + b) for a, b in zip(self._values(), other._values(), strict=True))
+        )
+
+    def _values(self) -> tuple[int, int, int, int]:
+        return (self.seen, self.practised, self.right, self.wrong)
+
+    def __bool__(self) -> bool:
+        return any(self._values())
+
+    def as_dict(self) -> dict[str, int]:
+        return {kind: value for kind, value in zip(KINDS, self._values(), strict=True) if value}
+
+
+@dataclass(frozen=True)
 class Section:
-    """One RULINGS section of a coverage record."""
+    """One RULINGS section of a coverage record (IDs in RULINGS order)."""
 
     section: str  # "R3"
     seen: tuple[str, ...]  # IDs of the section seen (those of ``all_ids`` and any others)
     missing: tuple[str, ...]  # IDs of ``all_ids`` in the section not seen yet
+    practised: tuple[str, ...] = ()  # IDs the learner's own steps caused
+    right: tuple[str, ...] = ()  # IDs of exercises answered right at least once
+    wrong: tuple[str, ...] = ()  # IDs of exercises answered wrong at least once
 
     @property
     def total(self) -> int:
@@ -178,133 +293,367 @@ class Section:
         return not self.missing
 
 
+class _Unreadable(Exception):
+    """The file is there but cannot be read: leave it alone (``key``: the warning's message)."""
+
+    def __init__(self, reason, key: str = "coverage.unreadable"):
+        super().__init__(reason)
+        self.reason, self.key = reason, key
+
+
+class _Damaged(Exception):
+    """The file was read but is not a record: move it aside (``salvage``: what could be read)."""
+
+    def __init__(self, reason, salvage: dict[str, Marks] | None = None):
+        super().__init__(reason)
+        self.reason, self.salvage = reason, salvage or {}
+
+
 class Coverage:
-    """The rules a learner has seen at work, saved in a JSON file after every new one.
+    """A learner's record of rules seen, practised and answered, kept in a JSON file.
 
     ``path``: the file (default :func:`default_path`); ``lang``: the language of the warnings.
-    :attr:`warning` holds the latest problem with the file (None when all is well).
+    :attr:`warning` holds the latest problem with the file (None when all is well);
+    :attr:`moved_to` the place a damaged file was moved to, if one was.
     """
 
     _MARKS = 64  # games whose log position is remembered (the oldest is forgotten first)
 
     def __init__(self, path: str | Path | None = None, lang: str = DEFAULT_LANGUAGE):
-        self.path = Path(path) if path is not None else default_path()
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         self.warning: str | None = None
-        self._seen: set[str] = set()
-        # id(state) -> (its log list, how many events were recorded): "since the last record".
-        self._marks: OrderedDict[int, tuple[list, int]] = OrderedDict()
-        self._load()
+        self.moved_to: Path | None = None
+        self._base: dict[str, Marks] = {}  # what the file held at the last read or write
+        self._delta: dict[str, Marks] = {}  # what this record added since its last save
+        self._writable = True  # False: the file is there but unreadable, never overwrite it
+        self._guard = threading.RLock()
+        # source key -> the last log recorded for it: only events after it count again.
+        self._marks: OrderedDict[int, list] = OrderedDict()
+        try:
+            self.path = Path(path) if path is not None else default_path()
+            self._load()
+        except Exception as error:  # nothing in a file may stop the tutor
+            self.path = Path(str(path)) if path is not None else Path(FILE_NAME)
+            self._writable = False
+            self._warn("coverage.unreadable", error)
 
     def __repr__(self) -> str:
-        return f"<Coverage {len(self._seen)} rules seen, {self.path}>"
+        return f"<Coverage {len(self.seen())} rules seen, {self.path}>"
 
-    # --- the file
-    def _warn(self, key: str, error) -> str:
-        message = tr(self.lang, key, path=str(self.path), error=_reason(error))
+    # ------------------------------------------------------------------ the file
+    def _warn(self, key: str, error, **params) -> str:
+        message = tr(self.lang, key, path=str(self.path), error=_reason(error), **params)
         self.warning = message
         return message
 
-    def _load(self) -> None:
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return  # nothing recorded yet
-        except (OSError, UnicodeDecodeError) as error:
-            self._warn("exercise.coverage.unreadable", error)
-            return
-        try:
-            data = json.loads(text)
-        except ValueError as error:
-            self._warn("exercise.coverage.corrupt", error)
-            return
-        seen = data.get("seen") if isinstance(data, dict) else None
-        if not isinstance(seen, list):
-            self._warn("exercise.coverage.corrupt", "no list of rules under 'seen'")
-            return
-        ids = [normalise(item) for item in seen]
-        if None in ids:
-            self._warn("exercise.coverage.corrupt", "entries that are not rule IDs were dropped")
-        self._seen = set(ids) - {None}
+    def _target(self) -> Path:
+        """The file to read and write: a symlink's final target (the link itself is kept)."""
+        return Path(os.path.realpath(self.path))
 
-    def save(self) -> str | None:
-        """Write the record (atomically); returns a warning instead of raising if it cannot."""
-        data = {"version": FILE_VERSION, "seen": sorted(self._seen, key=rule_key)}
-        tmp = None
+    @contextlib.contextmanager
+    def _locked(self, target: Path):
+        """An exclusive lock on ``<target>.lock`` for a read-modify-write. Yields True when
+        locked, False when no lock could be had (no fcntl, the folder is read-only: go on, the
+        write is still atomic) and None when another writer held it too long."""
+        if fcntl is None:
+            yield False
+            return
+        name = str(target) + ".lock"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".coverage-", suffix=".tmp", dir=self.path.parent)
+            try:
+                handle = open(name, "a")  # noqa: SIM115 - closed below
+            except FileNotFoundError:  # the first save: make the folder, then lock
+                target.parent.mkdir(parents=True, exist_ok=True)
+                handle = open(name, "a")  # noqa: SIM115 - closed below
+        except OSError:
+            yield False
+            return
+        try:
+            deadline = time.monotonic() + LOCK_SECONDS
+            while True:
+                try:
+                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        yield None
+                        return
+                    time.sleep(0.005)
+                except OSError:  # a file system without locks
+                    yield False
+                    return
+            try:
+                yield True
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        finally:
+            handle.close()
+
+    def _read(self, target: Path) -> dict[str, Marks] | None:
+        """The record in ``target`` (None if there is no file). Raises _Unreadable or _Damaged."""
+        try:
+            fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except (FileNotFoundError, NotADirectoryError):
+            return None  # nothing recorded there yet (or no folder it could be in)
+        except OSError as error:
+            raise _Unreadable(error) from None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise _Unreadable("not a regular file")
+            if info.st_size > MAX_BYTES:
+                raise _Damaged(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+            chunks, size = [], 0
+            while True:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_BYTES:
+                    raise _Damaged(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
+        except OSError as error:
+            raise _Unreadable(error) from None
+        finally:
+            os.close(fd)
+        return _parse(b"".join(chunks))
+
+    def _write(self, target: Path, record: dict[str, Marks]) -> None:
+        """Replace ``target`` atomically with ``record`` (raises OSError)."""
+        data = {
+            "version": FILE_VERSION,
+            "rules": {
+                rule: marks.as_dict()
+                for rule, marks in sorted(record.items(), key=lambda item: rule_key(item[0]))
+                if marks
+            },
+        }
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".coverage-", suffix=".tmp", dir=target.parent)
+        try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, indent=1)
                 handle.write("\n")
-            os.replace(tmp, self.path)
-            tmp = None
-        except OSError as error:
-            return self._warn("exercise.coverage.unwritable", error)
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-        return None
+                handle.flush()
+                os.fsync(handle.fileno())
+            with contextlib.suppress(OSError):
+                if target.exists():
+                    os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        _fsync_folder(target.parent)
 
-    # --- recording
-    def add(self, rule_ids: Iterable[str]) -> set[str]:
-        """Record rule IDs directly; returns those that are new (and saves if there are any)."""
-        ids = {normalise(r) for r in rule_ids} - {None}
-        new = ids - self._seen
-        if new:
-            self._seen |= new
-            self.save()
+    def _move_aside(self, target: Path) -> Path:
+        """Rename a damaged file to ``<name>.broken-<UTC time>`` next to it (raises OSError)."""
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        for n in range(1000):
+            suffix = f".broken-{stamp}" + (f"-{n}" if n else "")
+            aside = target.with_name(target.name + suffix)
+            if not aside.exists():
+                os.rename(target, aside)
+                return aside
+        raise OSError(17, "too many damaged copies kept already")
+
+    def _sync(self, *, loading: bool = False) -> str | None:
+        """Under the lock: read the file, move it aside if damaged, add this record's new marks
+        to it and write it back. Returns a warning (and keeps the marks) if it cannot."""
+        with self._guard:
+            target = self._target()
+            if loading and not self._delta and not os.path.lexists(target):
+                self._base = {}  # nothing recorded yet (no folder or file made just by looking)
+                return None
+            with self._locked(target) as locked:
+                if locked is None:
+                    return self._warn("coverage.busy", "locked by another program")
+                try:
+                    disk = self._read(target)
+                except _Unreadable as problem:
+                    self._writable = False
+                    return self._warn(problem.key, problem.reason)
+                except _Damaged as problem:
+                    try:
+                        self.moved_to = self._move_aside(target)
+                    except OSError as error:
+                        self._writable = False
+                        return self._warn("coverage.stuck", problem.reason, why=_reason(error))
+                    self._warn("coverage.moved", problem.reason, kept=str(self.moved_to))
+                    for rule, marks in problem.salvage.items():
+                        self._delta[rule] = self._delta.get(rule, Marks()).plus(marks)
+                    disk = {}
+                self._writable = True
+                disk = disk or {}
+                if not self._delta:  # nothing to add (no file is made until there is)
+                    self._base = disk
+                    return None
+                merged = dict(disk)
+                for rule, marks in self._delta.items():
+                    merged[rule] = merged.get(rule, Marks()).plus(marks)
+                try:
+                    self._write(target, merged)
+                except OSError as error:
+                    self._base = disk
+                    return self._warn("coverage.unwritable", error)
+                self._base = merged
+                self._delta = {}
+                if not loading and self.warning and self.moved_to is None:
+                    self.warning = None  # an earlier problem is over
+                return None
+
+    def _load(self) -> None:
+        self._sync(loading=True)
+
+    def save(self) -> str | None:
+        """Add what this record gained since its last save to the file (read-modify-write under
+        the lock, atomic replace). Returns a warning instead of raising if it cannot; the marks
+        are then kept and written by a later save."""
+        try:
+            if not self._writable:
+                # never overwrite a file that could not be read: try reading it again
+                self._sync(loading=True)
+                if not self._writable:
+                    return self.warning
+            return self._sync()
+        except Exception as error:  # a disk that fails in an unexpected way
+            return self._warn("coverage.unwritable", error)
+
+    # ------------------------------------------------------------------ recording
+    def _bump(self, rules: dict[str, Marks]) -> set[str]:
+        """Add marks; returns the rule IDs seen for the first time; saves."""
+        rules = {r: m for r, m in rules.items() if m}
+        if not rules:
+            return set()
+        with self._guard:
+            before = self.seen()
+            for rule, marks in rules.items():
+                self._delta[rule] = self._delta.get(rule, Marks()).plus(marks)
+            new = self.seen() - before
+        self.save()
         return new
 
-    def record(self, state: GameState) -> set[str]:
-        """Add the rules named by ``state``'s log since the last record of that state.
+    def add(self, rule_ids: Iterable[str]) -> set[str]:
+        """Mark rule IDs as seen; returns those that are new (and saves)."""
+        ids = {normalise(r) for r in rule_ids or ()} - {None}
+        return self._bump({r: Marks(seen=1) for r in ids})
+
+    def record(self, state: GameState, *, learner: Iterable = (), source=None) -> set[str]:
+        """Add the rules named by ``state``'s log since the last record of the same ``source``
+        (default: the state itself) as seen, and those named by events in ``learner`` (the
+        events the learner's own steps emitted, compared by identity) as practised too.
 
         Returns the rule IDs seen for the first time. A state without a log (``record_events``
-        off) adds nothing. After an undo (a shorter log) the whole log is read again.
+        off) adds nothing. After an undo (a shorter log) nothing is counted again.
         """
         log = getattr(state, "log", None)
         if not isinstance(log, list):
             return set()
-        key = id(state)
-        start = 0
-        mark = self._marks.pop(key, None)
-        if mark is not None and mark[0] is log and mark[1] <= len(log):
-            start = mark[1]
-        self._marks[key] = (log, len(log))
-        while len(self._marks) > self._MARKS:
-            self._marks.popitem(last=False)
-        return self.add(rules_in(log[start:]))
+        key = id(source if source is not None else state)
+        with self._guard:
+            old = self._marks.pop(key, None)
+            start = 0
+            if old is not None:
+                limit = min(len(old), len(log))
+                while start < limit and old[start] is log[start]:
+                    start += 1
+            self._marks[key] = list(log)
+            while len(self._marks) > self._MARKS:
+                self._marks.popitem(last=False)
+        mine = {id(event) for event in learner or ()}
+        counts: dict[str, list[int]] = {}
+        for event in log[start:]:
+            by_learner = id(event) in mine
+            for rule in _event_rules(event):
+                seen_practised = counts.setdefault(rule, [0, 0])
+                seen_practised[0] += 1
+                seen_practised[1] += by_learner
+        return self._bump({r: Marks(seen=s, practised=p) for r, (s, p) in counts.items()})
+
+    def answered(self, rule_ids: Iterable[str], correct: bool) -> None:
+        """An exercise testing ``rule_ids`` was answered (right or wrong)."""
+        ids = {normalise(r) for r in rule_ids or ()} - {None}
+        marks = Marks(right=1) if correct else Marks(wrong=1)
+        self._bump(dict.fromkeys(ids, marks))
 
     def reset(self) -> str | None:
-        """Forget everything seen (and save the empty record)."""
-        self._seen.clear()
-        self._marks.clear()
-        return self.save()
+        """Forget everything (the file becomes an empty record; other writers' later marks
+        still add to it)."""
+        if not self._writable:  # never overwrite a file that could not be read
+            return self.warning
+        with self._guard:
+            self._delta.clear()
+            self._base = {}
+            self._marks.clear()
+            target = self._target()
+            with self._locked(target) as locked:
+                if locked is None:
+                    return self._warn("coverage.busy", "locked by another program")
+                try:
+                    self._write(target, {})
+                except OSError as error:
+                    return self._warn("coverage.unwritable", error)
+        return None
 
-    # --- reading
+    # ------------------------------------------------------------------ reading
+    def marks(self) -> dict[str, Marks]:
+        """Every rule ID with its counts (what the file held at the last save, plus what this
+        record added since)."""
+        with self._guard:
+            out = dict(self._base)
+            for rule, marks in self._delta.items():
+                out[rule] = out.get(rule, Marks()).plus(marks)
+        return {r: m for r, m in out.items() if m}
+
+    def counts(self, rule_id: str) -> Marks:
+        return self.marks().get(normalise(rule_id) or "", Marks())
+
+    def _having(self, kind: str) -> set[str]:
+        return {r for r, m in self.marks().items() if getattr(m, kind)}
+
     def seen(self) -> set[str]:
-        return set(self._seen)
+        return self._having("seen")
+
+    def practised(self) -> set[str]:
+        return self._having("practised")
+
+    def right(self) -> set[str]:
+        return self._having("right")
+
+    def wrong(self) -> set[str]:
+        return self._having("wrong")
 
     def missing(self, all_ids: Iterable[str] = ALL_RULE_IDS) -> list[str]:
         """The IDs of ``all_ids`` not seen yet, in RULINGS order."""
         wanted = {normalise(r) for r in all_ids} - {None}
-        return sorted(wanted - self._seen, key=rule_key)
+        return sorted(wanted - self.seen(), key=rule_key)
 
     def by_section(self, all_ids: Iterable[str] = ALL_RULE_IDS) -> dict[str, Section]:
-        """Seen and missing IDs for each RULINGS section, R1 to R13 (every section present)."""
+        """Seen, missing, practised, right and wrong IDs for each RULINGS section, R1 to R13
+        (every section present)."""
         wanted = {normalise(r) for r in all_ids} - {None}
-        missing = self.missing(wanted)
-        out = {}
-        for section in SECTIONS:
-            out[section] = Section(
-                section,
-                tuple(sorted((r for r in self._seen if section_of(r) == section), key=rule_key)),
-                tuple(r for r in missing if section_of(r) == section),
+        marks = self.marks()
+        missing = sorted(wanted - {r for r, m in marks.items() if m.seen}, key=rule_key)
+
+        def having(kind: str, section: str) -> tuple[str, ...]:
+            return tuple(
+                sorted(
+                    (r for r, m in marks.items() if getattr(m, kind) and section_of(r) == section),
+                    key=rule_key,
+                )
             )
-        return out
+
+        return {
+            section: Section(
+                section,
+                having("seen", section),
+                tuple(r for r in missing if section_of(r) == section),
+                having("practised", section),
+                having("right", section),
+                having("wrong", section),
+            )
+            for section in SECTIONS
+        }
 
     def summary(self, all_ids: Iterable[str] = ALL_RULE_IDS) -> list[str]:
         """One line per section that has rules to see: "R3: 5 of 8 rules seen"."""
@@ -326,10 +675,81 @@ class Coverage:
         return lines
 
 
+def _parse(raw: bytes) -> dict[str, Marks]:
+    """A record from the file's bytes (version 2, or version 1's list of rules seen). Raises
+    _Damaged (with what could be salvaged) or _Unreadable (a newer version's file)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise _Damaged("nested too deeply") from None
+    except (ValueError, UnicodeDecodeError, MemoryError) as error:
+        raise _Damaged(_short(error)) from None
+    if not isinstance(data, dict):
+        raise _Damaged("not a record (a JSON object is expected)")
+    version = data.get("version", 1)
+    if type(version) is not int or version < 1:
+        raise _Damaged("no valid 'version'")
+    if version > FILE_VERSION:
+        raise _Unreadable(f"written by a newer version ({version})", "coverage.newer")
+    if "rules" not in data and "seen" in data:  # version 1: {"seen": ["R3.5", ...]}
+        seen = data["seen"]
+        if not isinstance(seen, list):
+            raise _Damaged("no list of rules under 'seen'")
+        ids = [normalise(item) for item in seen]
+        salvage = {r: Marks(seen=1) for r in ids if r}
+        if None in ids:
+            raise _Damaged("entries that are not rule IDs", salvage)
+        return salvage
+    rules = data.get("rules")
+    if not isinstance(rules, dict):
+        raise _Damaged("no table of rules under 'rules'")
+    out: dict[str, Marks] = {}
+    bad = False
+    for key, value in rules.items():
+        rule = normalise(key)
+        marks = _marks(value)
+        if rule is None or marks is None:
+            bad = True
+            continue
+        out[rule] = out.get(rule, Marks()).plus(marks)
+    if bad:
+        raise _Damaged("entries that are not rule IDs with counts", out)
+    return out
+
+
+def _marks(value) -> Marks | None:
+    if not isinstance(value, dict) or not set(value) <= set(KINDS):
+        return None
+    counts = []
+    for kind in KINDS:
+        n = value.get(kind, 0)
+        if type(n) is not int or not 0 <= n <= MAX_COUNT:
+            return None
+        counts.append(n)
+    return Marks(*counts)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make the rename itself durable (POSIX); harmless where folders cannot be opened."""
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _short(error) -> str:
+    text = str(error)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def _reason(error) -> str:
     if isinstance(error, OSError):
         return error.strerror or type(error).__name__
-    return str(error)
+    return _short(error)
 
 
 def load_coverage(

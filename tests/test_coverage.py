@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import random
 import re
+import stat
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -19,13 +22,17 @@ from nefertiti_core import rules as R
 from nefertiti_core.coverage import (
     ALL_RULE_IDS,
     DERIVED_RULES,
+    MAX_BYTES,
     SECTIONS,
     Coverage,
+    Marks,
+    answer_rules,
     default_path,
     load_coverage,
     normalise,
     rule_key,
     rules_in,
+    rules_shown,
     section_of,
 )
 from nefertiti_core.exercises import scenario_path
@@ -168,7 +175,10 @@ def test_record_persists_and_loads_back(tmp_path):
     new = coverage.record(played_scenario("abou-simbel-left-sums"))
     assert new == {"R5.2", "R3.5", "R6.2"}
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data == {"version": 1, "seen": ["R3.5", "R5.2", "R6.2"]}
+    assert data == {
+        "version": 2,
+        "rules": {"R3.5": {"seen": 1}, "R5.2": {"seen": 1}, "R6.2": {"seen": 1}},
+    }
     again = Coverage(path)
     assert again.seen() == coverage.seen() and again.warning is None
     again.record(random_game(2))
@@ -185,12 +195,97 @@ def test_record_adds_only_what_happened_since_the_last_record(tmp_path):
     assert coverage.record(state) == set()  # nothing new happened
     state.apply("scribe senet")
     assert coverage.record(state) == {"R10.7"}
-    state.log = state.log[:1]  # a shorter log (undo): read again from the start
+    state.log = state.log[:1]  # a shorter log (undo): nothing is counted again
     assert coverage.record(state) == set()
     assert coverage.seen() == {"R5.1", "R10.7"}
+    assert coverage.counts("R5.1") == Marks(seen=1)
     quiet = new_game(4, seed=1)  # no event log
     quiet.apply(quiet.legal_options()[0])
     assert coverage.record(quiet) == set()
+
+
+def test_record_follows_a_history_of_snapshots_without_counting_twice(tmp_path):
+    """GameSession's History gives a new state (a copy of the log) after every step: the events
+    already recorded for the same source are not counted again, an undo counts nothing."""
+    from nefertiti_core.history import History
+
+    coverage = Coverage(tmp_path / "c.json")
+    start = load(scenario_path("abou-simbel-left-sums")).state
+    start.log = []
+    history = History(start)
+    source = object()
+    history.play("place abou_simbel.left#5")
+    coverage.record(history.state, source=source)
+    first = coverage.marks()
+    assert first["R3.5"] == Marks(seen=1)
+    coverage.record(history.state, source=source)  # the same state again
+    assert coverage.marks() == first
+    history.undo()
+    coverage.record(history.state, source=source)
+    assert coverage.marks() == first
+    history.play("place abou_simbel.left#5")  # redo: it happens again on the board
+    coverage.record(history.state, source=source)
+    assert coverage.counts("R3.5") == Marks(seen=2)
+
+
+def test_practised_counts_only_the_events_the_learner_caused(tmp_path):
+    """#13 item 5: a move played by code is seen; the learner's own step is practised too."""
+    coverage = Coverage(tmp_path / "c.json")
+    state = load(scenario_path("abou-simbel-left-sums")).state
+    state.log = []
+    state.apply("place abou_simbel.left#5")  # code: closes at 14 (R3.5), Red pays (R6.2)
+    state.apply("take upper")
+    coverage.record(state)
+    assert coverage.practised() == set() and "R3.5" in coverage.seen()
+    before = len(state.log)
+    state.apply("buy lower1")  # the learner's click: Blue buys a card (R6.4)
+    mine = state.log[before:]
+    coverage.record(state, learner=mine)
+    assert coverage.practised() == rules_in(mine) == {"R6.4"}
+    assert coverage.seen() == {"R5.2", "R3.5", "R6.2", "R6.4"}
+    for rule in rules_in(mine):
+        assert coverage.counts(rule).practised >= 1
+        assert coverage.counts(rule).seen >= coverage.counts(rule).practised
+    assert Coverage(coverage.path).practised() == coverage.practised()
+
+
+def test_answers_count_right_and_wrong_per_rule(tmp_path):
+    path = tmp_path / "c.json"
+    coverage = Coverage(path)
+    coverage.answered(["R3.5", "r6.2", "nonsense"], correct=True)
+    coverage.answered(["R3.5"], correct=False)
+    coverage.answered(["R3.5"], correct=False)
+    assert coverage.counts("R3.5") == Marks(right=1, wrong=2)
+    assert coverage.right() == {"R3.5", "R6.2"} and coverage.wrong() == {"R3.5"}
+    assert coverage.seen() == set()  # answering is not seeing it happen
+    again = Coverage(path)
+    assert again.counts("R6.2") == Marks(right=1)
+    sections = again.by_section()
+    assert sections["R3"].right == ("R3.5",) and sections["R3"].wrong == ("R3.5",)
+    assert sections["R6"].practised == ()
+
+
+def test_answer_rules_prefer_the_exercises_own_list_else_its_explanation():
+    from nefertiti_core.exercises import EXERCISES, Feedback
+
+    class Tagged:
+        rule_ids = ("R3.5", "r6.2")
+
+    assert answer_rules(Tagged()) == {"R3.5", "R6.2"}
+    feedback = Feedback(False, "7", "8", "It closes at 14 (R3.5); then R6.2 and R6.4 apply.")
+    assert answer_rules(object(), feedback) == {"R3.5", "R6.2", "R6.4"}
+    exercise = EXERCISES["closing-abou-simbel/exactly-fourteen"]
+    assert "R3.5" in answer_rules(exercise, exercise.check(0, "en"))
+
+
+def test_a_set_up_board_shows_r2_and_a_game_under_way_does_not():
+    assert rules_shown(load(scenario_path("first-game")).state) == {"R2"}
+    assert rules_shown(new_game(3, seed=4)) == {"R2"}
+    assert rules_shown(load(scenario_path("abou-simbel-left-sums")).state) == set()
+    game = new_game(4, seed=4)
+    game.apply(game.legal_options()[0])
+    assert rules_shown(game) == set()
+    assert rules_shown(object()) == set()
 
 
 def test_missing_is_what_is_left_to_see(tmp_path):
@@ -229,53 +324,151 @@ def test_add_and_reset(tmp_path):
     coverage = Coverage(path)
     assert coverage.add(["R3.5", "nonsense", " r6.4"]) == {"R3.5", "R6.4"}
     assert coverage.add(["R3.5"]) == set()
+    assert coverage.counts("R3.5") == Marks(seen=2)
     assert coverage.reset() is None
     assert Coverage(path).seen() == set()
 
 
+def test_a_first_version_file_loads_as_rules_seen_and_is_written_in_the_new_shape(tmp_path):
+    path = tmp_path / "coverage.json"
+    path.write_text(json.dumps({"version": 1, "seen": ["R3.5", "R5.3", "R5.5"]}))
+    coverage = Coverage(path)
+    assert coverage.warning is None
+    assert coverage.seen() == {"R3.5", "R5.3", "R5.5"} and coverage.practised() == set()
+    coverage.answered(["R3.5"], correct=True)
+    data = json.loads(path.read_text())
+    assert data["version"] == 2
+    assert data["rules"]["R3.5"] == {"seen": 1, "right": 1}
+    assert data["rules"]["R5.5"] == {"seen": 1}
+    assert not list(tmp_path.glob("*.broken-*"))
+
+
 # --------------------------------------------------------------------------- broken files
-@pytest.mark.parametrize(
-    "content",
-    [
-        b"{not json",
-        b"[1, 2, 3]",
-        b'{"version": 1, "seen": "R3.5"}',
-        b'{"version": 1}',
-        b"\xff\xfe\x00garbage",
-        b"",
-    ],
-    ids=["bad-json", "a-list", "seen-not-a-list", "no-seen", "not-utf8", "empty"],
-)
-def test_a_damaged_file_starts_empty_with_a_warning(tmp_path, content):
+def _kept_aside(folder: Path) -> list[Path]:
+    return sorted(folder.glob("coverage.json.broken-*"))
+
+
+DAMAGED = {
+    "bad-json": b"{not json",
+    "truncated": b'{"version": 2, "rules": {"R3.5": {"seen": 4, "prac',
+    "a-list": b"[1, 2, 3]",
+    "seen-not-a-list": b'{"version": 1, "seen": "R3.5"}',
+    "no-rules": b'{"version": 2}',
+    "counts-not-numbers": b'{"version": 2, "rules": {"R3.5": {"seen": "many"}}}',
+    "negative": b'{"version": 2, "rules": {"R3.5": {"seen": -1}}}',
+    "huge-integer": b'{"version": 2, "rules": {"R3.5": {"seen": ' + b"9" * 5000 + b"}}}",
+    "not-utf8": b"\xff\xfe\x00garbage",
+    "empty": b"",
+    "garbage": bytes(range(256)) * 8,
+    "deep-nesting": b"[" * 100_000 + b"]" * 100_000,
+    "deep-inside-rules": b'{"version": 2, "rules": {"R3.5": '
+    + b'{"a": ' * 50_000
+    + b"1"
+    + b"}" * 50_001
+    + b"}",
+}
+
+
+@pytest.mark.parametrize("content", list(DAMAGED.values()), ids=list(DAMAGED))
+def test_a_damaged_file_is_moved_aside_kept_and_the_learner_told(tmp_path, content):
     path = tmp_path / "coverage.json"
     path.write_bytes(content)
-    coverage, warning = load_coverage(path)
+    coverage, warning = load_coverage(path)  # never raises
     assert coverage.seen() == set()
-    assert warning and str(path) in warning
+    aside = _kept_aside(tmp_path)
+    assert len(aside) == 1 and aside[0].read_bytes() == content  # kept, byte for byte
+    assert warning and str(path) in warning and str(aside[0]) in warning
+    assert "damaged" in warning
     coverage.record(played_scenario("abou-simbel-left-sums"))  # and it goes on working
     assert Coverage(path).seen() == {"R5.2", "R3.5", "R6.2"}
+    assert _kept_aside(tmp_path)[0].read_bytes() == content  # still there after the save
 
 
-def test_a_file_with_some_bad_entries_keeps_the_good_ones(tmp_path):
+def test_a_file_over_the_size_cap_is_moved_aside_unread(tmp_path):
     path = tmp_path / "coverage.json"
-    path.write_text(json.dumps({"version": 1, "seen": ["R3.5", 7, "hello", "r6.4"]}))
+    big = json.dumps({"version": 2, "rules": {}, "padding": "x" * (MAX_BYTES + 10)})
+    path.write_text(big)
+    coverage = Coverage(path)
+    assert coverage.seen() == set() and "2 MiB" in coverage.warning
+    assert len(_kept_aside(tmp_path)) == 1 and not path.exists()
+
+
+def test_a_file_with_some_bad_entries_keeps_the_good_ones_and_the_original(tmp_path):
+    path = tmp_path / "coverage.json"
+    original = json.dumps({"version": 1, "seen": ["R3.5", 7, "hello", "r6.4"]})
+    path.write_text(original)
     coverage = Coverage(path)
     assert coverage.seen() == {"R3.5", "R6.4"}
     assert coverage.warning and "damaged" in coverage.warning
+    assert _kept_aside(tmp_path)[0].read_text() == original
+    assert Coverage(path).seen() == {"R3.5", "R6.4"}  # the good ones were written back
 
 
-def test_an_unreadable_path_starts_empty_with_a_warning(tmp_path):
+def test_a_folder_where_the_file_should_be_is_left_alone(tmp_path):
     folder = tmp_path / "coverage.json"
     folder.mkdir()  # a directory where the file should be
+    (folder / "inside").write_text("keep me")
     coverage = Coverage(folder)
     assert coverage.seen() == set() and "could not be read" in coverage.warning
+    assert coverage.add(["R3.5"]) == {"R3.5"}  # in memory
+    assert coverage.reset() == coverage.warning
+    assert folder.is_dir() and (folder / "inside").read_text() == "keep me"
 
 
-def test_an_unwritable_file_keeps_the_record_in_memory_with_a_warning(tmp_path):
+def test_a_fifo_is_not_read_and_not_replaced(tmp_path):
+    fifo = tmp_path / "coverage.json"
+    os.mkfifo(fifo)
+    coverage = Coverage(fifo)  # does not hang
+    assert "not a regular file" in coverage.warning
+    coverage.add(["R3.5"])
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_a_file_from_a_newer_version_is_left_alone(tmp_path):
+    path = tmp_path / "coverage.json"
+    text = json.dumps({"version": 99, "rules": {"R3.5": {"seen": 1}}, "future": True})
+    path.write_text(text)
+    coverage = Coverage(path)
+    assert "newer version" in coverage.warning
+    coverage.add(["R6.4"])
+    assert path.read_text() == text and not _kept_aside(tmp_path)
+
+
+def test_a_symlink_is_followed_and_kept(tmp_path):
+    real_folder = tmp_path / "synced"
+    real_folder.mkdir()
+    target = real_folder / "record.json"
+    target.write_text(json.dumps({"version": 2, "rules": {"R3.5": {"seen": 1}}}))
+    link = tmp_path / "coverage.json"
+    link.symlink_to(target)
+    coverage = Coverage(link)
+    assert coverage.seen() == {"R3.5"} and coverage.warning is None
+    coverage.add(["R6.4"])
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert json.loads(target.read_text())["rules"] == {"R3.5": {"seen": 1}, "R6.4": {"seen": 1}}
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(real_folder / "not-yet.json")
+    Coverage(dangling).add(["R7.1"])
+    assert dangling.is_symlink() and (real_folder / "not-yet.json").exists()
+
+
+def test_a_damaged_symlinked_file_is_moved_aside_next_to_its_target(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("{broken")
+    link = tmp_path / "coverage.json"
+    link.symlink_to(target)
+    coverage = Coverage(link)
+    assert "damaged" in coverage.warning and link.is_symlink()
+    assert [p.read_text() for p in tmp_path.glob("real.json.broken-*")] == ["{broken"]
+    coverage.add(["R3.5"])
+    assert link.is_symlink() and Coverage(link).seen() == {"R3.5"}
+
+
+def test_an_unwritable_folder_keeps_the_record_in_memory_with_a_warning(tmp_path):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file, so nothing can be created inside it")
     coverage = Coverage(blocker / "coverage.json", lang="de")
-    assert coverage.seen() == set() and "nicht lesen" in coverage.warning
+    assert coverage.seen() == set() and coverage.warning is None  # nothing there yet
     new = coverage.record(played_scenario("abou-simbel-left-sums"))  # does not raise
     assert new == {"R5.2", "R3.5", "R6.2"} and coverage.seen() == new
     assert coverage.warning and "nicht schreiben" in coverage.warning
@@ -283,12 +476,53 @@ def test_an_unwritable_file_keeps_the_record_in_memory_with_a_warning(tmp_path):
     assert list(tmp_path.iterdir()) == [blocker]  # no temporary file left behind
 
 
+def test_a_read_only_folder_keeps_the_file_and_the_record_in_memory(tmp_path):
+    folder = tmp_path / "home"
+    folder.mkdir()
+    path = folder / "coverage.json"
+    Coverage(path).add(["R3.5"])
+    before = path.read_bytes()
+    folder.chmod(0o555)
+    try:
+        if os.access(folder, os.W_OK):  # root writes anyway: refuse the temporary file instead
+            real = tempfile.mkstemp
+
+            def refuse(*args, **kwargs):
+                if kwargs.get("dir") == folder:
+                    raise PermissionError(13, "Permission denied")
+                return real(*args, **kwargs)
+
+            patch = pytest.MonkeyPatch()
+            patch.setattr("nefertiti_core.coverage.tempfile.mkstemp", refuse)
+        else:
+            patch = None
+        coverage = Coverage(path)
+        assert coverage.seen() == {"R3.5"} and coverage.warning is None
+        coverage.add(["R6.4"])  # no exception
+        assert "could not be written" in coverage.warning
+        assert "Permission denied" in coverage.warning
+        assert coverage.seen() == {"R3.5", "R6.4"}
+        assert path.read_bytes() == before
+        if patch is not None:
+            patch.undo()
+    finally:
+        folder.chmod(0o755)
+    coverage.add(["R7.1"])  # writable again: the kept marks are written with the new one
+    assert Coverage(path).seen() == {"R3.5", "R6.4", "R7.1"} and coverage.warning is None
+
+
 def test_warnings_are_in_the_learners_language(tmp_path):
-    path = tmp_path / "coverage.json"
+    texts = {}
+    for lang in LANGUAGES:
+        path = tmp_path / lang / "coverage.json"
+        path.parent.mkdir()
+        path.write_text("{")
+        texts[lang] = Coverage(path, lang).warning
+        assert str(path) in texts[lang]
+    assert len(set(texts.values())) == 3
+    path = tmp_path / "xx.json"
     path.write_text("{")
-    texts = {lang: Coverage(path, lang).warning for lang in LANGUAGES}
-    assert len(set(texts.values())) == 3 and all(str(path) in t for t in texts.values())
-    assert Coverage(path, "xx").warning == texts["en"]
+    assert "damaged" in Coverage(path, "xx").warning
 
 
 def test_the_default_file_is_under_nefertiti_home_or_the_home_folder(tmp_path, monkeypatch):
@@ -296,7 +530,8 @@ def test_the_default_file_is_under_nefertiti_home_or_the_home_folder(tmp_path, m
     assert default_path() == tmp_path / "home" / "coverage.json"
     coverage = Coverage()
     coverage.add(["R7.1"])
-    assert json.loads((tmp_path / "home" / "coverage.json").read_text())["seen"] == ["R7.1"]
+    data = json.loads((tmp_path / "home" / "coverage.json").read_text())
+    assert data["rules"] == {"R7.1": {"seen": 1}}
     monkeypatch.delenv("NEFERTITI_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "user"))
     assert default_path() == tmp_path / "user" / ".nefertiti" / "coverage.json"
@@ -315,5 +550,18 @@ def test_a_failing_write_leaves_the_old_file_and_no_temporary_file(tmp_path, mon
     assert coverage.add(["R6.4"]) == {"R6.4"}  # recorded in memory, no exception
     assert "Permission denied" in coverage.warning and "could not be written" in coverage.warning
     assert coverage.seen() == {"R3.5", "R6.4"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["coverage.json"]
-    assert json.loads(path.read_text())["seen"] == ["R3.5"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["coverage.json", "coverage.json.lock"]
+    assert json.loads(path.read_text())["rules"] == {"R3.5": {"seen": 1}}
+
+
+def test_two_records_in_one_process_merge_instead_of_overwriting(tmp_path):
+    """Two kernels' records of the same file: each save adds to what the file holds now."""
+    path = tmp_path / "coverage.json"
+    a, b = Coverage(path), Coverage(path)
+    a.add(["R3.5"])
+    b.add(["R6.4"])  # b never read R3.5, but must not drop it
+    a.answered(["R3.5"], correct=True)
+    b.answered(["R3.5"], correct=True)
+    final = Coverage(path)
+    assert final.seen() == {"R3.5", "R6.4"}
+    assert final.counts("R3.5") == Marks(seen=1, right=2)
