@@ -111,6 +111,7 @@ for (const view of views) {
     };
     const release = (ev) => {
         if (press === null || ev.pointerId !== press.id) return;
+        if (window.__nefertitiOffline) { takeBack(); end(); return; }  // lost while pressed
         const p = at(ev);
         const square = within(p, col(tips, "x"), col(tips, "y"));
         const same = press.square >= 0 ? square === press.square
@@ -125,6 +126,9 @@ for (const view of views) {
     };
     el.addEventListener("pointerdown", (ev) => {
         if (!ev.isPrimary || ev.button !== 0) return;
+        // The server's connection is lost (widgets/sandbox.py, PAGE_JS): nothing is drawn, since
+        // nothing would be played.
+        if (window.__nefertitiOffline) return;
         if (press !== null) { takeBack(); end(); }  // a release the page never saw
         const p = at(ev);
         press = {id: ev.pointerId, p, square: within(p, col(tips, "x"), col(tips, "y")), saved: null};
@@ -569,7 +573,7 @@ class Board(pn.viewable.Viewer):
             if self.on_square is not None:
                 self.on_square(cell)
                 return False
-            played = self.session.play(cell.option)
+            played = self.session.play(cell.option, by_learner=True)
             if not played:
                 self._redraw()
             return played
@@ -580,7 +584,7 @@ class Board(pn.viewable.Viewer):
         if option is None:
             self.session.error = tr(self.session.lang, "board.card_not_now")
             return False
-        return self.session.play(option)
+        return self.session.play(option, by_learner=True)
 
     def _card_option(self, card: G.CardCell) -> int | None:
         state = self.session.state

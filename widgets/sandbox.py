@@ -10,9 +10,12 @@ session, so every visitor has their own game.
 from __future__ import annotations
 
 import io
+import logging
+from datetime import datetime
 
 import panel as pn
 import param
+from bokeh.models import ColumnDataSource, CustomJS
 
 from nefertiti_core.i18n import tr
 from nefertiti_core.rules import COLOURS
@@ -48,6 +51,53 @@ NARROW_CSS = f"""
 ORDER = {"side": {"order": "2"}, "buttons": {"order": "3"}, "views": {"order": "4"}}
 CARD_STYLE = {"background": "#fffdf7", "border": "1px solid #e0d6bd", "border-radius": "6px"}
 
+log = logging.getLogger("widgets.sandbox")
+
+#: The browser's own random id (a cookie: sent with every page request, so the server knows at
+#: once whose saved games to offer; never in the URL, so a shared link gives no game away).
+BROWSER_COOKIE = "nefertiti_browser"
+#: The page's side of saved games, run when the board is laid out and when ``page`` changes:
+#: the browser's cookie (set once), the game's token in the address (``?game=...``, so a reload
+#: or a restart returns this tab to this game), and, when the server's connection drops, a
+#: banner over the page that takes no clicks (the board takes no presses either: CLICKS_JS),
+#: then a reload as soon as the server answers again.
+PAGE_JS = """
+const get = (key) => { const d = page.data; return (d instanceof Map ? d.get(key) : d[key])[0]; };
+const browser = get("browser");
+if (browser && !document.cookie.split("; ").includes(`${COOKIE}=${browser}`)) {
+    document.cookie = `${COOKIE}=${browser}; path=/; max-age=31536000; SameSite=Strict`;
+}
+const token = get("token");
+const url = new URL(window.location.href);
+if (token && url.searchParams.get("game") !== token) {
+    url.searchParams.set("game", token);
+    window.history.replaceState(window.history.state, "", url);
+}
+const doc = fig.document;
+if (doc && !doc.__nefertitiWatched) {
+    doc.__nefertitiWatched = true;
+    doc.on_event("connection_lost", () => {
+        if (window.__nefertitiOffline) return;
+        window.__nefertitiOffline = true;
+        const cover = document.createElement("div");
+        cover.id = "nefertiti-offline";
+        cover.style.cssText = "position:fixed;inset:0;z-index:100000;background:rgba(40,30,10,0.35);"
+            + "cursor:not-allowed;";
+        const note = document.createElement("div");
+        note.setAttribute("role", "alert");
+        note.textContent = get("lost");
+        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:#8b1e1e;"
+            + "color:#fff;font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
+        cover.appendChild(note);
+        document.body.appendChild(cover);
+        const ping = () => fetch(new URL("/favicon.ico", window.location.origin), {cache: "no-store"})
+            .then(() => { note.textContent = get("back"); window.location.reload(); },
+                  () => setTimeout(ping, 1000));
+        setTimeout(ping, 1000);
+    });
+}
+"""
+
 
 class Sandbox(pn.viewable.Viewer):
     """Every component of the tutor around one live board."""
@@ -74,7 +124,22 @@ class Sandbox(pn.viewable.Viewer):
         self._hints = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
         self._hints.param.watch(self._on_hints, "value")
         self._download = pn.widgets.FileDownload(
-            callback=self._save_file, filename="nefertiti-position.yaml", color="default"
+            callback=self._save_file, filename="nefertiti-game.yaml", color="default"
+        )
+        # --- saved games (a served app: see connect_store)
+        self._store = None
+        self._token = self._owner = ""
+        self._offer = None  # the saved game offered for resuming
+        self._saved_note = HTML("", margin=(6, 12))
+        self._resume = pn.widgets.Button(color="primary", visible=False, margin=(6, 6))
+        self._fresh = pn.widgets.Button(color="default", visible=False, margin=(6, 6))
+        self._resume.on_click(self._on_resume)
+        self._fresh.on_click(self._on_fresh)
+        self._saved_row = pn.Row(
+            self._saved_note, self._resume, self._fresh, visible=False, styles=CARD_STYLE
+        )
+        self._page = ColumnDataSource(
+            name="nefertiti-page", data={"token": [""], "browser": [""], "lost": [""], "back": [""]}
         )
 
         # --- new game
@@ -167,6 +232,7 @@ class Sandbox(pn.viewable.Viewer):
         )
         self._layout = pn.Column(
             header,
+            self._saved_row,
             pn.FlexBox(
                 main,
                 side,
@@ -202,7 +268,8 @@ class Sandbox(pn.viewable.Viewer):
             f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'panel.title'))}</h2>"
         )
         self._hints.name = tr(lang, "panel.hints")
-        self._download.label = tr(lang, "panel.file.save")
+        self._download.label = tr(lang, "saved.file.save")
+        self._refresh_saved()
         self._view_picker.param.update(
             options={tr(lang, f"panel.view.{key}"): key for key in VIEWS},
             value=self._view_picker.value or VIEWS[0],
@@ -356,11 +423,126 @@ class Sandbox(pn.viewable.Viewer):
         self._file_status.param.update(object=text, alert_type=kind, visible=bool(text))
 
     def _save_file(self):
+        """The whole game (every branch, where it is, the seats): loads back identically."""
         try:
-            return io.StringIO(self.session.save_text())
+            return io.StringIO(self.session.whole_record().dumps())
         except Exception as error:  # never into the page
             self.session.error = tr(self.session.lang, "panel.error.unexpected", error=str(error))
             return io.StringIO("")
+
+    # ------------------------------------------------------------------ saved games
+    def connect_store(self, store, browser: str = "", game: str = "", live=None) -> None:
+        """Autosave this Sandbox's game to ``store`` and offer or resume a saved one.
+
+        ``browser`` is the browser's id (its cookie; a new one is made if it has none), ``game``
+        the token in the page's address, ``live`` the tokens other open tabs are playing. A
+        reload or a restart (the address names a game of this browser): the game comes back at
+        once, with a note. A new tab (no game in the address) of a browser with a saved game:
+        the offer to resume it, or to start anew. A game is never another browser's.
+        """
+        from .store import new_token, owner_of, valid_token
+
+        live = live if live is not None else set()
+        new_browser = not valid_token(browser)
+        browser = new_token() if new_browser else browser
+        self._store, self._owner = store, owner_of(browser)
+        self._token = new_token()
+        note = ""
+        saved = store.load(game, self._owner) if valid_token(game) else None
+        if saved is not None and self._restore(saved):
+            if game in live:  # the same game open in another tab: this one goes on with a copy
+                note = "saved.copy"
+            else:
+                self._token = game
+                note = "saved.back"
+            self._offer = saved
+        elif not new_browser:
+            self._offer = store.latest(self._owner, exclude=live | {game})
+            note = "saved.offer" if self._offer is not None else ""
+        self._saved_kind = note
+        self._page.data = {
+            "token": [self._token],
+            "browser": [browser if new_browser else ""],
+            "lost": [""],
+            "back": [""],
+        }
+        self._refresh_saved()
+        page_js = CustomJS(
+            args=dict(page=self._page, fig=self.board._figure, COOKIE=BROWSER_COOKIE), code=PAGE_JS
+        )
+        self.board._figure.js_on_change("inner_width", page_js)
+        self._page.js_on_change("data", page_js)
+        self.session.autosave(self._write)
+        self.session.param.watch(lambda *_: self.session._schedule_save(), ["lang", "hints"])
+
+    @property
+    def game_token(self) -> str:
+        return self._token
+
+    def _write(self, text: str, branch: str, step: int) -> None:
+        """Background thread: keep the game in the store."""
+        session = self.session
+        self._store.save(
+            self._token, self._owner, text, lang=session.lang, hints=session.hints,
+            branch=branch, step=step,
+        )  # fmt: skip
+
+    def _restore(self, saved) -> bool:
+        from nefertiti_core.history import record_from_data
+        from nefertiti_core.yaml_subset import loads
+
+        try:
+            doc = loads(saved.record)
+            self.session.load_record(record_from_data(doc.data, "saved game", doc), "saved game")
+        except Exception as error:  # a saved game that no longer loads: start anew, say why
+            log.warning("saved game %s… did not load: %s", saved.token[:6], error)
+            return False
+        self.session.param.update(lang=saved.lang, hints=saved.hints)
+        return True
+
+    def _refresh_saved(self) -> None:
+        lang = self.session.lang
+        kind, saved = getattr(self, "_saved_kind", ""), self._offer
+        if self._store is None or not kind or saved is None:
+            self._saved_row.visible = False
+        else:
+            when = saved.updated.astimezone()
+            time = when.strftime(
+                "%H:%M" if when.date() == datetime.now().date() else "%Y-%m-%d %H:%M"
+            )
+            key = kind
+            if kind == "saved.offer" and saved.branch != "main":
+                key = "saved.offer_branch"
+            text = tr(lang, key, time=time, step=saved.step, branch=saved.branch)
+            self._saved_note.object = f"<b>{esc(text)}</b>" if kind == "saved.offer" else esc(text)
+            offer = kind == "saved.offer"
+            self._resume.param.update(name=tr(lang, "saved.resume"), visible=offer)
+            self._fresh.param.update(name=tr(lang, "saved.new"), visible=offer)
+            self._saved_row.visible = True
+        if self._store is not None:
+            data = dict(self._page.data)
+            data.update(lost=[tr(lang, "saved.lost")], back=[tr(lang, "saved.reconnected")])
+            self._page.data = data
+
+    @guarded
+    def _on_resume(self, *_):
+        self.resume_offer()
+
+    def resume_offer(self) -> bool:
+        """Take the offered saved game up in this tab (its token too: it is saved from now on)."""
+        saved = self._offer
+        if saved is None or not self._restore(saved):
+            return False
+        self._token = saved.token
+        self._saved_kind = ""
+        self._refresh_saved()
+        self._page.data = dict(self._page.data, token=[saved.token])
+        return True
+
+    @guarded
+    def _on_fresh(self, *_):
+        self._saved_kind = ""
+        self._refresh_saved()
 
     # for tests
     def open_view(self, view: str) -> None:
@@ -379,6 +561,56 @@ def make_app() -> pn.viewable.Viewable:
     attribute.
     """
     sandbox = Sandbox(GameSession())
+    _connect_saved_games(sandbox)
     app = sandbox.__panel__()
     app.sandbox = sandbox
     return app
+
+
+#: The games open in this server's tabs (their tokens): a second tab never writes into them.
+_LIVE_GAMES: dict[str, int] = {}
+
+
+def _connect_saved_games(sandbox: Sandbox) -> None:
+    """A served session: autosave to the process's store; resume or offer a saved game."""
+    from .store import get_store
+
+    if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
+        return  # not served (a notebook, a test): nothing is saved
+    store = get_store()
+    if store is None:
+        sandbox._saved_note.object = esc(tr(sandbox.session.lang, "saved.off"))
+        sandbox._saved_row.visible = True
+        return
+    args = pn.state.session_args.get("game") or [b""]
+    game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
+    browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
+    sandbox.connect_store(store, browser=browser, game=game, live=set(_LIVE_GAMES))
+    held = {"token": None}
+
+    def track(*_):  # which game this tab plays, for the others
+        old, new = held["token"], sandbox.game_token
+        if old == new:
+            return
+        if old is not None:
+            _release(old)
+        _LIVE_GAMES[new] = _LIVE_GAMES.get(new, 0) + 1
+        held["token"] = new
+
+    track()
+    sandbox.session.param.watch(track, ["version"])
+
+    def closed(_context):
+        sandbox.session.save_now()  # the last changes, before the session is gone
+        if held["token"] is not None:
+            _release(held["token"])
+
+    pn.state.on_session_destroyed(closed)
+
+
+def _release(token: str) -> None:
+    count = _LIVE_GAMES.get(token, 0) - 1
+    if count > 0:
+        _LIVE_GAMES[token] = count
+    else:
+        _LIVE_GAMES.pop(token, None)

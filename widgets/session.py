@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import param
 from panel.io import hold
@@ -18,7 +19,7 @@ from panel.io import hold
 from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.bots import bot_kinds, make_bot
 from nefertiti_core.explain_illegal import why_illegal
-from nefertiti_core.history import History, is_record, record_from_data
+from nefertiti_core.history import GameRecord, History, is_record, record_from_data
 from nefertiti_core.i18n import LANGUAGES
 from nefertiti_core.scenario import ScenarioError, dumps_scenario, loads_scenario
 from nefertiti_core.state import GameState
@@ -44,6 +45,11 @@ SEAT_KINDS = ("human", *bot_kinds())
 MAX_BOT_STEPS = 5_000  # a whole game is ~130 decisions; this only stops a runaway loop
 MCTS_SECONDS = 1.0  # an mcts seat thinks at most this long per decision
 BOT_DELAY_MS = 350  # served app: the pause before each bot move, so people can follow the game
+#: Served app: a change of the game is saved this long after it (changes in between are saved
+#: together), on the event loop's own time, never inside a click's callback.
+AUTOSAVE_DELAY_MS = 700
+#: One thread writes every session's saves to the store, in order.
+_SAVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
 
 
 def make_seat_bot(kind: str, seed: int):
@@ -94,18 +100,26 @@ class GameSession(param.Parameterized):
         return str(error)
 
     # ------------------------------------------------------------------ acting
-    def play(self, option) -> bool:
+    def play(self, option, by_learner: bool = False) -> bool:
         """Play an option (id or text) for whoever decides; then let bot seats move.
 
         In a notebook (and in tests) the bots move at once, before this returns. In a served app
         they move one at a time in the background (see :meth:`run_bots`).
+
+        ``by_learner``: only the page's click and choice handlers say True; the events this step
+        emits then go to :attr:`learner_events` (what the learner practised, not what a notebook
+        cell or a bot played; see nefertiti_core.coverage).
         """
+        before = self.state.log
         try:
             self.history.play(option)
         except NefertitiError as error:
             self.error = self._refusal(error)
             return False
         self.error = ""
+        after = self.state.log
+        if by_learner and isinstance(before, list) and isinstance(after, list):
+            self.learner_events.extend(after[len(before) :])
         self._bot_token += 1
         self._start_bots()
         self._changed()
@@ -279,10 +293,7 @@ class GameSession(param.Parameterized):
             except YamlError as error:
                 raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
             if is_record(doc.data):
-                record = record_from_data(doc.data, name, doc)
-                record.start.log = []
-                history = record.replay(source=name)
-                self._set_history(history.state, history)
+                self.load_record(record_from_data(doc.data, name, doc), name)
                 return []
             scenario = loads_scenario(text, name)
         except NefertitiError as error:
@@ -291,6 +302,23 @@ class GameSession(param.Parameterized):
         scenario.state.log = []
         self._set_history(scenario.state)
         return scenario.warnings
+
+    def load_record(self, record: GameRecord, name: str = "game.yaml") -> None:
+        """Load a game record: every branch of a whole record (at its branch and step), its seats
+        and bots' seed if it has them. Raises the engine's error (and changes nothing) if the
+        record does not replay."""
+        record.start.log = []
+        history = record.replay(source=name)
+        seats = record.seats
+        if record.bot_seed is not None:
+            self.bot_seed = record.bot_seed
+        if seats is not None:
+            self.seats = list(seats)
+        self._set_history(history.state, history)
+
+    def whole_record(self) -> GameRecord:
+        """The game as a whole record: every branch, where we are, the seats and bots' seed."""
+        return self.history.whole_record(seats=list(self.seats), bot_seed=self.bot_seed)
 
     def load_state(self, state: GameState) -> None:
         """Start over from ``state`` (a copy is kept: the caller's state is not played on)."""
@@ -304,6 +332,7 @@ class GameSession(param.Parameterized):
         if state.log is None:
             state.log = []
         self.history = history if history is not None else History(state)
+        self.learner_events: list = []  # events the learner's own steps emitted (see play)
         self.seats = (
             (list(self.seats) + ["human"] * 4)[: state.n] if self.seats else ["human"] * state.n
         )
@@ -313,11 +342,44 @@ class GameSession(param.Parameterized):
         self._start_bots()
         self._changed()
 
+    # ------------------------------------------------------------------ autosave
+    def autosave(self, save) -> None:
+        """Save the game after every change: ``save(text, branch, step)`` is called with the
+        whole record's text in a background thread (one for all sessions), at most every
+        ``AUTOSAVE_DELAY_MS`` in a served app, at once elsewhere. ``None`` stops it."""
+        self._saver = save
+        self._save_scheduled = False
+
+    def save_now(self):
+        """Write the game now (the record's text is made here; the store is written in the
+        background thread); returns the background write's future, or None."""
+        self._save_scheduled = False
+        save = getattr(self, "_saver", None)
+        if save is None:
+            return None
+        try:
+            text = self.whole_record().dumps()
+        except Exception:  # pragma: no cover - never into the page
+            log.exception("the game could not be written as a record")
+            return None
+        return _SAVER.submit(_save_quietly, save, text, self.history.branch, self.history.step)
+
+    def _schedule_save(self) -> None:
+        if getattr(self, "_saver", None) is None or self._save_scheduled:
+            return
+        doc = _server_document()
+        if doc is None:
+            self.save_now()
+            return
+        self._save_scheduled = True
+        doc.add_timeout_callback(self.save_now, AUTOSAVE_DELAY_MS)
+
     def _changed(self) -> None:
         """Tell the views. The board goes first, in its own message: in a served app the rest
         is computed on the next tick of the event loop, after the board's update has left, so
         the servant appears without waiting for the log, the scores and the panels."""
         self.board_version += 1
+        self._schedule_save()
         doc = _server_document()
         if doc is None:
             self._bump_version()
@@ -331,3 +393,11 @@ class GameSession(param.Parameterized):
         # hold(): every other component's update goes to the browser as one message.
         with hold():
             self.version += 1
+
+
+def _save_quietly(save, text: str, branch: str, step: int) -> None:
+    """One save in the background: a failure is logged, never raised into a page."""
+    try:
+        save(text, branch, step)
+    except Exception as error:
+        log.warning("autosave failed: %s", error)
