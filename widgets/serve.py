@@ -3,17 +3,69 @@
 The engine's command line knows nothing of Panel: this module plugs the ``serve`` command in
 through the ``nefertiti.commands`` entry point (see pyproject.toml), and imports Panel only when
 the command runs.
+
+What the server lets a visitor do, and what it refuses, is written down in docs/security.md
+(issue #14): Panel's ``/components/`` route serves only :data:`COMPONENT_MODULES` (none: the
+Sandbox's page asks for nothing there), websockets are accepted only from the served address
+(and the hosts ``--allow-websocket-origin`` names), live sessions are capped
+(``--max-sessions``), each client may start only so many sessions a minute
+(``--sessions-per-minute``), and a session whose page sent nothing for ``--idle-minutes`` is
+closed.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import ipaddress
 import logging
+import re
+import secrets
+import socket
 import sys
+import time
+import weakref
 
 log = logging.getLogger("nefertiti.serve")
 
 APP_NAME = "tutor"
+#: Default caps (docs/security.md): live sessions on the server, new sessions per client a minute,
+#: minutes without a message from a page before its session is closed.
+MAX_SESSIONS = 60
+SESSIONS_PER_MINUTE = 20
+IDLE_MINUTES = 60
+#: Modules whose resources Panel's ``/components/<module>/...`` route may serve. That route
+#: imports the module a URL names; the Sandbox's page requests nothing from it (checked in
+#: Chromium: every request of a page that opens every view), so nothing is served there.
+COMPONENT_MODULES: frozenset[str] = frozenset()
+#: A session that was made but never connected (a page fetched by a script, an ``<img>``) is
+#: dropped after this long; Bokeh checks every CHECK_UNUSED_MS.
+UNUSED_SESSION_MS = 15_000
+CHECK_UNUSED_MS = 5_000
+#: Websocket pings: a page that is gone without closing (a laptop's lid shut, a dropped Wi-Fi)
+#: is noticed when it stops answering them.
+PING_INTERVAL_S = 20
+PING_TIMEOUT_S = 60
+_WILDCARD = ("0.0.0.0", "::")
+_HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+
+#: What a refused page load says (plain text), by the browser's language.
+REFUSALS = {
+    "full": {
+        "en": "The tutor is full: {n} games are open on this server (its --max-sessions). "
+        "Try again in a few minutes.",
+        "de": "Der Tutor ist voll: {n} Partien sind auf diesem Server offen (--max-sessions). "
+        "Versuche es in ein paar Minuten wieder.",
+        "zh": "导师已满：此服务器上已有 {n} 局游戏（--max-sessions）。请几分钟后再试。",
+    },
+    "rate": {
+        "en": "Too many new games from this computer: at most {n} a minute "
+        "(--sessions-per-minute). Wait a minute, then reload.",
+        "de": "Zu viele neue Partien von diesem Computer: höchstens {n} pro Minute "
+        "(--sessions-per-minute). Warte eine Minute und lade dann neu.",
+        "zh": "此电脑新开的游戏太多：每分钟最多 {n} 局（--sessions-per-minute）。请等一分钟再刷新。",
+    },
+}
 
 
 def register(subparsers) -> None:
@@ -22,50 +74,314 @@ def register(subparsers) -> None:
         "serve",
         help="serve the Sandbox (live board, whole games) as a web app on this computer",
         description="Start the tutor's Sandbox as a web app. Each browser tab gets its own game. "
-        "It listens on 127.0.0.1 unless --address says otherwise.",
+        "It listens on 127.0.0.1 unless --address says otherwise. See docs/security.md for "
+        "what the server allows and refuses.",
     )
     cmd.add_argument("--port", type=_port, default=5006, help="TCP port (default 5006)")
     cmd.add_argument(
         "--address",
+        type=_address,
         default="127.0.0.1",
         help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other computers connect)",
+    )
+    cmd.add_argument(
+        "--allow-websocket-origin",
+        dest="origins",
+        metavar="HOST[:PORT]",
+        action="append",
+        type=_origin,
+        default=[],
+        help="also accept pages served under this host name (a proxy's, a DNS name); "
+        "repeatable. By default only the address the server listens on (with --address "
+        "0.0.0.0: this computer's names and addresses) is accepted",
+    )
+    cmd.add_argument(
+        "--max-sessions",
+        type=_count("--max-sessions", 1, 10_000),
+        default=MAX_SESSIONS,
+        metavar="N",
+        help=f"games open at once; more page loads are refused (default {MAX_SESSIONS})",
+    )
+    cmd.add_argument(
+        "--sessions-per-minute",
+        type=_count("--sessions-per-minute", 1, 10_000),
+        default=SESSIONS_PER_MINUTE,
+        metavar="N",
+        help=f"new games one computer may start in a minute (default {SESSIONS_PER_MINUTE})",
+    )
+    cmd.add_argument(
+        "--idle-minutes",
+        type=_count("--idle-minutes", 0, 7 * 24 * 60),
+        default=IDLE_MINUTES,
+        metavar="M",
+        help=f"close a game whose page sent nothing for M minutes (default {IDLE_MINUTES}; "
+        "0: never)",
     )
     cmd.add_argument("--show", action="store_true", help="open a browser tab")
     cmd.set_defaults(run=run)
 
 
+# ---------------------------------------------------------------------- arguments
 def _port(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a port number") from None
     if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"{text!r}: a port is from 1 to 65535")
+        raise argparse.ArgumentTypeError(f"{text[:40]!r}: a port is from 1 to 65535")
     return value
 
 
-def set_nodelay() -> None:
-    """Send each websocket message at once (TCP_NODELAY).
+def _address(text: str) -> str:
+    if not _HOST.match(text) and not _is_ip(text):
+        raise argparse.ArgumentTypeError(
+            f"{text[:60]!r} is not an IP address or host name (e.g. 127.0.0.1, 0.0.0.0)"
+        )
+    return text
 
-    Bokeh writes one update as several small frames; with Nagle's algorithm on, the later ones
-    wait for the browser's acknowledgement, about 40 ms per click here (../shared/STACK-NOTES.md).
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _origin(text: str) -> str:
+    """``HOST`` or ``HOST:PORT``: no scheme, path or wildcard (and no IPv6 address, which
+    Bokeh's origin check cannot express)."""
+    match = re.match(r"^([^:]*)(?::(\d{1,5}))?$", text)
+    host, port = (match.group(1), match.group(2)) if match else ("", None)
+    if not host or not _HOST.match(host) or (port is not None and not 1 <= int(port) <= 65535):
+        raise argparse.ArgumentTypeError(
+            f"{text[:60]!r} is not HOST or HOST:PORT (e.g. tutor.school.example:5006; "
+            "no http://, path or *)"
+        )
+    return text.lower()
+
+
+def _count(option: str, low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+
+    parse.__name__ = option  # argparse names the option in its message
+    return parse
+
+
+# ---------------------------------------------------------------------- origins
+def served_origins(address: str, port: int, extra=()) -> list[str]:
+    """The ``host:port`` values a page of this server may be opened under.
+
+    A specific address gives itself (and the loopback names when it is a loopback address);
+    ``0.0.0.0`` / ``::`` gives this computer's names and addresses (as far as it knows them).
+    ``extra`` (``--allow-websocket-origin``) is added as given.
+    """
+    hosts = {address}
+    loopback = _is_ip(address) and ipaddress.ip_address(address).is_loopback
+    if loopback or address in _WILDCARD or address == "localhost":
+        hosts |= {"localhost", "127.0.0.1"}
+    if address in _WILDCARD:
+        hosts.discard(address)
+        hosts |= _this_computer()
+    # Bokeh's origin check cannot express IPv6 addresses: pages are opened by name or IPv4
+    hosts = {h for h in hosts if ":" not in h}
+    origins = sorted(f"{host}:{port}" for host in hosts)
+    if port == 80:
+        origins += sorted(hosts)
+    return origins + [origin for origin in extra if origin not in origins]
+
+
+def _this_computer() -> set[str]:
+    names: set[str] = set()
+    try:
+        hostname = socket.gethostname()
+        names |= {hostname, socket.getfqdn()}
+        for info in socket.getaddrinfo(hostname, None):
+            names.add(info[4][0])
+    except OSError:
+        pass
+    try:  # the address other computers reach (no packet is sent by a UDP connect)
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            names.add(probe.getsockname()[0])
+    except OSError:
+        pass
+    return {name.lower() for name in names if name and "%" not in name}
+
+
+# ---------------------------------------------------------------------- the guard
+class SessionGuard:
+    """Admits new sessions: a cap on live ones and a per-client rate (docs/security.md)."""
+
+    def __init__(self, max_sessions: int, per_minute: int, clock=time.monotonic):
+        self.max_sessions = max_sessions
+        self.per_minute = per_minute
+        self._clock = clock
+        self._starts: dict[str, collections.deque] = {}
+        self.refused = collections.Counter()
+
+    def admit(self, client: str, live: int) -> str | None:
+        """None if a new session may start; else why not (``"full"`` or ``"rate"``)."""
+        if live >= self.max_sessions:
+            self.refused["full"] += 1
+            return "full"
+        now = self._clock()
+        starts = self._starts.setdefault(client, collections.deque())
+        while starts and now - starts[0] >= 60:
+            starts.popleft()
+        if len(starts) >= self.per_minute:
+            self.refused["rate"] += 1
+            return "rate"
+        starts.append(now)
+        if len(self._starts) > 10_000:  # forget clients with no start in the last minute
+            for key in [k for k, v in self._starts.items() if not v or now - v[-1] >= 60]:
+                del self._starts[key]
+        return None
+
+    def message(self, why: str, accept_language: str = "") -> str:
+        lang = _language(accept_language)
+        n = self.max_sessions if why == "full" else self.per_minute
+        return REFUSALS[why][lang].format(n=n)
+
+
+def _language(accept_language: str) -> str:
+    for part in (accept_language or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in ("en", "de", "zh"):
+            return code
+    return "en"
+
+
+def live_sessions(application) -> int:
+    """Sessions (made or being made) of every app of a Bokeh Tornado application."""
+    return sum(
+        len(ctx._sessions) + len(ctx._pending_sessions)
+        for ctx in application._applications.values()
+    )
+
+
+def _refuse_page(handler) -> bool:
+    """Answer a page load (or its autoload.js) with 503/429 when the guard says no."""
+    guard = getattr(handler.application, "_nefertiti_guard", None)
+    if guard is None:
+        return False
+    why = guard.admit(handler.request.remote_ip or "?", live_sessions(handler.application))
+    if why is None:
+        return False
+    log.warning("refused a new session from %s: %s", handler.request.remote_ip, why)
+    handler.set_status(503 if why == "full" else 429)
+    handler.set_header("Content-Type", "text/plain; charset=utf-8")
+    handler.set_header("Retry-After", "60")
+    handler.set_header("Cache-Control", "no-store")
+    handler.finish(guard.message(why, handler.request.headers.get("Accept-Language", "")) + "\n")
+    return True
+
+
+def install_handlers() -> None:
+    """Patch Panel's page, autoload and websocket handlers once (idempotent).
+
+    * the page and ``autoload.js`` ask the server's :class:`SessionGuard` first;
+    * a request that the handler fails on with an unexpected error answers 400, not 500;
+    * each websocket sends its messages at once (TCP_NODELAY) and notes when its page last
+      spoke, for the idle timeout.
     """
     from panel.io import server
 
-    handler = server.WSHandler
-    if getattr(handler, "_nefertiti_nodelay", False):
+    if getattr(server, "_nefertiti_patched", False):
         return
-    original = handler.open
+    for handler in (server.DocHandler, server.AutoloadJsHandler):
+        handler.get = _guarded_get(handler.get)
+    ws = server.WSHandler
+    original_open, original_message = ws.open, ws.on_message
 
-    def open_with_nodelay(self, *args, **kwargs):
+    def open_(self, *args, **kwargs):
         try:
             self.set_nodelay(True)
         except Exception:  # pragma: no cover - a closed stream: nothing to speed up
             log.debug("could not set TCP_NODELAY", exc_info=True)
-        return original(self, *args, **kwargs)
+        self._nefertiti_last = time.monotonic()
+        sockets = getattr(self.application, "_nefertiti_sockets", None)
+        if sockets is not None:
+            sockets.add(self)
+        return original_open(self, *args, **kwargs)
 
-    handler.open = open_with_nodelay
-    handler._nefertiti_nodelay = True
+    def on_message(self, *args, **kwargs):
+        self._nefertiti_last = time.monotonic()
+        return original_message(self, *args, **kwargs)
+
+    ws.open, ws.on_message = open_, on_message
+    server._nefertiti_patched = True
+
+
+def set_nodelay() -> None:
+    """Send each websocket message at once (TCP_NODELAY; kept for older callers).
+
+    Bokeh writes one update as several small frames; with Nagle's algorithm on, the later ones
+    wait for the browser's acknowledgement, about 40 ms per click here (../shared/STACK-NOTES.md).
+    """
+    install_handlers()
+
+
+def _guarded_get(original):
+    async def get(self, *args, **kwargs):
+        if _refuse_page(self):
+            return None
+        try:
+            return await original(self, *args, **kwargs)
+        except Exception as error:
+            from tornado.web import HTTPError
+
+            if isinstance(error, HTTPError):
+                raise
+            log.warning("bad request %s: %s", self.request.uri[:200], error)
+            raise HTTPError(400, "bad request") from None
+
+    get.__wrapped__ = original
+    return get
+
+
+def _component_handler():
+    """Panel's ``/components/`` handler, limited to :data:`COMPONENT_MODULES`."""
+    from panel.io.server import ComponentResourceHandler
+    from tornado.web import HTTPError
+
+    class AllowListedComponents(ComponentResourceHandler):
+        def parse_url_path(self, path: str) -> str:
+            if not component_allowed(path):
+                raise HTTPError(404, "not served here")
+            try:
+                return super().parse_url_path(path)
+            except HTTPError:
+                raise
+            except Exception:
+                raise HTTPError(404, "not served here") from None
+
+    return AllowListedComponents
+
+
+def component_allowed(path: str, modules=None) -> bool:
+    """Whether ``/components/<path>`` names a module of the allow list (before any import)."""
+    modules = COMPONENT_MODULES if modules is None else modules
+    module = path.split("/", 1)[0]
+    return module in modules
+
+
+def _close_idle(application, idle_s: float) -> None:
+    now = time.monotonic()
+    for socket_ in list(application._nefertiti_sockets):
+        if now - getattr(socket_, "_nefertiti_last", now) > idle_s:
+            log.info("closing a session idle for %.0f minutes", idle_s / 60)
+            try:
+                socket_.close(1000, "idle")
+            except Exception:  # pragma: no cover - already closed
+                log.debug("could not close an idle websocket", exc_info=True)
 
 
 def _report_callback_error(error: BaseException) -> None:
@@ -80,25 +396,65 @@ def _report_callback_error(error: BaseException) -> None:
         log.debug("could not notify the session", exc_info=True)
 
 
-def serve(port: int = 5006, address: str = "127.0.0.1", show: bool = False, **kwargs):
-    """Serve the Sandbox; blocks until stopped (``threaded=True`` in kwargs returns a server)."""
+def serve(
+    port: int = 5006,
+    address: str = "127.0.0.1",
+    show: bool = False,
+    *,
+    allow_websocket_origin=(),
+    max_sessions: int = MAX_SESSIONS,
+    sessions_per_minute: int = SESSIONS_PER_MINUTE,
+    idle_minutes: float = IDLE_MINUTES,
+    **kwargs,
+):
+    """Serve the Sandbox; blocks until stopped (Ctrl+C, SIGTERM)."""
     import panel as pn
+    from tornado.ioloop import PeriodicCallback
 
     from .sandbox import make_app
 
-    set_nodelay()
+    install_handlers()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
-    origins = [f"{address}:{port}", f"localhost:{port}", f"127.0.0.1:{port}"]
-    return pn.serve(
+    origins = served_origins(address, port, allow_websocket_origin)
+    log.info("websocket origins accepted: %s", ", ".join(origins))
+    extra = list(kwargs.pop("extra_patterns", []))
+    # before Panel's own /components/ route: tornado takes the first route that matches
+    extra.append((r"/components/(.*)", _component_handler(), {}))
+    server = pn.serve(
         {APP_NAME: make_app},
         port=port,
         address=address,
         show=show,
+        start=False,
         title="Nefertiti tutor",
-        websocket_origin=origins if address not in ("0.0.0.0", "::") else "*",
+        websocket_origin=origins,
+        extra_patterns=extra,
+        # a session token signed with a key of this run: a websocket can only join a session
+        # a page load of this server made (and was admitted by the guard)
+        sign_sessions=True,
+        secret_key=secrets.token_urlsafe(32),
+        unused_session_lifetime=UNUSED_SESSION_MS,
+        check_unused_sessions=CHECK_UNUSED_MS,
+        websocket_ping_interval=PING_INTERVAL_S,
+        websocket_ping_timeout=PING_TIMEOUT_S,
         **kwargs,
     )
+    app = server._tornado
+    app._nefertiti_guard = SessionGuard(max_sessions, sessions_per_minute)
+    app._nefertiti_sockets = weakref.WeakSet()
+    if idle_minutes:
+        idle = PeriodicCallback(
+            lambda: _close_idle(app, idle_minutes * 60), min(60_000, idle_minutes * 30_000)
+        )
+        idle.start()
+        app._nefertiti_idle = idle
+    server.start()
+    try:
+        server.io_loop.start()
+    except RuntimeError:  # pragma: no cover - a loop already running (a notebook)
+        pass
+    return server
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,11 +468,21 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    host = args.address if args.address not in ("0.0.0.0", "::") else "127.0.0.1"
+    host = args.address if args.address not in _WILDCARD else "127.0.0.1"
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
     print(f"Nefertiti tutor: http://{host}:{args.port}/{APP_NAME}  (Ctrl+C stops it)", flush=True)
     try:
-        serve(args.port, args.address, args.show)
-    except OSError as error:
+        serve(
+            args.port,
+            args.address,
+            args.show,
+            allow_websocket_origin=args.origins,
+            max_sessions=args.max_sessions,
+            sessions_per_minute=args.sessions_per_minute,
+            idle_minutes=args.idle_minutes,
+        )
+    except (OSError, ValueError) as error:
         print(
             f"nefertiti serve: error: cannot listen on {args.address}:{args.port} ({error})",
             file=sys.stderr,

@@ -1,0 +1,432 @@
+"""``nefertiti serve`` as an attacker and a careless user meet it (issue #14, docs/security.md).
+
+* importing any module of the project runs nothing (Panel's ``/components/<module>/`` route
+  imported whatever a URL named; ``nefertiti_core/__main__.py`` then ran ``serve`` again and its
+  ``SystemExit`` stopped the server);
+* the command's arguments (origins, caps) are checked, each bad one a single line;
+* the served app, hit with hostile requests (module names, path traversal encoded several ways,
+  huge headers, a garbage websocket upgrade, a foreign Origin, odd ``autoload.js`` parameters),
+  answers each with a 4xx, never a 500, and keeps serving;
+* the session caps: the live-session cap answers 503, the per-client rate 429, each with a
+  sentence naming why; an idle websocket is closed.
+
+One server per fixture (module scope), on a free port of 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from support import free_port, served  # noqa: E402
+
+from nefertiti_core import cli  # noqa: E402
+from widgets import serve as S  # noqa: E402
+
+# --- importing runs nothing ----------------------------------------------------------------------
+IMPORT_ALL = r"""
+import contextlib, importlib, io, json, pkgutil, sys, threading
+import nefertiti_core, widgets
+names = []
+for package in (nefertiti_core, widgets):
+    names.append(package.__name__)
+    names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
+report = {}
+threads = threading.active_count()
+for name in names:
+    out, err = io.StringIO(), io.StringIO()
+    problem = None
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            importlib.import_module(name)
+    except BaseException as error:  # SystemExit included
+        problem = f"{type(error).__name__}: {error}"
+    report[name] = {"problem": problem, "out": out.getvalue(), "err": err.getvalue()}
+report["__threads__"] = threading.active_count() - threads
+print(json.dumps(report))
+"""
+
+
+def test_importing_any_module_of_the_project_runs_nothing():
+    """Every module of nefertiti_core and widgets (walked, so a new one is covered): no exit, no
+    output, no thread started. Fails on the old ``__main__.py`` (its import exits 2)."""
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "PYTHONWARNINGS": "ignore"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "nefertiti_core.__main__" in report and "widgets.serve" in report
+    assert len(report) > 40
+    assert report.pop("__threads__") == 0
+    bad = {name: r for name, r in report.items() if r["problem"] or r["out"] or r["err"].strip()}
+    assert not bad, bad
+
+
+def test_python_dash_m_still_runs_the_command():
+    done = subprocess.run(
+        [sys.executable, "-m", "nefertiti_core", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and "usage: nefertiti" in done.stdout
+
+
+# --- the command's arguments ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["--allow-websocket-origin", "http://evil.example"], "is not HOST or HOST:PORT"),
+        (["--allow-websocket-origin", "*"], "is not HOST or HOST:PORT"),
+        (["--allow-websocket-origin", "a.example/x"], "is not HOST or HOST:PORT"),
+        (["--allow-websocket-origin", "a.example:99999"], "is not HOST or HOST:PORT"),
+        (["--allow-websocket-origin", "[::1]:5006"], "is not HOST or HOST:PORT"),
+        (["--max-sessions", "many"], "argument --max-sessions: 'many' is not a whole number"),
+        (["--max-sessions", "0"], "argument --max-sessions: 0 is not from 1 to 10000"),
+        (["--sessions-per-minute", "1e3"], "--sessions-per-minute: '1e3' is not a whole number"),
+        (["--idle-minutes", "-1"], "argument --idle-minutes: -1 is not from 0 to 10080"),
+        (["--address", "not an address"], "is not an IP address or host name"),
+        (["--port", "0"], "a port is from 1 to 65535"),
+    ],
+)
+def test_a_bad_serve_argument_is_one_line(capsys, argv, needle):
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["serve", *argv])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("nefertiti serve: error: ") and needle in err, err
+
+
+def test_good_origins_are_accepted_as_given():
+    parser = cli.build_parser()
+    args = parser.parse_args(
+        [
+            "serve",
+            "--allow-websocket-origin",
+            "Tutor.School.example",
+            "--allow-websocket-origin",
+            "10.0.0.5:8080",
+        ]  # fmt: skip
+    )
+    assert args.origins == ["tutor.school.example", "10.0.0.5:8080"]
+    assert (args.max_sessions, args.sessions_per_minute, args.idle_minutes) == (
+        S.MAX_SESSIONS,
+        S.SESSIONS_PER_MINUTE,
+        S.IDLE_MINUTES,
+    )
+
+
+def test_served_origins_are_the_served_address_only():
+    assert S.served_origins("127.0.0.1", 5006) == ["127.0.0.1:5006", "localhost:5006"]
+    assert S.served_origins("192.168.1.5", 80, ["tutor.example"]) == [
+        "192.168.1.5:80",
+        "192.168.1.5",
+        "tutor.example",
+    ]
+    every = S.served_origins("0.0.0.0", 5006)
+    assert "127.0.0.1:5006" in every and "localhost:5006" in every
+    assert all(not o.startswith(("*", "0.0.0.0")) and o.endswith(":5006") for o in every), every
+
+
+def test_the_guard_caps_live_sessions_and_each_clients_rate():
+    now = [0.0]
+    guard = S.SessionGuard(max_sessions=3, per_minute=2, clock=lambda: now[0])
+    assert guard.admit("10.0.0.1", live=0) is None
+    assert guard.admit("10.0.0.1", live=1) is None
+    assert guard.admit("10.0.0.1", live=2) == "rate"  # a third in the same minute
+    assert guard.admit("10.0.0.2", live=2) is None  # another computer
+    assert guard.admit("10.0.0.3", live=3) == "full"
+    now[0] = 60.0  # a minute after the first two
+    assert guard.admit("10.0.0.1", live=1) is None
+    assert guard.refused == {"rate": 1, "full": 1}
+    assert "at most 2 a minute" in guard.message("rate")
+    assert "3 Partien" in guard.message("full", "de-DE,de;q=0.9,en;q=0.5")
+    assert "3 局" in guard.message("full", "zh-CN")
+
+
+def test_the_component_route_serves_only_the_allow_list():
+    assert S.COMPONENT_MODULES == frozenset()
+    for path in (
+        "nefertiti_core.__main__/x/__css__/y",
+        "this/x/__css__/y",
+        "os/x/__css__/y",
+        "../../etc/passwd/__css__/y",
+    ):
+        assert not S.component_allowed(path)
+    assert S.component_allowed("panel.pane/HTML/__css__/a.css", {"panel.pane"})
+    assert not S.component_allowed("panel.pane.x/HTML/__css__/a.css", {"panel.pane"})
+
+
+# --- the served app under hostile requests -------------------------------------------------------
+SERVE = "from widgets.serve import serve; serve(port=PORT, address='127.0.0.1', show=False{extra})"
+
+
+def _serve(extra: str = ""):
+    return served(SERVE.format(extra=extra), "tutor")
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A served Sandbox, its process watched: a test asserts it is still running."""
+    port = free_port()
+    code = SERVE.format(extra="").replace("PORT", str(port))
+    process = subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    from support import wait_for_http
+
+    try:
+        wait_for_http(base + "/tutor")
+    except RuntimeError:
+        process.kill()
+        raise RuntimeError(process.communicate(timeout=10)[0][-3000:]) from None
+    yield base, port, process
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+def raw(port: int, request: bytes, source: str = "127.0.0.1", timeout: float = 60) -> bytes:
+    """Send bytes as they are (no client library fixing them up); return the answer."""
+    with socket.create_connection(
+        ("127.0.0.1", port), timeout=timeout, source_address=(source, 0)
+    ) as s:
+        s.sendall(request)
+        chunks = []
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                if b"\r\n\r\n" in b"".join(chunks) and b"101 Switching" in chunks[0]:
+                    break
+        except TimeoutError:
+            pass
+    return b"".join(chunks)
+
+
+def status(answer: bytes) -> int:
+    match = re.match(rb"HTTP/1\.[01] (\d{3})", answer)
+    return int(match.group(1)) if match else 0
+
+
+def get(port: int, path: str, headers: str = "", source: str = "127.0.0.1") -> bytes:
+    return raw(
+        port,
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{headers}Connection: close\r\n\r\n".encode(),
+        source,
+    )
+
+
+HOSTILE_PATHS = [
+    "/components/nefertiti_core.__main__/x/__css__/y",
+    "/components/widgets.serve/x/__css__/y",
+    "/components/this/x/__css__/y",
+    "/components/os/system/__css__/y",
+    "/components/antigravity/x/__css__/y",
+    "/components/..%2f..%2fetc/passwd/__css__/y",
+    "/components/..%252f..%252fetc/passwd/__css__/y",
+    "/components/%2e%2e/%2e%2e/etc/passwd/__css__/y",
+    "/components/../../etc/passwd",
+    "/components/..%5c..%5cetc%5cpasswd/__css__/y",
+    "/components/panel/Column/__css__/../../../../etc/passwd",
+    "/components/x",
+    "/components/%00/x/__css__/y",
+    "/static/..%2f..%2f..%2fetc/passwd",
+    "/static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+    "/tutor/..%2f..%2fetc/passwd",
+    "/tutor/autoload.js",
+    "/tutor/autoload.js?bokeh-autoload-element=%3Cscript%3E&bokeh-absolute-url=%%%",
+    "/tutor/autoload.js?bokeh-autoload-element=x&bokeh-absolute-url=http://[::1",
+    "/tutor/autoload.js?bokeh-autoload-element=x&bokeh-app-path=../../..&bokeh-absolute-url="
+    + "a" * 5000,
+    "/tutor/metadata",
+    "/tutor?bokeh-session-id=../../x",
+]
+
+
+def test_hostile_requests_get_4xx_and_the_server_keeps_serving(server):
+    base, port, process = server
+    answers = {}
+    for path in HOSTILE_PATHS:
+        answers[path] = status(get(port, path))
+    # ~64 KB of headers: refused as too large (or the connection closed), not a crash
+    answers["huge headers"] = status(get(port, "/tutor", "X-Filler: " + "a" * 65_536 + "\r\n"))
+    answers["many headers"] = status(
+        get(port, "/tutor", "".join(f"X-H{i}: {'b' * 60}\r\n" for i in range(1100)))
+    )
+    answers["garbage"] = status(raw(port, b"\x16\x03\x01\x00\xa5garbage\r\n\r\n"))
+    upgrade = (
+        "GET /tutor/ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n{more}\r\n"
+    )
+    answers["ws garbage key"] = status(
+        raw(port, upgrade.format(port=port, more="Sec-WebSocket-Key: !!!\r\n").encode(), timeout=10)
+    )
+    answers["ws no key"] = status(
+        raw(port, upgrade.format(port=port, more="").encode(), timeout=10)
+    )
+    answers["ws bad origin"] = status(
+        raw(
+            port,
+            upgrade.format(
+                port=port,
+                more="Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                "Origin: http://evil.example\r\nSec-WebSocket-Protocol: bokeh, x\r\n",
+            ).encode(),
+            timeout=10,
+        )
+    )
+    print(json.dumps({k[:100]: v for k, v in answers.items()}, indent=1))
+    # never a server error (0: the server closed the connection, as tornado does for headers
+    # over its 64 KB limit); a page or autoload.js with its parameters is a session (200), a
+    # websocket upgrade without an Origin header (no browser sends one) is opened, then closed
+    # for want of the bokeh subprotocol and token
+    assert all(code < 500 for code in answers.values()), answers
+    files = [p for p in HOSTILE_PATHS if p.startswith(("/components", "/static", "/tutor/.."))]
+    assert all(400 <= answers[p] < 500 for p in files), {p: answers[p] for p in files}
+    assert answers["/components/nefertiti_core.__main__/x/__css__/y"] == 404
+    assert answers["/components/..%2f..%2fetc/passwd/__css__/y"] == 404
+    assert answers["ws bad origin"] == 403
+    time.sleep(1.0)
+    assert process.poll() is None, "the server stopped"
+    page = get(port, "/tutor")
+    assert status(page) == 200 and b'"token":' in page
+
+
+def _token(page: bytes) -> str:
+    return re.search(rb'"token":"([^"]+)"', page).group(1).decode()
+
+
+def _websocket(port: int, token: str, origin: str):
+    """Open the page's websocket with ``origin``; the handshake's HTTP status (101: accepted)."""
+    from tornado.httpclient import HTTPClientError, HTTPRequest
+    from tornado.ioloop import IOLoop
+    from tornado.websocket import websocket_connect
+
+    async def connect():
+        request = HTTPRequest(f"ws://127.0.0.1:{port}/tutor/ws", headers={"Origin": origin})
+        try:
+            connection = await websocket_connect(request, subprotocols=["bokeh", token])
+        except HTTPClientError as error:
+            return error.code, None
+        return 101, connection
+
+    return IOLoop.current().run_sync(connect, timeout=60)
+
+
+def test_a_websocket_from_a_foreign_origin_is_refused_the_served_one_accepted(server):
+    base, port, process = server
+    token = _token(get(port, "/tutor"))
+    for origin in ("http://evil.example", f"http://127.0.0.1.evil.example:{port}", "null"):
+        code, _ = _websocket(port, token, origin)
+        assert code == 403, origin
+    code, connection = _websocket(port, token, f"http://127.0.0.1:{port}")
+    assert code == 101
+    connection.close()
+    code, connection = _websocket(port, token, f"http://localhost:{port}")
+    assert code == 101
+    connection.close()
+
+
+def test_a_websocket_with_a_forged_token_does_not_make_a_session(server):
+    """Tokens are signed with a key of the server's run: one made up by a client is refused."""
+    from bokeh.util.token import generate_jwt_token
+
+    base, port, process = server
+    forged = generate_jwt_token("made-up-session-id", signed=False)
+    code, connection = _websocket(port, forged, f"http://127.0.0.1:{port}")
+    if code == 101:  # the handshake may complete; the server then closes it at once
+        from tornado.ioloop import IOLoop
+
+        # a joined session's first message is Bokeh's ACK; a refused one is closed at once
+        message = IOLoop.current().run_sync(connection.read_message, timeout=30)
+        assert message is None
+    assert process.poll() is None
+
+
+@pytest.fixture(scope="module")
+def capped():
+    with _serve(", max_sessions=4, sessions_per_minute=2, idle_minutes=0.05") as url:
+        yield int(url.split(":")[2].split("/")[0])
+
+
+def test_caps_refuse_new_sessions_with_a_sentence(capped):
+    """The fixture's own start-up GET was one session from 127.0.0.1 (the rate's first)."""
+    port = capped
+    assert status(get(port, "/tutor")) == 200  # 127.0.0.1's second in this minute
+    third = get(port, "/tutor")
+    assert status(third) == 429, third[:300]
+    assert b"at most 2 a minute" in third and b"Retry-After: 60" in third
+    assert b"zu viele" in get(port, "/tutor", "Accept-Language: de\r\n").lower()
+    assert status(get(port, "/tutor", source="127.0.0.2")) == 200  # another computer
+    assert status(get(port, "/tutor", source="127.0.0.2")) == 200  # 4 live sessions now
+    full = get(port, "/tutor", source="127.0.0.3")
+    assert status(full) == 503, full[:300]
+    assert b"The tutor is full: 4 games" in full
+    autoload = get(port, "/tutor/autoload.js?bokeh-autoload-element=x", source="127.0.0.4")
+    assert status(autoload) == 503
+
+
+def test_an_idle_session_is_closed(capped):
+    """idle_minutes=0.05: a websocket whose page says nothing for 3 s is closed."""
+    from tornado.ioloop import IOLoop
+
+    port = capped
+    deadline = time.monotonic() + 40  # the caps above: wait until unused sessions expire
+    page = b""
+    while time.monotonic() < deadline:
+        page = get(port, "/tutor", source="127.0.0.5")
+        if status(page) == 200:
+            break
+        time.sleep(2)
+    assert status(page) == 200, page[:300]
+    code, connection = _websocket(port, _token(page), f"http://127.0.0.1:{port}")
+    assert code == 101
+    start = time.monotonic()
+
+    async def drain():
+        while (await connection.read_message()) is not None:
+            pass
+
+    IOLoop.current().run_sync(drain, timeout=30)
+    waited = time.monotonic() - start
+    assert 2.5 < waited < 20, waited
+    assert connection.close_code == 1000 and connection.close_reason == "idle"
+
+
+def test_a_refused_page_is_plain_text_not_a_traceback(capped):
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        for _ in range(5):
+            urllib.request.urlopen(f"http://127.0.0.1:{capped}/tutor", timeout=60).read()
+    body = refused.value.read().decode()
+    assert refused.value.code in (429, 503)
+    assert refused.value.headers["Content-Type"].startswith("text/plain")
+    assert body.count("\n") == 1 and "Traceback" not in body and len(body) < 200
