@@ -18,6 +18,7 @@ from nefertiti_core.i18n import tr
 from nefertiti_core.scenario import load
 from nefertiti_core.variants import with_rules
 
+from ._common import md_escape
 from .board import Board
 from .decision import DecisionPanel
 from .exercise import ExerciseCard
@@ -108,8 +109,9 @@ class Lesson(pn.viewable.Viewer):
         lang = self.lang
         self.session.lang = lang
         teaching = self.scenario.teaching_in(lang).strip()  # the file's text in this language
-        self._title.object = f"### {self.scenario.title_in(lang)}" + (
-            f"\n\n{teaching}" if teaching else ""
+        # the file's texts shown as themselves: no HTML, no Markdown (#14)
+        self._title.object = f"### {md_escape(self.scenario.title_in(lang))}" + (
+            f"\n\n{md_escape(teaching)}" if teaching else ""
         )
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
