@@ -87,7 +87,7 @@ LOCK_SECONDS = 10.0  # how long a save waits for another writer before keeping i
 #: What is counted per rule ID, in the order shown.
 KINDS = ("seen", "practised", "right", "wrong")
 
-#: The sections of RULINGS.md.
+#: The sections of the rules (R1 to R13; ``nefertiti rules`` lists them).
 SECTIONS = tuple(f"R{n}" for n in range(1, 14))
 
 _ID = re.compile(r"R(\d+)(?:\.(\d+))?")
@@ -227,7 +227,8 @@ _CITED = re.compile(r"\bR\d{1,2}(?:\.\d{1,2})?\b")
 
 def answer_rules(exercise, feedback=None) -> set[str]:
     """The rule IDs an exercise tests: its own list (``rule_ids`` or ``rules``) if it has one,
-    else the IDs its feedback's explanation cites."""
+    else the IDs the explanation of its right answer cites (the same for every answer), else
+    those ``feedback``'s explanation cites."""
     for name in ("rule_ids", "rules"):
         own = getattr(exercise, name, None)
         if isinstance(own, str):
@@ -238,7 +239,17 @@ def answer_rules(exercise, feedback=None) -> set[str]:
                 found |= _ids(item) if isinstance(item, str) else set()
             if found:
                 return found
-    text = getattr(feedback, "explanation", "") or ""
+    text = ""
+    try:
+        right = exercise.right_answer()
+        if isinstance(right, (list, tuple)) and right:
+            right = right[0]
+        verdict = exercise.check(right)
+        if verdict.valid and verdict.correct:
+            text = verdict.explanation
+    except Exception:  # no engine answer to read: the feedback given is all there is
+        text = ""
+    text = text or getattr(feedback, "explanation", "") or ""
     return {normalise(token) for token in _CITED.findall(text)} - {None}
 
 
@@ -329,6 +340,7 @@ class Coverage:
         self._guard = threading.RLock()
         # source key -> the last log recorded for it: only events after it count again.
         self._marks: OrderedDict[int, list] = OrderedDict()
+        self._listeners: list = []  # called after every change (views that redraw)
         try:
             self.path = Path(path) if path is not None else default_path()
             self._load()
@@ -519,6 +531,29 @@ class Coverage:
         except Exception as error:  # a disk that fails in an unexpected way
             return self._warn("coverage.unwritable", error)
 
+    def refresh(self) -> str | None:
+        """Read the file again (another kernel's marks show up); returns the warning, if any."""
+        try:
+            self._sync(loading=True)
+        except Exception as error:  # a disk that fails in an unexpected way
+            self._warn("coverage.unreadable", error)
+        return self.warning
+
+    # ------------------------------------------------------------------ listening
+    _LISTENERS = 32  # views kept informed (the oldest is dropped first)
+
+    def on_change(self, callback) -> None:
+        """Call ``callback()`` after every change of the record (a view that redraws itself)."""
+        self._listeners.append(callback)
+        del self._listeners[: -self._LISTENERS]
+
+    def _changed(self) -> None:
+        for callback in list(self._listeners):
+            try:
+                callback()
+            except Exception:  # a broken view must not stop the recording
+                self._listeners.remove(callback)
+
     # ------------------------------------------------------------------ recording
     def _bump(self, rules: dict[str, Marks]) -> set[str]:
         """Add marks; returns the rule IDs seen for the first time; saves."""
@@ -531,6 +566,7 @@ class Coverage:
                 self._delta[rule] = self._delta.get(rule, Marks()).plus(marks)
             new = self.seen() - before
         self.save()
+        self._changed()
         return new
 
     def add(self, rule_ids: Iterable[str]) -> set[str]:
@@ -593,6 +629,7 @@ class Coverage:
                     self._write(target, {})
                 except OSError as error:
                     return self._warn("coverage.unwritable", error)
+        self._changed()
         return None
 
     # ------------------------------------------------------------------ reading
