@@ -150,7 +150,7 @@ def test_a_failing_callback_never_raises_into_the_page(monkeypatch):
     session = GameSession()
     panel = DecisionPanel(session)
 
-    def broken(option):
+    def broken(option, **_origin):  # by_learner=True from the panel's handler
         raise RuntimeError("boom")
 
     monkeypatch.setattr(session, "play", broken)

@@ -256,12 +256,12 @@ class DecisionPanel(pn.viewable.Viewer):
     def _place_chosen(self) -> None:
         option = self._place_select.value
         if option is not None and option in self._placements:
-            self.session.play(option)
+            self.session.play(option, by_learner=True)
 
     @guarded
     def _on_button(self, index: int):
         if index < len(self._button_options):
-            self.session.play(self._button_options[index])
+            self.session.play(self._button_options[index], by_learner=True)
 
     @guarded
     def _on_bots(self, *_):

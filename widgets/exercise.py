@@ -13,7 +13,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core.coverage import Coverage
+from nefertiti_core.coverage import Coverage, answer_rules
 from nefertiti_core.exercises import Exercise, Feedback
 from nefertiti_core.i18n import tr
 
@@ -122,6 +122,8 @@ class ExerciseCard(pn.viewable.Viewer):
         feedback = self.exercise.check(value, self.lang)
         if feedback.valid:
             self.attempts += 1
+            if self.coverage is not None:  # right / wrong per rule the exercise tests
+                self.coverage.answered(answer_rules(self.exercise, feedback), feedback.correct)
         self._answered = value
         self.feedback = feedback
         self._show(feedback)
@@ -144,8 +146,10 @@ class ExerciseCard(pn.viewable.Viewer):
         self._result.visible = False
 
     def _on_play(self, *_):
-        if self.coverage is not None:
-            self.coverage.record(self.session.state)
+        if self.coverage is not None:  # the learner's own clicks count as practised
+            self.coverage.record(
+                self.session.state, learner=self.session.learner_events, source=self.session
+            )
 
     # ------------------------------------------------------------------ showing
     def _show(self, feedback: Feedback) -> None:

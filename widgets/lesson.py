@@ -9,10 +9,20 @@ exercises of a topic, and the learner's rule coverage.
 
 from __future__ import annotations
 
+import html
+import re
+
 import panel as pn
 import param
 
-from nefertiti_core.coverage import Coverage, load_coverage
+from nefertiti_core.coverage import (
+    ALL_RULE_IDS,
+    KINDS,
+    Coverage,
+    load_coverage,
+    rules_shown,
+    section_of,
+)
 from nefertiti_core.exercises import exercises_for, scenario_path
 from nefertiti_core.i18n import tr
 from nefertiti_core.scenario import load
@@ -62,6 +72,7 @@ class Lesson(pn.viewable.Viewer):
         self.scenario = loaded
         self.session = GameSession(state, lang=lang)
         self.coverage = coverage if coverage is not None else learner_coverage()
+        self.coverage.add(rules_shown(state))  # a board as setup leaves it shows R2
         self.board = Board(self.session, width=width)
         self.decision = DecisionPanel(self.session)
         self.log = Log(self.session)
@@ -103,7 +114,10 @@ class Lesson(pn.viewable.Viewer):
                 raise ValueError(self.session.error)
 
     def _on_play(self, *_):
-        self.coverage.record(self.session.state)
+        # seen: every step on this board; practised: the learner's own clicks and choices
+        self.coverage.record(
+            self.session.state, learner=self.session.learner_events, source=self.session
+        )
 
     def _on_lang(self, *_):
         lang = self.lang
@@ -140,20 +154,64 @@ def exercises(topic: str, lang: str = "en", board_width: int = 620) -> pn.Column
     )
 
 
-def coverage_view(lang: str = "en") -> pn.pane.Markdown:
-    """Which rules the learner has triggered so far across the notebooks, section by section."""
-    coverage = learner_coverage()
-    lines = [f"**{tr(lang, 'lesson.coverage_title')}**", ""]
-    for section in coverage.by_section().values():
-        if not section.total:
+def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane.Markdown:
+    """The learner's record, section by section: the rules seen on a board, practised by their
+    own clicks and choices, and answered right or wrong in exercises (#13). It redraws itself
+    after every change of the record, and shows the warning about the record's file, if any."""
+    coverage = coverage if coverage is not None else learner_coverage()
+    coverage.refresh()  # what other kernels have added meanwhile
+    pane = pn.pane.Markdown(coverage_text(coverage, lang), sizing_mode="stretch_width")
+
+    def redraw():
+        pane.object = coverage_text(coverage, lang)
+
+    coverage.on_change(redraw)
+    return pane
+
+
+def coverage_text(coverage: Coverage, lang: str = "en") -> str:
+    """The Markdown of :func:`coverage_view`: a table of the sections with rules to see (and any
+    other section with answers), then the rules not seen yet and the file's warning."""
+    marks = coverage.marks()
+    tracked = {section_of(r) for r in ALL_RULE_IDS}
+    head = [tr(lang, f"coverage.view.{k}") for k in ("section", *KINDS)]
+    lines = [
+        f"**{tr(lang, 'coverage.view.title')}**",
+        "",
+        f"_{tr(lang, 'coverage.view.legend')}_",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    for name, section in coverage.by_section().items():
+        if name not in tracked and not any(section_of(r) == name for r in marks):
             continue
-        seen = ", ".join(section.seen) or "—"
-        missing = ", ".join(section.missing) or "—"
+        total = section.total if name in tracked else 0
         lines.append(
-            "- "
-            + tr(lang, "lesson.coverage_line", section=section.section, seen=seen, missing=missing)
+            f"| {name} | {_cell(section.seen, total, lang)} "
+            f"| {_cell(section.practised, total, lang)} "
+            f"| {_cell(section.right, 0, lang)} | {_cell(section.wrong, 0, lang)} |"
         )
+    missing = coverage.missing()
+    lines.append("")
+    if missing:
+        lines.append(tr(lang, "coverage.view.not_yet", ids=", ".join(missing)))
+    else:
+        lines.append(tr(lang, "coverage.view.all_seen"))
     if coverage.warning:
-        lines.append("")
-        lines.append(f"_{coverage.warning}_")
-    return pn.pane.Markdown("\n".join(lines), sizing_mode="stretch_width")
+        lines += ["", "\u26a0 " + _plain(coverage.warning)]
+    return "\n".join(lines)
+
+
+def _cell(ids: tuple[str, ...], total: int, lang: str) -> str:
+    """A table cell: "2 of 8: R3.1, R3.5" (of the section's tracked rules), or the IDs, or a dash."""
+    listed = ", ".join(ids) if ids else "—"
+    if not total:
+        return listed
+    share = tr(lang, "coverage.view.of", count=len(set(ids) & set(ALL_RULE_IDS)), total=total)
+    return f"{share}: {listed}" if ids else share
+
+
+def _plain(text: str) -> str:
+    """Text from outside (a file's path, an error) shown as itself: no HTML, no Markdown."""
+    return re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", html.escape(text, quote=False))

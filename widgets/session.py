@@ -333,6 +333,7 @@ class GameSession(param.Parameterized):
             state.log = []
         self.history = history if history is not None else History(state)
         self.learner_events: list = []  # events the learner's own steps emitted (see play)
+        self.learner_events: list = []  # events the learner's own steps emitted (see play)
         self.seats = (
             (list(self.seats) + ["human"] * 4)[: state.n] if self.seats else ["human"] * state.n
         )
