@@ -4,7 +4,8 @@
     >>> game = new_game(players=4, seed=1)
     >>> game.apply("place gizeh.left#0")
 
-Rule IDs in docstrings and messages refer to ``shared/rules/RULINGS.md``.
+Rule IDs in docstrings and messages refer to the rules reference,
+:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
 """
 
 from .errors import (

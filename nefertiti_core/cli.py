@@ -482,15 +482,15 @@ def _run_tournament(args: argparse.Namespace) -> int:
 
 
 def _run_rules(args: argparse.Namespace) -> int:
+    from .i18n import tr
     from .rules_reference import get, normalise, search
 
     query = " ".join(args.query).strip()
     if query and normalise(query):
         rule = get(query, args.lang)  # an unknown ID: one line, exit 2 (main)
         if rule.id != normalise(query):
-            print(f"({normalise(query)} has no entry of its own: its section {rule.id})")
-        mark = " *" if rule.reading else ""
-        print(f"{rule.id}  {rule.title}{mark}\n\n{rule.text}")
+            print(tr(args.lang, "rules.section_of", asked=normalise(query), id=rule.id))
+        print(f"{rule.id}  {rule.title}{' *' if rule.reading else ''}\n\n{rule.text}")
         return 0
     found = search(query, args.lang)
     if not found:
@@ -499,6 +499,8 @@ def _run_rules(args: argparse.Namespace) -> int:
     width = max(len(rule.id) for rule in found)
     for rule in found:
         print(f"{rule.id:<{width}}  {rule.title}{' *' if rule.reading else ''}")
+    if any(rule.reading for rule in found):
+        print("\n" + tr(args.lang, "rules.footnote"))
     return 0
 
 

@@ -6,7 +6,7 @@ and asks one question. The right answer is never written down: :meth:`Exercise.c
 engine at check time, by playing the option on a copy of the position (as :mod:`.status` previews
 do) or by reading :func:`.status.stall_status`. The feedback says why, in the words of the
 explanation layer (:mod:`.explain`, :mod:`.status`) and with the rule IDs of
-``shared/rules/RULINGS.md``.
+the rules reference (:mod:`.rules_reference`).
 
 - :class:`WillItClose` - does this placement close its market? (yes/no; for Louqsor: always,
   sometimes or never, from the exact probability of the roll, R3.7, R3.8)

@@ -1,7 +1,7 @@
 """Explanations: every engine event, option and score line in plain words, naming its rule.
 
 The learner clicks through a game and, after each step, reads what happened and why, with the
-rulebook section and the RULINGS ID (``shared/rules/RULINGS.md``). Every sentence comes from the
+rulebook section and the rule ID (:mod:`.rules_reference` has each rule's text). Every sentence comes from the
 message catalogs (``messages/<lang>/events.json``, ``options.json``, ``scoring.json``, and the
 piece names of ``names.json``); this module only picks the message and fills in names and numbers.
 

@@ -16,7 +16,8 @@ and draws its own dice. Playout ``i`` is seeded from ``(seed, i)`` only, so a re
 for a given seed whatever the number of workers, local processes or a Dask cluster.
 
 Standard library only; Dask's ``distributed`` is imported only when a cluster is asked for.
-Rule IDs refer to ``shared/rules/RULINGS.md``.
+Rule IDs refer to the rules reference,
+:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
 """
 
 from __future__ import annotations

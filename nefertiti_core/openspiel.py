@@ -8,7 +8,8 @@
 
 This is the only engine module that imports OpenSpiel (``pyspiel``, ``open_spiel``) or numpy:
 they come with the ``bots`` extra, and ``bots.make_bot("mcts")`` imports this module only when
-asked for one. Rule IDs refer to ``shared/rules/RULINGS.md``.
+asked for one. Rule IDs refer to the rules reference,
+:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
 
 How the game is modelled, and why
 ---------------------------------

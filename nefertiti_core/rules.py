@@ -2,7 +2,7 @@
 
 Everything the engine knows about the printed game lives here, in tables, so that a correction
 (a stall layout, a gift value) is one edit. The rule IDs (R2.1, R3.5, ...) refer to
-``shared/rules/RULINGS.md``; the rulebook (``rulebook.en.txt``) is the authority behind them.
+the rules reference, :mod:`nefertiti_core.rules_reference` (``nefertiti rules``); the rulebook is the authority behind them.
 """
 
 from __future__ import annotations

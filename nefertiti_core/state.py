@@ -7,7 +7,8 @@ player whose only possible action is closing one market), so every remaining dec
 choice. :meth:`GameState.apply` checks an option and explains a refusal; :meth:`apply_unchecked`
 is the fast path for bots and self-play.
 
-Rule IDs refer to ``shared/rules/RULINGS.md``.
+Rule IDs refer to the rules reference,
+:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ occupancy, and each branch is followed on its own copy with a fixed roll (R4.4).
 
 :func:`describe_status` and :func:`describe_preview` put both into words, in every language of the
 message catalogs (``messages/<lang>/status.json`` and ``previews.json``). Standard library only.
-Rule IDs refer to ``shared/rules/RULINGS.md``.
+Rule IDs refer to the rules reference,
+:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
 """
 
 from __future__ import annotations

@@ -324,7 +324,7 @@ def set_nodelay() -> None:
     """Send each websocket message at once (TCP_NODELAY; kept for older callers).
 
     Bokeh writes one update as several small frames; with Nagle's algorithm on, the later ones
-    wait for the browser's acknowledgement, about 40 ms per click here (../shared/STACK-NOTES.md).
+    wait for the browser's acknowledgement, about 40 ms per click here (measured on the project's machine).
     """
     install_handlers()
 
