@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+from collections.abc import Mapping
 from datetime import datetime
 
 import panel as pn
@@ -110,12 +111,7 @@ class Sandbox(pn.viewable.Viewer):
         self.board = Board(session, width=BOARD_WIDTH)
         self.decision = DecisionPanel(session)
         self.players = Players(session)
-        self.characters = Characters(session)
-        self.log = Log(session)
-        self.scores = Scores(session, width=BOARD_WIDTH - 20, height=340)
-        self.timeline = Timeline(session)
         self.hints_view = HintsView(session)
-        self.odds = OddsView(session, width=BOARD_WIDTH - 10)
         self.language = LanguageSelector(session)
 
         # --- header
@@ -182,20 +178,25 @@ class Sandbox(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
 
-        # --- the views around the board, one at a time
-        self._views = {
-            "characters": self.characters,
-            "log": self.log,
-            "scores": self.scores,
-            "timeline": self.timeline,
-            "odds": self.odds,
-            "setup": setup,
-        }
+        # --- the views around the board, one at a time, each built when first shown (or asked
+        # for): a page load builds only the first (#14: a session costs only what it must)
+        self._views = _LazyViews(
+            {
+                "characters": lambda: Characters(session),
+                "log": lambda: Log(session),
+                "scores": lambda: Scores(session, width=BOARD_WIDTH - 20, height=340),
+                "timeline": lambda: Timeline(session),
+                "odds": lambda: OddsView(session, width=BOARD_WIDTH - 10),
+                "setup": lambda: setup,
+            },
+            self._on_view_built,
+        )
+        self._shown_view = VIEWS[0]
         self._view_boxes = {
             key: pn.Column(
-                view, visible=key == VIEWS[0], sizing_mode="stretch_width", styles=ORDER["views"]
+                visible=key == VIEWS[0], sizing_mode="stretch_width", styles=ORDER["views"]
             )
-            for key, view in self._views.items()
+            for key in self._views
         }
         self._view_picker = pn.widgets.RadioButtonGroup(
             color="primary", value=VIEWS[0], styles=ORDER["buttons"]
@@ -359,12 +360,28 @@ class Sandbox(pn.viewable.Viewer):
         self._show_view(event.new)
 
     def _show_view(self, shown: str) -> None:
-        """Show one view; the hidden ones stop following the game until shown again (speed)."""
+        """Show one view (built the first time); the hidden ones stop following the game until
+        shown again (speed)."""
+        self._shown_view = shown
         for key, box in self._view_boxes.items():
+            if key == shown and not box.objects:
+                box.objects = [self._views[key]]
             box.visible = key == shown
-            view = self._views[key]
-            if "active" in view.param:
-                view.active = key == shown
+            if self._views.built(key):
+                view = self._views[key]
+                if "active" in view.param:
+                    view.active = key == shown
+
+    def _on_view_built(self, key: str, view) -> None:
+        if "active" in view.param:  # built while hidden (asked for by code): it waits
+            view.active = key == self._shown_view
+
+    # the views, built when first asked for
+    characters = property(lambda self: self._views["characters"])
+    log = property(lambda self: self._views["log"])
+    scores = property(lambda self: self._views["scores"])
+    timeline = property(lambda self: self._views["timeline"])
+    odds = property(lambda self: self._views["odds"])
 
     @guarded
     def _on_players_count(self, *_):
@@ -493,7 +510,8 @@ class Sandbox(pn.viewable.Viewer):
 
         try:
             doc = loads(saved.record)
-            self.session.load_record(record_from_data(doc.data, "saved game", doc), "saved game")
+            record = record_from_data(doc.data, "saved game", doc)
+            self.session.load_record(record, "saved game", resume=True)
         except Exception as error:  # a saved game that no longer loads: start anew, say why
             log.warning("saved game %s… did not load: %s", saved.token[:6], error)
             return False
@@ -552,6 +570,30 @@ class Sandbox(pn.viewable.Viewer):
     @property
     def visible_view(self) -> str:
         return next(key for key, box in self._view_boxes.items() if box.visible)
+
+
+class _LazyViews(Mapping):
+    """The Sandbox's views by key, each made by its factory when first looked up."""
+
+    def __init__(self, factories: dict, on_built):
+        self._factories = factories
+        self._built: dict = {}
+        self._on_built = on_built
+
+    def __getitem__(self, key):
+        if key not in self._built:
+            view = self._built[key] = self._factories[key]()
+            self._on_built(key, view)
+        return self._built[key]
+
+    def __iter__(self):
+        return iter(self._factories)
+
+    def __len__(self) -> int:
+        return len(self._factories)
+
+    def built(self, key) -> bool:
+        return key in self._built
 
 
 def make_app() -> pn.viewable.Viewable:

@@ -303,10 +303,11 @@ class GameSession(param.Parameterized):
         self._set_history(scenario.state)
         return scenario.warnings
 
-    def load_record(self, record: GameRecord, name: str = "game.yaml") -> None:
+    def load_record(self, record: GameRecord, name: str = "game.yaml", resume=False) -> None:
         """Load a game record: every branch of a whole record (at its branch and step), its seats
         and bots' seed if it has them. Raises the engine's error (and changes nothing) if the
-        record does not replay."""
+        record does not replay. ``resume``: the game goes on as it was left, so bot seats move
+        only at the tip of the branch (behind it, the learner was looking back)."""
         record.start.log = []
         history = record.replay(source=name)
         seats = record.seats
@@ -314,7 +315,8 @@ class GameSession(param.Parameterized):
             self.bot_seed = record.bot_seed
         if seats is not None:
             self.seats = list(seats)
-        self._set_history(history.state, history)
+        bots = not resume or history.step == history.length()
+        self._set_history(history.state, history, bots=bots)
 
     def whole_record(self) -> GameRecord:
         """The game as a whole record: every branch, where we are, the seats and bots' seed."""
@@ -328,11 +330,12 @@ class GameSession(param.Parameterized):
     def save_text(self) -> str:
         return dumps_scenario(self.state, title="Saved from the tutor")
 
-    def _set_history(self, state: GameState, history: History | None = None) -> None:
+    def _set_history(
+        self, state: GameState, history: History | None = None, bots: bool = True
+    ) -> None:
         if state.log is None:
             state.log = []
         self.history = history if history is not None else History(state)
-        self.learner_events: list = []  # events the learner's own steps emitted (see play)
         self.learner_events: list = []  # events the learner's own steps emitted (see play)
         self.seats = (
             (list(self.seats) + ["human"] * 4)[: state.n] if self.seats else ["human"] * state.n
@@ -340,7 +343,8 @@ class GameSession(param.Parameterized):
         self._bots = {}
         self._bot_token += 1
         self.error = ""
-        self._start_bots()
+        if bots:
+            self._start_bots()
         self._changed()
 
     # ------------------------------------------------------------------ autosave

@@ -1,0 +1,255 @@
+"""The store of saved games (widgets/store.py) and the Sandbox's autosave and resume on it.
+
+The browser journeys (a reload, a server killed and started again) are in
+tests/browser/test_restart.py; here the store itself and the Sandbox's choices, without a server.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from sqlalchemy import update
+
+from nefertiti_core.history import record_from_data
+from nefertiti_core.yaml_subset import loads
+from widgets.sandbox import Sandbox
+from widgets.session import GameSession
+from widgets.store import (
+    MAX_RECORD_CHARS,
+    Store,
+    StoreError,
+    games_table,
+    new_token,
+    owner_of,
+    schema_table,
+)
+
+ME, THEM = new_token(), new_token()
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("NEFERTITI_HOME", str(tmp_path / "home"))
+    store = Store()
+    yield store
+    store.close()
+
+
+def test_the_default_store_is_an_sqlite_file_in_wal_mode_under_nefertiti_home(store, tmp_path):
+    path = tmp_path / "home" / "games.sqlite3"
+    assert path.exists()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert db.execute("SELECT version FROM nefertiti_schema").fetchall() == [(1,)]
+
+
+def test_a_game_is_kept_and_read_back_by_its_owner_only(store):
+    token = new_token()
+    store.save(token, owner_of(ME), "record text", lang="de", hints=False, branch="b", step=7)
+    saved = store.load(token, owner_of(ME))
+    assert (saved.record, saved.lang, saved.hints, saved.branch, saved.step) == (
+        "record text", "de", False, "b", 7,
+    )  # fmt: skip
+    assert saved.updated.tzinfo is not None
+    assert store.load(token, owner_of(THEM)) is None  # a shared link gives nothing away
+    with pytest.raises(StoreError, match="belongs to another browser"):
+        store.save(token, owner_of(THEM), "overwritten?")
+    assert store.load(token, owner_of(ME)).record == "record text"
+    store.save(token, owner_of(ME), "second save", step=8)
+    again = store.load(token, owner_of(ME))
+    assert (again.record, again.step, again.created) == ("second save", 8, saved.created)
+    assert store.count() == 1
+
+
+def test_tokens_are_random_and_checked(store):
+    tokens = {new_token() for _ in range(1000)}
+    assert len(tokens) == 1000 and all(len(t) == 22 for t in tokens)
+    with pytest.raises(StoreError, match="not a game token"):
+        store.save("../../etc", owner_of(ME), "x")
+    assert store.load("' OR 1=1 --", owner_of(ME)) is None
+
+
+def test_a_game_too_large_is_refused_and_the_old_save_kept(store):
+    token = new_token()
+    store.save(token, owner_of(ME), "small")
+    with pytest.raises(StoreError, match="more than the 1,000,000"):
+        store.save(token, owner_of(ME), "x" * (MAX_RECORD_CHARS + 1))
+    assert store.load(token, owner_of(ME)).record == "small"
+
+
+def test_games_untouched_for_30_days_expire(store):
+    old, fresh = new_token(), new_token()
+    store.save(old, owner_of(ME), "old")
+    store.save(fresh, owner_of(ME), "fresh")
+    with store.engine.begin() as db:
+        db.execute(
+            update(games_table)
+            .where(games_table.c.token == old)
+            .values(updated=datetime.now(UTC) - timedelta(days=31))
+        )
+    assert store.expire() == 1
+    assert store.load(old, owner_of(ME)) is None and store.load(fresh, owner_of(ME)) is not None
+
+
+def test_latest_is_the_owners_last_saved_game(store):
+    a, b, c = new_token(), new_token(), new_token()
+    store.save(a, owner_of(ME), "a")
+    store.save(b, owner_of(ME), "b")
+    store.save(c, owner_of(THEM), "c")
+    assert store.latest(owner_of(ME)).token == b
+    assert store.latest(owner_of(ME), exclude={b}).token == a
+    assert store.latest(owner_of(new_token())) is None
+
+
+def test_a_store_from_a_newer_version_is_refused_with_a_clear_message(store, tmp_path):
+    with store.engine.begin() as db:
+        db.execute(schema_table.insert().values(version=99))
+    store.close()
+    with pytest.raises(StoreError) as caught:
+        Store()
+    message = str(caught.value)
+    assert "newer version of the tutor (schema 99; this one reads 1)" in message
+    assert "games.sqlite3" in message and "\n" not in message
+
+
+def test_an_unusable_home_is_a_clear_error(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("NEFERTITI_HOME", str(blocker / "home"))
+    with pytest.raises(StoreError, match="cannot create the folder for saved games"):
+        Store()
+
+
+# --- the Sandbox on a store (what a served session does; no server here) -----------------------
+def played_sandbox(store, browser=ME, game="", live=None, steps=12, seed=3) -> Sandbox:
+    sandbox = Sandbox(GameSession())
+    sandbox.connect_store(store, browser=browser, game=game, live=live)
+    rng = random.Random(seed)
+    session = sandbox.session
+    for _ in range(steps):
+        session.play(rng.choice(session.state.legal_options()))
+    return sandbox
+
+
+def flush(sandbox: Sandbox) -> None:
+    future = sandbox.session.save_now()
+    assert future is not None
+    future.result(timeout=30)
+
+
+def branched(store, **kw) -> Sandbox:
+    sandbox = played_sandbox(store, **kw)
+    session = sandbox.session
+    session.jump(5)
+    session.play(session.state.legal_options()[-1])  # a second branch, by itself
+    session.play(session.state.legal_options()[0])
+    session.new_branch("what if", at=3)
+    session.seats = ["human", "greedy", "human", "random"]
+    session.run_bots()  # the bots play on from the new branch's tip
+    flush(sandbox)
+    return sandbox
+
+
+def same_game(a: GameSession, b: GameSession) -> None:
+    assert b.history.branches == a.history.branches
+    assert (b.history.branch, b.history.step) == (a.history.branch, a.history.step)
+    for name in a.history.branches:
+        assert b.history.steps(name) == a.history.steps(name)
+    assert b.state.public_key() == a.state.public_key()
+    assert b.seats == a.seats
+
+
+def test_every_change_is_saved_with_branches_and_seats(store):
+    sandbox = branched(store)
+    saved = store.load(sandbox.game_token, owner_of(ME))
+    doc = loads(saved.record)
+    record = record_from_data(doc.data, "saved", doc)
+    history = record.replay()
+    assert history.branches == sandbox.session.history.branches
+    assert record.seats == ["human", "greedy", "human", "random"]
+    assert saved.branch == "what if" and saved.step == sandbox.session.history.step > 3
+
+
+def test_a_reload_of_the_same_tab_brings_the_game_back_at_once(store):
+    first = branched(store)
+    again = Sandbox(GameSession())
+    again.connect_store(store, browser=ME, game=first.game_token)
+    same_game(first.session, again.session)
+    assert again.game_token == first.game_token
+    assert again._saved_row.visible and not again._resume.visible  # a note, no question
+    assert f"step {first.session.history.step}," in again._saved_note.object
+
+
+def test_a_shared_link_does_not_give_another_browser_the_game(store):
+    first = branched(store)
+    other = Sandbox(GameSession())
+    other.connect_store(store, browser=THEM, game=first.game_token)
+    assert other.game_token != first.game_token
+    assert other.session.history.length() == 0  # a new game
+    assert not other._saved_row.visible  # and nothing of the first browser's offered
+
+
+def test_a_game_looked_at_behind_its_tip_comes_back_there_without_bot_moves(store):
+    first = branched(store)
+    session = first.session
+    session.jump(3)  # looking back at a step where a bot seat (Red, greedy) decides
+    assert session.is_bot(session.state.decider)
+    flush(first)
+    again = Sandbox(GameSession())
+    again.connect_store(store, browser=ME, game=first.game_token)
+    same_game(session, again.session)
+
+
+def test_a_new_tab_is_offered_the_browsers_last_game(store):
+    first = branched(store)
+    tab = Sandbox(GameSession())
+    tab.connect_store(store, browser=ME, game="")
+    assert tab.session.history.length() == 0
+    assert tab._resume.visible and tab._fresh.visible
+    assert f"step {first.session.history.step}, branch what if" in tab._saved_note.object
+    assert tab.resume_offer()
+    same_game(first.session, tab.session)
+    assert tab.game_token == first.game_token and not tab._saved_row.visible
+
+
+def test_a_game_open_in_another_tab_is_not_offered_and_a_duplicate_tab_plays_a_copy(store):
+    first = branched(store)
+    tab = Sandbox(GameSession())
+    tab.connect_store(store, browser=ME, game="", live={first.game_token})
+    assert not tab._resume.visible
+    copy = Sandbox(GameSession())
+    copy.connect_store(store, browser=ME, game=first.game_token, live={first.game_token})
+    same_game(first.session, copy.session)
+    assert copy.game_token != first.game_token  # its moves do not overwrite the other tab's
+
+
+def test_a_new_browser_gets_a_cookie_and_an_old_one_keeps_its_own(store):
+    fresh = Sandbox(GameSession())
+    fresh.connect_store(store, browser="", game="")
+    assert len(fresh._page.data["browser"][0]) == 22
+    known = Sandbox(GameSession())
+    known.connect_store(store, browser=ME, game="")
+    assert known._page.data["browser"] == [""]
+    assert known._page.data["token"] == [known.game_token]
+
+
+def test_the_saved_game_survives_a_store_opened_again(store, tmp_path):
+    first = branched(store)
+    store.close()
+    reopened = Store()
+    again = Sandbox(GameSession())
+    again.connect_store(reopened, browser=ME, game=first.game_token)
+    same_game(first.session, again.session)
+    reopened.close()
+
+
+def test_save_downloads_the_whole_game_that_loads_back_identically(store):
+    first = branched(store)
+    text = first._save_file().getvalue()
+    assert "nefertiti_record: 2" in text and "what if" in text
+    other = Sandbox(GameSession())
+    assert other.load_file(text.encode(), "nefertiti-game.yaml")
+    same_game(first.session, other.session)
