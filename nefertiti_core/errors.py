@@ -26,3 +26,42 @@ class GameOverError(IllegalOptionError):
 
 class SetupError(NefertitiError):
     """A game configuration that cannot be set up (wrong player count, unknown layout, ...)."""
+
+
+class ArgumentError(NefertitiError, TypeError):
+    """A value of the wrong type or range passed to the engine's API (a bool for a die, a float
+    for a step, a list for a branch name, ...); nothing has changed. It is also a TypeError, so
+    code that caught TypeError before still does."""
+
+
+def _shown(value) -> str:
+    from .limits import echo
+
+    return echo(value)
+
+
+def require_int(value, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``value`` if it is an int (not a bool) from ``low`` to ``high``; else ArgumentError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ArgumentError(f"{what} is a whole number, not {_shown(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ArgumentError(f"{what} is from {low} to {high}, not {_shown(value)}")
+    return value
+
+
+def require_str(value, what: str, limit: int | None = None) -> str:
+    """``value`` if it is a str of at most ``limit`` characters; else ArgumentError."""
+    if not isinstance(value, str):
+        raise ArgumentError(f"{what} is a text, not {_shown(value)}")
+    if limit is not None and len(value) > limit:
+        raise ArgumentError(f"{what} has at most {limit} characters, not {len(value):,}")
+    return value
+
+
+def require_state(value, what: str = "state"):
+    """``value`` if it is a GameState; else ArgumentError."""
+    from .state import GameState
+
+    if not isinstance(value, GameState):
+        raise ArgumentError(f"{what} is a GameState (from new_game), not {_shown(value)}")
+    return value

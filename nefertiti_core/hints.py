@@ -28,8 +28,10 @@ from fractions import Fraction
 from . import options as O
 from . import rules as R
 from .bots import Evaluator, GreedyBot, _best_take, fast_copy, public_copy
+from .errors import ArgumentError, require_state
 from .explain import _Words, describe_option
 from .i18n import DEFAULT_LANGUAGE
+from .limits import check_magnitudes, echo
 from .state import P_OVER, P_TAKE, GameState
 from .status import format_probability, louqsor_probability
 
@@ -437,6 +439,11 @@ def hints(
 
     ``state`` is left unchanged; an empty list once the game is over.
     """
+    check_magnitudes(require_state(state))
+    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)):
+        raise ArgumentError(f"time_budget is a number of seconds, not {echo(time_budget)}")
+    if not 0.001 <= time_budget <= 86_400:
+        raise ArgumentError(f"time_budget is from 0.001 to 86400 seconds, not {time_budget!r}")
     start = time.perf_counter()
     legal = state.legal_options()
     if not legal:

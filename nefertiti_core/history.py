@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import rules as R
-from .errors import NefertitiError, NotationError
+from .errors import ArgumentError, NefertitiError, NotationError, require_int, require_state
+from .limits import MAX_DICE_PER_ROLL, MAX_MOVE_CHARS, MAX_NAME_CHARS, echo
 from .scoring import totals, winners
 from .state import GameState
 
@@ -40,21 +41,50 @@ def step_text(state: GameState, step: Step) -> str:
 
 def parse_step(state: GameState, text: str) -> Step:
     """The inverse of :func:`step_text`."""
-    words = str(text).split()
+    if not isinstance(text, str):
+        raise NotationError(f"a step is written as text, not {echo(text)}")
+    if len(text) > MAX_MOVE_CHARS:
+        raise NotationError(f"a step of {len(text):,} characters is not a step: {echo(text)}")
+    words = text.split()
     if words and words[0] == "roll":
-        try:
-            dice = tuple(int(w) for w in words[1:])
-        except ValueError:
-            raise NotationError(f"{text!r}: write a fixed roll as 'roll 3' or 'roll 3 5'") from None
-        if not dice or any(not 1 <= d <= 6 for d in dice):
-            raise NotationError(f"{text!r}: dice show 1 to 6")
-        return ("roll", dice)
+        if not 2 <= len(words) <= MAX_DICE_PER_ROLL + 1:
+            raise NotationError(
+                f"{echo(text)}: write a fixed roll as 'roll 3' or 'roll 3 5' "
+                f"(at most {MAX_DICE_PER_ROLL} dice)"
+            )
+        if not all(w in ("1", "2", "3", "4", "5", "6") for w in words[1:]):
+            raise NotationError(f"{echo(text)}: dice show 1 to 6")
+        return ("roll", tuple(int(w) for w in words[1:]))
     if words and words[0] == "draw":
         names = list(R.CARD_KINDS) + ["akhenaton"]
         if len(words) != 2 or words[1] not in names:
-            raise NotationError(f"{text!r}: write 'draw harp'; cards are {', '.join(names)}")
+            raise NotationError(f"{echo(text)}: write 'draw harp'; cards are {', '.join(names)}")
         return ("draw", names.index(words[1]))
     return ("option", state.parse(text))
+
+
+def check_step(step) -> Step:
+    """``step`` if it is a well-formed step tuple; else ArgumentError (nothing is applied)."""
+    if not isinstance(step, tuple) or len(step) != 2:
+        raise ArgumentError(
+            "a step is an option id, its text, or ('option', id), ('roll', (d1, ...)), "
+            f"('draw', kind); not {echo(step)}"
+        )
+    kind, value = step
+    if kind == "option":
+        require_int(value, "an option id")
+    elif kind == "roll":
+        if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_DICE_PER_ROLL:
+            raise ArgumentError(
+                f"a roll is a tuple of 1 to {MAX_DICE_PER_ROLL} dice, not {echo(value)}"
+            )
+        for die in value:
+            require_int(die, "a die (R4.4)", 1, 6)
+    elif kind == "draw":
+        require_int(value, "a card kind", 0, R.NUM_KINDS)
+    else:
+        raise ArgumentError(f"a step's kind is 'option', 'roll' or 'draw', not {echo(kind)}")
+    return step
 
 
 def apply_step(state: GameState, step: Step) -> None:
@@ -101,7 +131,7 @@ class History:
     MAIN = "main"
 
     def __init__(self, start: GameState):
-        root = start.copy()
+        root = require_state(start, "a History's start").copy()
         self._nodes: list[_Node] = [_Node(-1, None, root, 0)]
         self._tips: dict[str, int] = {self.MAIN: 0}
         self._branch = self.MAIN
@@ -128,6 +158,8 @@ class History:
 
     def line(self, branch: str | None = None) -> list[int]:
         """Node indices from the start to the tip of a branch."""
+        if branch is not None and not isinstance(branch, str):
+            raise ArgumentError(f"a branch name is a text, not {echo(branch)}")
         node = self._tips[self._check_branch(branch or self._branch)]
         path = []
         while node >= 0:
@@ -166,6 +198,8 @@ class History:
             step = parse_step(current, step)
         elif isinstance(step, int) and not isinstance(step, bool):
             step = ("option", step)
+        else:
+            step = check_step(step)
         line = self.line()
         position = line.index(self._cursor) if self._cursor in line else -1
         if 0 <= position < len(line) - 1 and self._nodes[line[position + 1]].step == step:
@@ -200,10 +234,11 @@ class History:
 
     def jump(self, step: int) -> GameState:
         """Go to step ``step`` of the current branch (0 is the start; negative counts from the end)."""
+        require_int(step, "a step number")
         line = self.line()
         if not -len(line) <= step < len(line):
             raise HistoryError(
-                f"step {step} does not exist: branch {self._branch!r} has steps 0 to {len(line) - 1}"
+                f"step {echo(step)} does not exist: branch {self._branch!r} has steps 0 to {len(line) - 1}"
             )
         self._cursor = line[step]
         return self.state
@@ -338,18 +373,24 @@ class History:
 
     # ------------------------------------------------------------------ helpers
     def _check_branch(self, name: str) -> str:
+        if not isinstance(name, str):
+            raise ArgumentError(f"a branch name is a text, not {echo(name)}")
         if name not in self._tips:
             raise HistoryError(
-                f"no branch called {name!r}; the branches are: {', '.join(self._tips)}"
+                f"no branch called {echo(name)}; the branches are: {', '.join(self._tips)}"
             )
         return name
 
     def _valid_new_name(self, name: str) -> str:
-        name = str(name).strip()
+        if not isinstance(name, str):
+            raise ArgumentError(f"a branch name is a text, not {echo(name)}")
+        name = name.strip()
         if not name:
             raise HistoryError("a branch needs a name")
+        if len(name) > MAX_NAME_CHARS:
+            raise HistoryError(f"a branch name has at most {MAX_NAME_CHARS} characters")
         if name in self._tips:
-            raise HistoryError(f"a branch called {name!r} already exists")
+            raise HistoryError(f"a branch called {echo(name)} already exists")
         return name
 
     def _fresh_name(self) -> str:
@@ -359,6 +400,7 @@ class History:
         return f"{self._branch}-{k}"
 
     def _step_index(self, at: int) -> int:
+        require_int(at, "a step number")
         length = self.length()
         if not -length - 1 <= at <= length:
             raise HistoryError(f"step {at} does not exist: this branch has steps 0 to {length}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import rules as R
+from .errors import require_state
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -20,6 +21,7 @@ _SHAPE_OR_COLOUR = {
 
 def violations(state: GameState) -> list[str]:
     """Every R12 invariant that does not hold, in words; empty when all hold."""
+    require_state(state)
     from .state import OPEN, P_OVER, P_PLACE, P_TURN
 
     out: list[str] = []

@@ -38,6 +38,7 @@ from . import rules as R
 from .bots import bot_kinds, make_bot
 from .deck import reshuffled
 from .errors import NefertitiError
+from .limits import check_magnitudes
 from .scoring import totals, winners
 from .state import P_PLACE, P_TURN, GameState
 from .stats import Z95, wilson_interval  # noqa: F401 (part of this module's API)
@@ -361,6 +362,7 @@ def odds(
     """
     if not isinstance(state, GameState):
         raise NefertitiError(f"odds need a GameState, not {type(state).__name__}")
+    check_magnitudes(state)  # a number of hundreds of digits would overflow the floats (#14)
     if (
         isinstance(playouts, bool)
         or not isinstance(playouts, int)

@@ -111,8 +111,9 @@ def square_name(square_id: int) -> str:
 
 def option_text(option: int, colours: tuple[str, ...] = R.COLOURS) -> str:
     """The notation of one option id (see the module docstring)."""
-    if not 0 <= option < NUM_OPTIONS:
-        raise NotationError(f"option id {option} is outside 0..{NUM_OPTIONS - 1}")
+    if type(option) is not int or not 0 <= option < NUM_OPTIONS:  # not a bool, not a float
+        shown = repr(option) if type(option) is not int or abs(option) < 10**40 else "(40+ digits)"
+        raise NotationError(f"option id {shown[:40]} is outside 0..{NUM_OPTIONS - 1}")
     kind, arg = OPTION_KIND[option], OPTION_ARG[option]
     if kind == PLACE:
         return f"place {square_name(arg)}"
@@ -157,7 +158,8 @@ def parse_option(text: str, colours: tuple[str, ...] = R.COLOURS) -> int:
     normal = re.sub(r"\s*([+:])\s*", r"\1", normal)
     option = _text_index(tuple(colours)).get(normal)
     if option is None:
-        raise NotationError(f"{text!r} is not an option in the move notation ({_hint(normal)})")
+        shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:39] + "…"
+        raise NotationError(f"{shown} is not an option in the move notation ({_hint(normal)})")
     return option
 
 

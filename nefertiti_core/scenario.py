@@ -25,6 +25,19 @@ from . import rules as R
 from .errors import NefertitiError
 from .i18n import LANGUAGES
 from .invariants import violations
+from .limits import (
+    MAX_COUNT,
+    MAX_FORCED_ROLLS,
+    MAX_MOVE_CHARS,
+    MAX_RANDOM_STATE_BYTES,
+    MAX_RANDOM_STATE_CHARS,
+    MAX_STEPS,
+    MAX_TEXT_CHARS,
+    MAX_TITLE_CHARS,
+    FileLimitError,
+    echo,
+    read_text,
+)
 from .state import (
     AFTER_ACTION,
     AFTER_REROLL,
@@ -164,22 +177,22 @@ class _Reader:
             return {}
         if not isinstance(value, dict):
             self.fail(
-                path, f"expected a mapping of {', '.join(map(str, allowed))}, found {value!r}"
+                path, f"expected a mapping of {', '.join(map(str, allowed))}, found {echo(value)}"
             )
         for key in value:
             if key not in allowed:
                 hint = _closest(str(key), allowed)
                 self.fail(
                     tuple(path) + (key,),
-                    f"unknown field {key!r}"
+                    f"unknown field {echo(key)}"
                     + (f" (did you mean {hint!r}?)" if hint else "")
                     + f"; fields here: {', '.join(map(str, allowed))}",
                 )
         return value
 
-    def integer(self, value, path, low=None, high=None) -> int:
+    def integer(self, value, path, low=None, high=MAX_COUNT) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"expected a whole number, found {value!r}")
+            self.fail(path, f"expected a whole number, found {echo(value)}")
         if low is not None and value < low:
             self.fail(path, f"{value} is below the smallest allowed, {low}")
         if high is not None and value > high:
@@ -188,15 +201,15 @@ class _Reader:
 
     def boolean(self, value, path) -> bool:
         if not isinstance(value, bool):
-            self.fail(path, f"expected true or false, found {value!r}")
+            self.fail(path, f"expected true or false, found {echo(value)}")
         return value
 
     def choice(self, value, path, choices, what) -> str:
-        if value not in choices:
+        if isinstance(value, (list, dict)) or value not in choices:
             hint = _closest(str(value), choices)
             self.fail(
                 path,
-                f"unknown {what} {value!r}"
+                f"unknown {what} {echo(value)}"
                 + (f" (did you mean {hint!r}?)" if hint else "")
                 + f"; one of {', '.join(map(str, choices))}",
             )
@@ -206,7 +219,7 @@ class _Reader:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fail(path, f"expected a list, found {value!r}")
+            self.fail(path, f"expected a list, found {echo(value)}")
         return value
 
 
@@ -220,20 +233,17 @@ def _closest(word: str, choices) -> str | None:
 def load(path: str | Path) -> Scenario:
     """Load a scenario file. Raises :class:`ScenarioError` naming what is wrong and where."""
     path = Path(path)
-    source = path.name
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(str(path), (), "no such file") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(source, (), "not a UTF-8 text file") from None
-    except OSError as error:
-        raise ScenarioError(str(path), (), f"cannot be read ({error.strerror})") from None
-    return loads_scenario(text, source)
+        text = read_text(path)  # a regular file of at most MAX_FILE_BYTES (limits.py)
+    except FileLimitError as error:
+        raise ScenarioError(str(path), (), str(error)) from None
+    return loads_scenario(text, path.name)
 
 
 def loads_scenario(text: str, source: str = "<text>") -> Scenario:
     """Load a scenario from YAML text."""
+    if not isinstance(text, str):
+        raise ScenarioError(str(source), (), f"a scenario is YAML text (a str), not {echo(text)}")
     try:
         doc = loads(text)
     except YamlError as error:
@@ -251,7 +261,9 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         rd.fail((), "the first field must be 'nefertiti: 1', the version of the file format")
     version = data["nefertiti"]
     if version != FORMAT_VERSION:
-        rd.fail(("nefertiti",), f"format version {version!r} is not supported; this tutor reads 1")
+        rd.fail(
+            ("nefertiti",), f"format version {echo(version)} is not supported; this tutor reads 1"
+        )
 
     # --- players (R1) -------------------------------------------------------------------------
     seats = rd.sequence(data.get("players"), ("players",))
@@ -307,7 +319,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         )
     )
     if "random_state" in data:
-        state.rng.setstate(_decode_random_state(rd, data["random_state"]))
+        _decode_random_state(rd, data["random_state"], state.rng)
 
     warnings: list[str] = []
     box = [0 if n == 3 and R.KIND_TYPE[k] == R.SENET else c for k, c in enumerate(R.CARDS_PER_KIND)]
@@ -490,7 +502,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             else:
                 rd.fail(
                     ("deck", "akhenaton"),
-                    f"say bottom5 (R2.2), drawn, or a position from the top; not {akh!r}",
+                    f"say bottom5 (R2.2), drawn, or a position from the top; not {echo(akh)}",
                 )
         state.deck = rest + top[::-1]
     for m in deal:  # R2.9: upper card first, then the lower row left to right
@@ -536,6 +548,8 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     )
 
     forced = rd.mapping(data.get("forced"), ("forced",), ("rolls", "draws"))
+    if len(rd.sequence(forced.get("rolls"), ("forced", "rolls"))) > MAX_FORCED_ROLLS:
+        rd.fail(("forced", "rolls"), f"at most {MAX_FORCED_ROLLS} dice are fixed ahead (R4.4)")
     state.forced_rolls = [
         rd.integer(d, ("forced", "rolls", j), 1, 6)
         for j, d in enumerate(rd.sequence(forced.get("rolls"), ("forced", "rolls")))
@@ -563,10 +577,22 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
 
         state.final = final_scores(state)
     state._settle() if state.phase != P_OVER else setattr(state, "_legal", ())
+    if state.phase != P_OVER and not state.legal_options():
+        rd.fail(
+            ("pending", "phase"),
+            f"phase {state.phase}: {state.colours[state.decider]} would have no option at all, "
+            "so this position cannot happen",
+        )
     for problem in violations(state):
         warnings.append(problem)
-    moves = [str(m) for m in rd.sequence(data.get("moves"), ("moves",))]
+    moves = read_moves(rd, data.get("moves"))
     teaching, teachings = _read_teaching(rd, data.get("teaching"))
+    for lang, text in [("", teaching)] + sorted(teachings.items()):
+        if len(text) > MAX_TEXT_CHARS:
+            rd.fail(
+                ("teaching", lang) if lang else ("teaching",),
+                f"{len(text):,} characters; a teaching text has at most {MAX_TEXT_CHARS:,}",
+            )
     title, titles = _read_title(rd, data.get("title"))
     return Scenario(state, title, teaching, moves, warnings, source, titles, teachings)
 
@@ -591,16 +617,39 @@ def _read_teaching(rd: _Reader, value) -> tuple[str, dict[str, str]]:
     return teachings["en"], dict(teachings)
 
 
+def read_moves(rd: _Reader, value, path=("moves",)) -> list[str]:
+    """A list of steps in the move notation: at most MAX_STEPS, each a short text."""
+    moves = rd.sequence(value, path)
+    if len(moves) > MAX_STEPS:
+        rd.fail(path, f"{len(moves):,} steps; a file has at most {MAX_STEPS:,}")
+    out = []
+    for j, move in enumerate(moves):
+        if isinstance(move, (list, dict)):
+            rd.fail(path + (j,), f"a step is a text like 'place gizeh.left#0', not {echo(move)}")
+        text = "null" if move is None else str(move)
+        if len(text) > MAX_MOVE_CHARS:
+            rd.fail(path + (j,), f"a step of {len(text):,} characters: {echo(text)}")
+        out.append(text)
+    return out
+
+
 def _read_title(rd: _Reader, value) -> tuple[str, dict[str, str]]:
     """``title: text``, or one title per language (``en:`` required, ``de:``, ``zh:``)."""
     if value is None:
         return "", {}
     if not isinstance(value, dict):
-        return str(value), {}
+        if isinstance(value, list):
+            rd.fail(("title",), f"a title is a text, not {echo(value)}")
+        value = str(value)
+        if len(value) > MAX_TITLE_CHARS:
+            rd.fail(("title",), f"a title has at most {MAX_TITLE_CHARS} characters")
+        return value, {}
     titles = rd.mapping(value, ("title",), LANGUAGES)
     for lang, text in titles.items():
         if not isinstance(text, str) or not text.strip():
-            rd.fail(("title", lang), f"expected the title in {lang} as text, found {text!r}")
+            rd.fail(("title", lang), f"expected the title in {lang} as text, found {echo(text)}")
+        if len(text) > MAX_TITLE_CHARS:
+            rd.fail(("title", lang), f"a title has at most {MAX_TITLE_CHARS} characters")
     if "en" not in titles:
         rd.fail(("title",), "a translated title needs the English one too ('en:')")
     return titles["en"], dict(titles)
@@ -709,8 +758,15 @@ def _read_pending(rd: _Reader, state: GameState, spec, seat_of) -> None:
             for j, q in enumerate(rd.sequence(res.get("queue"), path + ("queue",)))
         ]
         pos = rd.integer(res.get("position", 0), path + ("position",), 0, len(queue))
+        squares = len(state.owners[m])
+        for j, sq in enumerate(queue):
+            if sq >= squares:
+                rd.fail(
+                    path + ("queue", j),
+                    f"square {sq} is past the stall: it has squares 0 to {squares - 1}",
+                )
         for j, sq in enumerate(queue[pos:]):
-            if sq >= len(state.owners[m]) or state.owners[m][sq] < 0:
+            if state.owners[m][sq] < 0:
                 rd.fail(path + ("queue", pos + j), "no servant waits on that square")
         after = rd.choice(
             res.get("after", "action"), path + ("after",), ("action", "reroll"), "continuation"
@@ -761,14 +817,45 @@ def _read_pending(rd: _Reader, state: GameState, spec, seat_of) -> None:
         rd.fail(("pending", "phase"), "the Chief needs a card under the Market Closed tile (R10.5)")
 
 
-def _decode_random_state(rd: _Reader, text) -> tuple:
+def _decode_random_state(rd: _Reader, text, rng: random.Random) -> None:
+    """Set ``rng`` to the state the file wrote, checked fully first (a crafted one is refused).
+
+    The text is base64 of zlib-compressed JSON; it is decompressed at most to
+    MAX_RANDOM_STATE_BYTES (a zlib bomb stops there, its rest never inflated).
+    """
+    path = ("random_state",)
+    why = "not a random state written by this tutor (delete it to use seed)"
+    if not isinstance(text, str):
+        rd.fail(path, why)
+    if len(text) > MAX_RANDOM_STATE_CHARS:
+        rd.fail(path, f"{len(text):,} characters is too long for a random state ({why})")
     try:
-        raw = json.loads(zlib.decompress(base64.b64decode(str(text))))
-        return (raw[0], tuple(raw[1]), raw[2])
-    except (ValueError, TypeError, IndexError, zlib.error):
-        rd.fail(
-            ("random_state",), "not a random state written by this tutor (delete it to use seed)"
-        )
+        inflater = zlib.decompressobj()
+        unpacked = inflater.decompress(base64.b64decode(text), MAX_RANDOM_STATE_BYTES)
+    except (ValueError, zlib.error):
+        rd.fail(path, why)
+    if inflater.unconsumed_tail:
+        rd.fail(path, f"it unpacks to over {MAX_RANDOM_STATE_BYTES:,} bytes ({why})")
+    try:
+        raw = json.loads(unpacked)
+    except (ValueError, RecursionError):
+        rd.fail(path, why)
+    # Python's Mersenne Twister state: version 3, 624 words and an index from 0 to 624, and the
+    # cached gauss value (None or a float).
+    if not (isinstance(raw, list) and len(raw) == 3 and raw[0] == 3 and isinstance(raw[1], list)):
+        rd.fail(path, why)
+    words, gauss = raw[1], raw[2]
+    if (
+        len(words) != 625
+        or not all(type(w) is int and 0 <= w < 1 << 32 for w in words[:624])
+        or not (type(words[624]) is int and 0 <= words[624] <= 624)
+        or not (gauss is None or type(gauss) is float)
+    ):
+        rd.fail(path, why)
+    try:
+        rng.setstate((3, tuple(words), gauss))
+    except (ValueError, TypeError, OverflowError):
+        rd.fail(path, why)
 
 
 def _encode_random_state(rng: random.Random) -> str:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import rules as R
+from .errors import require_int, require_state
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -45,6 +46,7 @@ POINTS_PER_SEAL = 3
 
 def score_breakdown(state: GameState, seat: int) -> ScoreBreakdown:
     """The score ``seat`` would have if the game ended now (the final score once it has)."""
+    require_int(seat, "a seat", 0, require_state(state).n - 1)
     lines = []
     for t, name in enumerate(R.GIFT_TYPES):
         count = state.type_count(seat, t)
@@ -76,6 +78,7 @@ def score_breakdown(state: GameState, seat: int) -> ScoreBreakdown:
 
 
 def final_scores(state: GameState) -> tuple[ScoreBreakdown, ...]:
+    require_state(state)
     return tuple(score_breakdown(state, p) for p in range(state.n))
 
 
@@ -95,6 +98,7 @@ def totals(state: GameState) -> list[int]:
 
 def winners(state: GameState) -> tuple[int, ...]:
     """R9.2: most points; a tie goes to the most Deben; still tied, the win is shared."""
+    require_state(state)
     scores = totals(state)
     best = max(scores)
     tied = [p for p in range(state.n) if scores[p] == best]

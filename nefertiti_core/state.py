@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 from . import options as O
 from . import rules as R
-from .errors import GameOverError, IllegalOptionError, SetupError
+from .errors import GameOverError, IllegalOptionError, NotationError, SetupError, require_int
+from .limits import MAX_DICE_PER_ROLL, MAX_FORCED_ROLLS, MAX_MOVE_CHARS, echo
 
 # Market status.
 OPEN, CLOSED = 0, 1
@@ -44,6 +45,7 @@ P_OVER = "over"
 AFTER_ACTION, AFTER_REROLL = 0, 1
 
 _STALL_RULE = tuple(st.rule for st in R.STALLS)
+_GIFT_TYPE_COUNT = len(R.GIFT_TYPES)
 _STALL_VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _STALL_SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _STALL_SIZE = tuple(len(st.squares) for st in R.STALLS)
@@ -80,10 +82,21 @@ class Config:
     record_events: bool = False
 
     def validated(self) -> Config:
-        if self.players not in (3, 4):
-            raise SetupError(f"players must be 3 or 4 (R1.1), not {self.players!r}")
+        if type(self.players) is not int or self.players not in (3, 4):
+            raise SetupError(f"players must be 3 or 4 (R1.1), not {echo(self.players)}")
+        if self.seed is not None and (
+            isinstance(self.seed, bool) or not isinstance(self.seed, (int, str))
+        ):
+            raise SetupError(f"seed must be a whole number, a text or None, not {echo(self.seed)}")
+        for flag in ("characters", "auto_forced", "record_events"):
+            if not isinstance(getattr(self, flag), bool):
+                raise SetupError(f"{flag} must be True or False, not {echo(getattr(self, flag))}")
+        if not isinstance(self.layout, (str, tuple, list)):
+            raise SetupError(
+                f"layout must be 'first', 'random' or four sides, not {echo(self.layout)}"
+            )
         if self.first_player is not None and not (
-            isinstance(self.first_player, int) and 0 <= self.first_player < self.players
+            type(self.first_player) is int and 0 <= self.first_player < self.players
         ):
             raise SetupError(
                 f"first_player must be a seat from 0 to {self.players - 1}, "
@@ -296,16 +309,22 @@ class GameState:
         return self._legal
 
     def is_legal(self, option: int) -> bool:
-        return option in self._legal
+        return type(option) is int and option in self._legal
 
     def option_text(self, option: int) -> str:
-        return O.option_text(option, self.colours)
+        return O.option_text(require_int(option, "an option id"), self.colours)
 
     def parse(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise NotationError(f"an option is written as text, not {echo(text)}")
+        if len(text) > MAX_MOVE_CHARS:
+            raise NotationError(f"{echo(text)} is not an option in the move notation")
         return O.parse_option(text, self.colours)
 
     def holders(self, gift_type: int) -> int:
         """How many players hold at least one gift of this type (R8)."""
+        if type(gift_type) is not int or not 0 <= gift_type < _GIFT_TYPE_COUNT:
+            require_int(gift_type, "a gift type", 0, _GIFT_TYPE_COUNT - 1)
         if gift_type == R.SENET:
             return sum(1 for g in self.gifts if g[0] or g[1])
         k = gift_type + 1  # after the two senet kinds, one card kind per type
@@ -313,11 +332,17 @@ class GameState:
 
     def type_count(self, seat: int, gift_type: int) -> int:
         """Gifts of a type a player holds, a double senet counting 2 (R9.1)."""
+        if type(seat) is not int or not 0 <= seat < self.n:
+            require_int(seat, "a seat", 0, self.n - 1)
+        if type(gift_type) is not int or not 0 <= gift_type < _GIFT_TYPE_COUNT:
+            require_int(gift_type, "a gift type", 0, _GIFT_TYPE_COUNT - 1)
         g = self.gifts[seat]
         return g[0] + 2 * g[1] if gift_type == R.SENET else g[gift_type + 1]
 
     def gift_value(self, gift_type: int, holders: int | None = None) -> int:
         """Prestige per gift of a type for a number of holders (now, by default) (R8)."""
+        if holders is not None:
+            require_int(holders, "a number of holders", 0, 4)
         if holders is None:
             holders = self.holders(gift_type)
         return self.values[gift_type][holders - 1] if holders else 0
@@ -333,6 +358,7 @@ class GameState:
         return [m for m in range(4) if self.status[m] == OPEN]
 
     def visible_stall(self, market: int) -> R.Stall:
+        require_int(market, "a market", 0, 3)
         return R.STALLS[market * 2 + self.side[market]]
 
     # ------------------------------------------------------------------ applying options
@@ -343,7 +369,7 @@ class GameState:
         elif isinstance(option, bool) or not isinstance(option, int):
             raise IllegalOptionError(
                 f"an option is an id (an int) or its text, like 'place gizeh.left#0'; "
-                f"not {option!r}"
+                f"not {echo(option)}"
             )
         if self.phase == P_OVER:
             raise GameOverError(
@@ -397,9 +423,19 @@ class GameState:
     # ------------------------------------------------------------------ chance (R4.4)
     def force_roll(self, *dice: int) -> None:
         """Fix the outcome of the next die or dice rolled (R4.4); values 1 to 6."""
-        for d in dice:
-            if not isinstance(d, int) or not 1 <= d <= 6:
-                raise IllegalOptionError(f"a die shows 1 to 6, not {d!r} (R4.4)", rule="R4.4")
+        if len(dice) > MAX_DICE_PER_ROLL:
+            raise IllegalOptionError(
+                f"at most {MAX_DICE_PER_ROLL} dice at once, not {len(dice):,} (R4.4)", rule="R4.4"
+            )
+        for d in dice:  # booleans are not dice: True is not a 1
+            if type(d) is not int or not 1 <= d <= 6:
+                raise IllegalOptionError(f"a die shows 1 to 6, not {echo(d)} (R4.4)", rule="R4.4")
+        if len(self.forced_rolls) + len(dice) > MAX_FORCED_ROLLS:
+            raise IllegalOptionError(
+                f"at most {MAX_FORCED_ROLLS} dice can be fixed ahead; "
+                f"{len(self.forced_rolls)} already are (R4.4)",
+                rule="R4.4",
+            )
         self.forced_rolls.extend(dice)
 
     def force_draw(self, kind: int | str) -> None:
@@ -408,12 +444,12 @@ class GameState:
         if isinstance(kind, str):
             if kind not in names:
                 raise IllegalOptionError(
-                    f"{kind!r} is not a card: one of {', '.join(names)}", rule="R4.4"
+                    f"{echo(kind)} is not a card: one of {', '.join(names)}", rule="R4.4"
                 )
             kind = names.index(kind)
         elif isinstance(kind, bool) or not isinstance(kind, int) or not 0 <= kind < len(names):
             raise IllegalOptionError(
-                f"{kind!r} is not a card: a kind from 0 to {len(names) - 1} or one of "
+                f"{echo(kind)} is not a card: a kind from 0 to {len(names) - 1} or one of "
                 f"{', '.join(names)}",
                 rule="R4.4",
             )
