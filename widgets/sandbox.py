@@ -510,8 +510,7 @@ class Sandbox(pn.viewable.Viewer):
 
         try:
             doc = loads(saved.record)
-            record = record_from_data(doc.data, "saved game", doc)
-            self.session.load_record(record, "saved game", resume=True)
+            self.session.load_record(record_from_data(doc.data, "saved game", doc), "saved game")
         except Exception as error:  # a saved game that no longer loads: start anew, say why
             log.warning("saved game %s… did not load: %s", saved.token[:6], error)
             return False
