@@ -510,7 +510,8 @@ class Sandbox(pn.viewable.Viewer):
 
         try:
             doc = loads(saved.record)
-            self.session.load_record(record_from_data(doc.data, "saved game", doc), "saved game")
+            record = record_from_data(doc.data, "saved game", doc)
+            self.session.load_record(record, "saved game", resume=True)
         except Exception as error:  # a saved game that no longer loads: start anew, say why
             log.warning("saved game %s… did not load: %s", saved.token[:6], error)
             return False
