@@ -64,6 +64,7 @@ __all__ = [
     "ALL_RULE_IDS",
     "KINDS",
     "SECTIONS",
+    "SHOWN_ONLY",
     "Coverage",
     "Marks",
     "Section",
@@ -221,6 +222,9 @@ def rules_shown(state: GameState) -> set[str]:
         return set()
     return {"R2"} if fresh else set()
 
+
+#: Rules a position shows by being on the screen (:func:`rules_shown`), never a step's doing.
+SHOWN_ONLY = ("R2",)
 
 _CITED = re.compile(r"\bR\d{1,2}(?:\.\d{1,2})?\b")
 

@@ -5,6 +5,7 @@ reachable from some tutorial's lesson or exercise."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from functools import cache
@@ -25,7 +26,7 @@ from nefertiti_core.i18n import LANGUAGES, tr
 from nefertiti_core.scenario import load
 from widgets import geometry as G
 from widgets.exercise import ExerciseCard
-from widgets.lesson import Lesson, coverage_text, coverage_view
+from widgets.lesson import Lesson, coverage_html, coverage_rows, coverage_view
 
 TUTORIALS = Path(__file__).resolve().parents[1] / "tutorials"
 
@@ -122,39 +123,55 @@ def test_a_set_up_board_in_a_lesson_counts_r2_as_seen(coverage):
 
 
 # --------------------------------------------------------------------------- the view
+def row(rows, section):
+    return next(r for r in rows if r[0] == section)
+
+
 def test_the_coverage_view_shows_seen_practised_right_wrong_and_redraws(coverage):
     lesson = Lesson("first-game", coverage=coverage)
     lesson.play("place gizeh.left#3")
     view = coverage_view(coverage=coverage)
-    row = next(line for line in view.object.splitlines() if line.startswith("| R5 "))
-    assert row == "| R5 | 2 of 5: R5.3, R5.5 | 0 of 5 | — | — |"
+    rows = coverage_rows(coverage)
+    assert rows[0] == ["Section", "Seen", "Practised", "Answered right", "Answered wrong"]
+    assert row(rows, "R5") == ["R5", "2 of 5: R5.3, R5.5", "0 of 5", "—", "—"]
+    assert row(rows, "R2") == ["R2", "1 of 1: R2", "—", "—", "—"]  # shown, never practised
+    assert "<td style='padding:3px 10px;border:1px solid #d8cfbf;text-align:left'>0 of 5" in (
+        view.object
+    )
     assert click_square(lesson, lesson.session.state.parse("place abou_simbel.left#0"))
-    row = next(line for line in view.object.splitlines() if line.startswith("| R5 "))
-    assert row == "| R5 | 2 of 5: R5.3, R5.5 | 2 of 5: R5.3, R5.5 | — | — |"
+    assert row(coverage_rows(coverage), "R5") == [
+        "R5",
+        "2 of 5: R5.3, R5.5",
+        "2 of 5: R5.3, R5.5",
+        "—",
+        "—",
+    ]
+    assert view.object == coverage_html(coverage)  # redrawn
     coverage.answered(["R8", "R3.5"], correct=False)  # R8 is no event's rule: its row appears
-    text = view.object
-    assert "| R8 | — | — | — | R8 |" in text and "| R3 | 0 of 8 | 0 of 8 | — | R3.5 |" in text
-    assert "Not seen yet: R3.1," in text
+    rows = coverage_rows(coverage)
+    assert row(rows, "R8") == ["R8", "—", "—", "—", "R8"]
+    assert row(rows, "R3") == ["R3", "0 of 8", "0 of 8", "—", "R3.5"]
+    assert "Not seen yet: R3.1," in view.object
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_coverage_view_in_every_language(coverage, lang):
     coverage.add(["R3.5"])
-    text = coverage_text(coverage, lang)
-    for key in ("title", "seen", "practised", "right", "wrong"):
+    text = html.unescape(coverage_html(coverage, lang))
+    for key in ("title", "legend", "seen", "practised", "right", "wrong"):
         assert tr(lang, f"coverage.view.{key}") in text
     assert tr(lang, "coverage.view.of", count=1, total=8) in text
     assert "{" not in text
 
 
 def test_the_coverage_view_tells_the_learner_about_a_damaged_file_escaped(tmp_path):
-    folder = tmp_path / "<img src=x onerror=alert(1)>_*"
+    folder = tmp_path / "<img src=x onerror=alert(1)>"
     folder.mkdir()
     path = folder / "coverage.json"
     path.write_text("{truncated")
     coverage = Coverage(path)
-    text = coverage_text(coverage, "en")
-    assert "damaged" in text and "broken-" in text
+    text = coverage_html(coverage, "en")
+    assert "damaged" in text and "broken-" in text and "coverage-warning" in text
     assert "<img" not in text and "&lt;img" in text  # shown as text, never as HTML
 
 
@@ -162,7 +179,8 @@ def test_the_view_shows_what_another_kernel_recorded_meanwhile(tmp_path):
     path = tmp_path / "coverage.json"
     mine = Coverage(path)
     Coverage(path).add(["R7.1"])  # another kernel
-    assert "| R7 | 1 of 1: R7.1 |" in coverage_view(coverage=mine).object
+    coverage_view(coverage=mine)
+    assert row(coverage_rows(mine), "R7")[1] == "1 of 1: R7.1"
 
 
 # --------------------------------------------------------------------------- reachable

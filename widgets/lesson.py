@@ -10,7 +10,6 @@ exercises of a topic, and the learner's rule coverage.
 from __future__ import annotations
 
 import html
-import re
 
 import panel as pn
 import param
@@ -18,6 +17,7 @@ import param
 from nefertiti_core.coverage import (
     ALL_RULE_IDS,
     KINDS,
+    SHOWN_ONLY,
     Coverage,
     load_coverage,
     rules_shown,
@@ -154,64 +154,85 @@ def exercises(topic: str, lang: str = "en", board_width: int = 620) -> pn.Column
     )
 
 
-def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane.Markdown:
+def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane.HTML:
     """The learner's record, section by section: the rules seen on a board, practised by their
     own clicks and choices, and answered right or wrong in exercises (#13). It redraws itself
     after every change of the record, and shows the warning about the record's file, if any."""
     coverage = coverage if coverage is not None else learner_coverage()
     coverage.refresh()  # what other kernels have added meanwhile
-    pane = pn.pane.Markdown(coverage_text(coverage, lang), sizing_mode="stretch_width")
+    pane = pn.pane.HTML(coverage_html(coverage, lang), sizing_mode="stretch_width")
 
     def redraw():
-        pane.object = coverage_text(coverage, lang)
+        pane.object = coverage_html(coverage, lang)
 
     coverage.on_change(redraw)
     return pane
 
 
-def coverage_text(coverage: Coverage, lang: str = "en") -> str:
-    """The Markdown of :func:`coverage_view`: a table of the sections with rules to see (and any
-    other section with answers), then the rules not seen yet and the file's warning."""
+def coverage_rows(coverage: Coverage, lang: str = "en") -> list[list[str]]:
+    """The view's table: a header, then one row per section with rules the engine tracks (and
+    any other section with answers): seen and practised ("2 of 8: R3.1, R3.5"), the rules
+    answered right, the rules answered wrong."""
     marks = coverage.marks()
     tracked = {section_of(r) for r in ALL_RULE_IDS}
-    head = [tr(lang, f"coverage.view.{k}") for k in ("section", *KINDS)]
-    lines = [
-        f"**{tr(lang, 'coverage.view.title')}**",
-        "",
-        f"_{tr(lang, 'coverage.view.legend')}_",
-        "",
-        "| " + " | ".join(head) + " |",
-        "|" + "---|" * len(head),
-    ]
+    rows = [[tr(lang, f"coverage.view.{k}") for k in ("section", *KINDS)]]
     for name, section in coverage.by_section().items():
         if name not in tracked and not any(section_of(r) == name for r in marks):
             continue
-        total = section.total if name in tracked else 0
-        lines.append(
-            f"| {name} | {_cell(section.seen, total, lang)} "
-            f"| {_cell(section.practised, total, lang)} "
-            f"| {_cell(section.right, 0, lang)} | {_cell(section.wrong, 0, lang)} |"
+        ids = [r for r in ALL_RULE_IDS if section_of(r) == name]
+        steps = [r for r in ids if r not in SHOWN_ONLY]  # R2 is shown, never a step's doing
+        rows.append(
+            [
+                name,
+                _cell(section.seen, len(ids), lang),
+                _cell(section.practised, len(steps), lang),
+                _cell(section.right, 0, lang),
+                _cell(section.wrong, 0, lang),
+            ]
         )
+    return rows
+
+
+def coverage_html(coverage: Coverage, lang: str = "en") -> str:
+    """The HTML of :func:`coverage_view` (every text escaped: a path or an error from the file
+    is shown as text)."""
+    e = html.escape
+    head, *rows = coverage_rows(coverage, lang)
+    cell = "padding:3px 10px;border:1px solid #d8cfbf;text-align:left"
+    table = (
+        "<table style='border-collapse:collapse;margin:6px 0'><tr>"
+        + "".join(f"<th style='{cell};background:#f3ede2'>{e(h)}</th>" for h in head)
+        + "</tr>"
+        + "".join(
+            "<tr>" + "".join(f"<td style='{cell}'>{e(c)}</td>" for c in row) + "</tr>"
+            for row in rows
+        )
+        + "</table>"
+    )
     missing = coverage.missing()
-    lines.append("")
-    if missing:
-        lines.append(tr(lang, "coverage.view.not_yet", ids=", ".join(missing)))
-    else:
-        lines.append(tr(lang, "coverage.view.all_seen"))
+    rest = (
+        tr(lang, "coverage.view.not_yet", ids=", ".join(missing))
+        if missing
+        else tr(lang, "coverage.view.all_seen")
+    )
+    parts = [
+        f"<div style='font-weight:bold;margin-bottom:4px'>{e(tr(lang, 'coverage.view.title'))}</div>",
+        f"<div style='font-style:italic;color:#555'>{e(tr(lang, 'coverage.view.legend'))}</div>",
+        table,
+        f"<div>{e(rest)}</div>",
+    ]
     if coverage.warning:
-        lines += ["", "\u26a0 " + _plain(coverage.warning)]
-    return "\n".join(lines)
+        parts.append(
+            "<div class='coverage-warning' style='margin-top:6px;color:#8a4b00'>"
+            f"\u26a0 {e(coverage.warning)}</div>"
+        )
+    return "<div class='coverage-view'>" + "".join(parts) + "</div>"
 
 
 def _cell(ids: tuple[str, ...], total: int, lang: str) -> str:
     """A table cell: "2 of 8: R3.1, R3.5" (of the section's tracked rules), or the IDs, or a dash."""
-    listed = ", ".join(ids) if ids else "—"
+    listed = ", ".join(ids) if ids else "\u2014"
     if not total:
         return listed
     share = tr(lang, "coverage.view.of", count=len(set(ids) & set(ALL_RULE_IDS)), total=total)
     return f"{share}: {listed}" if ids else share
-
-
-def _plain(text: str) -> str:
-    """Text from outside (a file's path, an error) shown as itself: no HTML, no Markdown."""
-    return re.sub(r"([\\`*_\[\]<>#|~])", r"\\\1", html.escape(text, quote=False))
