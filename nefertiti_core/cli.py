@@ -413,8 +413,16 @@ def _run_odds(args: argparse.Namespace) -> int:
         if report.stopped
         else None
     )
+    lost = None
+    if report.workers_lost:
+        lost = (
+            f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost during "
+            "the run: their playouts were played again on the others"
+        )
     if args.json:
         print(json.dumps(report.as_dict()))
+        if lost:
+            print(f"nefertiti odds: {lost}", file=sys.stderr)
         if stopped:
             print(stopped, file=sys.stderr)
         return 1 if stopped else 0
@@ -443,9 +451,8 @@ def _run_odds(args: argparse.Namespace) -> int:
             f"Louqsor closes: exact {float(report.louqsor_exact):.1%} "
             f"({report.louqsor_exact}), sampled {report.louqsor_sampled:.1%}"
         )
-    if report.workers_lost:
-        lost = f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost"
-        print(f"{lost} during the run: their playouts were played again on the others")
+    if lost:
+        print(lost)
     if stopped:
         print(stopped, file=sys.stderr)
         return 1

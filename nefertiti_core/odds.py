@@ -157,6 +157,9 @@ class OddsReport:
     (R3.7, R3.8, R4.2), ``louqsor_rolls_closed``: how many sampled rolls did.
     ``louqsor_chances``: when the decider is placing and Louqsor is open, the exact closing
     probability of a placement on each empty square of its stall.
+    ``workers_lost``: Dask workers that left during the run (their chunks were played again
+    elsewhere, so the report is the same); ``stopped``: why a run ended early other than by
+    ``cancel`` (every Dask worker lost, the scheduler gone), the playouts done kept.
     """
 
     requested: int
@@ -178,6 +181,8 @@ class OddsReport:
     seconds: float = 0.0
     workers: int = 1
     backend: str = "local"
+    workers_lost: int = 0
+    stopped: str | None = None
 
     # -- reading
     def win_probability(self, seat: int) -> float:
@@ -248,11 +253,13 @@ class OddsReport:
             ),
             "workers": self.workers,
             "backend": self.backend,
+            "workers_lost": self.workers_lost,
+            "stopped": self.stopped,
         }
 
     def same_results(self, other: OddsReport) -> bool:
         """Whether two reports counted the same playouts the same way (timings aside)."""
-        keys = ("seconds", "playouts_per_second", "workers", "backend")
+        keys = ("seconds", "playouts_per_second", "workers", "backend", "workers_lost")
         a, b = self.as_dict(), other.as_dict()
         return all(a[k] == b[k] for k in a if k not in keys)
 
@@ -402,12 +409,12 @@ def odds(
     if cluster is not None:
         client, owned = _dask_client(cluster)
         try:
-            report.workers = max(1, len(client.scheduler_info().get("workers", {})))
-            chunks = _chunks(playouts, report.workers, chunk_size)
-            results = _run_dask(client, payload, chunks, args, playouts, progress, cancel)
+            results = _run_dask(
+                client, payload, chunk_size, args, playouts, progress, cancel, report
+            )
         finally:
             if owned:
-                client.close()
+                _close_quietly(client)
         report.backend = "dask"
     else:
         workers = workers or os.cpu_count() or 1
@@ -473,8 +480,53 @@ def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> l
     return results
 
 
+# --- on a Dask cluster ------------------------------------------------------------------------------
+DASK_SCHEMES = ("tcp", "tls", "ws", "wss")
+DASK_DEFAULT_PORT = 8786
+DASK_CONNECT_TIMEOUT = 5.0  # seconds: a scheduler on a live address answers in milliseconds
+DASK_NO_WORKERS_GRACE = 10.0  # seconds without any worker before a run stops (a nanny restarts
+# a killed worker in a few seconds)
+DASK_RESUBMITS = 3  # times one chunk is sent again after the workers running it were lost
+DASK_POLL = 0.05  # seconds between two looks at the chunks
+DASK_WORKERS_POLL = 0.5  # seconds between two questions to the scheduler about its workers
+
+
+def check_scheduler_address(address) -> str:
+    """``address`` as Dask will be given it, or a :class:`NefertitiError` saying what is wrong
+    with its form (nothing is contacted): ``[tcp|tls|ws|wss]://HOST[:PORT]``, or ``HOST:PORT``
+    for tcp; an IPv6 host in brackets."""
+    from urllib.parse import urlsplit
+
+    form = "write it as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+    if not isinstance(address, str):
+        raise NefertitiError(f"a Dask scheduler address is text, not {address!r}")
+    text = address.strip()
+    shown = repr(text if len(text) <= 60 else text[:57] + "...")
+    if not text or any(c.isspace() or not c.isprintable() for c in text):
+        raise NefertitiError(f"{shown} is not a Dask scheduler address: {form}")
+    scheme = text.split("://", 1)[0].lower() if "://" in text else None
+    if scheme is not None and scheme not in DASK_SCHEMES:
+        raise NefertitiError(
+            f"{shown}: {scheme!r} is not a protocol Dask speaks here "
+            f"({', '.join(DASK_SCHEMES)}): {form}"
+        )
+    try:
+        parts = urlsplit(text if scheme else f"tcp://{text}")
+        host, port = parts.hostname, parts.port
+    except ValueError as error:  # "Invalid IPv6 URL", "Port out of range 0-65535", ...
+        raise NefertitiError(f"{shown} is not a Dask scheduler address ({error}): {form}") from None
+    if not host or parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        raise NefertitiError(f"{shown} is not a Dask scheduler address: {form}")
+    if port == 0 or (port is None and scheme is None):
+        raise NefertitiError(f"{shown} has no port to reach the scheduler on: {form}")
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme or 'tcp'}://{host}:{port or DASK_DEFAULT_PORT}"
+
+
 def _dask_client(cluster):
     """(client, whether we opened it) for an address, a Client or a cluster object."""
+    if isinstance(cluster, str):
+        cluster = check_scheduler_address(cluster)  # before anything is imported or contacted
     try:
         import distributed
     except ImportError:
@@ -485,29 +537,137 @@ def _dask_client(cluster):
     if isinstance(cluster, distributed.Client):
         return cluster, False
     if isinstance(cluster, str) or hasattr(cluster, "scheduler_address"):
+        where = cluster if isinstance(cluster, str) else cluster.scheduler_address
+        if isinstance(cluster, str) and cluster.startswith(("tls:", "wss:")):
+            # Without certificates Dask's client fails, then hangs 10 s closing itself.
+            from distributed.security import Security
+
+            if Security().get_connection_args("client").get("ssl_context") is None:
+                raise NefertitiError(
+                    f"{where} needs TLS certificates, and Dask's configuration names none "
+                    "(distributed.comm.tls.ca-file, .client.cert, .client.key)"
+                )
         try:
-            return distributed.Client(cluster, timeout="10s", set_as_default=False), True
-        except OSError as error:
-            raise NefertitiError(f"cannot reach the Dask scheduler {cluster!r}: {error}") from None
+            client = distributed.Client(
+                cluster, timeout=f"{DASK_CONNECT_TIMEOUT}s", set_as_default=False
+            )
+        except Exception as error:  # OSError, TimeoutError, TLS set-up errors, ...
+            reason = " ".join(str(error).split()) or type(error).__name__
+            if len(reason) > 120:
+                reason = reason[:117] + "..."
+            raise NefertitiError(f"cannot reach the Dask scheduler at {where}: {reason}") from None
+        return client, True
     raise NefertitiError(
         f"cluster must be a scheduler address like 'tcp://host:8786', a distributed.Client "
         f"or a cluster, not {cluster!r}"
     )
 
 
-def _run_dask(client, payload, chunks, args, total, progress, cancel) -> list[Result]:
+def _close_quietly(client) -> None:
+    try:
+        client.close(timeout=DASK_CONNECT_TIMEOUT)
+    except Exception:  # the scheduler is gone already: nothing left to close
+        pass
+
+
+def _dask_workers(client) -> set[str] | None:
+    """The addresses of the scheduler's workers now (None: the scheduler does not answer)."""
+    try:
+        return set(client.nthreads())
+    except Exception:
+        return None
+
+
+def _is_lost(error: BaseException) -> bool:
+    """Whether a chunk failed because its worker (or the link to it) went away, not by itself."""
+    from concurrent.futures import CancelledError
+
     import distributed
 
-    [state_future] = client.scatter([payload], broadcast=True)
-    futures = [client.submit(_run_chunk, state_future, a, b, *args, pure=False) for a, b in chunks]
+    return isinstance(error, (CancelledError, distributed.KilledWorker, OSError, TimeoutError))
+
+
+def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report) -> list[Result]:
+    """The chunks as Dask tasks. A chunk lost with its worker (the scheduler reschedules it by
+    itself; a chunk it gives up on, ``KilledWorker``, or one cancelled under us is sent again,
+    ``DASK_RESUBMITS`` times at most) is played again elsewhere: playout ``i`` depends only on
+    ``(seed, i)``, so the report is the same. Workers that left are counted in
+    ``report.workers_lost``; with none left for ``DASK_NO_WORKERS_GRACE`` seconds the run stops
+    (``report.stopped``) with the playouts done so far."""
+    start = time.monotonic()
+    workers = _dask_workers(client)
+    while not workers:  # a scheduler just started may not have its workers yet
+        if workers is None:
+            raise NefertitiError(
+                f"the Dask scheduler at {client.scheduler.address} stopped answering"
+            )
+        if time.monotonic() - start > DASK_NO_WORKERS_GRACE:
+            raise NefertitiError(
+                f"the Dask scheduler at {client.scheduler.address} has no workers "
+                f"(none joined in {DASK_NO_WORKERS_GRACE:.0f} s)"
+            )
+        if cancel is not None and cancel.is_set():
+            return []
+        time.sleep(DASK_WORKERS_POLL)
+        workers = _dask_workers(client)
+    report.workers = len(workers)
+    seen = set(workers)
+    chunks = _chunks(total, len(workers), chunk_size)
+
+    def submit(chunk):
+        # The state goes with each task (5 KB) rather than scattered once: scattered data dies
+        # with the workers that hold it, and tasks that need it would be lost with it.
+        return client.submit(_run_chunk, payload, *chunk, *args, pure=False, retries=1)
+
+    pending = {submit(chunk): (chunk, 0) for chunk in chunks}
     results: list[Result] = []
+    none_since = None
+    asked = time.monotonic()
     try:
-        for future in distributed.as_completed(futures):
-            results += future.result()
-            if progress is not None:
-                progress(len(results), total)
+        while pending:
             if cancel is not None and cancel.is_set():
                 break
+            finished = [future for future in pending if future.done()]
+            for future in finished:
+                chunk, resent = pending.pop(future)
+                try:
+                    results += future.result(timeout=DASK_CONNECT_TIMEOUT)
+                except Exception as error:
+                    if not _is_lost(error):
+                        raise  # the chunk itself failed (a bot's error): as in a local run
+                    if resent >= DASK_RESUBMITS:
+                        report.stopped = (
+                            f"playouts {chunk[0]} to {chunk[1] - 1} were lost "
+                            f"{resent + 1} times with their workers"
+                        )
+                        return results
+                    if client.status not in ("running", "connecting"):
+                        report.stopped = "the connection to the Dask scheduler was lost"
+                        return results
+                    pending[submit(chunk)] = (chunk, resent + 1)
+            if finished and progress is not None:
+                progress(len(results), total)
+            now = time.monotonic()
+            if now - asked >= DASK_WORKERS_POLL:
+                asked = now
+                current = _dask_workers(client)
+                if current is None:
+                    report.stopped = "the Dask scheduler stopped answering"
+                    return results
+                seen |= current
+                report.workers_lost = len(seen - current)
+                if current:
+                    none_since = None
+                elif none_since is None:
+                    none_since = now
+                elif now - none_since >= DASK_NO_WORKERS_GRACE:
+                    report.stopped = f"all {len(seen)} Dask workers were lost"
+                    return results
+            time.sleep(DASK_POLL)
     finally:
-        client.cancel(futures + [state_future])
+        if pending:
+            try:
+                client.cancel(list(pending))
+            except Exception:  # the scheduler is gone: nothing left to cancel
+                pass
     return results
