@@ -565,3 +565,47 @@ def test_two_records_in_one_process_merge_instead_of_overwriting(tmp_path):
     final = Coverage(path)
     assert final.seen() == {"R3.5", "R6.4"}
     assert final.counts("R3.5") == Marks(seen=1, right=2)
+
+
+def test_a_symlink_loop_is_left_alone_with_a_warning(tmp_path):
+    a, b = tmp_path / "coverage.json", tmp_path / "other.json"
+    a.symlink_to(b)
+    b.symlink_to(a)
+    coverage = Coverage(a)
+    assert "could not be read" in coverage.warning
+    coverage.add(["R3.5"])  # kept in memory, the links untouched
+    assert a.is_symlink() and b.is_symlink() and coverage.seen() == {"R3.5"}
+
+
+def test_nothing_in_the_file_raises_out_of_the_constructor(tmp_path):
+    """Random damage to a good record (bytes cut, flipped, repeated): Coverage() never raises,
+    and the file is either read or kept aside byte for byte."""
+    rng = random.Random(14)
+    good = json.dumps(
+        {"version": 2, "rules": {"R3.5": {"seen": 3, "practised": 1}, "R6.4": {"wrong": 2}}}
+    ).encode()
+    for n in range(200):
+        data = bytearray(good)
+        for _ in range(rng.randint(1, 4)):
+            if not data:
+                break
+            at = rng.randrange(len(data))
+            choice = rng.randrange(3)
+            if choice == 0:
+                data[at] = rng.randrange(256)
+            elif choice == 1:
+                del data[at:]
+            else:
+                data[at:at] = data[at : at + rng.randint(1, 40)] * rng.randint(1, 50)
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        path = folder / "coverage.json"
+        path.write_bytes(bytes(data))
+        coverage = Coverage(path)
+        aside = _kept_aside(folder)
+        if coverage.warning:
+            assert [p.read_bytes() for p in aside] == [bytes(data)], n
+        else:
+            assert not aside and path.read_bytes() == bytes(data)
+        coverage.add(["R7.1"])
+        assert "R7.1" in Coverage(path).seen()
