@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import re
 from importlib import resources
@@ -287,3 +288,64 @@ def test_nothing_shipped_points_at_the_shared_folder():
                 if any(marker in line for marker in OUTSIDE):
                     found.append(f"{path.relative_to(ROOT)}:{number}")
     assert found == []
+
+
+# --- rule IDs in the widgets: title on hover, text on click ------------------------------------
+def test_link_rule_ids_gives_each_id_its_title_and_its_text_once():
+    from widgets.rules_view import link_rule_ids
+
+    shown = link_rule_ids("Closes (Markets sheet, R3.5) and then R6.6-R6.7; R3.5 again.", "en")
+    title = RR.lookup("R3.5").title
+    assert f'data-r="R3.5" title="R3.5 · {html.escape(title)}"' in shown
+    assert shown.count('data-nfr="R3.5"') == 1  # the text is in the pane once
+    assert shown.count('data-r="R3.5"') == 2 and 'data-r="R6.7"' in shown
+    assert html.escape(RR.lookup("R6.6").text) in shown
+
+
+def test_link_rule_ids_escapes_titles_and_leaves_tags_attributes_and_unknown_ids_alone():
+    from widgets.rules_view import link_rule_ids
+
+    text = '<a href="R3.5">R3.5</a> <span title="R6.6">x</span> R0 R99 &lt;b&gt;'
+    assert link_rule_ids(text, "en") == text  # nothing to link: unchanged
+    shown = link_rule_ids("<b>R2.8</b> <code>R3.1</code>", "de")
+    assert 'data-r="R2.8"' in shown and 'data-r="R3.1"' not in shown
+    assert "<script" not in shown.lower()
+    assert link_rule_ids(shown, "de") == shown  # linked once only
+    # a title with quotes or angle brackets could not break out of the attribute
+    hover = re.search(r'title="([^"]*)"', shown).group(1)
+    assert "<" not in hover and ">" not in hover
+
+
+def test_link_rule_ids_flags_a_reading_and_follows_the_language():
+    from widgets.rules_view import link_rule_ids
+
+    assert "本项目的解读" in link_rule_ids("R2.8", "zh")
+    assert "Lesart des Projekts" in link_rule_ids("R2.8", "de")
+    assert "R3.11 → R3" in link_rule_ids("R3.11", "en")  # a ruling without an entry: its section
+
+
+def test_the_rules_view_searches_shows_and_switches_language():
+    from widgets import GameSession, RulesView
+
+    session = GameSession()
+    view = RulesView(session)
+    assert len(view.shown_ids) == 63
+    found = view.search("closing")
+    assert "R3.10" in found and len(found) < 63
+    assert view.show("R3.5").id == "R3.5" and view.selected == "R3.5"
+    assert "exactly 14" in view.text_html
+    session.lang = "zh"
+    assert CJK.search(view.text_html) and "R3.5" in view.text_html
+    view.search("nothing-like-this")
+    assert view.shown_ids == [] and view.show("R6.6") is not None  # shown: the search is cleared
+    assert view.shown_ids and view.show("R99") is None
+
+
+def test_a_click_on_open_in_the_rules_view_reaches_the_sandbox():
+    from widgets import Sandbox
+
+    sandbox = Sandbox()
+    sandbox._rules_bridge.value = "R6.6|1712"  # what the page's click handler sets
+    assert sandbox.visible_view == "rules" and sandbox.rules.selected == "R6.6"
+    sandbox._rules_bridge.value = "<img src=x>|1"  # not an ID: nothing happens
+    assert sandbox.rules.selected == "R6.6"

@@ -14,6 +14,7 @@ from .language import LanguageSelector
 from .log import Log
 from .odds import OddsView
 from .players import Players
+from .rules_view import RulesView, link_rule_ids, rule_ids_html
 from .sandbox import Sandbox, make_app
 from .scores import Scores
 from .session import SEAT_KINDS, GameSession
@@ -32,8 +33,11 @@ __all__ = [
     "Log",
     "OddsView",
     "Players",
+    "RulesView",
     "Sandbox",
     "Scores",
     "Timeline",
+    "link_rule_ids",
     "make_app",
+    "rule_ids_html",
 ]

@@ -14,6 +14,7 @@ from nefertiti_core.explain import describe_option
 from nefertiti_core.i18n import tr
 
 from ._common import HTML, DeferredView, esc, guarded, player_name, tooltip
+from .rules_view import link_rule_ids
 from .session import GameSession
 
 #: A disabled "Recruit" button must look unavailable at a glance (Panel's native style only fades
@@ -83,7 +84,8 @@ class Characters(DeferredView):
             elif not state.is_over:
                 lines.append(tr(lang, "panel.characters.cannot"))
             lines.append(tr(lang, "panel.characters.rule"))
-        self._note.object = "".join(f"<div style='color:#555'>{esc(line)}</div>" for line in lines)
+        notes = "".join(f"<div style='color:#555'>{esc(line)}</div>" for line in lines)
+        self._note.object = link_rule_ids(notes, lang)  # R5.1, R10.1: titles on hover
         for pile, name in enumerate(R.PILES):
             cards = state.piles[pile]
             effect = tr(lang, f"panel.effect.{name}")

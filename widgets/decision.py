@@ -42,6 +42,7 @@ from ._common import (
     swatch,
     tooltip,
 )
+from .rules_view import link_rule_ids
 from .session import GameSession
 
 #: At most this many option buttons; options beyond them (never seen in a real game) go into the
@@ -146,7 +147,7 @@ class DecisionPanel(pn.viewable.Viewer):
             self._who.object = (
                 f"<div style='font-size:15px'><b>{esc(tr(lang, 'panel.decision.over'))}</b></div>"
             )
-            self._over.object = _score_html(state, lang)
+            self._over.object = link_rule_ids(_score_html(state, lang), lang)
             self._over.visible = True
             self._place_box.visible = False
             self._options_label.visible = False
@@ -155,7 +156,7 @@ class DecisionPanel(pn.viewable.Viewer):
             return
 
         self._over.visible = False
-        self._who.object = _who_html(state, lang, session)
+        self._who.object = link_rule_ids(_who_html(state, lang, session), lang)
         self._bots.visible = session.is_bot(state.decider)
 
         placements, others = [], []
@@ -241,7 +242,8 @@ class DecisionPanel(pn.viewable.Viewer):
             self._place_preview.object = ""
             return
         text = _preview_text(state, option, self.session.lang)
-        self._place_preview.object = f"<div style='color:#555;font-size:12px'>{esc(text)}</div>"
+        preview_html = f"<div style='color:#555;font-size:12px'>{esc(text)}</div>"
+        self._place_preview.object = link_rule_ids(preview_html, self.session.lang)
 
     # ------------------------------------------------------------------ clicks
     @guarded

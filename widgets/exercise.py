@@ -19,6 +19,7 @@ from nefertiti_core.i18n import tr
 
 from ._common import after_page_message, esc
 from .board import FONT_STACK, Board
+from .rules_view import link_rule_ids
 from .session import GameSession
 
 #: The verdict's look: green for right, a warm orange for "not quite", grey for what was not an
@@ -154,7 +155,8 @@ class ExerciseCard(pn.viewable.Viewer):
     # ------------------------------------------------------------------ showing
     def _show(self, feedback: Feedback) -> None:
         # The engine's verdict ("Right: ...", "Not quite: ...") first, in colour; then why.
-        self._result.object = feedback_html(feedback)
+        # the rule IDs of the reason: their titles on hover, their texts on click
+        self._result.object = link_rule_ids(feedback_html(feedback), self.lang)
         self._result.visible = True
 
     def _render(self) -> None:

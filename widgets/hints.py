@@ -19,6 +19,7 @@ import param
 from nefertiti_core.i18n import tr
 
 from ._common import HTML, WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
+from .rules_view import link_rule_ids
 from .session import GameSession, _server_document
 
 MAX_HINTS = 6  # rows shown (a turn can offer 25 placements)
@@ -149,10 +150,11 @@ class HintsView(pn.viewable.Viewer):
                 hint = self.hints[index]
                 reasons = "".join(f"<li>{esc(reason)}</li>" for reason in hint.reasons)
                 value = tr(lang, "hints.value", value=f"{hint.value:.1f}")
-                self._texts[index].object = (
+                self._texts[index].object = link_rule_ids(
                     f"<div style='font-size:13px'><b>{esc(tr(lang, 'hints.row', rank=hint.rank, option=hint.text))}</b>"
                     f" <span style='color:#6b4f2a'>({esc(value)})</span>"
-                    f"<ul style='margin:2px 0 4px 16px;padding:0;font-size:12px'>{reasons}</ul></div>"
+                    f"<ul style='margin:2px 0 4px 16px;padding:0;font-size:12px'>{reasons}</ul></div>",
+                    lang,
                 )
                 self._plays[index].name = tr(lang, "hints.play")
                 row.visible = True

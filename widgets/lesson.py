@@ -33,6 +33,7 @@ from .board import Board
 from .decision import DecisionPanel
 from .exercise import ExerciseCard
 from .log import Log
+from .rules_view import link_rule_ids
 from .session import GameSession
 
 _COVERAGE: Coverage | None = None
@@ -160,10 +161,13 @@ def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane
     after every change of the record, and shows the warning about the record's file, if any."""
     coverage = coverage if coverage is not None else learner_coverage()
     coverage.refresh()  # what other kernels have added meanwhile
-    pane = pn.pane.HTML(coverage_html(coverage, lang), sizing_mode="stretch_width")
+    # every rule ID in the table: its title on hover, its text on click
+    pane = pn.pane.HTML(
+        link_rule_ids(coverage_html(coverage, lang), lang), sizing_mode="stretch_width"
+    )
 
     def redraw():
-        pane.object = coverage_html(coverage, lang)
+        pane.object = link_rule_ids(coverage_html(coverage, lang), lang)
 
     coverage.on_change(redraw)
     return pane

@@ -16,6 +16,7 @@ from nefertiti_core.explain import SILENT_EVENTS, describe_event, narrate
 from nefertiti_core.i18n import tr
 
 from ._common import HTML, DeferredView, esc, guarded, swatch
+from .rules_view import link_rule_ids
 from .session import GameSession
 
 MAX_ENTRIES = 200
@@ -162,4 +163,5 @@ class Log(DeferredView):
                 f"<span style='color:#888;font-size:11px;margin-right:6px'>{esc(when)}</span>"
                 f"{badge}{dot}{esc(text)}</div>"
             )
-        self._entries.object = "".join(rows)
+        # every rule ID (badge and text): its title on hover, its text on click
+        self._entries.object = link_rule_ids("".join(rows), lang)

@@ -30,13 +30,14 @@ from .language import LanguageSelector
 from .log import Log
 from .odds import OddsView
 from .players import Players
+from .rules_view import LINK_VARIABLE, RulesView, bridge_id, rules_bridge
 from .scores import Scores
 from .session import SEAT_KINDS, GameSession
 from .timeline import Timeline
 
 MAX_SEATS = 4
 RANDOM_FIRST = -1
-VIEWS = ("characters", "log", "scores", "timeline", "odds", "setup")
+VIEWS = ("characters", "log", "scores", "timeline", "odds", "rules", "setup")
 BOARD_WIDTH = 860
 SIDE_WIDTH = 490
 #: Below this width (the board's column and the side column side by side, with margins) the
@@ -187,6 +188,7 @@ class Sandbox(pn.viewable.Viewer):
                 "scores": lambda: Scores(session, width=BOARD_WIDTH - 20, height=340),
                 "timeline": lambda: Timeline(session),
                 "odds": lambda: OddsView(session, width=BOARD_WIDTH - 10),
+                "rules": lambda: RulesView(session, with_bridge=False),
                 "setup": lambda: setup,
             },
             self._on_view_built,
@@ -203,12 +205,16 @@ class Sandbox(pn.viewable.Viewer):
         )
         self._view_picker.param.watch(self._on_view, "value")
 
+        # A click on "Open in the Rules view" under any rule ID of the page arrives here
+        self._rules_bridge = rules_bridge()
+        self._rules_bridge.param.watch(self._on_rules_bridge, "value")
         header = pn.Row(
             self._heading,
             self._bot_status,
             pn.layout.HSpacer(),
             self.language,
             self._hints,
+            self._rules_bridge,
             sizing_mode="stretch_width",
         )
         side = pn.Column(
@@ -244,7 +250,11 @@ class Sandbox(pn.viewable.Viewer):
             ),
             sizing_mode="stretch_width",
             # the container that NARROW_CSS measures
-            styles={"background": "#f7f1e3", "container-type": "inline-size"},
+            styles={
+                "background": "#f7f1e3",
+                "container-type": "inline-size",
+                LINK_VARIABLE: "block",  # the rule IDs' "Open in the Rules view"
+            },
         )
         self._refresh_labels()
         self._refresh_seats()
@@ -382,6 +392,18 @@ class Sandbox(pn.viewable.Viewer):
     scores = property(lambda self: self._views["scores"])
     timeline = property(lambda self: self._views["timeline"])
     odds = property(lambda self: self._views["odds"])
+    rules = property(lambda self: self._views["rules"])
+
+    @guarded
+    def _on_rules_bridge(self, event):
+        rule_id = bridge_id(event.new)
+        if rule_id:
+            self.open_rule(rule_id)
+
+    def open_rule(self, rule_id: str) -> bool:
+        """Show the Rules view at ``rule_id`` (what "Open in the Rules view" does)."""
+        self.open_view("rules")
+        return self.rules.show(rule_id) is not None
 
     @guarded
     def _on_players_count(self, *_):
