@@ -609,3 +609,32 @@ def test_nothing_in_the_file_raises_out_of_the_constructor(tmp_path):
             assert not aside and path.read_bytes() == bytes(data)
         coverage.add(["R7.1"])
         assert "R7.1" in Coverage(path).seen()
+
+
+def test_a_writer_that_holds_the_lock_too_long_delays_the_save_and_loses_nothing(
+    tmp_path, monkeypatch
+):
+    import fcntl
+
+    path = tmp_path / "coverage.json"
+    coverage = Coverage(path)
+    coverage.add(["R3.5"])
+    monkeypatch.setattr("nefertiti_core.coverage.LOCK_SECONDS", 0.2)
+    with open(str(path) + ".lock", "a") as other:  # another program's lock
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX)
+        assert coverage.add(["R6.4"]) == {"R6.4"}  # waits 0.2 s, then keeps it for later
+        assert "another program" in coverage.warning
+        assert json.loads(path.read_text())["rules"] == {"R3.5": {"seen": 1}}
+        fcntl.flock(other.fileno(), fcntl.LOCK_UN)
+    coverage.add(["R7.1"])
+    assert Coverage(path).seen() == {"R3.5", "R6.4", "R7.1"} and coverage.warning is None
+
+
+def test_without_fcntl_the_record_is_still_written_atomically(tmp_path, monkeypatch):
+    monkeypatch.setattr("nefertiti_core.coverage.fcntl", None)
+    path = tmp_path / "coverage.json"
+    coverage = Coverage(path)
+    coverage.add(["R3.5"])
+    Coverage(path).add(["R6.4"])
+    assert Coverage(path).seen() == {"R3.5", "R6.4"} and coverage.warning is None
+    assert not (tmp_path / "coverage.json.lock").exists()
