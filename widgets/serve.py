@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import html
 import ipaddress
 import logging
 import re
@@ -384,6 +385,33 @@ def _close_idle(application, idle_s: float) -> None:
                 log.debug("could not close an idle websocket", exc_info=True)
 
 
+def deferred_app():
+    """What a page load builds: a spinner; the Sandbox itself once the page's websocket connects.
+
+    A ``GET /tutor`` from a script or an ``<img>`` tag (which never runs the page's JavaScript)
+    then costs a few milliseconds instead of a whole Sandbox (about 0.5 s of the server's CPU,
+    all of it on the event loop every session shares), and saves no game (#14). A browser gets
+    the same Sandbox a moment later, from the session's ``onload``.
+    """
+    import panel as pn
+
+    from .sandbox import make_app
+
+    holder = pn.Column(
+        pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
+        sizing_mode="stretch_width",
+        styles={"background": "#f7f1e3", "min-height": "400px"},
+    )
+
+    def build():
+        app = make_app()
+        holder.sandbox = app.sandbox
+        holder.objects = [app]
+
+    pn.state.onload(build)
+    return holder
+
+
 def _report_callback_error(error: BaseException) -> None:
     """A failing callback: logged on the server, shown to that browser session only."""
     import panel as pn
@@ -391,7 +419,9 @@ def _report_callback_error(error: BaseException) -> None:
     log.error("callback failed", exc_info=error)
     try:
         if pn.state.notifications is not None:
-            pn.state.notifications.error(f"Something went wrong: {error} (logged on the server)")
+            # the notification's text is HTML: an error may quote a file or an input (#14)
+            text = html.escape(str(error)[:300])
+            pn.state.notifications.error(f"Something went wrong: {text} (logged on the server)")
     except Exception:  # pragma: no cover - no session to tell
         log.debug("could not notify the session", exc_info=True)
 
@@ -411,8 +441,6 @@ def serve(
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
-    from .sandbox import make_app
-
     install_handlers()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
@@ -422,7 +450,7 @@ def serve(
     # before Panel's own /components/ route: tornado takes the first route that matches
     extra.append((r"/components/(.*)", _component_handler(), {}))
     server = pn.serve(
-        {APP_NAME: make_app},
+        {APP_NAME: deferred_app},
         port=port,
         address=address,
         show=show,
