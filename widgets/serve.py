@@ -47,6 +47,11 @@ CHECK_UNUSED_MS = 5_000
 #: is noticed when it stops answering them.
 PING_INTERVAL_S = 20
 PING_TIMEOUT_S = 60
+#: Largest message a page may send (Bokeh's default is 20 MB): an upload travels as one message,
+#: base64-encoded; nefertiti_core.limits.MAX_FILE_BYTES (1 MiB) is about 1.4 MB of it. A larger
+#: message closes that page's connection (its game is autosaved); the memory a session can make
+#: the server hold for one message is bounded by this.
+MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 _WILDCARD = ("0.0.0.0", "::")
 _HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
@@ -466,6 +471,7 @@ def serve(
         check_unused_sessions=CHECK_UNUSED_MS,
         websocket_ping_interval=PING_INTERVAL_S,
         websocket_ping_timeout=PING_TIMEOUT_S,
+        websocket_max_message_size=MAX_MESSAGE_BYTES,
         **kwargs,
     )
     app = server._tornado
