@@ -35,6 +35,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -43,6 +44,7 @@ import stat
 import tempfile
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -327,21 +329,37 @@ class _Damaged(Exception):
 class Coverage:
     """A learner's record of rules seen, practised and answered, kept in a JSON file.
 
-    ``path``: the file (default :func:`default_path`); ``lang``: the language of the warnings.
+    ``path``: the file (default :func:`default_path`); ``lang``: the language of the warnings;
+    ``background``: save in a background thread (a page's click never waits for the disk; the
+    tutorials' record does), every pending save done by :meth:`flush` and at exit. Otherwise
+    every change is saved before the call returns.
     :attr:`warning` holds the latest problem with the file (None when all is well);
     :attr:`moved_to` the place a damaged file was moved to, if one was.
     """
 
     _MARKS = 64  # games whose log position is remembered (the oldest is forgotten first)
 
-    def __init__(self, path: str | Path | None = None, lang: str = DEFAULT_LANGUAGE):
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        lang: str = DEFAULT_LANGUAGE,
+        *,
+        background: bool = False,
+    ):
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
         self.warning: str | None = None
         self.moved_to: Path | None = None
         self._base: dict[str, Marks] = {}  # what the file held at the last read or write
         self._delta: dict[str, Marks] = {}  # what this record added since its last save
+        self._sending: dict[str, Marks] = {}  # what a save is writing now
         self._writable = True  # False: the file is there but unreadable, never overwrite it
-        self._guard = threading.RLock()
+        self._guard = threading.RLock()  # the marks in memory (held briefly, never during I/O)
+        self._io = threading.Lock()  # one save or read of the file at a time in this process
+        self._background = background
+        self._writer: threading.Thread | None = None
+        self._save_wanted = False
+        if background:
+            _BACKGROUND.add(self)
         # source key -> the last log recorded for it: only events after it count again.
         self._marks: OrderedDict[int, list] = OrderedDict()
         self._listeners: list = []  # called after every change (views that redraw)
@@ -475,48 +493,68 @@ class Coverage:
 
     def _sync(self, *, loading: bool = False) -> str | None:
         """Under the lock: read the file, move it aside if damaged, add this record's new marks
-        to it and write it back. Returns a warning (and keeps the marks) if it cannot."""
-        with self._guard:
+        to it and write it back. Returns a warning (and keeps the marks) if it cannot. The
+        marks in memory stay readable meanwhile (the file is not read or written under
+        ``_guard``)."""
+        with self._io:
             target = self._target()
-            if loading and not self._delta and not os.path.lexists(target):
-                self._base = {}  # nothing recorded yet (no folder or file made just by looking)
-                return None
-            with self._locked(target) as locked:
-                if locked is None:
-                    return self._warn("coverage.busy", "locked by another program")
-                try:
-                    disk = self._read(target)
-                except _Unreadable as problem:
-                    self._writable = False
-                    return self._warn(problem.key, problem.reason)
-                except _Damaged as problem:
-                    try:
-                        self.moved_to = self._move_aside(target)
-                    except OSError as error:
-                        self._writable = False
-                        return self._warn("coverage.stuck", problem.reason, why=_reason(error))
-                    self._warn("coverage.moved", problem.reason, kept=str(self.moved_to))
-                    for rule, marks in problem.salvage.items():
-                        self._delta[rule] = self._delta.get(rule, Marks()).plus(marks)
-                    disk = {}
-                self._writable = True
-                disk = disk or {}
-                if not self._delta:  # nothing to add (no file is made until there is)
-                    self._base = disk
+            with self._guard:
+                if loading and not self._delta and not os.path.lexists(target):
+                    self._base = {}  # nothing recorded yet (no folder or file made by looking)
                     return None
-                merged = dict(disk)
-                for rule, marks in self._delta.items():
-                    merged[rule] = merged.get(rule, Marks()).plus(marks)
+                self._sending, self._delta = self._delta, {}
+            try:
+                return self._exchange(target, loading)
+            finally:
+                with self._guard:  # what was not written goes back to be written later
+                    for rule, marks in self._sending.items():
+                        self._delta[rule] = marks.plus(self._delta.get(rule, Marks()))
+                    self._sending = {}
+
+    def _exchange(self, target: Path, loading: bool) -> str | None:
+        """The read-modify-write of :meth:`_sync`; clears ``_sending`` once it is written."""
+        with self._locked(target) as locked:
+            if locked is None:
+                return self._warn("coverage.busy", "locked by another program")
+            try:
+                disk = self._read(target)
+            except _Unreadable as problem:
+                self._writable = False
+                return self._warn(problem.key, problem.reason)
+            except _Damaged as problem:
                 try:
-                    self._write(target, merged)
+                    self.moved_to = self._move_aside(target)
                 except OSError as error:
+                    self._writable = False
+                    return self._warn("coverage.stuck", problem.reason, why=_reason(error))
+                self._warn("coverage.moved", problem.reason, kept=str(self.moved_to))
+                with self._guard:
+                    for rule, marks in problem.salvage.items():
+                        self._sending[rule] = self._sending.get(rule, Marks()).plus(marks)
+                disk = {}
+            self._writable = True
+            disk = disk or {}
+            with self._guard:
+                sending = dict(self._sending)
+            if not sending:  # nothing to add (no file is made until there is)
+                with self._guard:
                     self._base = disk
-                    return self._warn("coverage.unwritable", error)
-                self._base = merged
-                self._delta = {}
-                if not loading and self.warning and self.moved_to is None:
-                    self.warning = None  # an earlier problem is over
                 return None
+            merged = dict(disk)
+            for rule, marks in sending.items():
+                merged[rule] = merged.get(rule, Marks()).plus(marks)
+            try:
+                self._write(target, merged)
+            except OSError as error:
+                with self._guard:
+                    self._base = disk
+                return self._warn("coverage.unwritable", error)
+            with self._guard:
+                self._base = merged
+                self._sending = {}
+            if not loading and self.warning and self.moved_to is None:
+                self.warning = None  # an earlier problem is over
+            return None
 
     def _load(self) -> None:
         self._sync(loading=True)
@@ -569,9 +607,43 @@ class Coverage:
             for rule, marks in rules.items():
                 self._delta[rule] = self._delta.get(rule, Marks()).plus(marks)
             new = self.seen() - before
-        self.save()
+        if self._background:
+            self._save_later()
+        else:
+            self.save()
         self._changed()
         return new
+
+    def _save_later(self) -> None:
+        """Background mode: one thread saves whatever is pending, again while more comes."""
+        with self._guard:
+            self._save_wanted = True
+            if self._writer is not None:
+                return
+            self._writer = threading.Thread(
+                target=self._write_pending, name="coverage-save", daemon=True
+            )
+            self._writer.start()
+
+    def _write_pending(self) -> None:
+        while True:
+            with self._guard:
+                if not self._save_wanted:
+                    self._writer = None
+                    return
+                self._save_wanted = False
+            self.save()
+
+    def flush(self, timeout: float | None = 30.0) -> str | None:
+        """Wait for a background save and write anything still pending; returns the warning."""
+        writer = self._writer
+        if writer is not None and writer is not threading.current_thread():
+            writer.join(timeout)
+        with self._guard:
+            pending = bool(self._delta)
+        if pending:
+            self.save()
+        return self.warning
 
     def add(self, rule_ids: Iterable[str]) -> set[str]:
         """Mark rule IDs as seen; returns those that are new (and saves)."""
@@ -621,10 +693,12 @@ class Coverage:
         still add to it)."""
         if not self._writable:  # never overwrite a file that could not be read
             return self.warning
-        with self._guard:
-            self._delta.clear()
-            self._base = {}
-            self._marks.clear()
+        self.flush()
+        with self._io:
+            with self._guard:
+                self._delta.clear()
+                self._base = {}
+                self._marks.clear()
             target = self._target()
             with self._locked(target) as locked:
                 if locked is None:
@@ -642,8 +716,9 @@ class Coverage:
         record added since)."""
         with self._guard:
             out = dict(self._base)
-            for rule, marks in self._delta.items():
-                out[rule] = out.get(rule, Marks()).plus(marks)
+            for pending in (self._sending, self._delta):
+                for rule, marks in pending.items():
+                    out[rule] = out.get(rule, Marks()).plus(marks)
         return {r: m for r, m in out.items() if m}
 
     def counts(self, rule_id: str) -> Marks:
@@ -714,6 +789,17 @@ class Coverage:
                     )
                 )
         return lines
+
+
+#: Records saving in the background: their pending saves are done when the interpreter exits.
+_BACKGROUND: weakref.WeakSet = weakref.WeakSet()
+
+
+@atexit.register
+def _flush_at_exit() -> None:
+    for coverage in list(_BACKGROUND):
+        with contextlib.suppress(Exception):
+            coverage.flush(timeout=10.0)
 
 
 def _parse(raw: bytes) -> dict[str, Marks]:

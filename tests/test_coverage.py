@@ -638,3 +638,29 @@ def test_without_fcntl_the_record_is_still_written_atomically(tmp_path, monkeypa
     Coverage(path).add(["R6.4"])
     assert Coverage(path).seen() == {"R3.5", "R6.4"} and coverage.warning is None
     assert not (tmp_path / "coverage.json.lock").exists()
+
+
+def test_in_the_background_a_slow_disk_never_holds_up_a_click(tmp_path, monkeypatch):
+    """The tutorials' record saves in a background thread: recording returns at once, the
+    marks are readable meanwhile, flush() writes them all."""
+    import time
+
+    path = tmp_path / "coverage.json"
+    coverage = Coverage(path, background=True)
+    real = Coverage._write
+
+    def slow(self, target, record):
+        time.sleep(0.3)
+        real(self, target, record)
+
+    monkeypatch.setattr(Coverage, "_write", slow)
+    started = time.perf_counter()
+    for n in range(1, 21):
+        coverage.add([f"R3.{n}"])
+        coverage.answered(["R6.4"], correct=True)
+    took = time.perf_counter() - started
+    assert took < 0.25, f"recording waited for the disk: {took:.2f} s"
+    assert len(coverage.seen()) == 20 and coverage.counts("R6.4") == Marks(right=20)
+    assert coverage.flush() is None
+    final = Coverage(path)
+    assert len(final.seen()) == 20 and final.counts("R6.4") == Marks(right=20)

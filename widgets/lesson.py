@@ -19,7 +19,6 @@ from nefertiti_core.coverage import (
     KINDS,
     SHOWN_ONLY,
     Coverage,
-    load_coverage,
     rules_shown,
     section_of,
 )
@@ -40,10 +39,12 @@ _COVERAGE: Coverage | None = None
 
 
 def learner_coverage() -> Coverage:
-    """The learner's coverage record (one per kernel, kept in ~/.nefertiti/coverage.json)."""
+    """The learner's record (one per kernel, kept in ``$NEFERTITI_HOME/coverage.json`` or
+    ``~/.nefertiti/coverage.json``). It saves in a background thread, so a click on a board never
+    waits for the disk; other kernels' marks are merged in, never overwritten."""
     global _COVERAGE
     if _COVERAGE is None:
-        _COVERAGE, _ = load_coverage()
+        _COVERAGE = Coverage(background=True)
     return _COVERAGE
 
 

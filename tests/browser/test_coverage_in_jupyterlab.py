@@ -102,6 +102,14 @@ def test_a_click_on_a_board_shows_as_practised_and_notebook_moves_do_not(tmp_pat
         view.scroll_into_view_if_needed()
         view.screenshot(path=str(shots / "coverage-after-click.png"))
         browser.close()
-    rules = json.loads(record.read_text())["rules"]
-    assert rules["R5.3"] == {"seen": 2, "practised": 1}
+        # the kernel saves in the background: the file follows within moments
+        deadline = time.monotonic() + 15
+        rules = {}
+        while time.monotonic() < deadline:
+            if record.exists():
+                rules = json.loads(record.read_text())["rules"]
+                if rules.get("R5.3", {}).get("practised"):
+                    break
+            time.sleep(0.2)
+    assert rules["R5.3"] == {"seen": 2, "practised": 1}, rules
     assert rules["R2"] == {"seen": 1}  # the set-up board was shown
