@@ -212,7 +212,7 @@ class RulesView(pn.viewable.Viewer):
             self._title,
             self._search,
             self._count,
-            pn.FlexBox(self._list, self._text, flex_wrap="wrap", sizing_mode="stretch_width"),
+            pn.Row(self._list, self._text, sizing_mode="stretch_width"),
             *([self.bridge] if with_bridge else []),
             sizing_mode="stretch_width",
             styles={LINK_VARIABLE: "block"},
