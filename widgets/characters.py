@@ -100,9 +100,10 @@ class Characters(DeferredView):
                     f"<span style='color:#999'>· {esc(empty)}</span>"
                 )
             colour = "#333" if cards else "#999"
-            self._texts[pile].object = (
+            self._texts[pile].object = link_rule_ids(
                 f"<div style='font-size:13px'>{head}"
-                f"<div style='color:{colour};font-size:12px'>{esc(effect)}</div></div>"
+                f"<div style='color:{colour};font-size:12px'>{esc(effect)}</div></div>",
+                lang,
             )
             button = self._buttons[pile]
             button.name = tr(lang, "panel.characters.recruit")
