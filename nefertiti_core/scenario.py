@@ -824,18 +824,24 @@ def _decode_random_state(rd: _Reader, text, rng: random.Random) -> None:
     MAX_RANDOM_STATE_BYTES (a zlib bomb stops there, its rest never inflated).
     """
     path = ("random_state",)
-    why = "not a random state written by this tutor (delete it to use seed)"
+    why = "not a random state written by this tutor; delete it to use seed"
     if not isinstance(text, str):
         rd.fail(path, why)
     if len(text) > MAX_RANDOM_STATE_CHARS:
-        rd.fail(path, f"{len(text):,} characters is too long for a random state ({why})")
+        rd.fail(
+            path, f"too long for a random state ({len(text):,} characters); delete it to use seed"
+        )
     try:
         inflater = zlib.decompressobj()
         unpacked = inflater.decompress(base64.b64decode(text), MAX_RANDOM_STATE_BYTES)
     except (ValueError, zlib.error):
         rd.fail(path, why)
     if inflater.unconsumed_tail:
-        rd.fail(path, f"it unpacks to over {MAX_RANDOM_STATE_BYTES:,} bytes ({why})")
+        rd.fail(
+            path,
+            f"unpacks to over {MAX_RANDOM_STATE_BYTES:,} bytes, too much for a random state; "
+            "delete it to use seed",
+        )
     try:
         raw = json.loads(unpacked)
     except (ValueError, RecursionError):

@@ -9,8 +9,10 @@ session, so every visitor has their own game.
 
 from __future__ import annotations
 
+import functools
 import io
 import logging
+import threading
 from collections.abc import Mapping
 from datetime import datetime
 
@@ -19,6 +21,7 @@ import param
 from bokeh.models import ColumnDataSource, CustomJS
 
 from nefertiti_core.i18n import tr
+from nefertiti_core.limits import MAX_FILE_BYTES
 from nefertiti_core.rules import COLOURS
 
 from ._common import HTML, after_page_message, esc, guarded, md_escape, seat_kind_label
@@ -32,7 +35,7 @@ from .odds import OddsView
 from .players import Players
 from .rules_view import LINK_VARIABLE, RulesView, bridge_id, rules_bridge
 from .scores import Scores
-from .session import SEAT_KINDS, GameSession
+from .session import SEAT_KINDS, GameSession, _server_document
 from .timeline import Timeline
 
 MAX_SEATS = 4
@@ -432,11 +435,47 @@ class Sandbox(pn.viewable.Viewer):
     def _on_file(self, *_):
         data = self._file.value
         if data:
-            self.load_file(data, self._file.filename or "scenario.yaml")
+            name = self._file.filename or "scenario.yaml"
+            doc = _server_document()
+            if doc is None:  # a notebook or a test: read it here
+                self.load_file(data, name)
+            else:
+                self._load_file_off_loop(doc, data, name)
+
+    def _load_file_off_loop(self, doc, data: bytes, name: str) -> None:
+        """Served: the upload is checked in a worker process within a time and memory budget,
+        then read in a thread (widgets.upload); the game changes on the loop's next tick. The
+        event loop, and so every other session, never parses it (#14)."""
+        from .upload import load_checked
+
+        self._upload_token = token = getattr(self, "_upload_token", 0) + 1
+        self._show_file_status(
+            md_escape(tr(self.session.lang, "panel.file.checking", name=name)), "info"
+        )
+
+        def work():
+            upload = load_checked(data, name)
+            doc.add_next_tick_callback(functools.partial(self._file_read, doc, token, upload))
+
+        threading.Thread(target=work, name="upload", daemon=True).start()
+
+    @guarded
+    def _file_read(self, doc, token: int, upload) -> None:
+        from panel.io.state import set_curdoc
+
+        with set_curdoc(doc):
+            if token == self._upload_token:  # else a newer file was chosen meanwhile
+                self._show_loaded(upload.name, self.session.load_upload(upload))
 
     def load_file(self, data: bytes, name: str) -> bool:
         """Load a scenario or a game record; show its warnings or why it was refused."""
         lang = self.session.lang
+        if len(data) > MAX_FILE_BYTES:
+            self.session.error = (
+                f"{name}: too large ({len(data):,} bytes; at most {MAX_FILE_BYTES:,})"
+            )
+            self._show_file_status(md_escape(self.session.error), "danger")
+            return False
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -447,7 +486,12 @@ class Sandbox(pn.viewable.Viewer):
         # session bumps it on the next tick of the event loop, after this callback.)
         before = self.session.history
         warnings = self.session.load_text(text, name)
-        if self.session.history is before:  # refused: the game is as it was
+        return self._show_loaded(name, None if self.session.history is before else warnings)
+
+    def _show_loaded(self, name: str, warnings: list[str] | None) -> bool:
+        """Say that the file was loaded (with its warnings), or why it was refused (None)."""
+        lang = self.session.lang
+        if warnings is None:  # refused: the game is as it was
             self._show_file_status(md_escape(self.session.error), "danger")
             return False
         text = md_escape(tr(lang, "panel.file.loaded", name=name))

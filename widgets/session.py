@@ -303,13 +303,16 @@ class GameSession(param.Parameterized):
         self._set_history(scenario.state)
         return scenario.warnings
 
-    def load_record(self, record: GameRecord, name: str = "game.yaml", resume=False) -> None:
+    def load_record(
+        self, record: GameRecord, name: str = "game.yaml", resume=False, history=None
+    ) -> None:
         """Load a game record: every branch of a whole record (at its branch and step), its seats
         and bots' seed if it has them. Raises the engine's error (and changes nothing) if the
         record does not replay. ``resume``: the game goes on as it was left, so bot seats move
         only at the tip of the branch (behind it, the learner was looking back)."""
-        record.start.log = []
-        history = record.replay(source=name)
+        if history is None:  # else replayed already, off the event loop (widgets.upload)
+            record.start.log = []
+            history = record.replay(source=name)
         seats = record.seats
         if record.bot_seed is not None:
             self.bot_seed = record.bot_seed
@@ -317,6 +320,19 @@ class GameSession(param.Parameterized):
             self.seats = list(seats)
         bots = not resume or history.step == history.length()
         self._set_history(history.state, history, bots=bots)
+
+    def load_upload(self, upload) -> list[str] | None:
+        """Install a file read off the event loop (a :class:`widgets.upload.Upload`): returns
+        the scenario's warnings, or None (and sets ``error``) if the file was refused."""
+        if upload.error:
+            self.error = upload.error
+            return None
+        if upload.record is not None:
+            self.load_record(upload.record, upload.name, history=upload.history)
+            return []
+        upload.scenario.state.log = []
+        self._set_history(upload.scenario.state)
+        return list(upload.warnings)
 
     def whole_record(self) -> GameRecord:
         """The game as a whole record: every branch, where we are, the seats and bots' seed."""

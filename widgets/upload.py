@@ -1,0 +1,160 @@
+"""Uploaded files are read off the server's event loop, within a time and a memory budget (#14).
+
+An upload arrives as bytes in the session's callback, on the event loop that serves every
+session. Reading it there let one crafted file stall everyone (a zlib bomb in ``random_state``
+took the server from 100 MB to 2-4 GB and another session's click waited 6 s). Now:
+
+1. The size is checked at once (:data:`nefertiti_core.limits.MAX_FILE_BYTES`).
+2. A worker process loads the file exactly as the session will, under an address-space limit
+   (RLIMIT_AS, :data:`WORKER_MEMORY_MIB`) and a CPU-time limit (:data:`WORKER_CPU_SECONDS`), and
+   is killed after :data:`WORKER_WALL_SECONDS`. Whatever the file does, the server's memory and
+   event loop are not involved; a refusal is one line naming the file, the line and the field.
+3. Only a file the worker loaded is read again in the server, in a thread (the engine's limits
+   bound that work), and the session changes on the loop's next tick.
+
+:func:`check_in_worker` and :func:`read_upload` are the two steps; the Sandbox runs them in a
+thread. In a notebook or a test (no served document) the Sandbox reads the file directly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+
+from nefertiti_core.errors import NefertitiError
+from nefertiti_core.limits import MAX_FILE_BYTES, FileLimitError, decode, one_line
+
+#: The worker's budget: CPU seconds, real seconds (a loaded machine), address space in MiB.
+WORKER_CPU_SECONDS = 5
+WORKER_WALL_SECONDS = 20
+WORKER_MEMORY_MIB = 768
+
+_WORKER = r"""
+import json, os, resource, sys
+os.nice(10)  # the server's sessions come first
+limit = int(sys.argv[2]) * 1024 * 1024
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+cpu = int(sys.argv[3])
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+data = sys.stdin.buffer.read()
+try:
+    import importlib.util  # this file alone: the widgets package would import Panel
+    spec = importlib.util.spec_from_file_location("nefertiti_upload", sys.argv[4])
+    module = sys.modules["nefertiti_upload"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.read_upload(data, sys.argv[1])
+    print(json.dumps({"error": None}))
+except MemoryError:
+    print(json.dumps({"error": "memory"}))
+except RecursionError:
+    print(json.dumps({"error": "nested too deeply"}))
+except Exception as error:
+    print(json.dumps({"error": str(error), "kind": type(error).__name__}))
+"""
+
+
+@dataclass
+class Upload:
+    """A file read: a scenario, or a record with its replayed history; or why it was refused."""
+
+    name: str
+    scenario: object | None = None
+    record: object | None = None
+    history: object | None = None
+    warnings: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+def read_upload(data: bytes, name: str) -> Upload:
+    """Read an upload as the session loads it (raises the engine's errors; for the worker and
+    for the thread). A record is replayed here, so that the loop only installs the result."""
+    from nefertiti_core.history import is_record, record_from_data
+    from nefertiti_core.scenario import ScenarioError, from_data
+    from nefertiti_core.yaml_subset import YamlError
+    from nefertiti_core.yaml_subset import loads as loads_yaml
+
+    try:
+        text = decode(data)
+    except FileLimitError as error:
+        raise ScenarioError(name, (), str(error)) from None
+    try:
+        doc = loads_yaml(text)
+    except YamlError as error:
+        raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
+    if is_record(doc.data):
+        record = record_from_data(doc.data, name, doc)
+        record.start.log = []
+        return Upload(name, record=record, history=record.replay(source=name))
+    scenario = from_data(doc.data, name, doc)
+    return Upload(name, scenario=scenario, warnings=list(scenario.warnings))
+
+
+def check_in_worker(data: bytes, name: str) -> str | None:
+    """Load the upload in a worker process within the budget: None if it loads, else the reason
+    in one line (at most 200 characters) naming the file."""
+    shown = one_line(name, 60)
+    if len(data) > MAX_FILE_BYTES:
+        return one_line(
+            f"{shown}: too large ({len(data):,} bytes): a position or record file has at most "
+            f"{MAX_FILE_BYTES:,}"
+        )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
+    try:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                _WORKER,
+                shown,
+                str(WORKER_MEMORY_MIB),
+                str(WORKER_CPU_SECONDS),
+                os.path.abspath(__file__),
+            ],
+            input=data,
+            capture_output=True,
+            timeout=WORKER_WALL_SECONDS,
+            env=env,
+            cwd=root,
+        )
+    except subprocess.TimeoutExpired:
+        return f"{shown}: refused: reading it takes more than {WORKER_WALL_SECONDS} s"
+    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    try:
+        answer = json.loads(lines[-1])
+    except (IndexError, ValueError):
+        answer = None
+    if answer is None or done.returncode != 0:
+        if done.returncode < 0 or answer is None:  # killed: the CPU limit, or memory ran out
+            return (
+                f"{shown}: refused: reading it needs more than {WORKER_CPU_SECONDS} s or "
+                f"{WORKER_MEMORY_MIB} MiB"
+            )
+    error = answer["error"]
+    if error is None:
+        return None
+    if error == "memory":
+        return f"{shown}: refused: reading it needs more than {WORKER_MEMORY_MIB} MiB"
+    if (
+        answer.get("kind")
+        and answer["kind"] not in ("ScenarioError",)
+        and not error.startswith(shown)
+    ):
+        error = f"{shown}: {error}"
+    return one_line(error)
+
+
+def load_checked(data: bytes, name: str) -> Upload:
+    """Both steps, for a thread: the worker's check, then the reading. Never raises."""
+    try:
+        refused = check_in_worker(data, name)
+        if refused:
+            return Upload(name, error=refused)
+        return read_upload(data, name)
+    except NefertitiError as error:  # the worker passed it but this process refused it
+        return Upload(name, error=one_line(str(error)))
+    except Exception as error:  # pragma: no cover - a bug: never into the page's loop
+        return Upload(name, error=one_line(f"{name}: cannot be read ({error})"))
