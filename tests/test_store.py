@@ -215,15 +215,19 @@ def test_a_new_tab_is_offered_the_browsers_last_game(store):
     assert tab.game_token == first.game_token and not tab._saved_row.visible
 
 
-def test_a_game_open_in_another_tab_is_not_offered_and_a_duplicate_tab_plays_a_copy(store):
+def test_a_game_open_in_another_tab_is_resumed_as_a_copy(store):
     first = branched(store)
     tab = Sandbox(GameSession())
     tab.connect_store(store, browser=ME, game="", live={first.game_token})
-    assert not tab._resume.visible
-    copy = Sandbox(GameSession())
+    assert tab._resume.visible
+    assert tab.resume_offer()
+    same_game(first.session, tab.session)
+    assert tab.game_token != first.game_token  # its moves do not overwrite the other tab's
+    assert "another tab" in tab._saved_note.object
+    copy = Sandbox(GameSession())  # a duplicated tab (the same address)
     copy.connect_store(store, browser=ME, game=first.game_token, live={first.game_token})
     same_game(first.session, copy.session)
-    assert copy.game_token != first.game_token  # its moves do not overwrite the other tab's
+    assert copy.game_token != first.game_token
 
 
 def test_a_new_browser_gets_a_cookie_and_an_old_one_keeps_its_own(store):

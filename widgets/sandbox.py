@@ -518,14 +518,14 @@ class Sandbox(pn.viewable.Viewer):
         """Autosave this Sandbox's game to ``store`` and offer or resume a saved one.
 
         ``browser`` is the browser's id (its cookie; a new one is made if it has none), ``game``
-        the token in the page's address, ``live`` the tokens other open tabs are playing. A
+        the token in the page's address, ``live`` the games other open tabs play (``in``). A
         reload or a restart (the address names a game of this browser): the game comes back at
         once, with a note. A new tab (no game in the address) of a browser with a saved game:
         the offer to resume it, or to start anew. A game is never another browser's.
         """
         from .store import new_token, owner_of, valid_token
 
-        live = live if live is not None else set()
+        self._live = live = live if live is not None else set()
         new_browser = not valid_token(browser)
         browser = new_token() if new_browser else browser
         self._store, self._owner = store, owner_of(browser)
@@ -540,7 +540,7 @@ class Sandbox(pn.viewable.Viewer):
                 note = "saved.back"
             self._offer = saved
         elif not new_browser:
-            self._offer = store.latest(self._owner, exclude=live | {game})
+            self._offer = store.latest(self._owner)
             note = "saved.offer" if self._offer is not None else ""
         self._saved_kind = note
         self._page.data = {
@@ -617,10 +617,13 @@ class Sandbox(pn.viewable.Viewer):
         saved = self._offer
         if saved is None or not self._restore(saved):
             return False
-        self._token = saved.token
-        self._saved_kind = ""
+        if saved.token in self._live:  # open in another tab: this one goes on with a copy
+            self._saved_kind = "saved.copy"
+        else:
+            self._token = saved.token
+            self._saved_kind = ""
         self._refresh_saved()
-        self._page.data = dict(self._page.data, token=[saved.token])
+        self._page.data = dict(self._page.data, token=[self._token])
         return True
 
     @guarded
@@ -675,15 +678,12 @@ def make_app() -> pn.viewable.Viewable:
     return app
 
 
-#: The games open in this server's tabs (their tokens): a second tab never writes into them.
-_LIVE_GAMES: dict[str, int] = {}
-
-
 def _connect_saved_games(sandbox: Sandbox) -> None:
     """A served session: autosave to the process's store; resume or offer a saved game."""
     from .store import get_store
 
-    if pn.state.curdoc is None or pn.state.curdoc.session_context is None:
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
         return  # not served (a notebook, a test): nothing is saved
     store = get_store()
     if store is None:
@@ -693,32 +693,31 @@ def _connect_saved_games(sandbox: Sandbox) -> None:
     args = pn.state.session_args.get("game") or [b""]
     game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
     browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
-    sandbox.connect_store(store, browser=browser, game=game, live=set(_LIVE_GAMES))
-    held = {"token": None}
-
-    def track(*_):  # which game this tab plays, for the others
-        old, new = held["token"], sandbox.game_token
-        if old == new:
-            return
-        if old is not None:
-            _release(old)
-        _LIVE_GAMES[new] = _LIVE_GAMES.get(new, 0) + 1
-        held["token"] = new
-
-    track()
-    sandbox.session.param.watch(track, ["version"])
+    sandbox.connect_store(store, browser=browser, game=game, live=OPEN_GAMES)
+    context = doc.session_context
+    OPEN_GAMES.tabs[id(context)] = (sandbox, context)
 
     def closed(_context):
         sandbox.session.save_now()  # the last changes, before the session is gone
-        if held["token"] is not None:
-            _release(held["token"])
+        OPEN_GAMES.tabs.pop(id(context), None)
 
     pn.state.on_session_destroyed(closed)
 
 
-def _release(token: str) -> None:
-    count = _LIVE_GAMES.get(token, 0) - 1
-    if count > 0:
-        _LIVE_GAMES[token] = count
-    else:
-        _LIVE_GAMES.pop(token, None)
+class _OpenGames:
+    """The games open in this server's tabs: ``token in OPEN_GAMES`` if a tab that is still
+    connected plays it (a closed tab's session lingers a while; it does not count)."""
+
+    def __init__(self):
+        self.tabs: dict[int, tuple[Sandbox, object]] = {}
+
+    def __contains__(self, token) -> bool:
+        for sandbox, context in list(self.tabs.values()):
+            session = getattr(context, "_session", None)  # Bokeh's ServerSession
+            connected = session is None or getattr(session, "connection_count", 1) > 0
+            if connected and sandbox.game_token == token:
+                return True
+        return False
+
+
+OPEN_GAMES = _OpenGames()

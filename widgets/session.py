@@ -238,6 +238,7 @@ class GameSession(param.Parameterized):
     def _on_seats_changed(self, *_):
         self._bots = {}
         self._bot_token += 1
+        self._schedule_save()  # the seats are part of the saved game
 
     def undo(self) -> bool:
         return self._move(self.history.undo)

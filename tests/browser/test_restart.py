@@ -1,0 +1,321 @@
+"""No lost games, in Chromium against the served Sandbox (issue #14, "No lost games").
+
+A learner plays, makes a branch and gives a seat to a bot; the server is killed (SIGKILL, as a
+crash or a power cut would); the page says the connection is lost and a click on the board
+draws nothing; the server starts again on the same port; the page reloads by itself and the
+game comes back: the same servants on the board, the same branches and steps in the timeline,
+the same seats. And the Sandbox's Save downloads the whole game, which its Load gives back.
+
+The server is a subprocess with ``$NEFERTITI_HOME`` in a temporary folder; the store is read
+directly (SQLite) only to wait until the autosave has happened. Chromium missing is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from support import ARTIFACTS, ROOT, SANDBOX, canvas_point, free_port, launch, wait_for_http
+
+from widgets import geometry as G
+
+LOAD_MS = 60_000
+STEP_MS = 30_000
+expect.set_options(timeout=STEP_MS)
+
+SOURCE = """(name) => {
+    if (!window.Bokeh) return null;
+    for (const doc of Bokeh.documents) {
+        const m = doc.get_model_by_name(name);
+        if (m) {
+            const entries = m.data instanceof Map ? [...m.data.entries()] : Object.entries(m.data);
+            const out = {};
+            for (const [k, v] of entries) out[k] = Array.from(v);
+            return out;
+        }
+    }
+    return null;
+}"""
+#: Every select of the page (the timeline's steps and branches, the seats, the new game's
+#: options): its options and its value, as the browser's Bokeh models hold them.
+SELECTS = """() => {
+    const out = [];
+    for (const doc of Bokeh.documents) {
+        for (const m of doc.all_models) {
+            if (typeof m.type === "string" && m.type.endsWith("Select") && "options" in m) {
+                // the comparison's two choices are the view's defaults, not the game's
+                const compare = m.title === "First branch" || m.title === "Second branch";
+                out.push(JSON.stringify([m.title ?? "", m.options, compare ? null : m.value]));
+            }
+        }
+    }
+    return out.sort();
+}"""
+
+
+class Server:
+    """``nefertiti serve``'s Sandbox in a subprocess that can be killed and started again."""
+
+    def __init__(self, home: Path):
+        self.port = free_port()
+        self.home = home
+        self.url = f"http://127.0.0.1:{self.port}/tutor"
+        self.process = None
+        self.log = home.parent / "server.log"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SANDBOX.replace("PORT", str(self.port))],
+            cwd=ROOT,
+            env={**os.environ, "NEFERTITI_HOME": str(self.home)},
+            stdout=self.log.open("a"),
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_http(self.url, timeout=90)
+        except RuntimeError:
+            self.stop()
+            raise RuntimeError("the app did not start:\n" + self.log.read_text()[-3000:]) from None
+
+    def kill(self) -> None:
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("restart") / "home")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_playwright() as p:
+        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(chromium, server):
+    context = chromium.new_context(viewport={"width": 1500, "height": 1150}, accept_downloads=True)
+    context.set_default_timeout(STEP_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    open_sandbox(page, server.url)
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def open_sandbox(page, url: str) -> None:
+    page.goto(url, timeout=LOAD_MS)
+    wait_loaded(page)
+
+
+def wait_loaded(page) -> None:
+    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
+    page.wait_for_function(
+        f"() => {{ const d = ({SOURCE})('board-squares'); return !!d && d.x.length > 0; }}",
+        polling=20,
+        timeout=LOAD_MS,
+    )
+
+
+def source(page, name: str) -> dict:
+    return page.evaluate(SOURCE, name)
+
+
+def rows(page, name: str) -> int:
+    data = source(page, name)
+    return len(data["x"]) if data else -1
+
+
+def wait_rows(page, name: str, test: str) -> None:
+    page.wait_for_function(
+        f"""() => {{ const d = ({SOURCE})({name!r}); return !!d && ((n) => {test})(d.x.length); }}""",
+        polling=10,
+        timeout=STEP_MS,
+    )
+
+
+def play_square(page, which: int = 0) -> None:
+    """Click a legal square on the board (the first, or the last with ``which=-1``); wait for the
+    servant and the server's next legal squares."""
+    legal = source(page, "board-legal")
+    assert legal["x"], "no legal square on the board"
+    before = rows(page, "board-servants")
+    page.mouse.click(*canvas_point(page, legal["x"][which], legal["y"][which], G.WIDTH, G.HEIGHT))
+    wait_rows(page, "board-servants", f"n === {before + 1}")
+    wait_rows(page, "board-legal", "n > 0")
+    time.sleep(0.3)  # a person's pause
+
+
+def view(page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+
+
+def token_of(page) -> str:
+    return parse_qs(urlparse(page.url).query)["game"][0]
+
+
+def wait_saved(server: Server, token: str, needles: list[str], step: int) -> str:
+    """Wait until the store holds the game ``token`` at ``step`` with every needle in it."""
+    path = server.home / "games.sqlite3"
+    deadline = time.monotonic() + 30
+    row = None
+    while time.monotonic() < deadline:
+        if path.exists():
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+                row = db.execute(
+                    "SELECT record, step FROM saved_games WHERE token = ?", (token,)
+                ).fetchone()
+            if row and row[1] == step and all(n in row[0] for n in needles):
+                return row[0]
+        time.sleep(0.2)
+    raise AssertionError(f"game {token} not saved at step {step} with {needles}: {row}")
+
+
+def what_the_page_shows(page) -> dict:
+    """The servants on the board and every select of the page: with the new game's view shown
+    (the seats among them), then with the timeline shown (its steps and branches)."""
+    view(page, "Timeline")
+    expect(page.get_by_text("Name of a new branch")).to_be_visible()
+    time.sleep(0.5)  # a view fills its lists when it is shown
+    view(page, "New game and files")
+    expect(page.get_by_text("Who plays each colour", exact=False)).to_be_visible()
+    time.sleep(0.5)
+    return {"servants": source(page, "board-servants"), "selects": page.evaluate(SELECTS)}
+
+
+def assert_same_page(after: dict, before: dict) -> None:
+    assert after["servants"] == before["servants"]
+    lost = sorted(set(before["selects"]) - set(after["selects"]))
+    new = sorted(set(after["selects"]) - set(before["selects"]))
+    assert not lost and not new, f"before only {lost}; after only {new}"
+
+
+def play_a_game_with_a_branch_and_a_bot_seat(page) -> int:
+    """Four placements, two undone and another played (a second branch, main-2), a seat given
+    to a bot that is not to move yet; returns the step."""
+    for which in (0, -1, 7, 10):  # on three markets: none closes (their resolution has no squares)
+        play_square(page, which)
+    view(page, "Timeline")
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    for expected in (3, 2):
+        undo.click()
+        wait_rows(page, "board-servants", f"n === {expected}")
+    play_square(page, which=3)  # not what was played here before: a new branch
+    view(page, "New game and files")
+    # Red decides now (step 3), then Blue, Black, Green: a bot for Green does not move yet.
+    page.get_by_role("combobox", name="Green").select_option(label="Bot: random moves")
+    return 3
+
+
+def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(page, server):
+    step = play_a_game_with_a_branch_and_a_bot_seat(page)
+    token = token_of(page)
+    wait_saved(server, token, ["main-2", "seats: [random, human, human, human]"], step)
+    before = what_the_page_shows(page)
+    assert any("main-2" in s for s in before["selects"])
+    assert any(s.startswith('["Green"') and s.endswith(',"random"]') for s in before["selects"])
+    servants = rows(page, "board-servants")
+
+    server.kill()
+    banner = page.locator("#nefertiti-offline")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Connection lost")
+    page.screenshot(path=str(ARTIFACTS / "restart-connection-lost.png"))
+    legal = source(page, "board-legal")
+    point = canvas_point(page, legal["x"][0], legal["y"][0], G.WIDTH, G.HEIGHT)
+    page.mouse.click(*point)  # on the banner's cover
+    page.evaluate(
+        "() => { document.getElementById('nefertiti-offline').style.pointerEvents = 'none'; }"
+    )
+    page.mouse.click(*point)  # on the board itself: CLICKS_JS draws nothing either
+    time.sleep(0.5)
+    assert rows(page, "board-servants") == servants
+
+    server.start()  # the same port, the same $NEFERTITI_HOME
+    page.wait_for_function(
+        "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
+        "&& Bokeh.documents.length > 0",
+        polling=100,
+        timeout=LOAD_MS,
+    )  # the page reloaded itself
+    wait_loaded(page)
+    expect(page.get_by_text("Your game is back where you left it", exact=False)).to_be_visible()
+    assert token_of(page) == token
+    after = what_the_page_shows(page)
+    page.screenshot(path=str(ARTIFACTS / "restart-game-back.png"))
+    assert_same_page(after, before)
+
+
+def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):
+    step = play_a_game_with_a_branch_and_a_bot_seat(page)
+    token = token_of(page)
+    wait_saved(server, token, ["main-2"], step)
+    before = what_the_page_shows(page)
+    tab = page.context.new_page()  # the same browser (its cookie), no game in the address
+    open_sandbox(tab, server.url)
+    offer = tab.get_by_text("Resume your game from", exact=False)
+    expect(offer).to_be_visible()
+    assert token_of(tab) != token
+    page.close()  # the first tab is closed: its game is the one to resume
+    tab.get_by_role("button", name="Resume", exact=True).click()
+    expect(offer).to_be_hidden()
+    tab.wait_for_function(f"() => window.location.search.includes({token!r})", timeout=STEP_MS)
+    assert_same_page(what_the_page_shows(tab), before)
+
+
+def test_another_browser_with_the_link_gets_a_new_game(chromium, page, server):
+    play_square(page)
+    token = token_of(page)
+    wait_saved(server, token, [], 1)
+    other = chromium.new_context(viewport={"width": 1500, "height": 1150})
+    try:
+        stranger = other.new_page()
+        open_sandbox(stranger, f"{server.url}?game={token}")
+        assert rows(stranger, "board-servants") == 0
+        assert token_of(stranger) != token
+        expect(stranger.get_by_text("Resume your game", exact=False)).to_be_hidden()
+    finally:
+        other.close()
+
+
+def test_save_downloads_the_whole_game_and_load_gives_it_back(page, tmp_path):
+    play_a_game_with_a_branch_and_a_bot_seat(page)
+    before = what_the_page_shows(page)
+    view(page, "New game and files")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Save the game", exact=False).click()
+    path = tmp_path / "game.yaml"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    assert "nefertiti_record: 2" in text and "main-2" in text
+    assert "seats: [random, human, human, human]" in text
+
+    page.get_by_role("button", name="Start a new game", exact=True).click()
+    wait_rows(page, "board-servants", "n === 0")
+    page.locator("input[type=file]").set_input_files(str(path))
+    expect(page.get_by_text("Loaded game.yaml", exact=False)).to_be_visible()
+    assert_same_page(what_the_page_shows(page), before)
