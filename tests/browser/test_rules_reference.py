@@ -4,17 +4,19 @@ A move is played on the board; in the log, a rule ID shows the rule's title on h
 ``title`` attribute, which the browser shows as a tooltip) and its text on click; "Open in the
 Rules view" under it opens the Rules view at that rule; there a search for "closing" lists the
 matching rules, one is picked, and switching to Deutsch and 中文 changes the texts. The page is
-photographed in Chinese (artifacts/rules-zh.png). One server for the module; Chromium missing is
-a failure, never a skip.
+photographed in Chinese (artifacts/rules-zh.png). A second test uses widgets.RulesView in a
+JupyterLab notebook. One server for the module; Chromium missing is a failure, never a skip.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
+from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
@@ -136,3 +138,52 @@ def test_a_rule_id_in_the_log_has_its_title_on_hover_its_text_on_click_and_a_sea
         RR.lookup("R3.9", "zh").text[:20]
     )
     page.screenshot(path=str(ARTIFACTS / "rules-zh.png"), full_page=True)
+
+
+NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": None,
+            "source": source,
+        }
+        for source in (
+            "import panel as pn\npn.extension(inline=True)",
+            "from widgets import RulesView\nview = RulesView(lang='de')\nview.show('R6.1')\nview",
+        )
+    ],
+    "metadata": {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def test_the_rules_view_works_in_a_jupyterlab_notebook(tmp_path, chromium):
+    """widgets.RulesView in a notebook: an ID inside a rule's text opens in place (in German,
+    flagged as the project's reading), "Open in the Rules view" reaches the kernel and opens it,
+    and the search box filters the list."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "rules.ipynb").write_text(json.dumps(NOTEBOOK))
+    with start_jupyterlab(tmp_path / "home", work) as lab:
+        page = open_and_run_all(
+            chromium, f"{lab}/lab/tree/rules.ipynb?reset", {"width": 1400, "height": 1000}
+        )
+        inner = page.locator(".nf-rule-text [data-r='R3.9']")
+        inner.wait_for(timeout=120_000)
+        de = RR.lookup("R3.9", "de")
+        expect(inner).to_have_attribute("title", f"R3.9 · {de.title} (Lesart des Projekts)")
+        inner.click()
+        box = page.locator(".nf-rule-text .nft").first
+        expect(box).to_contain_text(de.text[:40])
+        box.get_by_role("link").click()  # through the kernel
+        expect(page.get_by_role("heading", name=f"R3.9 · {de.title}")).to_be_visible()
+        page.get_by_placeholder(re.compile("ein Wort")).fill("schließen")
+        listbox = page.locator("select[size]")
+        expect(listbox.locator("option", has_text="R3.10")).to_have_count(1)
+        expect(listbox.locator("option", has_text="R1.1")).to_have_count(0)
+        page.screenshot(path=str(ARTIFACTS / "rules-jupyterlab-de.png"))
