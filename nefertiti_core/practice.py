@@ -1,0 +1,930 @@
+"""Practice that never runs out: exercises generated from the positions of self-play games.
+
+Like lichess's puzzles (taken from real games and tagged by theme), each exercise here is asked on
+a position that occurred in a game the bots played (``bots.make_bot``, a seeded greedy/random
+mix), tagged with its **theme**, the **rule IDs** it tests and a **difficulty** from 1 to 5:
+
+- ``closing_squares``: which squares close this stall now (:class:`~.exercises.ClickClosingSquare`),
+  does this placement close it (:class:`~.exercises.WillItClose`) (R3.1-R3.6, R3.10);
+- ``settlement``: what the highest bidder pays, what another bidder pays or takes, who settles
+  first (:class:`~.exercises.HowMuchDeben`, :class:`~.exercises.WhoDecidesNext`) (R6.1-R6.4);
+- ``collection``: what a collection is worth (:class:`~.exercises.GiftValue`,
+  :class:`~.exercises.FinalScore`) (R8, R9.1);
+- ``who_decides``: who decides after the move the bot really played (R5.5, R4.2, R6.*);
+- ``louqsor_odds``: the chance that a Louqsor placement closes it, strictly between 0 and 1
+  (:class:`~.exercises.ClosingChance`), or whether it always / never closes (R3.7, R3.8, R4.3);
+- ``character``: what a character does (Vizier, Scribe, Royal Servant points; the Merchant's
+  payment; the High Priest's second servant) (R10.2-R10.7), asked on the position where the
+  player could recruit it (the recruitment played on a copy when the bot did not).
+
+The exercises are the ones of :mod:`.exercises`: the right answer is computed by the engine when
+the learner answers, never stored. :func:`staged` builds one on a position instead of a scenario.
+
+**Deterministic by seed**: :func:`generate` (one game) and :func:`supply` (several) give the same
+exercises, in the same order, for the same seeds.
+
+**Never answerable from the screen** (:func:`on_screen`): the Practice view shows the question,
+its choices, the board with closing hints *off* (no closing outlines, no status sentences, no
+Louqsor chances; what the board still draws: each market's "MARKET CLOSED" / "Closed" mark, the
+reserves, Louqsor's dice and holder, the cards, the servants) and the table of :func:`table_lines`
+(each seat's Deben, seals, servants in hand, prestige and gifts *counted*, never their values or
+scores). An exercise is dropped when
+
+1. its right answer, as the feedback would write it, is literally in those texts (a probability
+   such as ``4/36``, a square such as ``#3 (bid 7)``: what a hint line would give away);
+2. it asks about a market the board marks as closed (the issue's "May Green place on Louqsor?"
+   with MARKET CLOSED on screen);
+3. the board shows closing hints (``hints=True``) and it asks whether or where a stall closes or
+   Louqsor's chance (the status sentence says it);
+4. it asks a score that is the prestige shown (nothing to compute).
+
+**Degenerate** exercises are dropped as well: a closing-square question with one empty square or
+where every empty square closes, a "will it close" whose choices are all but one impossible, and
+an exercise whose question and answer are those of the one before it (same kind, same subject,
+same answer) or of any earlier one with the same signature (the part of the position the answer
+depends on).
+
+**Difficulty** (:func:`difficulty`), 1 (easy) to 5: ``1 + options + steps + chance``, rounded and
+kept in 1..5, where ``options`` grows with the number of answers to tell apart (0 for yes/no, 0.5
+for a colour among 3-4, 1 for a number, a square among many with few right ones up to 1.5),
+``steps`` is 0.5 per engine event beyond the first that the answer depends on (the option played
+on a copy, up to the next decision: a closing, a payment, a bonus, a reroll ...), capped at 1.5,
+and ``chance`` is 1.5 when the answer is a probability (dice to enumerate) and 1 for
+always/sometimes/never. Calibrated lightly on 10 seeds (``benchmarks/practice_supply.py`` prints
+the spread): yes/no on a closing with nothing else is 1, a Louqsor chance 3-4, a Merchant's
+payment 3-4.
+
+The scheduler (:class:`Scheduler`) chooses what to practise next from the learner record
+(:mod:`.coverage`) and a Leitner box per rule ID kept in ``practice.json`` next to the record
+(``$NEFERTITI_HOME``): rules answered wrong first (most recent first), then rules never seen,
+then rules whose interval is due. Standard library only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import stat
+import tempfile
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import options as O
+from . import rules as R
+from .bots import make_bot
+from .coverage import default_path, normalise, rule_key, rules_in
+from .exercises import (
+    ClickClosingSquare,
+    ClosingChance,
+    Exercise,
+    ExerciseError,
+    FinalScore,
+    GiftValue,
+    HowManyPoints,
+    HowMuchDeben,
+    WhoDecidesNext,
+    WillItClose,
+)
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from .scoring import score_breakdown
+from .state import (
+    OPEN,
+    P_BID,
+    P_EXCHANGE_GIVE,
+    P_PLACE,
+    P_REROLL,
+    P_ROYAL,
+    P_SCRIBE,
+    P_SHAME,
+    P_TAKE,
+    P_TURN,
+    new_game,
+)
+from .status import describe_status, format_probability, stall_status
+
+if TYPE_CHECKING:
+    from .coverage import Coverage
+    from .state import GameState
+
+__all__ = [
+    "THEMES",
+    "Generated",
+    "PracticeState",
+    "Scheduler",
+    "difficulty",
+    "generate",
+    "on_screen",
+    "practice_path",
+    "screen_texts",
+    "staged",
+    "supply",
+    "table_lines",
+]
+
+#: The themes, in the order the Practice view names them.
+THEMES = (
+    "closing_squares",
+    "settlement",
+    "collection",
+    "who_decides",
+    "louqsor_odds",
+    "character",
+)
+
+MAX_PLIES = 400  # a self-play game is ~110 decisions; a bound against a bot that never ends it
+PER_KIND = 6  # exercises kept per theme, kind and game (chosen by the seed among the candidates)
+_DICE_RULES = (R.TWO_DICE, R.ONE_DIE_RUN)
+
+
+# ------------------------------------------------------------------------------------ the exercises
+@dataclass
+class Generated:
+    """One generated exercise: the exercise (checked on the engine), what it is about, where from.
+
+    ``key``: a stable name (``"s3-p41-click_closing-gizeh"``: seed, ply, kind, subject);
+    ``subject``: what it is about (a market, a gift type, an option), for the degenerate filter.
+    """
+
+    exercise: Exercise
+    theme: str
+    rule_ids: tuple[str, ...]
+    difficulty: int
+    seed: int
+    ply: int
+    subject: str
+    key: str = ""
+
+    @property
+    def kind(self) -> str:
+        return self.exercise.kind
+
+    def __repr__(self) -> str:
+        return f"<Generated {self.key} {self.theme} {'/'.join(self.rule_ids)} d{self.difficulty}>"
+
+
+def staged(cls: type[Exercise], state: GameState, *args, id: str = "", **kw) -> Exercise:
+    """An exercise of kind ``cls`` asked on ``state`` (a copy is kept) instead of a scenario file.
+
+    The exercise is built with a label for a scenario name and its staged position set to the
+    copy: :meth:`Exercise.state` and every check then read that position, exactly as for a
+    scenario (the log starts empty, as ``before`` moves leave it).
+    """
+    exercise = cls(f"self-play:{id}", *args, id=id, topic="practice", **kw)
+    position = state.copy()
+    position.log = []
+    exercise._staged = position  # the position a scenario would have been loaded into
+    return exercise
+
+
+# ------------------------------------------------------------------------------------ the screen
+def table_lines(state: GameState, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """What the Practice view shows of each seat besides the board: Deben, seals, servants in
+    hand, prestige and the gifts held, counted by kind (never their values or a score)."""
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    lines = []
+    for seat in range(state.n):
+        held = []
+        for t, name in enumerate(R.GIFT_TYPES):
+            count = state.type_count(seat, t)
+            if count:
+                gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
+                held.append(tr(lang, "count.gift", n=count, gift=gift))
+        gifts = tr(lang, "status.list.sep").join(held) if held else tr(lang, "practice.no_gifts")
+        key = "practice.table.decides" if seat == state.decider else "practice.table.seat"
+        lines.append(
+            tr(
+                lang,
+                key,
+                player=tr(lang, f"colour.{state.colours[seat]}"),
+                deben=state.deben[seat],
+                seals=state.seals[seat],
+                servants=state.hand[seat],
+                prestige=state.prestige[seat],
+                gifts=gifts,
+            )
+        )
+    return lines
+
+
+def _board_lines(state: GameState, lang: str, hints: bool) -> list[str]:
+    """The texts the board draws (widgets/board.py): closed marks, reserves, the dice, and with
+    ``hints`` each open market's status sentences."""
+    out = []
+    seat = state.decider if state.decider >= 0 else state.turn_player
+    for m in range(len(R.MARKETS)):
+        out.append(tr(lang, "board.reserve", deben=state.reserve[m]))
+        if state.dead_market == m:
+            out.append(tr(lang, "board.closed_for_good"))
+        elif state.status[m] != OPEN:
+            out.append(tr(lang, "board.market_closed" if m == state.tile else "board.closed"))
+        elif hints:
+            out.append(describe_status(stall_status(state, m, seat), state.colours, lang))
+        if m == R.LOUQSOR and state.holder >= 0:
+            who = tr(lang, f"colour.{state.colours[state.holder]}")
+            dice = "-".join(map(str, state.last_roll))
+            out.append(tr(lang, "board.dice", player=who, dice=dice))
+    return out
+
+
+def screen_texts(exercise: Exercise, lang: str = DEFAULT_LANGUAGE, hints: bool = False):
+    """Every text the Practice view shows before an answer: the question, its choices, the
+    board's texts and the table of the seats."""
+    state = exercise.state()
+    texts = [exercise.prompt(lang)]
+    texts += [label for _, label in exercise.choices(lang)]
+    texts += _board_lines(state, lang, hints)
+    texts += table_lines(state, lang)
+    return texts
+
+
+def _market_of(exercise: Exercise, state: GameState) -> int | None:
+    """The market a closing question is about."""
+    if isinstance(exercise, ClickClosingSquare):
+        return exercise.market
+    if isinstance(exercise, ClosingChance):
+        return R.LOUQSOR
+    text = getattr(exercise, "option_text", "")
+    if isinstance(exercise, WillItClose) and text:
+        option = state.parse(text)
+        if O.OPTION_KIND[option] == O.PLACE:
+            return O.SQUARE_STALL[option] >> 1
+        if O.OPTION_KIND[option] in (O.CLOSE, O.REROLL):
+            return R.LOUQSOR if O.OPTION_KIND[option] == O.REROLL else O.OPTION_ARG[option]
+    if text and type(exercise).__name__ == "IsLegal":
+        option = state.parse(text)
+        if O.OPTION_KIND[option] == O.PLACE:
+            return O.SQUARE_STALL[option] >> 1
+    return None
+
+
+def _answer_words(exercise: Exercise, lang: str) -> list[str]:
+    """The right answer as the feedback writes it, for answers that are words or numbers a screen
+    could show (a probability, squares); empty for yes/no, colours and plain integers."""
+    state = exercise.state()
+    truth = exercise.right_answer()
+    if exercise.answer_kind == "probability":
+        dice = 2 if state.side[R.LOUQSOR] == R.LEFT else 1
+        text = format_probability(truth, 6**dice, lang)
+        return [text.split(" ")[0], text]
+    if exercise.answer_kind == "square":
+        stall_id = exercise.market * 2 + state.side[exercise.market]
+        return [
+            tr(lang, "status.square", index=i, value=R.STALLS[stall_id].squares[i].value)
+            for i in truth
+        ]
+    return []
+
+
+def on_screen(exercise: Exercise, lang: str = DEFAULT_LANGUAGE, hints: bool = False) -> str | None:
+    """Why the answer to ``exercise`` can be read off the Practice view, or None (see the module
+    docstring: the answer's words shown, a closed market, closing hints, a score already shown).
+    ``hints``: whether the board shows its closing hints (the Practice view: never)."""
+    state = exercise.state()
+    texts = screen_texts(exercise, lang, hints)
+    for words in _answer_words(exercise, lang):
+        if any(words in text for text in texts):
+            return "answer_shown"
+    market = _market_of(exercise, state)
+    if market is not None and state.status[market] != OPEN:
+        return "market_closed"
+    if hints and isinstance(exercise, (WillItClose, ClickClosingSquare, ClosingChance)):
+        return "closing_hint"
+    if isinstance(exercise, FinalScore):
+        seat = (
+            exercise.seat if isinstance(exercise.seat, int) else state.colours.index(exercise.seat)
+        )
+        if exercise.right_answer() == state.prestige[seat]:
+            return "score_shown"
+    return None
+
+
+# ------------------------------------------------------------------------------------ difficulty
+_HARD_STALLS = {R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17, R.COLOURS3_OR_4}
+_THEME_STEPS = {"settlement": 1.0, "character": 1.0}
+
+
+def difficulty(exercise: Exercise, theme: str = "") -> int:
+    """1 (easy) to 5 (see the module docstring). Read from the question and its position only,
+    never from the answer (a harder "will it close?" must not hint at "yes")."""
+    state = exercise.state()
+    kind = exercise.answer_kind
+    options = chance = 0.0
+    if kind == "choice":
+        values = [v for v, _ in exercise.choices()]
+        if set(values) == {"always", "sometimes", "never"}:
+            chance = 1.0
+        elif len(values) > 2:
+            options = 0.5
+    elif kind == "integer":
+        options = 1.0
+    elif kind == "square":
+        status = stall_status(state, exercise.market, state.decider)
+        empty, right = len(status.empty), len(status.would_close)
+        options = min(1.5, 0.5 + (1 - right / max(1, empty)))
+    elif kind == "probability":
+        chance = 1.5 + (1.0 if state.side[R.LOUQSOR] == R.LEFT else 0.0)  # 36 outcomes to count
+    steps = _THEME_STEPS.get(theme, 0.0)
+    market = _market_of(exercise, state)
+    if market is not None and theme == "closing_squares":
+        stall = R.STALLS[market * 2 + state.side[market]]
+        steps += 0.5 if stall.rule in _HARD_STALLS else 0.0
+        steps += 0.5 if state.mask[market].bit_count() >= 3 else 0.0
+    if isinstance(exercise, FinalScore):
+        seat = state.colours.index(exercise.seat)
+        types = sum(1 for t in range(len(R.GIFT_TYPES)) if state.type_count(seat, t))
+        steps += 0.5 * min(2, max(0, types - 1))
+    if getattr(exercise, "option_text", "") and state.phase not in (P_TURN, P_PLACE):
+        steps += 0.5  # a decision inside a closing or a character: more to keep in mind
+    return max(1, min(5, int(1 + options + min(1.5, steps) + chance + 0.5)))
+
+
+# ------------------------------------------------------------------------------------ generating
+_CLOSING_RULES = {"R3.1", "R3.2", "R3.3", "R3.4", "R3.5", "R3.6", "R3.7", "R3.8"}
+_RELEVANT = {
+    "deben": {"R5.3", "R6.2", "R6.3", "R6.4", "R10.3"},
+    "who": {"R4.1", "R4.2", "R5.4", "R5.5", "R6.2", "R6.3", "R6.4", "R6.6", "R6.7", "R7.1"},
+    "points": {"R10.2", "R10.6", "R10.7"},
+}
+
+
+@dataclass
+class _Candidate:
+    theme: str
+    cls: type
+    args: tuple
+    kw: dict
+    subject: str
+    rules: tuple[str, ...] = ()  # the kind's own rule IDs
+    relevant: str = ""  # which rules of the option's events count too (a key of _RELEVANT)
+
+
+def _outcome_log(state: GameState, option: int) -> list:
+    """The events ``option`` causes up to the next decision (on a copy; a Louqsor roll fixed to
+    its first outcome, as the exercises do for a roll that is certain)."""
+    copy = state.copy()
+    copy.log = []
+    copy.apply(option)
+    return copy.log
+
+
+def _place_candidates(state: GameState, rng: random.Random) -> list[_Candidate]:
+    out = []
+    p = state.decider
+    legal = set(state.legal_options())
+    for m in state.open_markets():
+        status = stall_status(state, m, p)
+        stall_id = status.stall_id
+        stall = R.STALLS[stall_id]
+        name = R.MARKETS[m]
+        placeable = [i for i in status.empty if O.place_id(m, state.side[m], i) in legal]
+        if not placeable:
+            continue
+        if stall.rule in _DICE_RULES:
+            odds = [i for i in placeable if 0 < status.chance(i) < 1]
+            if odds:
+                square = rng.choice(odds)
+                out.append(
+                    _Candidate(
+                        "louqsor_odds",
+                        ClosingChance,
+                        (square,),
+                        {},
+                        f"{stall.name}#{square}",
+                        (stall.rule_id, "R4.3"),
+                    )
+                )
+            certain = [i for i in placeable if status.chance(i) in (0, 1)]
+            if certain:
+                square = rng.choice(certain)
+                option = O.place_id(m, state.side[m], square)
+                out.append(
+                    _Candidate(
+                        "louqsor_odds",
+                        WillItClose,
+                        (state.option_text(option),),
+                        {},
+                        f"{stall.name}#{square}",
+                        (stall.rule_id, "R4.3"),
+                    )
+                )
+            continue
+        closing = [i for i in placeable if i in status.would_close]
+        if 2 <= len(status.empty) and closing and len(closing) < len(placeable):
+            out.append(
+                _Candidate(
+                    "closing_squares",
+                    ClickClosingSquare,
+                    (name,),
+                    {},
+                    name,
+                    (stall.rule_id, "R3.10"),
+                )
+            )
+        if len(placeable) >= 2:
+            square = rng.choice(closing if closing and rng.random() < 0.5 else placeable)
+            option = O.place_id(m, state.side[m], square)
+            text = state.option_text(option)
+            out.append(
+                _Candidate(
+                    "closing_squares",
+                    WillItClose,
+                    (text,),
+                    {},
+                    f"{stall.name}#{square}",
+                    (stall.rule_id, "R3.10"),
+                )
+            )
+        for square in closing[:1]:  # the closing placement: who settles first, what it costs
+            text = state.option_text(O.place_id(m, state.side[m], square))
+            out.append(
+                _Candidate("settlement", WhoDecidesNext, (text,), {}, text, ("R6.1",), "who")
+            )
+            out.append(
+                _Candidate("settlement", HowMuchDeben, (text,), {}, text, ("R6.1",), "deben")
+            )
+    return out
+
+
+def _character_candidates(state: GameState) -> list[tuple[GameState, _Candidate]]:
+    """Character exercises on this position, or on a copy where the recruitment was played."""
+    out = []
+    if state.phase == P_TURN and not state.recruited:
+        legal = set(state.legal_options())
+        for pile, name in enumerate(R.PILES):
+            option = O.RECRUIT_BASE + pile
+            if option not in legal or not state.piles[pile]:
+                continue
+            text = state.option_text(option)
+            if pile == R.VIZIER:
+                out.append(
+                    (state, _Candidate("character", HowManyPoints, (text,), {}, name, ("R10.2",)))
+                )
+            elif pile == R.HIGH_PRIEST:
+                out.append(
+                    (
+                        state,
+                        _Candidate(
+                            "character", WhoDecidesNext, (text,), {}, name, ("R10.4", "R5.1")
+                        ),
+                    )
+                )
+            elif pile in (R.SCRIBE, R.ROYAL_SERVANT, R.MERCHANT):
+                copy = state.copy()
+                copy.apply(option)
+                out += _character_candidates(copy)
+    elif state.phase == P_SCRIBE:
+        for option in state.legal_options():
+            text = state.option_text(option)
+            out.append(
+                (state, _Candidate("character", HowManyPoints, (text,), {}, text, ("R10.7",)))
+            )
+    elif state.phase == P_ROYAL:
+        for option in state.legal_options():
+            t = option - O.ROYAL_BASE
+            others = [q for q in range(state.n) if q != state.decider and state.type_count(q, t)]
+            seat = state.colours[others[0]] if others else None
+            text = state.option_text(option)
+            if seat is None and not state.type_count(state.decider, t):
+                continue  # nobody scores: nothing to work out
+            out.append(
+                (
+                    state,
+                    _Candidate(
+                        "character", HowManyPoints, (text,), {"seat": seat}, text, ("R10.6",)
+                    ),
+                )
+            )
+    elif state.phase == P_EXCHANGE_GIVE:
+        for option in state.legal_options():
+            text = state.option_text(option)
+            out.append(
+                (state, _Candidate("character", HowMuchDeben, (text,), {}, text, ("R10.3",)))
+            )
+    else:
+        # an exchange to choose first: play each partner's card on a copy, then the payment
+        if state.phase == "exchange_take":
+            for option in state.legal_options()[:3]:
+                if O.OPTION_KIND[option] != O.EXCHANGE_TAKE:
+                    continue
+                copy = state.copy()
+                copy.apply(option)
+                if copy.phase == P_EXCHANGE_GIVE:
+                    out += _character_candidates(copy)
+    return out
+
+
+def _collection_candidates(state: GameState, rng: random.Random) -> list[_Candidate]:
+    out = []
+    held = [
+        (seat, t)
+        for seat in range(state.n)
+        for t in range(len(R.GIFT_TYPES))
+        if state.type_count(seat, t)
+    ]
+    if held:
+        seat, t = rng.choice(held)
+        colour = state.colours[seat]
+        out.append(
+            _Candidate(
+                "collection",
+                GiftValue,
+                (colour, R.GIFT_TYPES[t]),
+                {},
+                f"{R.GIFT_TYPES[t]}:{state.holders(t)}",
+                ("R8",),
+            )
+        )
+    seat = rng.randrange(state.n)
+    if any(state.type_count(seat, t) for t in range(len(R.GIFT_TYPES))):
+        out.append(
+            _Candidate(
+                "collection",
+                FinalScore,
+                (state.colours[seat],),
+                {},
+                state.colours[seat],
+                ("R9.1", "R8"),
+            )
+        )
+    return out
+
+
+def _candidates(state: GameState, played: int, rng: random.Random):
+    """(position, candidate) pairs for the position before ``played`` (the bot's real move)."""
+    out: list[tuple[GameState, _Candidate]] = []
+    phase = state.phase
+    played_text = state.option_text(played)
+    if phase in (P_TURN, P_PLACE):
+        out += [(state, c) for c in _place_candidates(state, rng)]
+        if phase == P_TURN:
+            out += [(state, c) for c in _collection_candidates(state, rng)]
+    characters = _character_candidates(state)
+    if characters:
+        out.append(characters[rng.randrange(len(characters))])
+    if phase == P_BID:
+        for option in state.legal_options():
+            kind = O.OPTION_KIND[option]
+            if kind in (O.BUY, O.HALF) and (option == played or rng.random() < 0.5):
+                text = state.option_text(option)
+                out.append(
+                    (
+                        state,
+                        _Candidate(
+                            "settlement", HowMuchDeben, (text,), {}, kind, ("R6.4",), "deben"
+                        ),
+                    )
+                )
+                break
+    # who decides after the move really played (a placement, a bid, the cards taken, a re-roll)
+    if phase in (P_TURN, P_PLACE, P_BID, P_TAKE, P_SHAME, P_REROLL):
+        own = {P_BID: ("R6.4",), P_TAKE: ("R6.2",), P_SHAME: ("R6.3",), P_REROLL: ("R4.2",)}
+        out.append(
+            (
+                state,
+                _Candidate(
+                    "who_decides",
+                    WhoDecidesNext,
+                    (played_text,),
+                    {},
+                    played_text,
+                    own.get(phase, ("R5.5",)),
+                    "who",
+                ),
+            )
+        )
+    return out
+
+
+def _build(position: GameState, c: _Candidate, seed: int, ply: int) -> Generated | None:
+    """The exercise of a candidate, with its rule IDs and difficulty; None if it cannot be asked
+    (the engine refuses the question: dice that decide, an option not legal, ...)."""
+    ident = f"s{seed}-p{ply}-{c.cls.kind}-{c.subject}"
+    try:
+        exercise = staged(c.cls, position, *c.args, id=ident, **c.kw)
+        exercise.right_answer()
+    except (ExerciseError, ValueError):
+        return None
+    rules = set(c.rules)
+    text = getattr(exercise, "option_text", None)
+    if text is not None:
+        state = exercise.state()
+        try:
+            log = _outcome_log(state, state.parse(text))
+        except Exception:  # noqa: BLE001 - a question the engine cannot play is not asked
+            return None
+        if c.relevant:
+            rules |= rules_in(log) & _RELEVANT[c.relevant]
+        if c.cls is WhoDecidesNext and any(name == "market_closes" for name, _ in log):
+            rules.add("R6.1")
+    rule_ids = tuple(sorted({normalise(r) for r in rules} - {None}, key=rule_key))
+    exercise.rule_ids = rule_ids  # what coverage.answer_rules reads
+    return Generated(
+        exercise,
+        c.theme,
+        rule_ids,
+        difficulty(exercise, c.theme),
+        seed,
+        ply,
+        c.subject,
+        ident,
+    )
+
+
+def _signature(g: Generated) -> tuple:
+    """The part of the position a generated exercise's answer depends on (two with the same
+    signature ask the same thing)."""
+    ex = g.exercise
+    state = ex.state()
+    if isinstance(ex, GiftValue):
+        return ("gift", ex.gift_type, state.holders(ex.gift_type), state.values[ex.gift_type])
+    if isinstance(ex, FinalScore):
+        seat = state.colours.index(ex.seat)
+        return ("score", score_breakdown(state, seat))
+    if isinstance(ex, (ClickClosingSquare, ClosingChance, WillItClose)):
+        m = _market_of(ex, state)
+        colours = (
+            tuple(state.owners[m])
+            if R.STALLS[m * 2 + state.side[m]].rule == R.COLOURS3_OR_4
+            else ()
+        )
+        return (ex.kind, g.subject, state.side[m], state.mask[m], colours, state.decider)
+    return (g.seed, g.ply, ex.kind, g.subject)
+
+
+def _bots(seed: int, players: int):
+    """The seats' bots for a seed: greedy (one step of look-ahead: twice as fast as the default
+    two, and its games are as real) and random alternating, the first greedy seat by seed."""
+    first = seed % 2
+    return [
+        make_bot("greedy", seed=seed * 10 + seat, depth=1)
+        if (seat + first) % 2 == 0
+        else make_bot("random", seed=seed * 10 + seat)
+        for seat in range(players)
+    ]
+
+
+def generate(seed: int, players: int | None = None, per_kind: int = PER_KIND) -> list[Generated]:
+    """The exercises generated from one self-play game (the game and the picks by ``seed``)."""
+    players = players or (3 if seed % 3 == 2 else 4)
+    rng = random.Random(f"practice:{seed}")
+    game = new_game(players, seed=seed, layout="random" if seed % 2 else "first")
+    bots = _bots(seed, players)
+    found: dict[tuple[str, str], list[Generated]] = {}
+    seen: set = set()
+    ply = 0
+    while not game.is_over and ply < MAX_PLIES:
+        played = bots[game.decider].choose(game)
+        for position, candidate in _candidates(game, played, rng):
+            g = _build(position, candidate, seed, ply)
+            if g is None:
+                continue
+            signature = _signature(g)
+            if signature in seen:
+                continue  # the same question on the same facts as before
+            seen.add(signature)
+            if on_screen(g.exercise) is not None:
+                continue
+            found.setdefault((g.theme, g.kind), []).append(g)
+        game.apply(played)
+        ply += 1
+    picked: list[Generated] = []
+    for key in sorted(found, key=lambda k: (THEMES.index(k[0]), k[1])):
+        items = found[key]
+        if len(items) > per_kind:
+            items = [items[i] for i in sorted(rng.sample(range(len(items)), per_kind))]
+        picked += items
+    picked.sort(key=lambda g: (g.ply, THEMES.index(g.theme), g.key))
+    out: list[Generated] = []
+    last: dict[tuple[str, str], str] = {}
+    for g in picked:  # not the same answer to the same kind of question as the one before
+        about = (g.kind, g.subject.split(" ")[0])
+        answer = repr(g.exercise.right_answer())
+        if last.get(about) == answer:
+            continue
+        last[about] = answer
+        out.append(g)
+    return out
+
+
+def supply(seeds: Iterable[int] = range(10), per_kind: int = PER_KIND) -> list[Generated]:
+    """The exercises of several games, seed by seed."""
+    out: list[Generated] = []
+    for seed in seeds:
+        out += generate(seed, per_kind=per_kind)
+    return out
+
+
+# ------------------------------------------------------------------------------------ scheduling
+STATE_FILE = "practice.json"
+STATE_VERSION = 1
+MAX_STATE_BYTES = 256 * 1024
+#: Leitner boxes 1..5: a rule in box b is due again after INTERVALS[b] more answers.
+INTERVALS = {1: 1, 2: 3, 3: 7, 4: 15, 5: 31}
+TOP_BOX = max(INTERVALS)
+
+
+def practice_path() -> Path:
+    """``practice.json`` in the learner record's folder (``$NEFERTITI_HOME``)."""
+    return default_path().with_name(STATE_FILE)
+
+
+@dataclass
+class PracticeState:
+    """The spaced-repetition state: per rule ID its box, the answer count when it is due again
+    and when it was last answered wrong; ``step``: answers given in practice so far."""
+
+    boxes: dict[str, int] = field(default_factory=dict)
+    due: dict[str, int] = field(default_factory=dict)
+    wrong_at: dict[str, int] = field(default_factory=dict)
+    step: int = 0
+
+    def answered(self, rule_ids: Iterable[str], correct: bool) -> None:
+        """A rule answered right moves up a box (a longer interval), wrong goes back to box 1."""
+        self.step += 1
+        for rule in {normalise(r) for r in rule_ids} - {None}:
+            box = min(TOP_BOX, self.boxes.get(rule, 0) + 1) if correct else 1
+            self.boxes[rule] = box
+            self.due[rule] = self.step + INTERVALS[box]
+            if not correct:
+                self.wrong_at[rule] = self.step
+
+    def as_dict(self) -> dict:
+        return {
+            "version": STATE_VERSION,
+            "step": self.step,
+            "rules": {
+                r: {
+                    "box": self.boxes[r],
+                    "due": self.due.get(r, 0),
+                    "wrong_at": self.wrong_at.get(r),
+                }
+                for r in sorted(self.boxes, key=rule_key)
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data) -> PracticeState:
+        """Read a saved state; raises ValueError for anything that is not one."""
+        if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+            raise ValueError("not a practice state of version 1")
+        step = data.get("step")
+        rules = data.get("rules")
+        if not isinstance(step, int) or isinstance(step, bool) or step < 0:
+            raise ValueError("'step' is not a count")
+        if not isinstance(rules, dict):
+            raise ValueError("'rules' is not a table")
+        state = cls(step=step)
+        for rule, entry in rules.items():
+            rid = normalise(rule)
+            if rid is None or not isinstance(entry, dict):
+                raise ValueError(f"rules.{rule}: not a rule ID with its box")
+            box, due, wrong = entry.get("box"), entry.get("due"), entry.get("wrong_at")
+            if box not in INTERVALS or not isinstance(due, int) or isinstance(due, bool):
+                raise ValueError(f"rules.{rule}: box 1-{TOP_BOX} and a due count expected")
+            state.boxes[rid], state.due[rid] = box, due
+            if isinstance(wrong, int) and not isinstance(wrong, bool):
+                state.wrong_at[rid] = wrong
+        return state
+
+
+def load_state(path: str | Path | None = None) -> tuple[PracticeState, str | None]:
+    """The saved practice state (a new one if there is none) and a warning if the file could not
+    be used (a damaged file is moved aside as ``practice.json.broken``, never raised)."""
+    target = Path(path) if path is not None else practice_path()
+    try:
+        info = target.stat()
+    except FileNotFoundError:
+        return PracticeState(), None
+    except OSError as error:
+        return PracticeState(), f"{target}: {error.strerror or error}"
+    try:
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_STATE_BYTES:
+            raise ValueError("not a small regular file")
+        return PracticeState.from_dict(json.loads(target.read_text(encoding="utf-8"))), None
+    except (ValueError, OSError, RecursionError) as error:
+        aside = target.with_name(target.name + ".broken")
+        with contextlib.suppress(OSError):
+            if stat.S_ISREG(info.st_mode):
+                os.replace(target, aside)
+        return PracticeState(), f"{target}: {error}; started afresh"
+
+
+def save_state(state: PracticeState, path: str | Path | None = None) -> str | None:
+    """Write the state atomically (a temporary file in the same folder, fsynced, then renamed);
+    returns a warning instead of raising when the disk refuses."""
+    target = Path(path) if path is not None else practice_path()
+    try:
+        target = Path(os.path.realpath(target))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".practice-", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(state.as_dict(), handle, indent=1)
+                handle.write("\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as error:
+        return f"{target}: {error.strerror or error}"
+    return None
+
+
+class Scheduler:
+    """Chooses the next practice exercise from a supply, favouring the rules the learner got
+    wrong or has not seen (a Leitner box per rule ID).
+
+    Order of preference for an exercise, by the best of its rule IDs:
+
+    0. a rule in box 1 after a wrong answer, the most recent wrong first (also a rule the
+       learner record counts more wrong than right answers for, before it is practised here);
+    1. a rule the learner has never met: not in the record (seen, practised or answered) and
+       not practised here;
+    2. a rule whose interval is over (due), the longest overdue first;
+    3. the rest, the soonest due first.
+
+    Among equals: the exercise served fewest times, then the supply's order. The exercise just
+    served is never served again at once. ``coverage``: the learner record (read only; the
+    exercise card records the answers in it); ``path``: where the state is kept (default
+    :func:`practice_path`; None with ``persist=False``: memory only). When fewer than
+    ``refill_below`` exercises remain unserved, the supply grows by the next seed's game, so it
+    never runs out.
+    """
+
+    def __init__(
+        self,
+        exercises: Sequence[Generated] | None = None,
+        coverage: Coverage | None = None,
+        *,
+        path: str | Path | None = None,
+        persist: bool = True,
+        seeds: Iterable[int] = (0, 1),
+        refill_below: int = 5,
+    ):
+        seeds = list(seeds)
+        self.exercises = list(exercises) if exercises is not None else supply(seeds)
+        self._next_seed = (max(seeds) + 1) if seeds else 0
+        self.coverage = coverage
+        self.persist = persist
+        self.path = Path(path) if path is not None else (practice_path() if persist else None)
+        self.state, self.warning = load_state(self.path) if persist else (PracticeState(), None)
+        self.served: dict[str, int] = {}
+        self.current: Generated | None = None
+        self.refill_below = refill_below
+        self._lock = threading.Lock()
+
+    def _rule_rank(self, rule: str, record: dict) -> tuple:
+        st = self.state
+        box = st.boxes.get(rule)
+        if box == 1 and rule in st.wrong_at:
+            return (0, -st.wrong_at[rule])
+        marks = record.get(rule)
+        if box is None:
+            if marks is not None and marks.wrong > marks.right:
+                return (0, 1)  # wrong in the record, not practised here yet
+            if marks is None or not marks:
+                return (1, 0)
+        due = st.due.get(rule, 0)
+        if due <= st.step:
+            return (2, due - st.step)
+        return (3, due - st.step)
+
+    def rank(self, g: Generated, record: dict | None = None) -> tuple:
+        """The sort key of ``g`` (smaller: served sooner)."""
+        if record is None:
+            record = self.coverage.marks() if self.coverage is not None else {}
+        best = min((self._rule_rank(r, record) for r in g.rule_ids), default=(4, 0))
+        return (*best, self.served.get(g.key, 0))
+
+    def next(self) -> Generated:
+        """The exercise to practise now (and marks it served)."""
+        with self._lock:
+            unserved = sum(1 for g in self.exercises if g.key not in self.served)
+            if unserved < self.refill_below:
+                self.exercises += generate(self._next_seed)
+                self._next_seed += 1
+            record = self.coverage.marks() if self.coverage is not None else {}
+            pool = [g for g in self.exercises if self.current is None or g.key != self.current.key]
+            choice = min(enumerate(pool), key=lambda item: (self.rank(item[1], record), item[0]))[1]
+            self.served[choice.key] = self.served.get(choice.key, 0) + 1
+            self.current = choice
+            return choice
+
+    def answered(self, g: Generated, correct: bool) -> str | None:
+        """Move ``g``'s rules between the boxes and save; returns a warning if the save failed."""
+        with self._lock:
+            self.state.answered(g.rule_ids, correct)
+            if self.persist and self.path is not None:
+                self.warning = save_state(self.state, self.path) or None
+            return self.warning
+
+    def box(self, rule_id: str) -> int | None:
+        return self.state.boxes.get(normalise(rule_id) or "")
