@@ -349,3 +349,13 @@ def test_a_click_on_open_in_the_rules_view_reaches_the_sandbox():
     assert sandbox.visible_view == "rules" and sandbox.rules.selected == "R6.6"
     sandbox._rules_bridge.value = "<img src=x>|1"  # not an ID: nothing happens
     assert sandbox.rules.selected == "R6.6"
+
+
+def test_a_lessons_teaching_text_lists_its_rules_linked():
+    from widgets.lesson import Lesson
+
+    lesson = Lesson("a-turn", lang="de")
+    shown = lesson._title.object
+    assert "Regeln hier:" in shown
+    assert 'data-r="R5.1"' in shown and 'data-r="R5.3"' in shown
+    assert html.escape(RR.lookup("R5.1", "de").title) in shown

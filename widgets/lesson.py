@@ -24,6 +24,7 @@ from nefertiti_core.coverage import (
 )
 from nefertiti_core.exercises import exercises_for, scenario_path
 from nefertiti_core.i18n import tr
+from nefertiti_core.rules_reference import ids_in
 from nefertiti_core.scenario import load
 from nefertiti_core.variants import with_rules
 
@@ -129,6 +130,12 @@ class Lesson(pn.viewable.Viewer):
         self._title.object = f"### {md_escape(self.scenario.title_in(lang))}" + (
             f"\n\n{md_escape(teaching)}" if teaching else ""
         )
+        cited = ids_in(teaching)
+        if cited:  # the rules the text cites, each with its title on hover and text on click
+            line = html.escape(f"{tr(lang, 'rules.in_lesson')} {' · '.join(cited)}")
+            self._title.object += (
+                f"\n\n<div style='font-size:13px'>{link_rule_ids(line, lang)}</div>\n"
+            )
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
