@@ -747,7 +747,7 @@ class PracticeState:
         """A rule answered right moves up a box (a longer interval), wrong goes back to box 1."""
         self.step += 1
         for rule in {normalise(r) for r in rule_ids} - {None}:
-            box = min(TOP_BOX, self.boxes.get(rule, 0) + 1) if correct else 1
+            box = min(TOP_BOX, self.boxes.get(rule, 1) + 1) if correct else 1  # new: box 1
             self.boxes[rule] = box
             self.due[rule] = self.step + INTERVALS[box]
             if not correct:
