@@ -47,6 +47,7 @@ from ._common import (
     swatch,
 )
 from .board import PLAYER_COLOURS
+from .rules_view import link_rule_ids
 from .session import GameSession, _server_document
 
 PLAYOUT_CHOICES = (50, 200, 1000, 5000)
@@ -345,9 +346,10 @@ class OddsView(pn.viewable.Viewer):
                 )
                 + "</li>"
             )
-        self._wins.object = (
+        self._wins.object = link_rule_ids(  # R9.2 in the title: its text on click
             f"<b>{esc(tr(lang, 'odds.win.title'))}</b>"
-            f"<ul style='margin:2px 0;padding:0;font-size:13px'>{''.join(rows)}</ul>"
+            f"<ul style='margin:2px 0;padding:0;font-size:13px'>{''.join(rows)}</ul>",
+            lang,
         )
         self._show_histogram(report, lang)
 
@@ -443,10 +445,12 @@ class OddsView(pn.viewable.Viewer):
                     sampled=_percent(report.louqsor_sampled),
                 )
             )
-        return "".join(f"<div style='font-size:13px;margin:2px 0'>{esc(p)}</div>" for p in parts)
+        shown = "".join(f"<div style='font-size:13px;margin:2px 0'>{esc(p)}</div>" for p in parts)
+        return link_rule_ids(shown, lang)
 
     def _note(self, text: str, colour: str = "#555") -> str:
-        return f"<div style='font-size:12px;color:{colour}'>{esc(text)}</div>"
+        note = f"<div style='font-size:12px;color:{colour}'>{esc(text)}</div>"
+        return link_rule_ids(note, self.session.lang)
 
     def _show_status(self, key: str, **params) -> None:
         self._status.object = self._note(tr(self.session.lang, key, **params))

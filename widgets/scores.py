@@ -20,6 +20,7 @@ from nefertiti_core.i18n import tr
 from nefertiti_core.scoring import totals
 
 from ._common import HTML, DeferredView, esc, player_name, players_legend
+from .rules_view import link_rule_ids
 from .session import GameSession
 
 BAR = 0.36
@@ -136,7 +137,8 @@ class Scores(DeferredView):
         fig.y_range.end = 10 * math.ceil(max(scores + list(state.prestige) + [8]) * 1.25 / 10)
         fig.yaxis.axis_label = tr(lang, "panel.scores.points")
         self._title.object = f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.scores.title'))}</h3>"
-        self._leader.object = (
+        self._leader.object = link_rule_ids(  # the winner line's R9.2: its text on click
             f"<div style='font-size:13px'>{esc(winner_line(state, lang))}</div>"
-            f"<div style='font-size:12px;color:#666'>{esc(tr(lang, 'panel.scores.hover'))}</div>"
+            f"<div style='font-size:12px;color:#666'>{esc(tr(lang, 'panel.scores.hover'))}</div>",
+            lang,
         )
