@@ -16,7 +16,7 @@ JUPYTER_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv install tutor test lint format bench clean chromium
+.PHONY: venv install tutor voila test lint format bench clean chromium
 
 venv: $(BIN)/python
 
@@ -45,6 +45,13 @@ install: $(VENV)/.installed-tutor-test-bots
 
 tutor: $(VENV)/.installed-tutor-bots
 	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
+
+# A lesson as a page, without its code (Voilà): boards, exercises and text only.
+#   make voila NB=tutorials/06-closing-abou-simbel.ipynb   (then open the address it prints)
+NB ?= tutorials/00-welcome.ipynb
+VOILA_ARGS ?=
+voila: $(VENV)/.installed-tutor-bots
+	$(BIN)/voila $(NB) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
 
 # The browser tests drive Debian's Chromium (Playwright cannot download browsers here).
 CHROMIUM ?= /usr/bin/chromium
