@@ -851,7 +851,8 @@ class Scheduler:
     2. a rule whose interval is over (due), the longest overdue first;
     3. the rest, the soonest due first.
 
-    Among equals: the exercise served fewest times, then the supply's order. The exercise just
+    Among equals: the exercise served fewest times, then one of another theme than the last,
+    then the supply's order. The exercise just
     served is never served again at once. ``coverage``: the learner record (read only; the
     exercise card records the answers in it); ``path``: where the state is kept (default
     :func:`practice_path`; None with ``persist=False``: memory only). When fewer than
@@ -902,7 +903,8 @@ class Scheduler:
         if record is None:
             record = self.coverage.marks() if self.coverage is not None else {}
         best = min((self._rule_rank(r, record) for r in g.rule_ids), default=(4, 0))
-        return (*best, self.served.get(g.key, 0))
+        same_theme = self.current is not None and g.theme == self.current.theme
+        return (*best, self.served.get(g.key, 0), same_theme)
 
     def next(self) -> Generated:
         """The exercise to practise now (and marks it served)."""

@@ -14,6 +14,7 @@ from .language import LanguageSelector
 from .log import Log
 from .odds import OddsView
 from .players import Players
+from .practice import Practice
 from .rules_view import RulesView, link_rule_ids, rule_ids_html
 from .sandbox import Sandbox, make_app
 from .scores import Scores
@@ -33,6 +34,7 @@ __all__ = [
     "Log",
     "OddsView",
     "Players",
+    "Practice",
     "RulesView",
     "Sandbox",
     "Scores",

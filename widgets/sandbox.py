@@ -33,6 +33,7 @@ from .language import LanguageSelector
 from .log import Log
 from .odds import OddsView
 from .players import Players
+from .practice import Practice
 from .rules_view import LINK_VARIABLE, RulesView, bridge_id, rules_bridge
 from .scores import Scores
 from .session import SEAT_KINDS, GameSession, _server_document
@@ -40,7 +41,7 @@ from .timeline import Timeline
 
 MAX_SEATS = 4
 RANDOM_FIRST = -1
-VIEWS = ("characters", "log", "scores", "timeline", "odds", "rules", "setup")
+VIEWS = ("characters", "log", "scores", "timeline", "odds", "rules", "practice", "setup")
 BOARD_WIDTH = 860
 SIDE_WIDTH = 490
 #: Below this width (the board's column and the side column side by side, with margins) the
@@ -192,6 +193,7 @@ class Sandbox(pn.viewable.Viewer):
                 "timeline": lambda: Timeline(session),
                 "odds": lambda: OddsView(session, width=BOARD_WIDTH - 10),
                 "rules": lambda: RulesView(session, with_bridge=False),
+                "practice": lambda: Practice(session=session, board_width=BOARD_WIDTH - 40),
                 "setup": lambda: setup,
             },
             self._on_view_built,
