@@ -10,8 +10,8 @@ message, never changed.
 
 By default the store is an SQLite file, ``games.sqlite3`` under ``$NEFERTITI_HOME`` (default
 ``~/.nefertiti``), in WAL mode (a reader never waits for the writer). Any SQLAlchemy URL works
-instead (``Store("postgresql+psycopg://...")``): nothing here is specific to SQLite but the
-pragmas. Bounded: a record larger than ``MAX_RECORD_CHARS`` is not stored (the caller is told),
+instead (``Store("postgresql+psycopg://...")``; the served app reads ``$NEFERTITI_STORE_URL``):
+nothing here is specific to SQLite but the pragmas (checked with PostgreSQL 15 and psycopg 3). Bounded: a record larger than ``MAX_RECORD_CHARS`` is not stored (the caller is told),
 and games untouched for ``EXPIRE_DAYS`` are deleted when the store is opened and then hourly.
 
 The engine knows nothing of this module: it only writes and reads record text.
@@ -162,7 +162,7 @@ class Store:
             raise StoreError(
                 f"the store of saved games {self._where()} was written by a newer version of the "
                 f"tutor (schema {newest}; this one reads {SCHEMA_VERSION}): update the tutor, or "
-                "point NEFERTITI_HOME at another folder"
+                "give it another store (NEFERTITI_HOME or NEFERTITI_STORE_URL)"
             )
 
     # ------------------------------------------------------------------ writing
