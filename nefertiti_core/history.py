@@ -16,7 +16,14 @@ from pathlib import Path
 
 from . import rules as R
 from .errors import ArgumentError, NefertitiError, NotationError, require_int, require_state
-from .limits import MAX_DICE_PER_ROLL, MAX_MOVE_CHARS, MAX_NAME_CHARS, echo
+from .limits import (
+    MAX_BRANCHES,
+    MAX_DICE_PER_ROLL,
+    MAX_MOVE_CHARS,
+    MAX_NAME_CHARS,
+    MAX_STEPS,
+    echo,
+)
 from .scoring import totals, winners
 from .state import GameState
 
@@ -550,7 +557,7 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
     moves = data.get("moves") or []
     if not isinstance(moves, list):
         fail(("moves",), "moves are a list of steps in the move notation")
-    record = GameRecord(scenario.state, [str(m) for m in moves])
+    record = GameRecord(scenario.state, _steps(moves, ("moves",), fail))
     if version == RECORD_VERSION:
         return record
     if "branches" in data:
@@ -588,9 +595,28 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _steps(moves: list, path: tuple, fail) -> list[str]:
+    """A record's steps, within the limits (nefertiti_core/limits.py): at most MAX_STEPS, each a
+    text of at most MAX_MOVE_CHARS."""
+    if len(moves) > MAX_STEPS:
+        fail(path, f"{len(moves):,} steps; a record has at most {MAX_STEPS:,}")
+    out = []
+    for j, move in enumerate(moves):
+        if isinstance(move, (list, dict)):
+            fail(path + (j,), f"a step is a text like 'place gizeh.left#0', not {echo(move)}")
+        text = "null" if move is None else str(move)
+        if len(text) > MAX_MOVE_CHARS:
+            fail(path + (j,), f"a step of {len(text):,} characters: {echo(text)}")
+        out.append(text)
+    return out
+
+
 def _read_branches(items, fail) -> list[BranchRecord]:
     if not isinstance(items, list) or not items:
         fail(("branches",), "branches are a list of {name, from, moves}, the first without from")
+    if len(items) > MAX_BRANCHES:
+        fail(("branches",), f"{len(items):,} branches; a record has at most {MAX_BRANCHES}")
+    total = 0
     branches: list[BranchRecord] = []
     lengths: dict[str, int] = {}
     for b, item in enumerate(items):
@@ -622,7 +648,12 @@ def _read_branches(items, fail) -> list[BranchRecord]:
                     ("branches", b, "from", "step"),
                     f"step {fork!r} does not exist: {parent!r} has steps 0 to {lengths[parent]}",
                 )
-        branches.append(BranchRecord(name, [str(m) for m in moves], parent, fork))
+        total += len(moves)
+        if total > MAX_STEPS:
+            fail(("branches", b, "moves"), f"over {MAX_STEPS:,} steps in all the branches")
+        branches.append(
+            BranchRecord(name, _steps(moves, ("branches", b, "moves"), fail), parent, fork)
+        )
         lengths[name] = fork + len(moves)
     return branches
 

@@ -31,6 +31,8 @@ MAX_INT_DIGITS = 40
 MAX_COUNT = 10**12 - 1
 #: Steps in a record or a scenario's ``moves`` (a whole game is 150 to 300).
 MAX_STEPS = 5_000
+#: Branches in a whole game record (format 2); their steps count together towards MAX_STEPS.
+MAX_BRANCHES = 100
 #: Dice in one ``roll`` step, and dice fixed ahead at once (Louqsor rolls two, R3.7, R4.4).
 MAX_DICE_PER_ROLL = 6
 MAX_FORCED_ROLLS = 12

@@ -309,3 +309,37 @@ def test_the_upload_worker_is_refused_when_it_exceeds_its_memory(monkeypatch):
     big = (SIMPLE + "# a comment\n" * 70_000).encode()
     message = U.check_in_worker(big, "s.yaml")
     assert message.startswith("s.yaml: refused: reading it needs more than"), message
+
+
+def _v2_record(branches: str) -> str:
+    from nefertiti_core.scenario import dumps_scenario as dump
+
+    start = "".join("  " + line + "\n" for line in dump(N.new_game(4, seed=1)).splitlines())
+    return "nefertiti_record: 2\nstart:\n" + start + "branches:\n" + branches
+
+
+def test_a_record_has_at_most_5000_steps_in_all_its_branches():
+    from nefertiti_core.history import is_record, record_from_data
+
+    text = History(N.new_game(4, seed=1)).record().dumps().rstrip()
+    text = text[: -len("moves: []")] + "moves:\n" + "  - roll 3\n" * (L.MAX_STEPS + 1)
+    doc = loads(text)
+    assert is_record(doc.data)
+    with pytest.raises(ScenarioError, match="5,001 steps; a record has at most 5,000"):
+        record_from_data(doc.data, "r.yaml", doc)
+    many = "".join(
+        f"  - {{name: b{k}{', from: {branch: b0, step: 0}' if k else ''}, moves: []}}\n"
+        for k in range(L.MAX_BRANCHES + 1)
+    )
+    doc = loads(_v2_record(many))
+    with pytest.raises(ScenarioError, match="101 branches; a record has at most 100"):
+        record_from_data(doc.data, "r.yaml", doc)
+    spread = "".join(
+        f"  - {{name: b{k}{', from: {branch: b0, step: 0}' if k else ''}, moves: ["
+        + ", ".join(["roll 3"] * 100)
+        + "]}\n"
+        for k in range(51)
+    )
+    doc = loads(_v2_record(spread))
+    with pytest.raises(ScenarioError, match="over 5,000 steps in all the branches"):
+        record_from_data(doc.data, "r.yaml", doc)
