@@ -1,0 +1,106 @@
+"""The Practice view in the served Sandbox, as a learner uses it (#13 item 6).
+
+The learner opens the Practice view, answers the generated exercise wrong, then right (the
+verdict each time, then the rule IDs it tests, as links), and "Next exercise" brings another
+exercise: the one the scheduler chooses after a wrong and a right answer. The expected exercises
+are worked out here with the same seeds (the supply is deterministic). One server for the module;
+Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from support import (
+    ARTIFACTS,
+    SANDBOX,
+    expect_verdict,
+    give_answer,
+    launch,
+    served,
+    wrong_and_right,
+)
+
+from nefertiti_core import practice as P
+from widgets.practice import FIRST_SEEDS
+
+LOAD_MS = 60_000
+STEP_MS = 30_000
+expect.set_options(timeout=STEP_MS)
+
+
+@pytest.fixture(scope="module")
+def sandbox_url(tmp_path_factory):
+    home = tmp_path_factory.mktemp("home")
+    with served(SANDBOX, "tutor", env={"NEFERTITI_HOME": str(home)}) as url:
+        yield url, home
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_playwright() as p:
+        browser = launch(p)  # raises if Chromium is missing
+        yield browser
+        browser.close()
+
+
+def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
+    chromium, sandbox_url
+):
+    url, home = sandbox_url
+    expected = P.Scheduler(P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS)
+    first = expected.next()
+    wrong, right = wrong_and_right(first.exercise)
+
+    context = chromium.new_context(viewport={"width": 1500, "height": 1150})
+    context.set_default_timeout(STEP_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url, timeout=LOAD_MS)
+    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
+
+    page.get_by_role("button", name="Practice", exact=True).click()
+    view = page.locator(".practice-view")
+    expect(view.locator(".exercise-prompt")).to_contain_text(
+        first.exercise.prompt("en")[:60], timeout=LOAD_MS
+    )
+    expect(view.locator(".practice-info")).to_contain_text(f"Difficulty {first.difficulty} of 5")
+    expect(view.locator(".practice-table")).to_contain_text("decides now")
+    expect(view.locator(".practice-rules")).to_contain_text("shown once you have answered")
+    for rule in first.rule_ids:  # not before the answer: it would give it away
+        expect(view.locator(".practice-rules")).not_to_contain_text(rule)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    view.screenshot(path=str(ARTIFACTS / "practice-question.png"))
+
+    give_answer(page, view, first.exercise, wrong)
+    expect_verdict(view, "wrong", "Not quite")
+    rules = view.locator(".practice-rules")
+    expect(rules).to_contain_text("Rules tested")
+    for rule in first.rule_ids:
+        expect(rules).to_contain_text(rule)
+    link = rules.locator(f"[data-r='{first.rule_ids[0]}']").first
+    expect(link).to_have_attribute("title", re.compile("^" + re.escape(first.rule_ids[0]) + " "))
+    link.click()  # the rule's text opens in place
+    expect(rules.locator(".nft").first).to_be_visible()
+
+    give_answer(page, view, first.exercise, right)
+    expect_verdict(view, "right", "Right")
+    view.screenshot(path=str(ARTIFACTS / "practice-answered.png"))
+
+    expected.answered(first, False)
+    expected.answered(first, True)
+    second = expected.next()
+    assert second.key != first.key
+    view.locator(".practice-next").get_by_role("button").click()
+    expect(view.locator(".exercise-prompt")).to_contain_text(second.exercise.prompt("en")[:60])
+    expect(view.locator(".exercise-feedback .verdict-right")).to_have_count(0)
+    expect(view.locator(".practice-rules")).to_contain_text("shown once you have answered")
+    view.screenshot(path=str(ARTIFACTS / "practice-next.png"))
+
+    # a served page practises in memory: nothing written into the server's home for everyone
+    assert not (home / "practice.json").exists()
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
