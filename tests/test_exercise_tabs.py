@@ -80,3 +80,29 @@ def test_the_feedback_leads_with_the_verdict_in_colour():
     assert shown.index("Right") < shown.index(esc(card.feedback.reason[:30]))
     card.lang = "zh"
     assert "正确" in card._result.object
+
+
+def test_card_names_and_status_lines_fit_the_board_at_any_width():
+    # Issue #13 item 9: "statuettestatuettechair" on a 620-pixel exercise board; Louqsor's
+    # probability cut at the market's edge.
+    from nefertiti_core import new_game
+    from widgets import geometry as G
+    from widgets.board import Board, _text_width, wrap_text
+    from widgets.session import GameSession
+
+    for width in (620, 900):
+        for lang in ("en", "de", "zh"):
+            board = Board(GameSession(new_game(4, 0), lang=lang), width=width)
+            room = G.CARD_W * width / G.WIDTH - 4
+            for label, size in zip(
+                board._cards.data["label"], board._cards.data["size"], strict=True
+            ):
+                px = int(size.removesuffix("px"))
+                for line in label.split("\n"):
+                    assert _text_width(line, px) <= room + 0.5, (width, lang, label, size)
+    hint = "a roll now closes it with probability 1/36 (3%) if Green places there now"
+    lines = wrap_text(hint, 200, 10, 3)
+    assert " ".join(lines) == hint and all(_text_width(x, 10) <= 200 for x in lines)
+    assert "".join(wrap_text("路克索现在掷骰关闭的概率为1/36（3%）", 60, 10, 5)).startswith(
+        "路克索"
+    )

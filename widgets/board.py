@@ -15,6 +15,7 @@ import re
 
 import panel as pn
 import param
+from bokeh.core.properties import value
 from bokeh.events import MouseEnter, MouseLeave, MouseMove
 from bokeh.models import ColumnDataSource, CustomJS, Label
 from bokeh.plotting import figure
@@ -175,25 +176,75 @@ label.setv({x, y: ys[hit] + half, text: notes[hit], anchor, visible: true}, {syn
 )
 
 LEGAL_COLUMNS = ("x", "y", "colour", "who")
+HINT_FONT_PX = 10  # the status lines under each market
 SQUARE_LINE = "#8a7a5a"
 PLAYABLE_LINE = "#4a7a2a"
 SERVANT_RADIUS = 0.34  # covers the square's label
 
 
-def _short(text: str, size: int = 9) -> str:
-    return text if len(text) <= size else text[: size - 1] + "."
+def _wide(char: str) -> bool:
+    return "\u2e80" <= char <= "\uffef"  # CJK and full-width forms: about one em wide
+
+
+def _text_width(text: str, font_px: float) -> float:
+    """About how wide ``text`` is drawn at ``font_px`` (Latin letters about 0.56 em)."""
+    return sum(font_px if _wide(c) else 0.56 * font_px for c in text)
+
+
+def _fit(word: str, room: float, font_px: float) -> int:
+    """How many leading characters of ``word`` fit in ``room`` pixels (at least one)."""
+    used, count = 0.0, 0
+    for char in word:
+        used += font_px if _wide(char) else 0.56 * font_px
+        if used > room:
+            break
+        count += 1
+    return max(1, count)
+
+
+def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[str]:
+    """``text`` in lines no wider than ``room`` pixels: broken between words, a word too long
+    for a line hyphenated (Chinese, which has no spaces, is broken anywhere); at most
+    ``max_lines``, the last one ending in "…" when something is left out."""
+    words = text.split() if " " in text.strip() else [text.strip()]
+    lines: list[str] = []
+    line = ""
+    while words:
+        word = words.pop(0)
+        candidate = f"{line} {word}" if line else word
+        if _text_width(candidate, font_px) <= room:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+            words.insert(0, word)
+            continue
+        # a word wider than a whole line: break it
+        cjk = any(_wide(c) for c in word)
+        keep = _fit(word, room - (0 if cjk else 0.56 * font_px), font_px)
+        pieces = -(-len(word) // keep)
+        keep = -(-len(word) // pieces)  # even pieces: "neck-lace", not "neckla-ce"
+        lines.append(word[:keep] + ("" if cjk else "-"))
+        words.insert(0, word[keep:])
+    if line:
+        lines.append(line)
+    if len(lines) > max_lines:
+        last = lines[max_lines - 1]
+        keep = _fit(last, room - font_px, font_px)
+        lines = lines[: max_lines - 1] + [last[:keep].rstrip("-") + "\u2026"]
+    return lines
 
 
 def _hint_line(words: str, lang: str) -> str:
-    """The status sentence that says what closes the stall now, short enough for one line.
+    """The status sentence that says what closes the stall now.
 
     The status reads: which stall, its rule, how far it is, which squares close it, ...; the
-    second-to-last sentence is the one about squares. Chinese sentences end with '。' and its
-    characters are about twice as wide.
+    second-to-last sentence is the one about squares (wrapped to the market's width when drawn).
     """
     sentences = [s for s in re.split(r"(?<=[.。])\s*", words) if s.strip()]
     line = sentences[-2] if len(sentences) >= 2 else words
-    return _short(line.rstrip("."), 48 if lang == "zh" else 90)
+    return line.rstrip(".")
 
 
 class Board(pn.viewable.Viewer):
@@ -229,7 +280,7 @@ class Board(pn.viewable.Viewer):
             name="board-servants", data=dict(x=[], y=[], colour=[], who=[])
         )
         self._cards = ColumnDataSource(
-            name="board-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[])
+            name="board-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
         )
         self._seals = ColumnDataSource(name="board-seals", data=dict(x=[], y=[]))
         self._texts = ColumnDataSource(
@@ -290,7 +341,7 @@ class Board(pn.viewable.Viewer):
             source=self._squares,
             text_align="center",
             text_baseline="middle",
-            text_font=FONT_STACK,
+            text_font=value(FONT_STACK),
             text_font_size="11px",
             text_color="#3b2f1e",
         )
@@ -311,8 +362,9 @@ class Board(pn.viewable.Viewer):
             source=self._cards,
             text_align="center",
             text_baseline="middle",
-            text_font=FONT_STACK,
-            text_font_size="10px",
+            text_font=value(FONT_STACK),
+            text_font_size="size",
+            text_line_height=1.05,
             text_color="#1e1608",
         )
         fig.circle(
@@ -327,7 +379,7 @@ class Board(pn.viewable.Viewer):
             text_color="#3b2f1e",
             text_font_style="bold",
             text_baseline="middle",
-            text_font=FONT_STACK,
+            text_font=value(FONT_STACK),
         )
         # --- the overlay layer: what a placement changes
         for source, colour, width in (
@@ -363,7 +415,7 @@ class Board(pn.viewable.Viewer):
             text_color="colour",
             text_font_style="style",
             text_baseline="middle",
-            text_font=FONT_STACK,
+            text_font=value(FONT_STACK),
             level="overlay",
         )
         self._hover = Label(
@@ -478,7 +530,7 @@ class Board(pn.viewable.Viewer):
                 servants["colour"].append(PLAYER_COLOURS[colours[owner]])
                 servants["who"].append(colours[owner])
 
-        cards = dict(x=[], y=[], fill=[], label=[], alpha=[])
+        cards = dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
         seals = dict(x=[], y=[])
         for cell in self._card_cells:
             kind = state.cards[cell.market][cell.slot]
@@ -488,7 +540,9 @@ class Board(pn.viewable.Viewer):
             cards["x"].append(cell.x)
             cards["y"].append(cell.y)
             cards["fill"].append(CARD_COLOURS[name])
-            cards["label"].append(_short(tr(lang, f"card.{name}"), 4 if lang == "zh" else 9))
+            label, size = self._card_label(tr(lang, f"card.{name}"))
+            cards["label"].append(label)
+            cards["size"].append(size)
             cards["alpha"].append(1.0 if state.status[cell.market] == OPEN else 0.55)
             if cell.slot == 0 and state.seal_on_upper[cell.market]:
                 seals["x"].append(cell.x + 0.45)
@@ -525,7 +579,11 @@ class Board(pn.viewable.Viewer):
                 who = tr(lang, f"colour.{colours[state.holder]}")
                 text(sx, sy + 1.8, tr(lang, "board.dice", player=who, dice=dice), "13px")
             if self.session.hints and state.status[m] == OPEN:
-                text(sx, sy, _hint_line(describe_status(statuses[m], colours, lang), lang), "10px")
+                hint = _hint_line(describe_status(statuses[m], colours, lang), lang)
+                lines = wrap_text(hint, self._status_room(), HINT_FONT_PX, 3)
+                step = (HINT_FONT_PX + 2) / self._pixels_per_unit()
+                for k, line in enumerate(lines):  # the first line on top
+                    text(sx, sy + (len(lines) - 1 - k) * step, line, f"{HINT_FONT_PX}px")
 
         # Only what changed goes to the browser (a placement changes the servants, the outlines,
         # the notes, the texts and the legal squares, all drawn on the overlay or not drawn), as
@@ -547,6 +605,29 @@ class Board(pn.viewable.Viewer):
             ):
                 if dict(source.data) != data:
                     source.data = data
+
+    # ------------------------------------------------------------------ sizes
+    def _pixels_per_unit(self) -> float:
+        return self.width / G.WIDTH
+
+    def _status_room(self) -> float:
+        """Pixels across a market for its status lines (from the status's x to the edge)."""
+        return (G.REGION_W - 0.5) * self._pixels_per_unit()
+
+    def _card_font_px(self) -> int:
+        return 10 if self.width >= 800 else 9
+
+    def _card_label(self, name: str) -> tuple[str, str]:
+        """A card's name in lines that fit the drawn card (at most three), and its font size:
+        smaller type before a word is broken ("statuette" on a narrow board)."""
+        room = G.CARD_W * self._pixels_per_unit() - 4
+        sizes = range(self._card_font_px(), 6, -1)
+        options = [(size, wrap_text(name, room, size, 3)) for size in sizes]
+        whole = [o for o in options if not any(line.endswith(("-", "\u2026")) for line in o[1])]
+        complete = [o for o in options if not o[1][-1].endswith("\u2026")]
+        # whole words at the largest size; else the fewest broken lines
+        size, lines = (whole or sorted(complete, key=lambda o: len(o[1])) or options[-1:])[0]
+        return "\n".join(lines), f"{size}px"
 
     def _redraw(self) -> None:
         """Send the servants and the legal squares again, changed or not.

@@ -17,7 +17,7 @@ from nefertiti_core.coverage import Coverage, answer_rules
 from nefertiti_core.exercises import Exercise, Feedback
 from nefertiti_core.i18n import tr
 
-from ._common import after_page_message, esc
+from ._common import HTML, after_page_message, esc
 from .board import FONT_STACK, Board
 from .rules_view import link_rule_ids
 from .session import GameSession
@@ -87,7 +87,10 @@ class ExerciseCard(pn.viewable.Viewer):
         self._check.on_click(self._on_check)
         self._again = pn.widgets.Button(width=160, css_classes=["exercise-reset"])
         self._again.on_click(self._on_reset)
-        self._result = pn.pane.HTML(
+        # only the text goes to the page when it changes (Panel's HTML pane sends its
+        # stylesheets again, and in a notebook output shown first they belong to another
+        # document: "Models must be owned by only a single document", and no feedback)
+        self._result = HTML(
             visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
         )
         self.session.param.watch(self._on_play, "version")
