@@ -564,8 +564,12 @@ def _candidates(state: GameState, played: int, rng: random.Random):
         if phase == P_TURN:
             out += [(state, c) for c in _collection_candidates(state, rng)]
     characters = _character_candidates(state)
-    if characters:
-        out.append(characters[rng.randrange(len(characters))])
+    if characters:  # one per position: a character first (each as likely), then its choice
+        by_rule: dict[str, list] = {}
+        for item in characters:
+            by_rule.setdefault(item[1].rules[0], []).append(item)
+        group = by_rule[rng.choice(sorted(by_rule))]
+        out.append(group[rng.randrange(len(group))])
     if phase == P_BID:
         for option in state.legal_options():
             kind = O.OPTION_KIND[option]
