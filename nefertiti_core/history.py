@@ -6,7 +6,9 @@ state after it, so moving around is instant and exact. Playing something new whe
 already follows starts a new branch; nothing is ever thrown away.
 
 A game is its start, its seed and its list of steps: :class:`GameRecord` writes that as a file
-(``nefertiti_record: 1``) and replays it exactly (the same :meth:`GameState.state_hash`).
+(``nefertiti_record: 1``) and replays it exactly (the same :meth:`GameState.state_hash`). A whole
+game, every branch with where it is and who plays each seat, is format 2
+(:meth:`History.whole_record`; docs/scenario-format.md).
 """
 
 from __future__ import annotations
