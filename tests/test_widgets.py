@@ -420,7 +420,7 @@ def test_the_language_selector_switches_every_label_and_explanation():
     assert decision._who.object != english[0] and "Rot" in decision._who.object
     assert "Grün" in players.card_html(0)
     assert log.entries[0][2] != english[2]
-    assert characters._buttons[0].name == "Anwerben"
+    assert characters._buttons[0].name == "Ausspielen"
     assert timeline._undo.name == "Zurück"
     assert decision._buttons[0].name == describe_option(
         session.state, decision.button_options[0], "de"

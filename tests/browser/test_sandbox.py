@@ -311,7 +311,7 @@ def test_undo_in_the_timeline_takes_the_servant_back(page):
 def test_switching_the_language_relabels_the_board_and_the_panels(page):
     page.get_by_role("button", name="Deutsch", exact=True).click()
     wait_texts(page, "Vorrat")
-    expect(page.get_by_role("button", name="Anwerben", exact=True).first).to_be_visible()
+    expect(page.get_by_role("button", name="Ausspielen", exact=True).first).to_be_visible()
     expect(page.get_by_role("button", name="Einsetzen", exact=True)).to_be_visible()
     expect(page.get_by_text("Blau entscheidet jetzt")).to_be_visible()
     screenshot(page, "deutsch")
