@@ -30,9 +30,52 @@ view = OddsView(Lesson("louqsor-what-if").session, workers=1)
 view"""
 
 
-def wait_for(page, output, locator, what: str, timeout: float) -> None:
-    """Wait for ``locator``; if it does not come, fail with what the output shows (and a
-    screenshot) rather than with a bare locator timeout."""
+class CommTraffic:
+    """What went over the notebook's kernel websocket for the view's comms: the messages the page
+    sent and the acknowledgements ("Ready") it got back, and the kernel's updates it received.
+    When the view looks stuck this tells a message lost on the way from a page that never sent
+    one."""
+
+    def __init__(self, page):
+        self.sent = self.acks = self.updates = 0
+        self.last: list[str] = []
+        page.on("websocket", self._watch)
+
+    def _watch(self, ws):
+        if "/api/kernels/" in ws.url:
+            ws.on("framesent", lambda frame: self._frame("sent", frame))
+            ws.on("framereceived", lambda frame: self._frame("received", frame))
+
+    def _frame(self, way: str, frame) -> None:
+        text = frame.decode("latin-1") if isinstance(frame, bytes) else frame
+        if '"comm_msg"' not in text:
+            return
+        if way == "sent":
+            self.sent += 1
+        elif '"Ready"' in text or '"Error"' in text:
+            self.acks += 1
+        else:
+            self.updates += 1
+        shown = re.findall(r"(\d+ of 5000|Cancelled: \d+|\d+ playouts \()", text)
+        self.last = [*self.last[-7:], f"{way}{shown[:1] or ''}"]
+
+    def __str__(self) -> str:
+        return (
+            f"the page sent {self.sent} comm messages and got {self.acks} acknowledgements; "
+            f"it received {self.updates} updates (last frames: {', '.join(self.last)})"
+        )
+
+
+def kernel_log(home) -> str:
+    """The lines of JupyterLab's log (the kernel's stderr goes there) that are not routine."""
+    log = home / "jupyterlab.log"
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    return " | ".join(line for line in lines if not line.startswith("[I "))[-1500:]
+
+
+def wait_for(page, output, locator, what: str, timeout: float, traffic=None, home=None) -> None:
+    """Wait for ``locator``; if it does not come, fail with what the output shows, the comm
+    traffic, the kernel's log (and a screenshot) rather than with a bare locator timeout."""
     try:
         locator.wait_for(timeout=timeout)
     except PlaywrightTimeout:
@@ -40,7 +83,8 @@ def wait_for(page, output, locator, what: str, timeout: float) -> None:
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-odds-failed.png"))
         shown = " | ".join(output.inner_text(timeout=5_000).split("\n"))
         raise AssertionError(
-            f"no {what} within {timeout / 1000:.0f} s; the output shows: {shown}"
+            f"no {what} within {timeout / 1000:.0f} s; the output shows: {shown}; {traffic}; "
+            f"kernel log: {kernel_log(home) if home else ''}"
         ) from None
 
 
@@ -55,15 +99,20 @@ def test_odds_progress_and_cancel_in_jupyterlab(tmp_path):
         page = open_and_run_all(
             browser, f"{lab}/lab/tree/odds.ipynb?reset", {"width": 1400, "height": 1100}
         )
+        traffic = CommTraffic(page)
         page.get_by_text("Odds by playouts").first.wait_for(timeout=90_000)
 
         # 5000 random playouts take several seconds in one process: time to see the count move
-        # and to cancel (everything is scoped to this notebook's output).
-        output = page.locator(".jp-OutputArea-output").last
+        # and to cancel (everything is scoped to the view's own output: ".last" alone would
+        # move to any output shown after it).
+        output = page.locator(".jp-OutputArea-output").filter(
+            has=page.get_by_text("Odds by playouts")
+        )
         output.locator("select").first.select_option(label="5000")
         output.get_by_role("button", name="Run").click()
         line = output.get_by_text(re.compile(r"^[1-9]\d* of 5000 playouts"))
-        wait_for(page, output, line, "progress line 'N of 5000 playouts'", 60_000)
+        home = tmp_path / "home"
+        wait_for(page, output, line, "progress line 'N of 5000 playouts'", 60_000, traffic, home)
         first = int(line.inner_text().split()[0])
         later = first
         for _ in range(40):  # the view updates the count a few times a second
@@ -78,11 +127,13 @@ def test_odds_progress_and_cancel_in_jupyterlab(tmp_path):
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         output.get_by_role("button", name="Cancel").click()
         ended = output.get_by_text(re.compile(r"^(Cancelled: \d+ of 5000|5000 playouts \()"))
-        wait_for(page, output, ended, "end of the run after Cancel", 60_000)
+        wait_for(page, output, ended, "end of the run after Cancel", 60_000, traffic, home)
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-odds-cancelled.png"))
         text = ended.inner_text()
-        assert later > first, f"the count did not move: {first} then {later}"
-        assert text.startswith("Cancelled"), f"the run ended before Cancel took effect: {text}"
+        assert later > first, f"the count did not move: {first} then {later}; {traffic}"
+        assert text.startswith("Cancelled"), (
+            f"the run ended before Cancel took effect: {text}; {traffic}"
+        )
         done = int(re.search(r"Cancelled: (\d+)", text).group(1))
         assert later <= done < 5000
         page.get_by_text(re.compile(r"^Green: \d+%")).first.wait_for(timeout=30_000)
