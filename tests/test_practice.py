@@ -332,3 +332,40 @@ def test_the_supply_grows_when_it_runs_low(supply):
     served = [s.next().key for _ in range(6)]
     assert len(s.exercises) > 3 and any(k.startswith("s1-") for k in served)
     assert all(a != b for a, b in zip(served, served[1:], strict=False))  # never twice running
+
+
+# --- the Practice view (a notebook's widgets.Practice) ---------------------------------------------
+def test_the_practice_view_records_each_answer_once_and_shows_the_rules_only_after_it(
+    supply, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("NEFERTITI_HOME", str(tmp_path))
+    from widgets import Practice
+
+    record = Coverage(tmp_path / "coverage.json")
+    scheduler = P.Scheduler([g for g in supply if g.seed == 0], record)
+    view = Practice(coverage=record, scheduler=scheduler)
+    g = view.current
+    assert view.card.session.hints is False  # what the on-screen filter counts on
+    assert all(r not in view._rules.object for r in g.rule_ids)
+    assert "decides now" in view._table.object
+    truth = g.exercise.right_answer()
+    if g.exercise.answer_kind == "square":
+        right, wrong = (g.exercise.market, truth[0]), None
+    else:
+        right = truth
+        wrong = next(v for v, _ in g.exercise.choices() if v != truth)
+    view.card.answer(wrong if wrong is not None else (g.exercise.market, 99))
+    view.card.answer(right)
+    view.lang = "de"  # the card judges its answer again in German: not a new answer
+    view.lang = "zh"
+    assert scheduler.state.step == (2 if wrong is not None else 1)
+    assert "Geübte" not in view._rules.object and all(r in view._rules.object for r in g.rule_ids)
+    assert json.loads((tmp_path / "practice.json").read_text())["step"] == scheduler.state.step
+    for rule in g.rule_ids:
+        marks = record.counts(rule)
+        assert marks.right == 1 and marks.wrong == (1 if wrong is not None else 0)
+    first = g.key
+    view._next.clicks += 1
+    assert view.current.key != first and all(
+        r not in view._rules.object for r in view.current.rule_ids
+    )

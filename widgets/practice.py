@@ -82,9 +82,7 @@ class Practice(pn.viewable.Viewer):
         self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
         self._table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
         self._rules = HTML("", sizing_mode="stretch_width", css_classes=["practice-rules"])
-        self._next = pn.widgets.Button(
-            button_type="primary", width=200, css_classes=["practice-next"]
-        )
+        self._next = pn.widgets.Button(color="primary", width=200, css_classes=["practice-next"])
         self._next.on_click(lambda _event: self.next())
         self._holder = pn.Column(sizing_mode="stretch_width")
         self._layout = pn.Column(
