@@ -2,7 +2,8 @@
 
 The learner opens the Practice view, answers the generated exercise wrong, then right (the
 verdict each time, then the rule IDs it tests, as links), and "Next exercise" brings another
-exercise: the one the scheduler chooses after a wrong and a right answer. The expected exercises
+exercise: the one the scheduler chooses after a wrong and a right answer; then the page's
+language (中文, Deutsch) reaches the view. The expected exercises
 are worked out here with the same seeds (the supply is deterministic). One server for the module;
 Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*.png.
 """
@@ -99,6 +100,16 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
     expect(view.locator(".exercise-feedback .verdict-right")).to_have_count(0)
     expect(view.locator(".practice-rules")).to_contain_text("shown once you have answered")
     view.screenshot(path=str(ARTIFACTS / "practice-next.png"))
+
+    # the page's language reaches the view: the question, its labels and the players' table
+    page.get_by_role("button", name="中文", exact=True).click()
+    expect(view.locator(".exercise-prompt")).to_contain_text(second.exercise.prompt("zh")[:20])
+    expect(view.locator(".practice-next").get_by_role("button")).to_have_text("下一题")
+    expect(view.locator(".practice-table")).to_contain_text("现在做决定")
+    view.screenshot(path=str(ARTIFACTS / "practice-zh.png"))
+    page.get_by_role("button", name="Deutsch", exact=True).click()
+    expect(view.locator(".practice-next").get_by_role("button")).to_have_text("Nächste Übung")
+    view.screenshot(path=str(ARTIFACTS / "practice-de.png"))
 
     # a served page practises in memory: nothing written into the server's home for everyone
     assert not (home / "practice.json").exists()
