@@ -100,24 +100,26 @@ class Config:
         ):
             raise SetupError(
                 f"first_player must be a seat from 0 to {self.players - 1}, "
-                f"not {self.first_player!r}"
+                f"not {echo(self.first_player)}"
             )
         if isinstance(self.layout, str):
             if self.layout not in ("first", "random"):
                 raise SetupError(
-                    f"layout must be 'first', 'random' or four sides, not {self.layout!r}"
+                    f"layout must be 'first', 'random' or four sides, not {echo(self.layout)}"
                 )
         elif len(self.layout) != 4 or any(s not in R.SIDES for s in self.layout):
             raise SetupError(
                 f"a layout of sides needs four of 'left'/'right' (Gizeh, Akhet-Aton, "
-                f"Abou Simbel, Louqsor), not {self.layout!r}"
+                f"Abou Simbel, Louqsor), not {echo(self.layout)}"
             )
         colours = self.colours
         if colours is not None:
             if len(colours) != self.players or len(set(colours)) != self.players:
                 raise SetupError(f"colours must name {self.players} different colours")
             if any(c not in R.COLOURS for c in colours):
-                raise SetupError(f"colours must be among {', '.join(R.COLOURS)}, not {colours}")
+                raise SetupError(
+                    f"colours must be among {', '.join(R.COLOURS)}, not {echo(colours)}"
+                )
         if len(self.gift_values) != len(R.GIFT_TYPES) or any(
             len(row) != 4 or any(not isinstance(v, int) or v < 0 for v in row)
             for row in self.gift_values
