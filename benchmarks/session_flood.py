@@ -1,7 +1,7 @@
 """A flood of page loads against ``nefertiti serve``, and what an open session's clicks feel then.
 
     .venv/bin/python benchmarks/session_flood.py [--requests 200] [--seconds 60] [--clicks 20]
-                                                 [--per-minute N] [--cpu-gets 10]
+                                                 [--per-minute N] [--cpu-gets 10] [--before]
 
 Issue #14: every ``GET /tutor`` builds a whole session, so any page (``<img>`` tags) could make
 the server busy. This script, on 127.0.0.1 only:
@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
 from click_latency import PROBE, _placement_targets, click, from_release, wait_marks  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from support import canvas_point, free_port, launch, wait_for_http  # noqa: E402
 
 from widgets import geometry as G  # noqa: E402
@@ -50,15 +51,25 @@ from widgets import geometry as G  # noqa: E402
 SERVE = (
     "from widgets.serve import serve; serve(port={port}, address='127.0.0.1', show=False{extra})"
 )
+#: ``--before``: the Sandbox served as it was before issue #14's changes to serving: every page
+#: load builds a whole Sandbox, no caps (TCP_NODELAY as before; the views are built lazily,
+#: which is the Sandbox's own code and stays).
+SERVE_BEFORE = (
+    "import panel as pn\nfrom widgets.serve import install_handlers\n"
+    "from widgets.sandbox import make_app\ninstall_handlers()\npn.extension(notifications=True)\n"
+    "pn.serve({{'tutor': make_app}}, port={port}, address='127.0.0.1', show=False, "
+    "websocket_origin=['127.0.0.1:{port}', 'localhost:{port}'])\n"
+)
 
 
-def start_server(extra: str = ""):
+def start_server(extra: str = "", before: bool = False):
     """A served Sandbox in a subprocess; returns (process, port)."""
     import subprocess
 
     port = free_port()
+    code = SERVE_BEFORE.format(port=port) if before else SERVE.format(port=port, extra=extra)
     process = subprocess.Popen(
-        [sys.executable, "-c", SERVE.format(port=port, extra=extra)],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -96,8 +107,8 @@ def page_load(port: int, source: str = "127.0.0.1", timeout: float = 60) -> int:
         return 0
 
 
-def cpu_per_page_load(gets: int) -> dict:
-    process, port = start_server(", sessions_per_minute=10_000")
+def cpu_per_page_load(gets: int, before: bool = False) -> dict:
+    process, port = start_server(", sessions_per_minute=10_000", before)
     try:
         page_load(port)  # warm
         before = cpu_seconds(process.pid)
@@ -203,6 +214,8 @@ def click_and_undo(page, target) -> float:
 
 def figures(name: str, values: list[float]) -> dict:
     ordered = sorted(values)
+    if not ordered:
+        return {"what": name, "clicks": 0, "load_average": load()}
     return {
         "what": name,
         "clicks": len(values),
@@ -213,10 +226,12 @@ def figures(name: str, values: list[float]) -> dict:
     }
 
 
-def flood_run(browser, requests: int, seconds: float, clicks: int, per_minute: int | None):
+def flood_run(
+    browser, requests: int, seconds: float, clicks: int, per_minute: int | None, before: bool
+):
     """The open session's clicks before and during a flood; the server's state after it."""
     extra = f", sessions_per_minute={per_minute}" if per_minute else ""
-    process, port = start_server(extra)
+    process, port = start_server(extra, before)
     url = f"http://127.0.0.1:{port}/tutor"
     out = []
     try:
@@ -226,16 +241,26 @@ def flood_run(browser, requests: int, seconds: float, clicks: int, per_minute: i
         out.append(figures("open session's click -> server's board update, no flood", quiet))
         flood = Flood(port, requests, seconds).start()
         during = []
+        unanswered = 0
         while flood.running:
-            during.append(click_and_undo(page, target))
+            try:
+                during.append(click_and_undo(page, target))
+            except PlaywrightTimeout:  # not answered within 60 s: noted, measuring stops
+                unanswered += 1
+                break
         flood.join()
-        out.append(
-            figures(
-                f"open session's click -> server's board update, during {requests} page loads "
-                f"in {flood.elapsed:.0f} s",
-                during,
-            )
+        row = figures(
+            f"open session's click -> server's board update, during {requests} page loads "
+            f"in {flood.elapsed:.0f} s",
+            during,
         )
+        row["clicks_unanswered_within_60s"] = unanswered
+        out.append(row)
+        if unanswered:
+            time.sleep(20)  # the server works off the flood's sessions
+            page.wait_for_function(f"() => ({SERVANTS})() >= 0", timeout=120_000)
+            page.get_by_role("button", name="Undo", exact=True).click(timeout=120_000)
+            page.wait_for_function(f"() => ({SERVANTS})() === 0", timeout=120_000)
         out.append(
             {
                 "what": "the flood's answers (HTTP status: count)",
@@ -275,17 +300,25 @@ def main(argv=None) -> int:
         help="the server's --sessions-per-minute (default: nefertiti serve's)",
     )
     parser.add_argument("--cpu-gets", type=int, default=10)
+    parser.add_argument(
+        "--before",
+        action="store_true",
+        help="serve the Sandbox as before issue #14 (a whole Sandbox per page load, no caps)",
+    )
     args = parser.parse_args(argv)
     if not (1 <= args.requests <= 1000 and 1 <= args.seconds <= 600 and args.clicks >= 1):
         parser.error("--requests 1..1000, --seconds 1..600, --clicks at least 1")
     from playwright.sync_api import sync_playwright
 
-    print(json.dumps({"load_average_at_start": load()}), flush=True)
+    print(json.dumps({"load_average_at_start": load(), "before": args.before}), flush=True)
     if args.cpu_gets:
-        print(json.dumps(cpu_per_page_load(args.cpu_gets)), flush=True)
+        print(json.dumps(cpu_per_page_load(args.cpu_gets, args.before)), flush=True)
     with sync_playwright() as p:
         browser = launch(p)
-        for row in flood_run(browser, args.requests, args.seconds, args.clicks, args.per_minute):
+        rows = flood_run(
+            browser, args.requests, args.seconds, args.clicks, args.per_minute, args.before
+        )
+        for row in rows:
             print(json.dumps(row), flush=True)
         browser.close()
     print(json.dumps({"load_average_at_end": load()}))
