@@ -343,3 +343,19 @@ def test_a_record_has_at_most_5000_steps_in_all_its_branches():
     doc = loads(_v2_record(spread))
     with pytest.raises(ScenarioError, match="over 5,000 steps in all the branches"):
         record_from_data(doc.data, "r.yaml", doc)
+
+
+def test_uploads_beyond_the_servers_workers_wait_then_are_refused(monkeypatch):
+    import threading as T
+
+    import widgets.upload as U
+
+    monkeypatch.setattr(U, "_WORKERS", T.BoundedSemaphore(1))
+    monkeypatch.setattr(U, "WORKER_QUEUE_SECONDS", 0.2)
+    U._WORKERS.acquire()  # another upload is being read
+    try:
+        message = U.check_in_worker(SIMPLE.encode(), "s.yaml")
+    finally:
+        U._WORKERS.release()
+    assert message == "s.yaml: refused: the server is busy reading other files; try again soon"
+    assert U.check_in_worker(SIMPLE.encode(), "s.yaml") is None  # its turn now

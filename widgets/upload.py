@@ -22,6 +22,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 
 from nefertiti_core.errors import NefertitiError
@@ -31,6 +32,11 @@ from nefertiti_core.limits import MAX_FILE_BYTES, FileLimitError, decode, one_li
 WORKER_CPU_SECONDS = 5
 WORKER_WALL_SECONDS = 20
 WORKER_MEMORY_MIB = 768
+#: Workers at once, for the whole server (uploads beyond wait their turn, then are refused after
+#: WORKER_QUEUE_SECONDS): a client sending many files cannot start many 768 MiB processes.
+MAX_WORKERS = 2
+WORKER_QUEUE_SECONDS = 30
+_WORKERS = threading.BoundedSemaphore(MAX_WORKERS)
 
 _WORKER = r"""
 import json, os, resource, sys
@@ -101,6 +107,15 @@ def check_in_worker(data: bytes, name: str) -> str | None:
             f"{shown}: too large ({len(data):,} bytes): a position or record file has at most "
             f"{MAX_FILE_BYTES:,}"
         )
+    if not _WORKERS.acquire(timeout=WORKER_QUEUE_SECONDS):
+        return f"{shown}: refused: the server is busy reading other files; try again soon"
+    try:
+        return _run_worker(data, shown)
+    finally:
+        _WORKERS.release()
+
+
+def _run_worker(data: bytes, shown: str) -> str | None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     try:
@@ -127,22 +142,17 @@ def check_in_worker(data: bytes, name: str) -> str | None:
         answer = json.loads(lines[-1])
     except (IndexError, ValueError):
         answer = None
-    if answer is None or done.returncode != 0:
-        if done.returncode < 0 or answer is None:  # killed: the CPU limit, or memory ran out
-            return (
-                f"{shown}: refused: reading it needs more than {WORKER_CPU_SECONDS} s or "
-                f"{WORKER_MEMORY_MIB} MiB"
-            )
+    if answer is None or done.returncode != 0:  # killed: the CPU limit, or memory ran out
+        return (
+            f"{shown}: refused: reading it needs more than {WORKER_CPU_SECONDS} s or "
+            f"{WORKER_MEMORY_MIB} MiB"
+        )
     error = answer["error"]
     if error is None:
         return None
     if error == "memory":
         return f"{shown}: refused: reading it needs more than {WORKER_MEMORY_MIB} MiB"
-    if (
-        answer.get("kind")
-        and answer["kind"] not in ("ScenarioError",)
-        and not error.startswith(shown)
-    ):
+    if not error.startswith(shown):  # the engine's errors name the file already
         error = f"{shown}: {error}"
     return one_line(error)
 
