@@ -10,7 +10,9 @@ Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*
 
 from __future__ import annotations
 
+import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
@@ -23,6 +25,7 @@ from support import (
     served,
     wrong_and_right,
 )
+from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core import practice as P
 from widgets.practice import FIRST_SEEDS
@@ -115,3 +118,70 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
     assert not (home / "practice.json").exists()
     context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+NOTEBOOK = {
+    "cells": [
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": None,
+            "source": source,
+        }
+        for source in (
+            "import panel as pn\npn.extension(inline=True)",
+            "from widgets import Practice\nPractice()",
+        )
+    ],
+    "metadata": {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+    },
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def test_practice_in_a_jupyterlab_notebook_answers_and_keeps_its_state_by_the_record(
+    tmp_path, chromium
+):
+    """widgets.Practice() in a notebook: a wrong and a right answer reach the kernel (the
+    learner record and practice.json in $NEFERTITI_HOME get them), Next shows another one."""
+    expected = P.Scheduler(P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS)
+    first = expected.next()
+    wrong, right = wrong_and_right(first.exercise)
+    expected.answered(first, False)
+    expected.answered(first, True)
+    second = expected.next()
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "practice.ipynb").write_text(json.dumps(NOTEBOOK))
+    with start_jupyterlab(tmp_path / "home", work) as lab:
+        page = open_and_run_all(
+            chromium, f"{lab}/lab/tree/practice.ipynb?reset", {"width": 1400, "height": 1000}
+        )
+        view = page.locator(".practice-view")
+        expect(view.locator(".exercise-prompt")).to_contain_text(
+            first.exercise.prompt("en")[:60],
+            timeout=180_000,  # a kernel start on a loaded machine
+        )
+        give_answer(page, view, first.exercise, wrong)
+        expect_verdict(view, "wrong", "Not quite")
+        give_answer(page, view, first.exercise, right)
+        expect_verdict(view, "right", "Right")
+        expect(view.locator(".practice-rules")).to_contain_text("Rules tested")
+        view.locator(".practice-next").get_by_role("button").click()
+        expect(view.locator(".exercise-prompt")).to_contain_text(second.exercise.prompt("en")[:60])
+        page.screenshot(path=str(ARTIFACTS / "practice-jupyterlab.png"))
+        home = tmp_path / "home" / "nefertiti"
+        saved = home / "practice.json"
+        for _ in range(100):  # the record saves in a background thread
+            if saved.exists() and (home / "coverage.json").exists():
+                break
+            time.sleep(0.1)
+        state = json.loads(saved.read_text())
+        assert state["step"] == 2
+        assert {r: v["box"] for r, v in state["rules"].items()} == dict.fromkeys(first.rule_ids, 2)
+        record = json.loads((home / "coverage.json").read_text())["rules"]
+        for rule in first.rule_ids:
+            assert record[rule].get("right") == 1 and record[rule].get("wrong") == 1
