@@ -22,7 +22,8 @@ The bombs (issue #14):
 
 For each: the server's RSS before and its peak while the bomb was refused, the time until A
 shows the refusal, and B's click latencies during that time (p50 / p95 / max) beside B's
-latencies with no upload. The machine's load average is printed with the figures.
+latencies with no upload; and the same for the server's loop seen from outside (a small static
+file fetched every 25 ms, see LoopProbe). The machine's load average is printed with the figures.
 """
 
 from __future__ import annotations
@@ -143,6 +144,34 @@ class RssSampler:
         self._stop = True
 
 
+class LoopProbe:
+    """The server's event loop, sampled from outside: a small static file (served by the same
+    Tornado loop as every session) fetched every 25 ms; its answer time is the loop's delay plus
+    a local round trip (about 10 ms here). Free of Chromium's and Playwright's own delays."""
+
+    def __init__(self, url: str):
+        self.url, self.times, self._stop = url, [], False
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        import urllib.request
+
+        while not self._stop:
+            start = time.perf_counter()
+            with contextlib.suppress(OSError), urllib.request.urlopen(self.url, timeout=60) as r:
+                r.read()
+                self.times.append((time.perf_counter() - start) * 1000)
+            time.sleep(0.025)
+
+    def take(self) -> list[float]:
+        out, self.times = self.times, []
+        return out
+
+    def stop(self):
+        self._stop = True
+
+
 # --- session B: timed clicks -------------------------------------------------------------------
 READ = """(name) => { for (const d of Bokeh.documents) { const m = d.get_model_by_name(name);
     if (m) { const e = m.data instanceof Map ? Object.fromEntries(m.data) : m.data;
@@ -216,14 +245,14 @@ class Player:
         return out
 
 
-def summary(values: list[float]) -> str:
+def summary(values: list[float], what: str = "clicks") -> str:
     if not values:
-        return "no clicks"
+        return f"no {what}"
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
     return (
         f"p50 {statistics.median(ordered):.0f} ms, p95 {p95:.0f} ms, max {ordered[-1]:.0f} ms "
-        f"({len(ordered)} clicks)"
+        f"({len(ordered)} {what})"
     )
 
 
@@ -239,6 +268,7 @@ def main() -> None:
     with server() as (process, url), sync_playwright() as p:
         browser = launch(p)
         sampler = RssSampler(process.pid)
+        probe = LoopProbe(url.rsplit("/", 1)[0] + "/static/extensions/panel/css/loading.css")
         ctx_a, page_a = open_session(browser, url)
         ctx_b, page_b = open_session(browser, url)
         page_a.get_by_role("button", name="New game and files", exact=True).click()
@@ -246,11 +276,14 @@ def main() -> None:
         player = Player(page_b)
         player.clicks(at_least=4)  # warm up
         base_rss = sampler.reset()
+        probe.take()
         baseline = player.clicks(at_least=args.clicks, at_most=args.clicks)
         print(f"server RSS {base_rss:.0f} MB; session B with no upload: {summary(baseline)}")
+        print(f"{'':18} the server's loop with no upload: {summary(probe.take(), 'answers')}")
         results = {}
         for label, path in files.items():
             before = sampler.reset()
+            probe.take()
             start = time.perf_counter()
             page_a.locator("input[type=file]").set_input_files(str(path))
             refused = lambda: status.count() > 0 and status.first.is_visible()  # noqa: E731
@@ -264,12 +297,14 @@ def main() -> None:
                 f"peak {sampler.peak:.0f} MB; refused after {seconds:.1f} s; session B: "
                 f"{summary(during)}"
             )
+            print(f"{'':18} the server's loop meanwhile: {summary(probe.take(), 'answers')}")
             print(f"{'':18} A shows: {text[:160]}")
             # the next bomb: clear A's status by showing the view again
             page_a.reload(timeout=LOAD_MS)
             page_a.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
             page_a.get_by_role("button", name="New game and files", exact=True).click()
         sampler.stop()
+        probe.stop()
         alive = process.poll() is None
         print(f"server still running: {alive}; load average after: {os.getloadavg()}")
         ctx_a.close()
