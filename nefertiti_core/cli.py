@@ -393,6 +393,12 @@ def _run_odds(args: argparse.Namespace) -> int:
     start, steps, _, is_record, name = _load_any(args.file)
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
     bots = args.bots[0] if len(args.bots) == 1 else args.bots
+    if args.cluster:
+        import logging
+
+        # Dask's client logs each chunk it fetches again after a worker is lost; the run says
+        # what matters itself (the workers lost, or why it stopped), in one line.
+        logging.getLogger("distributed").setLevel(logging.ERROR)
     try:
         report = odds(
             state,
@@ -415,9 +421,11 @@ def _run_odds(args: argparse.Namespace) -> int:
     )
     lost = None
     if report.workers_lost:
-        lost = (
-            f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost during "
-            "the run: their playouts were played again on the others"
+        lost = f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost"
+        lost += (
+            " during the run"
+            if stopped
+            else " during the run: their playouts were played again on the others"
         )
     if args.json:
         print(json.dumps(report.as_dict()))

@@ -361,8 +361,12 @@ def odds(
 
     ``bots``: one kind for every seat or one per seat (``bot_kinds()``). ``option``: studied
     first in every playout (what-if). ``workers``: local processes (default: every core; 1 runs
-    in this process). ``cluster``: a Dask scheduler address (``"tcp://host:8786"``), a
+    in this process). ``cluster``: a Dask scheduler address (``"tcp://host:8786"``, its form
+    checked before anything is contacted, ``DASK_CONNECT_TIMEOUT`` to answer), a
     ``distributed.Client`` or a cluster object; its workers need ``nefertiti_core`` installed.
+    A worker lost mid-run costs only time: its chunks are played again on the others (same
+    report), ``workers_lost`` counts it; with no worker left the run stops with what it played
+    (``stopped`` says why).
     ``progress(done, total)`` is called in this thread as chunks finish; once ``cancel`` (a
     ``threading.Event``) is set the run stops soon and returns the playouts done so far, marked
     ``cancelled``. ``state`` is never changed.

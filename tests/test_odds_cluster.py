@@ -227,7 +227,7 @@ def test_a_worker_killed_mid_run_is_survived_and_counted(cluster, tmp_path):
         )
         killer.start()
         done = run_cli(
-            "--cluster", address, "--playouts", "1200", "--bots", "random", "--seed", "11"
+            "--cluster", address, "--playouts", "800", "--bots", "random", "--seed", "11"
         )
         killer.join(timeout=5)
     finally:
@@ -236,10 +236,14 @@ def test_a_worker_killed_mid_run_is_survived_and_counted(cluster, tmp_path):
     assert victim.returncode == -signal.SIGKILL, "the victim was not killed during the run"
     assert done.returncode == 0, done.stderr[-2000:]
     on_cluster = json.loads(done.stdout)
-    assert on_cluster["playouts"] == 1200
+    assert on_cluster["playouts"] == 800
     assert on_cluster["workers_lost"] == 1
-    assert "1 worker lost" in done.stderr, done.stderr
-    assert {k: v for k, v in on_cluster.items() if k not in TIMING} == local_report(1200, 11)
+    # one line on stderr: the loss (Dask's own log of the chunks it fetched again is kept out)
+    assert done.stderr.strip().splitlines() == [
+        "nefertiti odds: 1 worker lost during the run: their playouts were played again on the "
+        "others"
+    ], done.stderr
+    assert {k: v for k, v in on_cluster.items() if k not in TIMING} == local_report(800, 11)
 
 
 def test_losing_every_worker_stops_with_the_playouts_done(tmp_path, monkeypatch, capsys):
@@ -263,4 +267,4 @@ def test_losing_every_worker_stops_with_the_playouts_done(tmp_path, monkeypatch,
     assert f"{done} of 2000 playouts" in out
     # chunks of 50 playouts: those counted before the kill are all in the report
     assert 50 * found["taken"] <= done < 2000 and done % 50 == 0
-    assert "1 worker lost" in out
+    assert "1 worker lost during the run\n" in out  # not "played again": nothing was
