@@ -38,21 +38,36 @@ scores). An exercise is dropped when
    Louqsor's chance (the status sentence says it);
 4. it asks a score that is the prestige shown (nothing to compute).
 
-**Degenerate** exercises are dropped as well: a closing-square question with one empty square or
-where every empty square closes, a "will it close" whose choices are all but one impossible, and
-an exercise whose question and answer are those of the one before it (same kind, same subject,
-same answer) or of any earlier one with the same signature (the part of the position the answer
-depends on).
+What the view shows besides is chosen not to give answers away: the rule IDs an exercise tests
+appear only after it is answered ("R6.1" on "who decides next?" would say that the market
+closes), and the difficulty never depends on the answer (below). The theme is shown: for a
+``settlement`` question on a placement it tells the learner that this placement closes the
+market, which is the question's premise (who settles first, what the highest bidder pays), not
+its answer.
 
-**Difficulty** (:func:`difficulty`), 1 (easy) to 5: ``1 + options + steps + chance``, rounded and
-kept in 1..5, where ``options`` grows with the number of answers to tell apart (0 for yes/no, 0.5
-for a colour among 3-4, 1 for a number, a square among many with few right ones up to 1.5),
-``steps`` is 0.5 per engine event beyond the first that the answer depends on (the option played
-on a copy, up to the next decision: a closing, a payment, a bonus, a reroll ...), capped at 1.5,
-and ``chance`` is 1.5 when the answer is a probability (dice to enumerate) and 1 for
-always/sometimes/never. Calibrated lightly on 10 seeds (``benchmarks/practice_supply.py`` prints
-the spread): yes/no on a closing with nothing else is 1, a Louqsor chance 3-4, a Merchant's
-payment 3-4.
+**Degenerate** exercises are dropped as well: a closing-square question with one empty square or
+where every empty square closes, a Louqsor chance of 0 or 1 (asked instead as always / never), a
+question the engine cannot answer on its own (a roll that decides it), and an exercise whose kind,
+subject and answer are those of the one before it in the same game, or whose signature (the part
+of the position its answer depends on: the stall's occupancy, a gift type's holders, a seat's
+score breakdown) an earlier one had.
+
+**Difficulty** (:func:`difficulty`), 1 (easy) to 5: ``1 + options + steps + chance``, rounded
+half up and kept in 1..5, read from the question and its position only, never from its answer:
+
+- ``options``: 0 for yes/no, 0.5 for a colour among 3-5 choices, 1 for a number, 0.5-1.5 for a
+  square (more the fewer of the empty squares are right);
+- ``steps``: 1 for a settlement or character question (several rules chained: bid order,
+  payment, bonuses; a character's count), 0.5 more for a decision inside a closing or a
+  character, 0.5 for a shape/sum/colour stall that needs counting (levels, lines, sums, colours)
+  and 0.5 for a stall holding 3 servants or more, 0.5 per gift type beyond the first for a
+  score; at most 1.5 in all;
+- ``chance``: 1.5 for a probability (one die), 2.5 for two dice (36 outcomes), 1 for
+  always/sometimes/never.
+
+Calibrated lightly on 10 seeds (``benchmarks/practice_supply.py`` prints the spread): "will it
+close?" 1-2, who decides 2-3, a gift's value 2, a score 2-3, closing squares 2-3, a Louqsor chance
+3 (one die) or 4 (two dice), what a settlement costs 3-4, a character's points 3-4.
 
 The scheduler (:class:`Scheduler`) chooses what to practise next from the learner record
 (:mod:`.coverage`) and a Leitner box per rule ID kept in ``practice.json`` next to the record
