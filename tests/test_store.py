@@ -226,6 +226,8 @@ def test_a_reload_of_the_same_tab_brings_the_game_back_at_once(store):
     assert again.game_token == first.game_token
     assert again._saved_row.visible and not again._resume.visible  # a note, no question
     assert f"step {first.session.history.step}," in again._saved_note.object
+    again.session.undo()  # the note goes at the next move
+    assert not again._saved_row.visible
 
 
 def test_a_shared_link_does_not_give_another_browser_the_game(store):

@@ -545,6 +545,9 @@ class Sandbox(pn.viewable.Viewer):
             self._offer = store.latest(self._owner)
             note = "saved.offer" if self._offer is not None else ""
         self._saved_kind = note
+        # the note that the game is back goes at the game's next change (board_version is
+        # bumped at once; the restore's own change is already counted)
+        self.session.param.watch(self._hide_note, ["board_version"])
         self._page.data = {
             "token": [self._token],
             "browser": [browser if new_browser else ""],
@@ -629,6 +632,13 @@ class Sandbox(pn.viewable.Viewer):
         return True
 
     @guarded
+    def _hide_note(self, *_):
+        """The note that the game is back goes at its next move (the offer stays until chosen)."""
+        if self._saved_kind in ("saved.back", "saved.copy"):
+            self._saved_kind = ""
+            self._refresh_saved()
+
+    @guarded
     def _on_fresh(self, *_):
         self._saved_kind = ""
         self._refresh_saved()
@@ -696,6 +706,9 @@ def _connect_saved_games(sandbox: Sandbox) -> None:
     game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
     browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
     sandbox.connect_store(store, browser=browser, game=game, live=OPEN_GAMES)
+    # The page's own banner says so when the connection drops (PAGE_JS), in the session's
+    # language; Panel's English notification would say it twice. (This session only.)
+    pn.config.disconnect_notification = ""
     context = doc.session_context
     OPEN_GAMES.tabs[id(context)] = (sandbox, context)
 

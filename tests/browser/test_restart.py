@@ -251,8 +251,12 @@ def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(pag
     page.evaluate(
         "() => { document.getElementById('nefertiti-offline').style.pointerEvents = 'none'; }"
     )
-    page.mouse.click(*point)  # on the board itself: CLICKS_JS draws nothing either
-    time.sleep(0.5)
+    page.mouse.move(*point)
+    page.mouse.down()  # on the board itself: CLICKS_JS draws nothing at the press either
+    time.sleep(0.3)
+    assert rows(page, "board-servants") == servants
+    page.mouse.up()
+    time.sleep(0.3)
     assert rows(page, "board-servants") == servants
 
     server.start()  # the same port, the same $NEFERTITI_HOME
