@@ -13,7 +13,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from fractions import Fraction
 from pathlib import Path
+
+from playwright.sync_api import expect
+
+from nefertiti_core.exercises import Exercise
+from widgets import geometry as G
 
 CHROMIUM = os.environ.get("NEFERTITI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -133,3 +139,69 @@ def bokeh_data_length(page, name: str) -> int:
         }""",
         name,
     )
+
+
+# ------------------------------------------------------------------------------ exercises
+# Answering a tutorial exercise card (widgets/exercise.py) as a learner does, in JupyterLab or
+# Voilà: ``block`` is a locator of the output that holds the exercise tabs.
+WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
+
+
+def wrong_and_right(ex: Exercise):
+    """(wrong, right): each as the value the card's widget hands to the engine."""
+    truth = ex.right_answer()
+    kind = ex.answer_kind
+    if kind == "choice":
+        values = [value for value, _ in ex.choices("en")]
+        return next(v for v in values if v != truth), truth
+    if kind == "integer":
+        return (truth + 1 if truth + 1 <= ex.high else truth - 1), truth
+    if kind == "probability":
+        right = f"{truth.numerator}/{truth.denominator}"
+        other = truth + Fraction(1, 36) if truth + Fraction(1, 36) <= 1 else Fraction(0)
+        return f"{other.numerator}/{other.denominator}", right
+    if kind == "square":
+        stall_size = len(stall_cells(ex))
+        wrong = next(i for i in range(stall_size) if i not in truth)
+        return (ex.market, wrong), (ex.market, truth[0])
+    raise AssertionError(f"{ex.id}: an answer kind this test does not know: {kind!r}")
+
+
+def stall_cells(ex: Exercise):
+    state = ex.state()
+    return [c for c in G.squares(state.side) if c.market == ex.market]
+
+
+def click_square(page, block, ex: Exercise, market: int, index: int) -> None:
+    state = ex.state()
+    cell = next(c for c in G.squares(state.side) if c.market == market and c.index == index)
+    canvas = block.locator(".bk-Canvas").first
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    page.mouse.click(
+        box["x"] + cell.x / G.WIDTH * box["width"],
+        box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
+    )
+
+
+def give_answer(page, block, ex: Exercise, value) -> None:
+    """Answer as a learner does: press the choice, type the number, or click the square."""
+    kind = ex.answer_kind
+    if kind == "square":
+        click_square(page, block, ex, *value)
+        return
+    answer = block.locator(".exercise-answer")
+    if kind == "choice":
+        label = dict(ex.choices("en"))[value]
+        answer.get_by_role("button", name=label, exact=True).click()
+    else:
+        field = answer.locator("input")
+        field.fill(str(value))
+        field.press("Enter")
+    block.locator(".exercise-check").get_by_role("button").click()
+
+
+def expect_verdict(block, kind: str, headline: str) -> str:
+    verdict = block.locator(f".exercise-feedback .verdict-{kind}")
+    expect(verdict).to_contain_text(headline, timeout=WAIT)
+    return verdict.inner_text()

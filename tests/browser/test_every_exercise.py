@@ -1,0 +1,154 @@
+"""Every exercise of every tutorial, answered in the real client (issue #13, item 1).
+
+One JupyterLab serves a copy of ``tutorials/``. Each notebook is opened, run (Run > Run All Cells)
+and its exercise block is worked through tab by tab as a learner does: each exercise is answered
+once wrong and once right, by its kind (a choice pressed, a number or a chance typed and Checked, a
+square clicked on the card's board), and the feedback shown must be the engine's verdict for that
+answer. A "click the square" exercise also gets a click on another market first, which must be
+refused, not judged (item 8). The right answers come from the engine (``Exercise.right_answer``).
+
+The exercises are enumerated from the engine's table (``EXERCISES``): the last test fails if one of
+them was not answered here, so no exercise can exist that no browser test has pressed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from support import ARTIFACTS, expect_verdict, give_answer, launch, wrong_and_right
+from test_jupyterlab import open_and_run_all, start_jupyterlab
+
+from nefertiti_core.exercises import EXERCISES, TOPICS, exercises_for
+from nefertiti_core.i18n import tr
+
+TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
+WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
+EXERCISE_CALL = re.compile(r"""exercises\(\s*["']([a-z-]+)["']""")
+
+
+def _topics_by_notebook() -> dict[str, str]:
+    found = {}
+    for path in sorted(TUTORIALS.glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        for cell in cells:
+            if cell["cell_type"] != "code":
+                continue
+            source = "".join(cell["source"])
+            for topic in EXERCISE_CALL.findall(source):
+                found.setdefault(path.name, topic)
+    return found
+
+
+NOTEBOOKS = _topics_by_notebook()
+ANSWERED: dict[str, tuple[str, str]] = {}  # exercise id -> (the wrong verdict, the right one)
+TIMES: dict[str, float] = {}
+STEPS: list = []  # (notebook, exercise, step, seconds since the notebook was opened)
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """One JupyterLab and one Chromium for the module; the notebooks are a copy (JupyterLab saves
+    what it runs, and the repository's notebooks stay without outputs)."""
+    root = tmp_path_factory.mktemp("every-exercise")
+    work = root / "tutorials"
+    shutil.copytree(TUTORIALS, work)
+    with start_jupyterlab(root / "home", work) as url, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            yield url, browser
+        finally:
+            browser.close()
+
+
+def _shut_down_kernels(page, url: str) -> None:
+    """Free the machine for the next notebook: delete every session (and its kernel), as the
+    page's JupyterLab would (its cookies, its XSRF token)."""
+    request = page.context.request
+    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
+    headers = {"X-XSRFToken": xsrf}
+    sessions = request.get(f"{url}/api/sessions", headers=headers).json()
+    for session in sessions:
+        response = request.delete(f"{url}/api/sessions/{session['id']}", headers=headers)
+        assert response.ok, (response.status, response.text())
+
+
+# ------------------------------------------------------------------------------ the tests
+def test_every_topic_has_a_notebook_that_shows_its_exercises():
+    assert sorted(set(NOTEBOOKS.values())) == sorted(TOPICS), NOTEBOOKS
+
+
+@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS))
+def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook):
+    url, browser = lab
+    topic = NOTEBOOKS[notebook]
+    exercises = exercises_for(topic)
+    start = time.monotonic()
+    page = open_and_run_all(
+        browser, f"{url}/lab/tree/{notebook}?reset", {"width": 1400, "height": 1000}
+    )
+    try:
+        block = page.locator(".jp-OutputArea-output").filter(
+            has_text=tr("en", "lesson.exercises_intro")
+        )
+        tabs = block.locator(".bk-tab")
+        for number, ex in enumerate(exercises, start=1):
+            if number > 1:
+                tabs.nth(number - 1).click()
+            prompt = block.locator(".exercise-prompt")
+            expect(prompt).to_contain_text(ex.prompt("en")[:60], timeout=WAIT * 2)
+            STEPS.append((notebook, ex.id, "shown", time.monotonic() - start))
+            wrong, right = wrong_and_right(ex)
+            if ex.answer_kind == "square":
+                # a square of another market is refused, not judged (#13 item 8)
+                other = (ex.market + 1) % 4
+                give_answer(page, block, ex, (other, 0))
+                refused = ex.check((other, 0), "en")
+                assert not refused.valid
+                expect_verdict(block, "invalid", refused.headline)
+            wrong_feedback = ex.check(wrong, "en")
+            right_feedback = ex.check(right, "en")
+            assert wrong_feedback.valid and not wrong_feedback.correct, (ex.id, wrong_feedback)
+            assert right_feedback.correct, (ex.id, right_feedback)
+            give_answer(page, block, ex, wrong)
+            shown_wrong = expect_verdict(block, "wrong", wrong_feedback.headline)
+            assert shown_wrong.lstrip("\u2717 ").startswith("Not quite"), shown_wrong
+            give_answer(page, block, ex, right)
+            shown_right = expect_verdict(block, "right", right_feedback.headline)
+            assert shown_right.lstrip("\u2714 ").startswith("Right"), shown_right
+            ANSWERED[ex.id] = (shown_wrong, shown_right)
+            STEPS.append((notebook, ex.id, "answered", time.monotonic() - start))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        block.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}.png"))
+    except Exception as failure:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}-failed.png"))
+        # a cell that raised stops Run All: say which error, not only that nothing appeared
+        errors = page.locator(
+            '.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+        )
+        shown = [errors.nth(i).inner_text()[-800:] for i in range(min(errors.count(), 3))]
+        if shown:
+            raise AssertionError(f"{notebook}: a cell failed:\n" + "\n".join(shown)) from failure
+        raise
+    finally:
+        _shut_down_kernels(page, url)
+        page.close()
+        TIMES[notebook] = time.monotonic() - start
+
+
+def test_no_exercise_was_left_unanswered():
+    """Runs last: every exercise of the engine's table was answered wrong and right above."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    times = {"times": TIMES, "steps": STEPS}
+    (ARTIFACTS / "every-exercise-times.json").write_text(json.dumps(times, indent=1))
+    missing = sorted(set(EXERCISES) - set(ANSWERED))
+    assert not missing, f"{len(missing)} exercises no browser test answered: {missing}"
+    total = sum(TIMES.values())
+    print(f"\n{len(ANSWERED)} of {len(EXERCISES)} exercises answered in {total:.0f} s")
