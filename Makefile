@@ -46,8 +46,10 @@ install: $(VENV)/.installed-tutor-test-bots
 tutor: $(VENV)/.installed-tutor-bots
 	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
 
-# A lesson as a page, without its code (Voilà): boards, exercises and text only.
+# A lesson as a page, without its code (Voilà): its text and boards.
 #   make voila NB=tutorials/06-closing-abou-simbel.ipynb   (then open the address it prints)
+# Not yet interactive: Voilà 0.5 cannot load Panel's JupyterLab extension, so a click on a board or
+# an exercise's Check does not reach the kernel (issue #13); use make tutor to answer exercises.
 NB ?= tutorials/00-welcome.ipynb
 VOILA_ARGS ?=
 voila: $(VENV)/.installed-tutor-bots
