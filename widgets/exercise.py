@@ -17,7 +17,7 @@ from nefertiti_core.coverage import Coverage, answer_rules
 from nefertiti_core.exercises import Exercise, Feedback
 from nefertiti_core.i18n import tr
 
-from ._common import HTML, after_page_message, esc
+from ._common import HTML, after_page_message, esc, md_escape
 from .board import FONT_STACK, Board
 from .rules_view import link_rule_ids
 from .session import GameSession
@@ -166,7 +166,7 @@ class ExerciseCard(pn.viewable.Viewer):
         lang = self.lang
         self.session.lang = lang
         self._prompt.object = (
-            f"**{tr(lang, 'exercise.card.question')}** {self.exercise.prompt(lang)}"
+            f"**{tr(lang, 'exercise.card.question')}** {md_escape(self.exercise.prompt(lang))}"
         )
         if self.exercise.answer_kind == "choice":
             self._answer.options = {label: value for value, label in self.exercise.choices(lang)}
