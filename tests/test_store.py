@@ -260,6 +260,10 @@ def test_a_new_tab_is_offered_the_browsers_last_game(store):
     assert tab.resume_offer()
     same_game(first.session, tab.session)
     assert tab.game_token == first.game_token and not tab._saved_row.visible
+    tab.session.undo()
+    flush(tab)
+    assert store.count() == 1  # saved under the game's own token, no stray copy
+    assert store.load(first.game_token, owner_of(ME)).step == first.session.history.step - 1
 
 
 def test_a_game_open_in_another_tab_is_resumed_as_a_copy(store):

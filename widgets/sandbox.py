@@ -560,18 +560,19 @@ class Sandbox(pn.viewable.Viewer):
         )
         self.board._figure.js_on_change("inner_width", page_js)
         self._page.js_on_change("data", page_js)
-        self.session.autosave(self._write)
+        self.session.autosave(self._write, key=self._token)
         self.session.param.watch(lambda *_: self.session._schedule_save(), ["lang", "hints"])
 
     @property
     def game_token(self) -> str:
         return self._token
 
-    def _write(self, text: str, branch: str, step: int) -> None:
-        """Background thread: keep the game in the store."""
+    def _write(self, text: str, branch: str, step: int, token: str) -> None:
+        """Background thread: keep the game in the store (under the token it had when its
+        record was taken)."""
         session = self.session
         self._store.save(
-            self._token, self._owner, text, lang=session.lang, hints=session.hints,
+            token, self._owner, text, lang=session.lang, hints=session.hints,
             branch=branch, step=step,
         )  # fmt: skip
 
@@ -619,10 +620,16 @@ class Sandbox(pn.viewable.Viewer):
 
     def resume_offer(self) -> bool:
         """Take the offered saved game up in this tab (its token too: it is saved from now on)."""
-        saved = self._offer
-        if saved is None or not self._restore(saved):
+        saved, session = self._offer, self.session
+        if saved is None:
             return False
-        if saved.token in self._live:  # open in another tab: this one goes on with a copy
+        copy = saved.token in self._live  # open in another tab: this one goes on with a copy
+        if not copy:  # saved under its own token from the restore on
+            session.autosave_key = saved.token
+        if not self._restore(saved):
+            session.autosave_key = self._token
+            return False
+        if copy:
             self._saved_kind = "saved.copy"
         else:
             self._token = saved.token

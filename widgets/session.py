@@ -365,14 +365,15 @@ class GameSession(param.Parameterized):
         self._changed()
 
     # ------------------------------------------------------------------ autosave
-    def autosave(self, save) -> None:
-        """Save the game after every change: ``save(text, branch, step)`` is called with the
+    def autosave(self, save, key=None) -> None:
+        """Save the game after every change: ``save(text, branch, step, key)`` is called with the
         whole record's text in a background thread (one for all sessions), at most every
         ``AUTOSAVE_DELAY_MS`` in a served app, at once elsewhere. ``None`` stops it.
         (The record is taken on the page's thread, about 2 ms for a whole game with a branch
         on a loaded 2-core machine; writing it as text, 4-5 ms, and the store are in the thread.)"""
         self._saver = save
         self._save_scheduled = False
+        self.autosave_key = key  # passed along as it was when the record was taken (a token)
 
     def save_now(self):
         """Write the game now (the record's text is made here; the store is written in the
@@ -386,7 +387,8 @@ class GameSession(param.Parameterized):
         except Exception:  # pragma: no cover - never into the page
             log.exception("the game could not be written as a record")
             return None
-        return _SAVER.submit(_save_quietly, save, record, self.history.branch, self.history.step)
+        where = (self.history.branch, self.history.step, self.autosave_key)
+        return _SAVER.submit(_save_quietly, save, record, *where)
 
     def _schedule_save(self) -> None:
         if getattr(self, "_saver", None) is None or self._save_scheduled:
@@ -419,10 +421,10 @@ class GameSession(param.Parameterized):
             self.version += 1
 
 
-def _save_quietly(save, record: GameRecord, branch: str, step: int) -> None:
+def _save_quietly(save, record: GameRecord, branch: str, step: int, key) -> None:
     """One save in the background (the record is the session's snapshot: a copy of the start,
     lists of texts): a failure is logged, never raised into a page."""
     try:
-        save(record.dumps(), branch, step)
+        save(record.dumps(), branch, step, key)
     except Exception as error:
         log.warning("autosave failed: %s", error)
