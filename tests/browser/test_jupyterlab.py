@@ -99,7 +99,9 @@ def start_jupyterlab(home, root):
     )
     try:
         try:
-            wait_for_http(f"http://127.0.0.1:{port}/lab", timeout=90)
+            # 240 s: at a load of 16 on 2 cores the server logged its first line 80 s after
+            # it was started, and a 90 s wait failed there (issue #14's odds journey runs).
+            wait_for_http(f"http://127.0.0.1:{port}/lab", timeout=240)
         except RuntimeError:
             process.kill()
             process.wait(timeout=10)
@@ -120,7 +122,8 @@ def open_and_run_all(browser, url: str, viewport: dict):
     (../shared/STACK-NOTES.md)."""
     page = browser.new_page(viewport=viewport)
     page.goto(url)
-    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=90_000)
+    # the status bar says the kernel is starting meanwhile (240 s: see start_jupyterlab)
+    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=240_000)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     return page
