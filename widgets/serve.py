@@ -506,6 +506,11 @@ def run(args: argparse.Namespace) -> int:
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
     print(f"Nefertiti tutor: http://{host}:{args.port}/{APP_NAME}  (Ctrl+C stops it)", flush=True)
+    if args.address in _WILDCARD:
+        lan = sorted(h for h in _this_computer() if _is_ip(h) and not h.startswith("127."))
+        if lan:
+            urls = ", ".join(f"http://{h}:{args.port}/{APP_NAME}" for h in lan)
+            print(f"Other computers open: {urls}", flush=True)
     try:
         serve(
             args.port,
