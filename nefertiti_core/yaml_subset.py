@@ -371,7 +371,7 @@ def _parse_sequence(rows, pos, indent, path, doc, block_strings):
                 item = None
             out.append(item)
             continue
-        if _KEY.match(rest) and not rest.startswith(("[", "{", '"', "'")):
+        if _KEY.match(rest) and not rest.startswith(("[", "{")):  # a quoted key too: - "no": 1
             # "- key: value" starts a mapping whose keys line up after "- ".
             sub_indent = ind + (len(content) - len(rest))
             rows[pos] = (number, sub_indent, rest)

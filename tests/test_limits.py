@@ -359,3 +359,12 @@ def test_uploads_beyond_the_servers_workers_wait_then_are_refused(monkeypatch):
         U._WORKERS.release()
     assert message == "s.yaml: refused: the server is busy reading other files; try again soon"
     assert U.check_in_worker(SIMPLE.encode(), "s.yaml") is None  # its turn now
+
+
+def test_a_list_item_whose_first_key_is_quoted_reads_back():
+    """Found by test_yaml_subset's round trip: ``- "no": 1`` (a reserved word as a key is written
+    quoted) was read as the text '"no": 1'."""
+    from nefertiti_core.yaml_subset import dumps
+
+    for data in ({"a": [{"no": "0"}]}, {"a": [{"no": None, "b": 1}]}, {"a": ["x: y"]}):
+        assert loads(dumps(data)).data == data
