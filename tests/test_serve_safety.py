@@ -430,3 +430,20 @@ def test_a_refused_page_is_plain_text_not_a_traceback(capped):
     assert refused.value.code in (429, 503)
     assert refused.value.headers["Content-Type"].startswith("text/plain")
     assert body.count("\n") == 1 and "Traceback" not in body and len(body) < 200
+
+
+def test_docs_security_names_only_limits_that_exist():
+    """docs/security.md describes the limits by their constants: each must exist, with the
+    value the page gives for it."""
+    from nefertiti_core import limits
+
+    text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
+    names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))
+    assert len(names) >= 14
+    missing = [n for n in names if not hasattr(limits, n) and not hasattr(S, n)]
+    assert not missing, missing
+    assert "`MAX_FILE_BYTES` (1 MiB)" in text and limits.MAX_FILE_BYTES == 1 << 20
+    assert "`MAX_STEPS` (5,000 steps)" in text and limits.MAX_STEPS == 5_000
+    assert "`MAX_NAME_CHARS` (60" in text and limits.MAX_NAME_CHARS == 60
+    assert "`MAX_MESSAGE_BYTES` (8 MiB)" in text and S.MAX_MESSAGE_BYTES == 8 << 20
+    assert f"default {S.MAX_SESSIONS})" in text and f"default {S.SESSIONS_PER_MINUTE})" in text
