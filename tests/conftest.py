@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
+
+def pytest_configure(config):
+    """The run's saved games (the served Sandbox autosaves every game, widgets/store.py) and
+    learner records go to a temporary folder, never into the user's ``~/.nefertiti``; a test
+    that needs its own sets ``NEFERTITI_HOME`` itself."""
+    if not os.environ.get("NEFERTITI_HOME"):
+        os.environ["NEFERTITI_HOME"] = tempfile.mkdtemp(prefix="nefertiti-tests-")
+
 
 def pytest_terminal_summary(terminalreporter):
     """Report how long the tutorials took to execute (the tutorials issue asks for the figure)."""
