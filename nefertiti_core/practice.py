@@ -888,6 +888,7 @@ class Scheduler:
         persist: bool = True,
         seeds: Iterable[int] = (0, 1),
         refill_below: int = 5,
+        background: bool = False,
     ):
         seeds = list(seeds)
         self.exercises = list(exercises) if exercises is not None else supply(seeds)
@@ -899,6 +900,11 @@ class Scheduler:
         self.served: dict[str, int] = {}
         self.current: Generated | None = None
         self.refill_below = refill_below
+        # A served page must not wait for a game to be played (seconds on a busy server, with
+        # every other page waiting too): the next game's exercises are made in a thread and
+        # join the pool when ready; meanwhile exercises already served can be served again.
+        self.background = background
+        self._refilling = False
         self._lock = threading.Lock()
 
     def _rule_rank(self, rule: str, record: dict) -> tuple:
@@ -930,14 +936,36 @@ class Scheduler:
         with self._lock:
             unserved = sum(1 for g in self.exercises if g.key not in self.served)
             if unserved < self.refill_below:
-                self.exercises += generate(self._next_seed)
-                self._next_seed += 1
+                self._refill()
             record = self.coverage.marks() if self.coverage is not None else {}
             pool = [g for g in self.exercises if self.current is None or g.key != self.current.key]
             choice = min(enumerate(pool), key=lambda item: (self.rank(item[1], record), item[0]))[1]
             self.served[choice.key] = self.served.get(choice.key, 0) + 1
             self.current = choice
             return choice
+
+    def _refill(self) -> None:
+        """Grow the pool by the next seed's game (called under the lock)."""
+        seed = self._next_seed
+        self._next_seed += 1
+        if not self.background:
+            self.exercises += generate(seed)
+            return
+        if self._refilling:
+            self._next_seed -= 1
+            return
+        self._refilling = True
+
+        def work() -> None:
+            more: list[Generated] = []
+            try:
+                more = generate(seed)
+            finally:
+                with self._lock:
+                    self.exercises += more
+                    self._refilling = False
+
+        threading.Thread(target=work, name=f"practice-seed-{seed}", daemon=True).start()
 
     def answered(self, g: Generated, correct: bool) -> str | None:
         """Move ``g``'s rules between the boxes and save; returns a warning if the save failed."""

@@ -6,6 +6,8 @@ The supply of 10 seeds is generated once for the module (about 15 s on a loaded 
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections import Counter
 from fractions import Fraction
 from itertools import product
@@ -332,6 +334,27 @@ def test_the_supply_grows_when_it_runs_low(supply):
     served = [s.next().key for _ in range(6)]
     assert len(s.exercises) > 3 and any(k.startswith("s1-") for k in served)
     assert all(a != b for a, b in zip(served, served[1:], strict=False))  # never twice running
+
+
+def test_in_the_background_the_supply_grows_without_the_caller_waiting(supply, monkeypatch):
+    few = [g for g in supply if g.seed == 0][:3]
+    started, release = threading.Event(), threading.Event()
+    real = P.generate
+
+    def slow_generate(seed):
+        started.set()
+        release.wait(30)
+        return real(seed)
+
+    monkeypatch.setattr(P, "generate", slow_generate)
+    s = P.Scheduler(few, persist=False, seeds=(0,), refill_below=2, background=True)
+    served = [s.next().key for _ in range(4)]  # would block on release.wait if not backgrounded
+    assert started.wait(5) and len(s.exercises) == 3 and all(k.startswith("s0-") for k in served)
+    release.set()
+    deadline = time.monotonic() + 60
+    while len(s.exercises) == 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(s.exercises) > 3 and any(g.seed == 1 for g in s.exercises)
 
 
 # --- the Practice view (a notebook's widgets.Practice) ---------------------------------------------

@@ -72,7 +72,11 @@ class Practice(pn.viewable.Viewer):
             persist = session is None
         self.coverage = coverage
         self.scheduler = scheduler or P.Scheduler(
-            shared_supply(), coverage, persist=persist, seeds=FIRST_SEEDS
+            shared_supply(),
+            coverage,
+            persist=persist,
+            seeds=FIRST_SEEDS,
+            background=session is not None,  # a served page never waits for a game to be played
         )
         self.board_width = board_width
         self.card: ExerciseCard | None = None

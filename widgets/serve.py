@@ -431,6 +431,16 @@ def _report_callback_error(error: BaseException) -> None:
         log.debug("could not notify the session", exc_info=True)
 
 
+def _warm_practice() -> None:
+    """Make the Practice view's first exercises in a thread at start-up, so the first page that
+    opens Practice does not play a game on the event loop while every other page waits."""
+    import threading
+
+    from .practice import shared_supply
+
+    threading.Thread(target=shared_supply, name="practice-supply", daemon=True).start()
+
+
 def serve(
     port: int = 5006,
     address: str = "127.0.0.1",
@@ -447,6 +457,7 @@ def serve(
     from tornado.ioloop import PeriodicCallback
 
     install_handlers()
+    _warm_practice()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
     origins = served_origins(address, port, allow_websocket_origin)
