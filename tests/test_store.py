@@ -6,13 +6,8 @@ tests/browser/test_restart.py; here the store itself and the Sandbox's choices, 
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import random
-import shutil
 import sqlite3
-import subprocess
-import tempfile
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -118,46 +113,6 @@ def test_a_store_from_a_newer_version_is_refused_with_a_clear_message(store, tmp
     message = str(caught.value)
     assert "newer version of the tutor (schema 99; this one reads 1)" in message
     assert "games.sqlite3" in message and "\n" not in message
-
-
-PG_BIN = "/usr/lib/postgresql/15/bin"
-
-
-@pytest.mark.skipif(
-    not os.path.exists(f"{PG_BIN}/initdb") or importlib.util.find_spec("psycopg") is None,
-    reason="PostgreSQL 15 (Debian's postgresql) or the psycopg driver is not installed",
-)
-def test_the_same_store_works_on_postgresql():
-    # not under pytest's tmp_path: its folders are private to root, the server runs as postgres
-    folder = tempfile.mkdtemp(prefix="nefertiti-pg-")
-    shutil.chown(folder, "postgres")
-    port = 54000 + os.getpid() % 1000
-    run = lambda command: subprocess.run(  # noqa: E731
-        ["su", "postgres", "-c", command], check=True, capture_output=True, timeout=60
-    )
-    run(f"{PG_BIN}/initdb -D {folder}/data -A trust -U postgres")
-    run(
-        f"{PG_BIN}/pg_ctl -D {folder}/data -w -l {folder}/log "
-        f"-o '-k {folder} -p {port} -c listen_addresses=127.0.0.1' start"
-    )
-    try:
-        url = f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-        store = Store(url)
-        token = new_token()
-        store.save(token, owner_of(ME), "one", step=1)
-        store.save(token, owner_of(ME), "two", step=2)
-        with pytest.raises(StoreError, match="another browser"):
-            store.save(token, owner_of(THEM), "three")
-        assert store.load(token, owner_of(ME)).record == "two"
-        assert store.latest(owner_of(ME)).token == token
-        with store.engine.begin() as db:
-            db.execute(schema_table.insert().values(version=2))
-        store.close()
-        with pytest.raises(StoreError, match="newer version of the tutor"):
-            Store(url)
-    finally:
-        run(f"{PG_BIN}/pg_ctl -D {folder}/data -w stop")
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_an_unusable_home_is_a_clear_error(tmp_path, monkeypatch):
