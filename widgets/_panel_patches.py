@@ -1,4 +1,5 @@
-"""A speed fix for showing components in a notebook with ``pn.extension(inline=True)``.
+"""Panel fixes for notebooks: a speed fix for ``pn.extension(inline=True)``, and comms that work
+in Voilà.
 
 Panel (1.9) inlines the stylesheets of every model of an output one model at a time, and each
 change makes Bokeh recompute the whole document's model graph: the cost grows with the square of
@@ -10,11 +11,49 @@ Panel internals it wraps are there; otherwise Panel is left as it is.
 from __future__ import annotations
 
 import logging
+import os
 
 log = logging.getLogger(__name__)
 
+#: Set in a kernel that Voilà started (voila/handler.py and notebook_renderer.py, Voilà 0.5).
+VOILA_KERNEL_VARIABLES = ("VOILA_KERNEL_ID", "VOILA_SERVER_URL", "VOILA_REQUEST_URL")
+
+
+def in_voila(environ=os.environ) -> bool:
+    return any(name in environ for name in VOILA_KERNEL_VARIABLES)
+
+
+def use_ipywidgets_comms_in_voila(environ=os.environ) -> bool:
+    """In Voilà, Panel talks to the kernel through ipywidgets (jupyter_bokeh's BokehModel).
+
+    Panel's own comms need its JupyterLab extension, which Voilà 0.5 cannot load ("Shared module
+    @jupyterlab/docmanager doesn't exist"): the boards were drawn but a click or a Check never
+    reached the kernel. ipywidgets' comms are part of Voilà. Only the comms of outputs shown after
+    this call change: the notebooks import ``widgets`` before they show any board. JupyterLab
+    keeps Panel's own comms; an explicit choice (PANEL_COMMS, ``pn.extension(comms=...)``) wins.
+    Returns whether the comms were switched."""
+    if not in_voila(environ):
+        return False
+    try:
+        from panel import config
+    except ImportError:  # pragma: no cover - no Panel: nothing is shown
+        return False
+    if environ.get("PANEL_COMMS") or config.comms != "default":
+        return False
+    try:
+        import jupyter_bokeh  # noqa: F401 - what Panel renders ipywidgets with
+    except ImportError:
+        log.warning(
+            "Voila: the boards and exercises cannot answer without the jupyter_bokeh package "
+            "(pip install jupyter_bokeh)"
+        )
+        return False
+    config.comms = "ipywidgets"
+    return True
+
 
 def apply() -> None:
+    use_ipywidgets_comms_in_voila()
     try:
         from panel import viewable
     except ImportError:  # pragma: no cover - no Panel: nothing to speed up
