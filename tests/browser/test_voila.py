@@ -1,0 +1,183 @@
+"""A lesson as a page without code, in Voilà: its boards and exercises answer (issue #13, item 8).
+
+One Voilà serves ``tutorials/`` (it runs a notebook per page and saves nothing); Chromium opens the
+Abou Simbel lesson. The learner answers its first exercise wrong, then right, and sees the engine's
+verdicts; a click on a lesson board places a servant there. No code of the notebook is shown.
+
+Voilà cannot load Panel's JupyterLab extension, so Panel talks to the kernel over ipywidgets'
+comms there (``widgets/_panel_patches.use_ipywidgets_comms_in_voila``, which needs jupyter_bokeh).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from support import (
+    ARTIFACTS,
+    expect_verdict,
+    free_port,
+    give_answer,
+    launch,
+    wait_for_http,
+    wrong_and_right,
+)
+
+from nefertiti_core.exercises import EXERCISES
+from nefertiti_core.i18n import tr
+from widgets import geometry as G
+
+ROOT = Path(__file__).resolve().parents[2]
+TUTORIALS = ROOT / "tutorials"
+NOTEBOOK = "06-closing-abou-simbel.ipynb"
+EXERCISE = "closing-abou-simbel/exactly-fourteen"
+WAIT = 120_000  # ms: the page shows each output as its cell runs; a loaded machine is slow
+TIMES: dict[str, float] = {}
+
+# Servants drawn on every board of the page (each Panel output is its own Bokeh document).
+SERVANTS = """() => { let n = 0; for (const d of (window.Bokeh ? Bokeh.documents : [])) {
+    for (const m of d.all_models) { if (m.name === 'board-servants') {
+        const c = m.data instanceof Map ? m.data.get('x') : m.data['x']; n += c.length; } } }
+    return n; }"""
+
+
+@contextlib.contextmanager
+def start_voila(home: Path, root: Path):
+    """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "IPYTHONDIR": str(home / "ipython"),
+        "NEFERTITI_HOME": str(home / "nefertiti"),
+    }
+    env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
+    port = free_port()
+    log = open(home / "voila.log", "w+")  # noqa: SIM115 - closed in the finally below
+    process = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "voila"),
+            str(root),
+            "--no-browser",
+            "--Voila.ip=127.0.0.1",
+            f"--Voila.port={port}",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        try:
+            wait_for_http(f"http://127.0.0.1:{port}/", timeout=240)  # the folder's listing
+        except RuntimeError:
+            process.kill()
+            process.wait(timeout=10)
+            log.seek(0)
+            raise RuntimeError(log.read()[-3000:]) from None
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def lesson(tmp_path_factory):
+    """The lesson's page, once for the module: (page, the exercise block)."""
+    home = tmp_path_factory.mktemp("voila")
+    with start_voila(home, TUTORIALS) as url, sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            start = time.monotonic()
+            page.goto(f"{url}/voila/render/{NOTEBOOK}", timeout=WAIT)
+            block = page.locator(".jp-OutputArea-output").filter(
+                has_text=tr("en", "lesson.exercises_intro")
+            )
+            ex = EXERCISES[EXERCISE]
+            expect(block.locator(".exercise-prompt")).to_contain_text(
+                ex.prompt("en")[:60], timeout=WAIT
+            )
+            TIMES["page to exercise shown"] = time.monotonic() - start
+            yield page, block
+        except Exception:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(Exception):
+                page.screenshot(path=str(ARTIFACTS / "voila-failed.png"))
+            raise
+        finally:
+            browser.close()
+            print(f"\nvoila times: {json.dumps({k: round(v, 1) for k, v in TIMES.items()})}")
+
+
+def test_voila_shows_the_lesson_without_its_code(lesson):
+    page, _ = lesson
+    text = page.locator("body").inner_text()
+    assert "Closing Abou Simbel" in text  # the lesson's own heading (its markdown)
+    for code in ("pn.extension(", "import panel", "from widgets.lesson import", "exercises("):
+        assert code not in text, f"code is shown on the page: {code!r}"
+    # Voilà keeps a code cell's outputs and drops its source (markdown cells have input areas)
+    assert page.locator(".jp-CodeCell").count() > 0
+    shown = page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor, .cm-editor")
+    assert shown.count() == 0
+
+
+def test_voila_exercise_answered_wrong_then_right(lesson):
+    page, block = lesson
+    ex = EXERCISES[EXERCISE]
+    wrong, right = wrong_and_right(ex)
+    wrong_feedback, right_feedback = ex.check(wrong, "en"), ex.check(right, "en")
+    assert wrong_feedback.valid and not wrong_feedback.correct
+    assert right_feedback.correct
+    start = time.monotonic()
+    give_answer(page, block, ex, wrong)  # a click on a square of the card's board
+    shown = expect_verdict(block, "wrong", wrong_feedback.headline)
+    assert shown.lstrip("\u2717 ").startswith("Not quite"), shown
+    TIMES["wrong answer to verdict"] = time.monotonic() - start
+    start = time.monotonic()
+    give_answer(page, block, ex, right)
+    shown = expect_verdict(block, "right", right_feedback.headline)
+    assert shown.lstrip("\u2714 ").startswith("Right"), shown
+    TIMES["right answer to verdict"] = time.monotonic() - start
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    block.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "voila-exercise.png"))
+
+
+def test_voila_a_click_on_a_lesson_board_places_a_servant(lesson):
+    """The lesson's first board (Red to play on Abou Simbel's left stall): a click on its 8
+    places Red's servant (R5.2), drawn by the kernel's answer."""
+    page, _ = lesson
+    state = EXERCISES[EXERCISE].state()  # the same position as the lesson's first board
+    cell = next(c for c in G.squares(state.side) if c.market == 2 and c.index == 6)
+    board = page.locator(".jp-OutputArea-output .bk-Canvas").first
+    board.scroll_into_view_if_needed()
+    before = page.evaluate(SERVANTS)
+    assert before > 0, "no board with servants on the page"
+    box = board.bounding_box()
+    start = time.monotonic()
+    page.mouse.click(
+        box["x"] + cell.x / G.WIDTH * box["width"],
+        box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
+    )
+    deadline = time.monotonic() + WAIT / 1000
+    while page.evaluate(SERVANTS) == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "voila-board.png"))
+    assert page.evaluate(SERVANTS) == before + 1, "the click did not place a servant"
+    TIMES["board click to servant drawn"] = time.monotonic() - start
