@@ -46,10 +46,11 @@ install: $(VENV)/.installed-tutor-test-bots
 tutor: $(VENV)/.installed-tutor-bots
 	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
 
-# A lesson as a page, without its code (Voilà): its text and boards.
+# A lesson as a page, without its code (Voilà): its text, boards and exercises, which answer.
 #   make voila NB=tutorials/06-closing-abou-simbel.ipynb   (then open the address it prints)
-# Not yet interactive: Voilà 0.5 cannot load Panel's JupyterLab extension, so a click on a board or
-# an exercise's Check does not reach the kernel (issue #13); use make tutor to answer exercises.
+# Voilà 0.5 cannot load Panel's JupyterLab extension, so in a kernel Voilà started Panel talks over
+# ipywidgets' comms (widgets/_panel_patches.py; needs the jupyter_bokeh package). Plain
+# `voila tutorials/<lesson>.ipynb` works the same. tests/browser/test_voila.py answers an exercise.
 NB ?= tutorials/00-welcome.ipynb
 VOILA_ARGS ?=
 voila: $(VENV)/.installed-tutor-bots
