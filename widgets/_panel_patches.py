@@ -55,7 +55,9 @@ def use_ipywidgets_comms_in_voila(environ=os.environ) -> bool:
 def apply() -> None:
     use_ipywidgets_comms_in_voila()
     try:
+        from bokeh.models import UIElement
         from panel import viewable
+        from panel.config import config
     except ImportError:  # pragma: no cover - no Panel: nothing to speed up
         return
     if getattr(viewable, "_nefertiti_frozen_inline", False):
@@ -91,6 +93,12 @@ def apply() -> None:
         # that could not be deserialized": the exercises after the first tab were dead).
         before = set(frozen)
         try:
+            if config.inline and config.comms == "ipywidgets":
+                # Voilà: Panel inlines stylesheets only on its own comms; without this the page
+                # asks cdn.holoviz.org for them (and is unstyled offline). Models done already
+                # are left as they are (patch_inline_stylesheets changes only CDN links).
+                for model in root.select({"type": UIElement}):
+                    patch_inline_stylesheets(model)
             return original_preprocess(self, root, changed, old_models)
         finally:
             for key in set(frozen) - before:
