@@ -397,8 +397,15 @@ def _run_odds(args: argparse.Namespace) -> int:
         import logging
 
         # Dask's client logs each chunk it fetches again after a worker is lost; the run says
-        # what matters itself (the workers lost, or why it stopped), in one line.
-        logging.getLogger("distributed").setLevel(logging.ERROR)
+        # what matters itself (the workers lost, or why it stopped), in one line. Dask sets its
+        # loggers' levels when it is imported, so they are quietened after that.
+        try:
+            import distributed  # noqa: F401
+        except ImportError:  # odds() says what is missing
+            pass
+        for logger in [*logging.root.manager.loggerDict, "distributed"]:
+            if logger == "distributed" or logger.startswith("distributed."):
+                logging.getLogger(logger).setLevel(logging.ERROR)
     try:
         report = odds(
             state,
