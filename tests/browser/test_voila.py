@@ -183,6 +183,10 @@ def test_voila_a_click_on_a_lesson_board_places_a_servant(lesson):
         expect(output).to_contain_text(turn, timeout=WAIT)
         TIMES["board click to the kernel's answer shown"] = time.monotonic() - start
         assert page.evaluate(SERVANTS) == before + 1, "the kernel's board is not Red's click"
+        # one click is one placement: the kernel must not get it twice (refused the second time)
+        time.sleep(2.0)
+        refused = tr("en", "refuse.head", option="").strip("'\" ")
+        assert refused not in output.inner_text(), output.inner_text()[:600]
     finally:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "voila-board.png"))
