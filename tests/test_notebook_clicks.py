@@ -40,6 +40,7 @@ def test_a_square_chosen_in_the_same_message_as_place_is_the_one_placed():
 
 def test_a_new_game_started_in_the_same_message_as_its_player_count_has_that_count():
     sandbox = Sandbox()
+    sandbox.open_view("setup")  # the views are built when first shown: the learner opened it
     deliver, ref, _comm = shown_in_a_notebook(sandbox)
     assert sandbox.session.state.n == 4
     in_the_kernel(

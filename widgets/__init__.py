@@ -3,43 +3,50 @@
 Each component is a thin view bound to one :class:`GameSession`: it asks the engine for rules
 (legal options, explanations, statuses, previews, scores) and never decides one itself. Serve
 :func:`make_app` for a whole game in one page (one game per browser session).
+
+The names below are imported when first used (PEP 562): the ``nefertiti`` command loads
+``widgets.serve`` for its ``serve`` subcommand, and importing Panel for every ``nefertiti explain``
+or ``nefertiti rules`` cost about 1.5 s of CPU. The notebook patches (``_panel_patches``) are
+applied by ``widgets.session``, which every component imports.
 """
 
-from . import _panel_patches
-from .board import Board
-from .characters import Characters
-from .decision import DecisionPanel
-from .hints import HintsView
-from .language import LanguageSelector
-from .log import Log
-from .odds import OddsView
-from .players import Players
-from .practice import Practice
-from .rules_view import RulesView, link_rule_ids, rule_ids_html
-from .sandbox import Sandbox, make_app
-from .scores import Scores
-from .session import SEAT_KINDS, GameSession
-from .timeline import Timeline
+from __future__ import annotations
 
-_panel_patches.apply()  # faster notebook output with pn.extension(inline=True)
+import importlib
 
-__all__ = [
-    "SEAT_KINDS",
-    "Board",
-    "Characters",
-    "DecisionPanel",
-    "HintsView",
-    "GameSession",
-    "LanguageSelector",
-    "Log",
-    "OddsView",
-    "Players",
-    "Practice",
-    "RulesView",
-    "Sandbox",
-    "Scores",
-    "Timeline",
-    "link_rule_ids",
-    "make_app",
-    "rule_ids_html",
-]
+#: public name -> the module that defines it
+_EXPORTS = {
+    "SEAT_KINDS": ".session",
+    "Board": ".board",
+    "Characters": ".characters",
+    "DecisionPanel": ".decision",
+    "GameSession": ".session",
+    "HintsView": ".hints",
+    "LanguageSelector": ".language",
+    "Log": ".log",
+    "OddsView": ".odds",
+    "Players": ".players",
+    "Practice": ".practice",
+    "RulesView": ".rules_view",
+    "Sandbox": ".sandbox",
+    "Scores": ".scores",
+    "Timeline": ".timeline",
+    "link_rule_ids": ".rules_view",
+    "make_app": ".sandbox",
+    "rule_ids_html": ".rules_view",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'widgets' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value  # the next lookup does not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -26,6 +26,12 @@ from nefertiti_core.state import GameState
 from nefertiti_core.yaml_subset import YamlError
 from nefertiti_core.yaml_subset import loads as loads_yaml
 
+from . import _panel_patches
+
+# Every component is bound to a session: this is where the notebook patches (the inline
+# stylesheet speed fix, Voilà's ipywidgets comms) are applied, once, before anything is shown.
+_panel_patches.apply()
+
 
 def _server_document():
     """The Bokeh document of the served session we run in, if any (not in notebooks/tests)."""
