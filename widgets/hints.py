@@ -15,6 +15,7 @@ import threading
 
 import panel as pn
 import param
+from panel.io import hold
 
 from nefertiti_core.i18n import tr
 
@@ -133,7 +134,8 @@ class HintsView(pn.viewable.Viewer):
             return
         self.hints = sorted(hints, key=lambda h: h.rank)
         self._state = state
-        self._show_hints()
+        with hold():  # every row in one message: the ranking appears at once, not row by row
+            self._show_hints()
 
     # ------------------------------------------------------------------ showing
     def _show_hints(self) -> None:

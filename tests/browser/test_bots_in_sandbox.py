@@ -100,8 +100,7 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
     expect(page.get_by_text(re.compile(r"^1\. "))).to_be_visible()
     expect(page.get_by_text("Green's options, best first", exact=False)).to_be_visible()
     plays = page.get_by_role("button", name="Play this", exact=True)
-    expect(plays.first).to_be_visible()
-    assert plays.count() >= 3
+    expect(plays.nth(2)).to_be_visible()  # at least three options ranked
     screenshot(page, "hints")
 
     # Odds: 50 playouts with random bots; the histogram appears.
