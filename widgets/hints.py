@@ -10,11 +10,13 @@ Hints belong to one position: once the game moves on they are cleared.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 
 import panel as pn
 import param
+from bokeh.document import Document
 from panel.io import hold
 
 from nefertiti_core.i18n import tr
@@ -119,7 +121,9 @@ class HintsView(pn.viewable.Viewer):
     def _finish_served(self, doc, state, lang, result) -> None:
         from panel.io.state import set_curdoc
 
-        with set_curdoc(doc):
+        # every row in one message: the ranking appears at once, not row by row
+        held = hold(doc) if isinstance(doc, Document) else contextlib.nullcontext()
+        with set_curdoc(doc), held:
             self._finish(state, lang, *result)
 
     def _finish(self, state, lang, hints, error) -> None:
@@ -134,8 +138,7 @@ class HintsView(pn.viewable.Viewer):
             return
         self.hints = sorted(hints, key=lambda h: h.rank)
         self._state = state
-        with hold():  # every row in one message: the ranking appears at once, not row by row
-            self._show_hints()
+        self._show_hints()
 
     # ------------------------------------------------------------------ showing
     def _show_hints(self) -> None:
