@@ -360,9 +360,6 @@ class Sandbox(pn.viewable.Viewer):
             return
         n = self.session.state.n
         self.session.seats = [select.value for select in self._seat_selects[:n]]
-        # "changes apply at once": a seat made a bot while it decides plays now, whether the
-        # change reached the server before or after the click that made it decide
-        self.session.run_bots()
 
     # ------------------------------------------------------------------ actions
     @guarded

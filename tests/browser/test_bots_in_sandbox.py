@@ -87,6 +87,8 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
     page.get_by_role("button", name="New game and files", exact=True).click()
     page.get_by_label("Black", exact=True).select_option(label=tr("en", "panel.seat.greedy"))
     expect(page.get_by_text("Black is played by a bot", exact=False)).to_have_count(0)
+    # the players' panel shows the seat's new badge once the server has taken the change
+    expect(page.locator("text=Bot: greedy >> visible=true").first).to_be_visible()
 
     # Blue (human) places on Gizeh; Black's greedy bot answers on its own, a moment later.
     square = next(c for c in G.squares((0, 0, 0, 0)) if c.market == R.GIZEH and c.index == 0)
