@@ -25,6 +25,8 @@ from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
 from test_jupyterlab import NOTEBOOK, open_and_run_all, start_jupyterlab
 
+from nefertiti_core.i18n import tr
+
 SOURCE = """from widgets.lesson import Lesson
 from widgets.odds import OddsView
 view = OddsView(Lesson("louqsor-what-if").session, workers=1)
@@ -130,13 +132,17 @@ def test_odds_progress_and_cancel_in_jupyterlab(tmp_path):
         wait_for_the_cells(page, home)
         page.get_by_text("Odds by playouts").first.wait_for(timeout=30_000)
 
-        # 5000 random playouts take several seconds in one process: time to see the count move
-        # and to cancel (everything is scoped to the view's own output: ".last" alone would
-        # move to any output shown after it).
+        # 5000 playouts by greedy bots take minutes in one process: time to see the count move
+        # and to cancel, however fast the machine (random bots played all 5000 in 4.3 s on a
+        # quiet CI machine, before Cancel could be pressed). Everything is scoped to the view's
+        # own output: ".last" alone would move to any output shown after it.
         output = page.locator(".jp-OutputArea-output").filter(
             has=page.get_by_text("Odds by playouts")
         )
         output.locator("select").first.select_option(label="5000")
+        output.get_by_label("Bots playing it out", exact=True).select_option(
+            label=tr("en", "panel.seat.greedy")
+        )
         output.get_by_role("button", name="Run").click()
         line = output.get_by_text(re.compile(r"^[1-9]\d* of 5000 playouts"))
         wait_for(page, output, line, "progress line 'N of 5000 playouts'", 60_000, traffic, home)
