@@ -668,6 +668,11 @@ def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report
                     report.stopped = f"all {len(seen)} Dask workers were lost"
                     return results
             time.sleep(DASK_POLL)
+        # a worker lost near the end of a run (its chunk played again elsewhere) may have left
+        # after the last poll: ask once more, so the report counts it
+        current = _dask_workers(client)
+        if current is not None:
+            report.workers_lost = len(seen - current)
     finally:
         if pending:
             try:
