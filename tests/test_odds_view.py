@@ -19,6 +19,10 @@ from widgets import GameSession, OddsView
 
 def test_a_playouts_choice_sent_with_the_run_click_is_the_one_played():
     view = OddsView(GameSession(), workers=1)
+    # greedy bots: the run lasts minutes, so Cancel always comes before its end (5000 random
+    # playouts took 4 s on a quiet machine, and the kernel loop, sharing the GIL with the
+    # playouts' thread, ran the Stop click's callback 0.2-2 s after it arrived)
+    view._bots.value = "greedy"
     deliver, ref, _comm = shown_in_a_notebook(view)
 
     async def in_the_kernel():
