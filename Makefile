@@ -47,7 +47,7 @@ tutor: $(VENV)/.installed-tutor-bots
 	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
 
 # A lesson as a page, without its code (Voilà): its text, boards and exercises, which answer.
-#   make voila NB=tutorials/06-closing-abou-simbel.ipynb   (then open the address it prints)
+#   make voila NB=tutorials/09-closing-abou-simbel.ipynb   (then open the address it prints)
 # Voilà 0.5 cannot load Panel's JupyterLab extension, so in a kernel Voilà started Panel talks over
 # ipywidgets' comms (widgets/_panel_patches.py; needs the jupyter_bokeh package). Plain
 # `voila tutorials/<lesson>.ipynb` works the same. tests/browser/test_voila.py answers an exercise.

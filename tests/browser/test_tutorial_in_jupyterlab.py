@@ -15,7 +15,7 @@ from nefertiti_core.exercises import EXERCISES
 from widgets import geometry as G
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
-NOTEBOOK = "06-closing-abou-simbel.ipynb"
+NOTEBOOK = "09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
 
 

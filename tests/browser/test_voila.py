@@ -36,7 +36,7 @@ from widgets import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "tutorials"
-NOTEBOOK = "06-closing-abou-simbel.ipynb"
+NOTEBOOK = "09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
 WAIT = 120_000  # ms: the page shows each output as its cell runs; a loaded machine is slow
 TIMES: dict[str, float] = {}
