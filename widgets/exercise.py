@@ -13,11 +13,12 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from nefertiti_core import rules as R
 from nefertiti_core.coverage import Coverage, answer_rules
 from nefertiti_core.exercises import Exercise, Feedback
 from nefertiti_core.i18n import tr
 
-from ._common import HTML, after_page_message, esc, md_escape
+from ._common import HTML, after_page_message, colour_name, esc, md_escape
 from .board import FONT_STACK, Board
 from .rules_view import link_rule_ids
 from .session import GameSession
@@ -50,6 +51,22 @@ def feedback_html(feedback: Feedback) -> str:
     return "".join(parts)
 
 
+def collections_text(state, lang: str) -> str:
+    """What each player holds, as counts only ("Green: 2 harps, 1 chair · Red: nothing yet"):
+    the board does not show collections, and their values would give some answers away."""
+    parts = []
+    for seat, colour in enumerate(state.colours):
+        gifts = []
+        for t, name in enumerate(R.GIFT_TYPES):
+            count = state.type_count(seat, t)
+            if count:
+                gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
+                gifts.append(tr(lang, "count.gift", n=count, gift=gift))
+        held = ", ".join(gifts) or tr(lang, "exercise.card.holds_nothing")
+        parts.append(f"{colour_name(lang, colour)}: {held}")
+    return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
+
+
 class ExerciseCard(pn.viewable.Viewer):
     """One exercise with its own live board (a session of its own)."""
 
@@ -80,6 +97,9 @@ class ExerciseCard(pn.viewable.Viewer):
         self._prompt = pn.pane.Markdown(
             sizing_mode="stretch_width", css_classes=["exercise-prompt"]
         )
+        self._collections = HTML(
+            sizing_mode="stretch_width", css_classes=["exercise-collections"], margin=(0, 10)
+        )
         self._answer = self._answer_widget()
         self._check = pn.widgets.Button(
             button_type="primary", width=120, css_classes=["exercise-check"]
@@ -97,7 +117,12 @@ class ExerciseCard(pn.viewable.Viewer):
         self._controls = pn.Row(self._answer, self._check, self._again)
         self._controls[1].visible = not square_answer
         self._layout = pn.Column(
-            self._prompt, self._controls, self._result, self.board, sizing_mode="stretch_width"
+            self._prompt,
+            self._collections,
+            self._controls,
+            self._result,
+            self.board,
+            sizing_mode="stretch_width",
         )
         self._render()
         self.param.watch(lambda *_: self._render(), "lang")
@@ -149,7 +174,12 @@ class ExerciseCard(pn.viewable.Viewer):
         self._answered = None
         self._result.visible = False
 
+    def _show_collections(self) -> None:
+        text = esc(collections_text(self.session.state, self.lang))
+        self._collections.object = f"<span style='font-size:13px'>{text}</span>"
+
     def _on_play(self, *_):
+        self._show_collections()
         if self.coverage is not None:  # the learner's own clicks count as practised
             self.coverage.record(
                 self.session.state, learner=self.session.learner_events, source=self.session
@@ -168,6 +198,7 @@ class ExerciseCard(pn.viewable.Viewer):
         self._prompt.object = (
             f"**{tr(lang, 'exercise.card.question')}** {md_escape(self.exercise.prompt(lang))}"
         )
+        self._show_collections()
         if self.exercise.answer_kind == "choice":
             self._answer.options = {label: value for value, label in self.exercise.choices(lang)}
         if self.exercise.answer_kind == "square":
