@@ -30,6 +30,7 @@ from nefertiti_core.i18n import tr
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
 EXERCISE_CALL = re.compile(r"""exercises\(\s*["']([a-z-]+)["']""")
+DEMO_CALL = re.compile(r"""\bdemo\(""")
 
 
 def _topics_by_notebook() -> dict[str, str]:
@@ -45,7 +46,20 @@ def _topics_by_notebook() -> dict[str, str]:
     return found
 
 
+def _demos_by_notebook() -> dict[str, int]:
+    return {
+        path.name: sum(
+            len(DEMO_CALL.findall("".join(cell["source"])))
+            for cell in json.loads(path.read_text())["cells"]
+            if cell["cell_type"] == "code"
+        )
+        for path in sorted(TUTORIALS.glob("*.ipynb"))
+    }
+
+
 NOTEBOOKS = _topics_by_notebook()
+DEMOS = _demos_by_notebook()
+DEMOS_PRESSED: dict[str, int] = {}
 ANSWERED: dict[str, tuple[str, str]] = {}  # exercise id -> (the wrong verdict, the right one)
 TIMES: dict[str, float] = {}
 STEPS: list = []  # (notebook, exercise, step, seconds since the notebook was opened)
@@ -126,6 +140,7 @@ def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         block.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}.png"))
+        _press_every_demo(page, notebook)
     except Exception as failure:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}-failed.png"))
@@ -143,6 +158,27 @@ def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook)
         TIMES[notebook] = time.monotonic() - start
 
 
+def _press_every_demo(page, notebook: str) -> None:
+    """Each folded demonstration ("Show what happens") unfolds to its board and the engine's
+    account of the steps, with no step refused (#13 item 3)."""
+    # one demonstration per cell (the count of outputs holding one must match the cells')
+    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
+    expect(outputs).to_have_count(DEMOS[notebook], timeout=WAIT)
+    for i in range(DEMOS[notebook]):
+        demo = outputs.nth(i)
+        button = demo.locator(".lesson-demo-show button")
+        button.scroll_into_view_if_needed()
+        button.click()
+        account = demo.locator(".lesson-demo-account")
+        expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=WAIT)
+        expect(account.locator("li").first).to_be_visible(timeout=WAIT)
+        assert "The demonstration stopped" not in account.inner_text(), account.inner_text()
+        expect(demo.locator("canvas").first).to_be_attached(timeout=WAIT)
+        DEMOS_PRESSED[notebook] = DEMOS_PRESSED.get(notebook, 0) + 1
+    if DEMOS[notebook]:
+        page.screenshot(path=str(ARTIFACTS / f"every-demo-{Path(notebook).stem}.png"))
+
+
 def test_no_exercise_was_left_unanswered():
     """Runs last: every exercise of the engine's table was answered wrong and right above."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -150,5 +186,7 @@ def test_no_exercise_was_left_unanswered():
     (ARTIFACTS / "every-exercise-times.json").write_text(json.dumps(times, indent=1))
     missing = sorted(set(EXERCISES) - set(ANSWERED))
     assert not missing, f"{len(missing)} exercises no browser test answered: {missing}"
+    unpressed = {nb: n for nb, n in DEMOS.items() if DEMOS_PRESSED.get(nb, 0) != n}
+    assert not unpressed, f"demonstrations no browser test unfolded: {unpressed}"
     total = sum(TIMES.values())
     print(f"\n{len(ANSWERED)} of {len(EXERCISES)} exercises answered in {total:.0f} s")
