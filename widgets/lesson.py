@@ -23,6 +23,7 @@ from nefertiti_core.coverage import (
     section_of,
 )
 from nefertiti_core.exercises import exercises_for, scenario_path
+from nefertiti_core.explain import narrate
 from nefertiti_core.i18n import tr
 from nefertiti_core.rules_reference import ids_in
 from nefertiti_core.scenario import load
@@ -110,11 +111,18 @@ class Lesson(pn.viewable.Viewer):
     def __panel__(self):
         return self._layout
 
-    def play(self, *steps) -> None:
-        """Play steps (option texts, ``roll 3 5``, ``draw harp``) from a notebook cell."""
+    def play(self, *steps) -> Account:
+        """Play steps (option texts, ``roll 3 5``, ``draw harp``) from a notebook cell, and tell
+        them in the engine's words. A refused step stops there and is told, not raised: a cell
+        run twice, or out of order, says why the step is not possible now."""
+        seen = len(self.session.state.log)
+        refused = ""
         for step in steps:
             if not self.session.play(step):
-                raise ValueError(self.session.error)
+                refused = self.session.error
+                break
+        lines = narrate(self.session.state, self.lang, start=seen)
+        return Account(lines, refused, self.lang)
 
     def _on_play(self, *_):
         # seen: every step on this board; practised: the learner's own clicks and choices
@@ -140,6 +148,23 @@ class Lesson(pn.viewable.Viewer):
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
         self._layout[2].title = tr(lang, "lesson.log")
+
+
+class Account(list):
+    """The engine's sentences about steps played from a cell (a list of str), shown as a list;
+    ``refused`` says why a step was not played (empty when all were)."""
+
+    def __init__(self, lines, refused: str = "", lang: str = "en"):
+        super().__init__(lines)
+        self.refused, self.lang = refused, lang
+
+    def __str__(self) -> str:
+        refusal = [tr(self.lang, "lesson.demo.refused", why=self.refused)] if self.refused else []
+        return "\n".join([*self, *refusal])
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>{html.escape(line)}</li>" for line in str(self).splitlines())
+        return link_rule_ids(f"<ul>{items}</ul>", self.lang)
 
 
 def exercises(topic: str, lang: str = "en", board_width: int = 620) -> pn.Column:
