@@ -19,7 +19,6 @@ Rule IDs refer to the rules reference,
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from . import options as O
 from . import rules as R
+from .chance import closing_probability, roll_outcomes
 from .i18n import tr
 from .state import OPEN as _MARKET_OPEN
 
@@ -215,28 +215,16 @@ def louqsor_probability(stall_id: int, mask: int, forced: tuple[int, ...] = ()) 
 
     Left stall (R3.7): two dice, each must show an occupied value. Right stall (R3.8): one die, at
     most the longest run of consecutive occupied values. ``forced``: dice already fixed with
-    ``force_roll`` (R4.4), used first; the others are enumerated.
+    ``force_roll`` (R4.4), used first; the others are enumerated. The roll's chance node
+    (:func:`.chance.roll_outcomes`) is what is counted, as the odds and the OpenSpiel game do.
     """
-    outcomes = [closes for _, closes in louqsor_outcomes(stall_id, mask, forced)]
-    return Fraction(sum(outcomes), len(outcomes))
+    return closing_probability(stall_id, mask, tuple(forced))
 
 
 def louqsor_outcomes(stall_id: int, mask: int, forced: tuple[int, ...] = ()):
-    """Every equally likely roll (the free dice) with whether it closes the stall (R3.7, R3.8)."""
-    stall = R.STALLS[stall_id]
-    dice = 2 if stall_id == _LOUQSOR_LEFT_ID else 1
-    fixed = tuple(forced[:dice])
-    occupied_values = {sq.value for sq in stall.squares if mask >> sq.index & 1}
-    run = R.RUN_TABLE[stall_id][mask] if dice == 1 else 0
-    out = []
-    for free in itertools.product(range(1, DIE_FACES + 1), repeat=dice - len(fixed)):
-        roll = fixed + free
-        if dice == 2:
-            closes = all(d in occupied_values for d in roll)
-        else:
-            closes = roll[0] <= run
-        out.append((free, closes))
-    return out
+    """Every equally likely roll (the free dice) with whether it closes the stall (R3.7, R3.8):
+    the outcomes of the roll's chance node (:func:`.chance.roll_outcomes`)."""
+    return [(o.value, o.closes) for o in roll_outcomes(stall_id, mask, tuple(forced))]
 
 
 def _colour_closes(owners: list[int], seat: int) -> bool:
