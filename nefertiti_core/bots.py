@@ -21,7 +21,7 @@ from . import rules as R
 from .deck import reshuffled
 from .errors import NefertitiError
 from .scoring import totals, winners
-from .state import P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState
+from .state import P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState, fast_copy
 from .status import louqsor_outcomes, louqsor_probability
 
 
@@ -314,38 +314,6 @@ def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     if not sets:
         return ()
     return max(sets, key=lambda slots: sum(worth[s] for s in slots))
-
-
-_NESTED = ("gifts", "piles", "owners", "cards")  # lists of lists
-_SLOTS: tuple | None = None  # (getter of the other slots, their names, the flat lists' names)
-
-
-def _slot_plan(state: GameState) -> tuple:
-    global _SLOTS
-    if _SLOTS is None:
-        skip = {*_NESTED, "rng", "log"}
-        flat = tuple(
-            n for n in GameState.__slots__ if n not in skip and type(getattr(state, n)) is list
-        )
-        other = tuple(n for n in GameState.__slots__ if n not in skip and n not in flat)
-        _SLOTS = (operator.attrgetter(*other), other, flat)
-    return _SLOTS
-
-
-def fast_copy(state: GameState, rng: random.Random) -> GameState:
-    """A copy for look-ahead that shares ``rng`` as its random source and keeps no event log
-    (``GameState.copy`` clones the game's random source, which costs more than the rest)."""
-    get_other, other, flat = _slot_plan(state)
-    new = object.__new__(GameState)
-    for name, value in zip(other, get_other(state), strict=True):
-        setattr(new, name, value)
-    for name in flat:
-        setattr(new, name, getattr(state, name)[:])
-    for name in _NESTED:
-        setattr(new, name, [v[:] for v in getattr(state, name)])
-    new.rng = rng
-    new.log = None
-    return new
 
 
 def public_copy(state: GameState, rng: random.Random) -> GameState:

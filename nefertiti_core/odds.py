@@ -100,7 +100,7 @@ def playout(
         first = _first_closing(game.log, 0)
     seen = len(game.log)
     steps = 0
-    while game._legal:
+    while game.legal:
         if first is None and game.log is not None:
             found = _first_closing(game.log, seen)
             if found is not None:
@@ -112,7 +112,7 @@ def playout(
             game.log = None
         seat = game.decider
         choice = bots[seat].choose(game)
-        if choice not in game._legal:
+        if choice not in game.legal:
             raise NefertitiError(
                 f"the {kinds[seat]!r} bot chose {game.option_text(choice)!r}, which is not legal"
             )

@@ -52,13 +52,14 @@ def play_random(state: GameState, rng: random.Random, check: bool = False) -> li
     """
     rnd = rng.random
     if not check:
-        while state._legal:
-            legal = state._legal
+        legal = state.legal
+        while legal:
             state.apply_unchecked(legal[int(rnd() * len(legal))])
+            legal = state.legal
         return []
     found = violations(state)
-    while state._legal and not found:
-        legal = state._legal
+    while state.legal and not found:
+        legal = state.legal
         state.apply_unchecked(legal[int(rnd() * len(legal))])
         found = violations(state)
     return found

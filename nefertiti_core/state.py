@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import options as O
 from . import rules as R
@@ -134,72 +135,132 @@ class Config:
         return self
 
 
+# ------------------------------------------------------------------ the fields, declared once
+# Every field of a GameState, in one list. Each says how a copy treats it and how it shows in
+# ``public_key`` (what every player can see, R12). ``__slots__``, ``copy``, ``public_key`` and the
+# bots' look-ahead copy (``fast_copy``) are all made from this list, so a field added here is
+# copied and keyed (or declared hidden, with its reason) everywhere at once.
+
+# How a copy treats a field.
+IMMUTABLE = "immutable"  # an int, str, bool, None, tuple, frozenset or frozen dataclass: shared
+FLAT = "flat list"  # a list of immutables: copied with [:]
+NESTED = "nested list"  # a list of flat lists: each inner list copied
+RANDOM = "random source"  # copy(): an independent clone; fast_copy: the source it is given
+EVENTS = "event log"  # None or a list: copy() makes a new list of the same (never changed)
+# events; fast_copy keeps no log
+
+# How a field shows in public_key.
+PUBLIC = "public"  # as it is (a list as a tuple, a list of lists as a tuple of tuples)
+PUBLIC_SORTED = "public, sorted"  # as a sorted tuple: the order carries no information
+PUBLIC_SIZE = "public, its size only"  # the number of items, not which or in what order
+HIDDEN = "hidden"  # not in public_key; the field's ``why`` says why
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of :class:`GameState`: its name, how it is copied and how it is keyed."""
+
+    name: str
+    copy: str
+    key: str
+    why: str = ""  # for every field not shown as it is: the reason
+
+
+FIELDS: tuple[Field, ...] = (
+    Field(
+        "config",
+        IMMUTABLE,
+        HIDDEN,
+        "the setup chosen, with the seed that orders the deck and "
+        "rolls the dice (R12); what the players see of it is in colours, values and variants",
+    ),
+    Field("n", IMMUTABLE, PUBLIC),
+    Field("colours", IMMUTABLE, PUBLIC),
+    Field("values", IMMUTABLE, PUBLIC),
+    Field("max_values", IMMUTABLE, HIDDEN, "derived from values"),
+    Field("variants", IMMUTABLE, PUBLIC_SORTED, "a set of names"),
+    Field("rng", RANDOM, HIDDEN, "the random source decides the dice to come (R4, R12)"),
+    Field("auto_forced", IMMUTABLE, HIDDEN, "how the engine steps, not the position"),
+    Field("log", EVENTS, HIDDEN, "how the game came here, not where it is"),
+    # players
+    Field("deben", FLAT, PUBLIC),
+    Field("seals", FLAT, PUBLIC),
+    Field("prestige", FLAT, PUBLIC),
+    Field("hand", FLAT, PUBLIC),
+    Field("gifts", NESTED, PUBLIC),
+    # supplies
+    Field("seal_supply", IMMUTABLE, PUBLIC),
+    Field(
+        "deck",
+        FLAT,
+        PUBLIC_SIZE,
+        "the order of the deck is hidden information (R2.2, R12): "
+        "the players know which cards are left, not which comes next",
+    ),
+    Field("akhenaton_drawn", IMMUTABLE, PUBLIC),
+    Field("dead_market", IMMUTABLE, PUBLIC),
+    Field("out_of_game", FLAT, PUBLIC),
+    Field("characters_set_aside", IMMUTABLE, PUBLIC),
+    Field("piles", NESTED, PUBLIC),
+    Field("used_characters", FLAT, PUBLIC_SORTED, "which characters were used, not in what order"),
+    # markets
+    Field("side", FLAT, PUBLIC),
+    Field("status", FLAT, PUBLIC),
+    Field("owners", NESTED, PUBLIC),
+    Field("mask", FLAT, HIDDEN, "derived from owners (a bit per occupied square)"),
+    Field("reserve", FLAT, PUBLIC),
+    Field("cards", NESTED, PUBLIC),
+    Field("seal_on_upper", FLAT, PUBLIC),
+    Field("tile", IMMUTABLE, PUBLIC),
+    # Louqsor's dice (R4)
+    Field("holder", IMMUTABLE, PUBLIC),
+    Field("holder_turn", IMMUTABLE, PUBLIC),
+    Field("last_roll", IMMUTABLE, PUBLIC),
+    Field("forced_rolls", FLAT, HIDDEN, "dice fixed ahead (R4.4) are chance to come"),
+    Field("forced_draws", FLAT, HIDDEN, "cards fixed ahead (R4.4) are the deck's hidden order"),
+    # the turn
+    Field("turn_player", IMMUTABLE, PUBLIC),
+    Field("turn_no", IMMUTABLE, PUBLIC),
+    Field("placements_left", IMMUTABLE, PUBLIC),
+    Field("recruited", IMMUTABLE, PUBLIC),
+    Field("phase", IMMUTABLE, PUBLIC),
+    Field("decider", IMMUTABLE, PUBLIC),
+    # a market being resolved
+    Field("res_market", IMMUTABLE, PUBLIC),
+    Field("res_queue", FLAT, PUBLIC),
+    Field("res_pos", IMMUTABLE, PUBLIC),
+    Field("res_after", IMMUTABLE, PUBLIC),
+    # a character being played
+    Field("character", IMMUTABLE, PUBLIC),
+    Field("exchanges_done", IMMUTABLE, PUBLIC),
+    Field("exchange_partners", FLAT, PUBLIC),
+    Field("exchange_take", IMMUTABLE, PUBLIC),
+    Field("treasurer_market", IMMUTABLE, PUBLIC),
+    # bookkeeping
+    Field(
+        "closings",
+        IMMUTABLE,
+        HIDDEN,
+        "a count of the past (markets closed so far, for closed_since), not the position",
+    ),
+    Field("decisions", IMMUTABLE, HIDDEN, "a count of the past, not the position"),
+    Field("final", IMMUTABLE, HIDDEN, "derived: the final scores once the game is over"),
+    Field("_legal", IMMUTABLE, HIDDEN, "derived: the pending decision's options (legal_options)"),
+)
+
+
+class Resolution(NamedTuple):
+    """A market closing in progress (R6): the market and its bids still to resolve, as square
+    indexes of its stall in resolution order, the pending one first (R6.1)."""
+
+    market: int
+    squares: tuple[int, ...]
+
+
 class GameState:
     """A game of Nefertiti in progress. Create one with :func:`new_game`."""
 
-    __slots__ = (
-        "config",
-        "n",
-        "colours",
-        "values",
-        "max_values",
-        "variants",
-        "rng",
-        "auto_forced",
-        "log",
-        # players
-        "deben",
-        "seals",
-        "prestige",
-        "hand",
-        "gifts",
-        # supplies
-        "seal_supply",
-        "deck",
-        "akhenaton_drawn",
-        "dead_market",
-        "out_of_game",
-        "characters_set_aside",
-        "piles",
-        "used_characters",
-        # markets
-        "side",
-        "status",
-        "owners",
-        "mask",
-        "reserve",
-        "cards",
-        "seal_on_upper",
-        "tile",
-        # Louqsor's dice (R4)
-        "holder",
-        "holder_turn",
-        "last_roll",
-        "forced_rolls",
-        "forced_draws",
-        # the turn
-        "turn_player",
-        "turn_no",
-        "placements_left",
-        "recruited",
-        "phase",
-        "decider",
-        # a market being resolved
-        "res_market",
-        "res_queue",
-        "res_pos",
-        "res_after",
-        # a character being played
-        "character",
-        "exchanges_done",
-        "exchange_partners",
-        "exchange_take",
-        "treasurer_market",
-        # bookkeeping
-        "decisions",
-        "final",
-        "_legal",
-    )
+    __slots__ = tuple(f.name for f in FIELDS)
 
     # ------------------------------------------------------------------ setup (R2)
     def __init__(self, config: Config):
@@ -294,6 +355,7 @@ class GameState:
         self.exchange_partners = []
         self.exchange_take = None
         self.treasurer_market = -1
+        self.closings = (0, 0, 0, 0)
         self.decisions = 0
         self.final = None
         self.turn_no = 0
@@ -310,8 +372,42 @@ class GameState:
         """The legal option ids of the pending decision, sorted; empty once the game is over."""
         return self._legal
 
+    @property
+    def legal(self) -> tuple[int, ...]:
+        """The same as :meth:`legal_options`, as a property (for self-play's inner loops)."""
+        return self._legal
+
     def is_legal(self, option: int) -> bool:
         return type(option) is int and option in self._legal
+
+    def market_cards(self, market: int) -> tuple[int, ...]:
+        """The card kinds on a market's four places, the upper card first; -1 for an empty place
+        (R2.9, R6.7)."""
+        require_int(market, "a market", 0, 3)
+        return tuple(self.cards[market])
+
+    def market_seal(self, market: int) -> bool:
+        """Whether a seal lies on the market's upper card (R2.9, R6.7)."""
+        require_int(market, "a market", 0, 3)
+        return self.seal_on_upper[market]
+
+    def square_owners(self, market: int) -> tuple[int, ...]:
+        """Per square of the market's visible stall (in the stall's order), the seat whose servant
+        stands there; -1 for an empty square (R5.2)."""
+        require_int(market, "a market", 0, 3)
+        return tuple(self.owners[market])
+
+    def resolution(self) -> Resolution | None:
+        """The market closing being resolved now (R6), or None between closings."""
+        if self.res_market < 0:
+            return None
+        return Resolution(self.res_market, tuple(self.res_queue[self.res_pos :]))
+
+    def closed_since(self, before: GameState, market: int) -> bool:
+        """Whether ``market`` began to close (R3, R5.4) after the position ``before`` of the same
+        game: "did this step close market m" (``before`` taken just before the step)."""
+        require_int(market, "a market", 0, 3)
+        return self.closings[market] > before.closings[market]
 
     def option_text(self, option: int) -> str:
         return O.option_text(require_int(option, "an option id"), self.colours)
@@ -634,6 +730,9 @@ class GameState:
             self.holder_turn = 0
         stall = m * 2 + self.side[m]
         owners = self.owners[m]
+        closings = list(self.closings)
+        closings[m] += 1
+        self.closings = tuple(closings)
         self.res_market = m
         self.res_queue = [i for i in R.RESOLUTION_ORDER[stall] if owners[i] >= 0]
         self.res_pos = 0
@@ -1141,88 +1240,6 @@ class GameState:
         return why_illegal(self, option)
 
     # ------------------------------------------------------------------ copies and identity
-    def copy(self) -> GameState:
-        """An independent copy (the random source too), for what-if and search."""
-        new = object.__new__(GameState)
-        for name in GameState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.log = None if self.log is None else list(self.log)
-        for name in (
-            "deben",
-            "seals",
-            "prestige",
-            "hand",
-            "deck",
-            "out_of_game",
-            "used_characters",
-            "side",
-            "status",
-            "mask",
-            "reserve",
-            "seal_on_upper",
-            "forced_rolls",
-            "forced_draws",
-            "res_queue",
-            "exchange_partners",
-        ):
-            setattr(new, name, list(getattr(self, name)))
-        new.gifts = [list(g) for g in self.gifts]
-        new.piles = [list(pl) for pl in self.piles]
-        new.owners = [list(o) for o in self.owners]
-        new.cards = [list(c) for c in self.cards]
-        return new
-
-    def public_key(self) -> tuple:
-        """Everything every player can see, as plain data (R12): :meth:`key` without the order of
-        the deck (its size only), the chance fixed ahead (R4.4) and the random source. Search and
-        observations use it, so that they cannot tell two deck orders apart."""
-        return (
-            self.n,
-            self.colours,
-            self.values,
-            tuple(sorted(self.variants)),
-            tuple(self.deben),
-            tuple(self.seals),
-            tuple(self.prestige),
-            tuple(self.hand),
-            tuple(map(tuple, self.gifts)),
-            self.seal_supply,
-            len(self.deck),
-            self.akhenaton_drawn,
-            self.dead_market,
-            tuple(self.out_of_game),
-            self.characters_set_aside,
-            tuple(map(tuple, self.piles)),
-            tuple(sorted(self.used_characters)),
-            tuple(self.side),
-            tuple(self.status),
-            tuple(map(tuple, self.owners)),
-            tuple(self.reserve),
-            tuple(map(tuple, self.cards)),
-            tuple(self.seal_on_upper),
-            self.tile,
-            self.holder,
-            self.holder_turn,
-            self.last_roll,
-            self.turn_player,
-            self.turn_no,
-            self.placements_left,
-            self.recruited,
-            self.phase,
-            self.decider,
-            self.res_market,
-            tuple(self.res_queue),
-            self.res_pos,
-            self.res_after,
-            self.character,
-            self.exchanges_done,
-            tuple(self.exchange_partners),
-            self.exchange_take,
-            self.treasurer_market,
-        )
-
     def key(self) -> tuple:
         """Everything that decides the game from here, as plain data (the random source too)."""
         return (
@@ -1243,6 +1260,96 @@ class GameState:
             f"<GameState {self.n}p turn {self.turn_no} {self.phase} decider={who} "
             f"hash={self.state_hash()}>"
         )
+
+
+# ------------------------------------------------------------------ made from FIELDS
+def _clone_random(rng: random.Random) -> random.Random:
+    clone = random.Random()
+    clone.setstate(rng.getstate())
+    return clone
+
+
+_COPY_EXPR = {  # (copy(), fast_copy()) of field ``s.<name>``, by copy kind
+    IMMUTABLE: ("{a}", "{a}"),
+    FLAT: ("{a}[:]", "{a}[:]"),
+    NESTED: ("[v[:] for v in {a}]", "[v[:] for v in {a}]"),
+    RANDOM: ("_clone_random({a})", "rng"),
+    EVENTS: ("None if {a} is None else {a}[:]", "None"),
+}
+_KEY_EXPR = {  # public_key's item for field ``s.<name>``, by key kind and copy kind
+    PUBLIC: {IMMUTABLE: "{a}", FLAT: "tuple({a})", NESTED: "tuple(map(tuple, {a}))"},
+    PUBLIC_SORTED: "tuple(sorted({a}))",
+    PUBLIC_SIZE: "len({a})",
+}
+
+
+def _fields_source(fields: tuple[Field, ...] = FIELDS) -> str:
+    """The source of ``copy``, ``fast_copy`` and ``public_key``: one line per field, no loop (a
+    copy is the inner step of every look-ahead; straight-line code is the fastest in Python)."""
+    copy_lines, fast_lines, key_items = [], [], []
+    for f in fields:
+        a = f"s.{f.name}"
+        slow, fast = _COPY_EXPR[f.copy]
+        copy_lines.append(f"    n.{f.name} = {slow.format(a=a)}")
+        fast_lines.append(f"    n.{f.name} = {fast.format(a=a)}")
+        if f.key == PUBLIC:
+            key_items.append(_KEY_EXPR[PUBLIC][f.copy].format(a=a))
+        elif f.key != HIDDEN:
+            key_items.append(_KEY_EXPR[f.key].format(a=a))
+    return "\n".join(
+        [
+            "def copy(s):",
+            "    n = _new(_GameState)",
+            *copy_lines,
+            "    return n",
+            "",
+            "def fast_copy(s, rng):",
+            "    n = _new(_GameState)",
+            *fast_lines,
+            "    return n",
+            "",
+            "def public_key(s):",
+            "    return (",
+            *(f"        {item}," for item in key_items),
+            "    )",
+        ]
+    )
+
+
+def _check_fields(fields: tuple[Field, ...]) -> None:
+    names = [f.name for f in fields]
+    if len(set(names)) != len(names):
+        raise AssertionError(f"a field is declared twice: {names}")
+    for f in fields:
+        if f.copy not in _COPY_EXPR or f.key not in (PUBLIC, PUBLIC_SORTED, PUBLIC_SIZE, HIDDEN):
+            raise AssertionError(f"field {f.name}: unknown kind {f.copy!r} / {f.key!r}")
+        if f.key == PUBLIC and f.copy not in _KEY_EXPR[PUBLIC]:
+            raise AssertionError(f"field {f.name}: a {f.copy} cannot be public as it is")
+        if f.key != PUBLIC and not f.why:
+            raise AssertionError(f"field {f.name} is {f.key}: say why")
+
+
+_check_fields(FIELDS)
+_made: dict = {"_new": object.__new__, "_GameState": GameState, "_clone_random": _clone_random}
+exec(compile(_fields_source(), "<GameState fields>", "exec"), _made)  # noqa: S102
+
+fast_copy = _made["fast_copy"]
+fast_copy.__doc__ = """A copy for look-ahead that shares ``rng`` as its random source and keeps no
+event log (``GameState.copy`` clones the random source, which costs more than the rest)."""
+GameState.fast_copy = fast_copy
+_made["copy"].__doc__ = """An independent copy (the random source too), for what-if and search.
+
+Nothing mutable is shared with the original except the event log's events, which are never
+changed once emitted (the log itself is a new list)."""
+GameState.copy = _made["copy"]
+_made["public_key"].__doc__ = """Everything every player can see, as plain data (R12):
+:meth:`key` without the order of the deck (its size only), the chance fixed ahead (R4.4) and the
+random source (see ``FIELDS``, each hidden field with its reason). Search and observations use
+it, so that they cannot tell two deck orders apart."""
+GameState.public_key = _made["public_key"]
+for _name in ("copy", "fast_copy", "public_key"):
+    _made[_name].__qualname__ = f"GameState.{_name}"
+    _made[_name].__module__ = __name__
 
 
 _HANDLERS = {
