@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from nefertiti_core import rules as R
 from nefertiti_core.exercises import scenario_path
+from nefertiti_core.history import History
 from nefertiti_core.scenario import load
 from nefertiti_core.scoring import totals
+from nefertiti_core.status import stall_status
 
 
 def position(name: str, *steps: str, play_moves: bool = False):
@@ -13,10 +14,10 @@ def position(name: str, *steps: str, play_moves: bool = False):
     loaded = load(scenario_path(name))
     if play_moves:
         loaded.play_moves()
-    state = loaded.state
-    for step in steps:
-        state.apply(state.parse(step))
-    return state
+    history = History(loaded.state)
+    for step in steps:  # options, and the teacher's steps: "roll 3 2", "draw harp"
+        history.play(step)
+    return history.state
 
 
 def seat(state, colour: str) -> int:
@@ -36,5 +37,6 @@ def score(name: str, colour: str, *steps: str) -> int:
 
 
 def is_open(name: str, market: str, *steps: str) -> bool:
-    state = position(name, *steps)
-    return R.MARKETS.index(market) in state.open_markets()
+    """Whether ``market`` is open after ``steps`` (a market whose bids are being settled has
+    closed, though its servants still stand: the engine's status says so)."""
+    return stall_status(position(name, *steps), market).is_open

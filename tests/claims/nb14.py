@@ -1,0 +1,97 @@
+"""Claims of tutorials/14-what-if-explorer.ipynb, checked against the engine."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from claims import Claim
+from claims.engine import is_open, position
+from nefertiti_core import rules as R
+from nefertiti_core.exercises import scenario_path
+from nefertiti_core.odds import Z95
+from nefertiti_core.scenario import load
+from nefertiti_core.status import stall_status
+from nefertiti_core.variants import compare_rules
+
+SUMS = "abou-simbel-left-sums"
+SEVEN, EIGHT = "place abou_simbel.left#5", "place abou_simbel.left#6"
+DICE = "louqsor-what-if"
+ON_THE_THREE = "place louqsor.left#2"
+
+
+def _abou_total(*steps: str) -> int:
+    state = position(SUMS, *steps)
+    stall = R.STALLS[R.ABOU_SIMBEL * 2 + R.LEFT]
+    return sum(sq.value for sq in stall.squares if state.mask[R.ABOU_SIMBEL] >> sq.index & 1)
+
+
+def _square_value(step: str) -> int:
+    state = position(DICE)
+    option = state.parse(step)
+    stall = R.STALLS[R.LOUQSOR * 2 + state.side[R.LOUQSOR]]
+    return stall.squares[int(step.rsplit("#", 1)[1])].value if option is not None else -1
+
+
+def _occupied_after_the_three() -> set[int]:
+    state = position(DICE)
+    stall = R.STALLS[R.LOUQSOR * 2 + state.side[R.LOUQSOR]]
+    index = int(ON_THE_THREE.rsplit("#", 1)[1])
+    mask = state.mask[R.LOUQSOR] | 1 << index
+    return {sq.value for sq in stall.squares if mask >> sq.index & 1}
+
+
+def _chance_on_the_three() -> Fraction:
+    state = position(DICE)
+    return stall_status(state, "louqsor").chance(int(ON_THE_THREE.rsplit("#", 1)[1]))
+
+
+def _merchant_difference() -> int:
+    merchant = load(scenario_path("merchant"))
+    both = compare_rules(
+        merchant.state,
+        {},
+        {"variants": ["merchant_pays_reserve"]},
+        steps=merchant.moves,
+        to_end=False,
+    )
+    green = merchant.state.colours.index("green")
+    return both.a.deben[green] - both.b.deben[green]
+
+
+def _standard_error_points(rolls: int) -> float:
+    p = float(_chance_on_the_three())
+    return round(100 * math.sqrt(p * (1 - p) / rolls), 1)
+
+
+CLAIMS = [
+    Claim("where the bids add up to 7", lambda: _abou_total() == 7),
+    Claim(
+        "Red's 7 would make\nexactly 14 and close the market",
+        lambda: _abou_total(SEVEN) == 14 and not is_open(SUMS, "abou_simbel", SEVEN),
+    ),
+    Claim(
+        "the 8 would make 15, which closes nothing",
+        lambda: _abou_total(EIGHT) == 15 and is_open(SUMS, "abou_simbel", EIGHT),
+    ),
+    Claim("closes the market with her 7", lambda: not is_open(SUMS, "abou_simbel", SEVEN)),
+    Claim("where Red plays\nthe 8 instead", lambda: _abou_total(EIGHT) - _abou_total() == 8),
+    Claim("put a servant on the 3 of the\nleft stall", lambda: _square_value(ON_THE_THREE) == 3),
+    Claim("the values 2, 3 and 7 are occupied", lambda: _occupied_after_the_three() == {2, 3, 7}),
+    Claim("4/36", lambda: _chance_on_the_three() == Fraction(4, 36)),
+    Claim(
+        "fixed at 3 and 2 before Green places, which closes the\nstall",
+        lambda: not is_open(DICE, "louqsor", "roll 3 2", ON_THE_THREE),
+    ),
+    Claim(
+        "at 5 and 6, which does not",
+        lambda: is_open(DICE, "louqsor", "roll 5 6", ON_THE_THREE),
+    ),
+    Claim("place on the 3 with", lambda: _square_value(ON_THE_THREE) == 3),
+    Claim("differ by the 2 that Red owed her", lambda: _merchant_difference() == 2),
+    Claim(
+        "with 400 rolls one standard\nerror is about 1.6 percentage points",
+        lambda: _standard_error_points(400) == 1.6,
+    ),
+    Claim("with 95% intervals", lambda: round(Z95, 2) == 1.96),
+]
