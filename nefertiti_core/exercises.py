@@ -21,15 +21,23 @@ the rules reference (:mod:`.rules_reference`).
 - :class:`GameEnds` - is the game over after this option? (R7.1, R13)
 - :class:`FinalScore` - a seat's score if the game ended now (R9.1)
 
-:data:`EXERCISES` holds the tutor's exercises by id, built from a small table; :func:`exercises_for`
-gives those of one tutorial topic (:data:`TOPICS`). Every text comes from the message catalogs
-(``messages/<lang>/exercises.json``). Standard library only.
+The exercises are data a teacher can write: each position file may carry an ``exercises:`` block
+(its questions, by ``kind`` from :data:`KINDS`, with an optional ``question``, ``answer``,
+``explanation`` and ``rules``; docs/scenario-format.md). :func:`read_block` checks the block as
+data when the file loads; :func:`exercises_in` makes the exercises of any file and has the engine
+check each one (:func:`check_entry`: a written ``answer`` must be the engine's).
+:data:`EXERCISES` holds the tutor's exercises by id, read from the shipped files on first use;
+``scenarios/lessons/lessons.yaml`` gives the topics' order (:data:`TOPICS`) and each topic's
+exercises in order (:func:`exercises_for`). Every text but a teacher's comes from the message
+catalogs (``messages/<lang>/exercises.json``). Standard library only.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -40,8 +48,10 @@ from . import rules as R
 from .errors import NefertitiError
 from .explain import narrate, score_lines
 from .explain_illegal import why_illegal
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
-from .scenario import load
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, tr
+from .limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, FileLimitError, echo, read_text
+from .rules_reference import ids as rule_ids
+from .scenario import Scenario, ScenarioError, _Reader, load, read_moves
 from .scoring import score_breakdown
 from .status import (
     describe_status,
@@ -52,16 +62,20 @@ from .status import (
     unseen_deck,  # the deck as the players know it (R12): a copy must not reveal the real order
 )
 from .variants import describe_variant, with_rules
+from .yaml_subset import Document, YamlError, loads
 
 if TYPE_CHECKING:
     from .state import GameState
 
 __all__ = [
-    "EXERCISES",
-    "TOPICS",
+    "EXERCISES",  # noqa: F822 (read from the files on first use: __getattr__)
+    "KINDS",
+    "LESSONS_FILE",
+    "TOPICS",  # noqa: F822 (read from the files on first use: __getattr__)
     "ClickClosingSquare",
     "ClosingChance",
     "Exercise",
+    "ExerciseEntry",
     "ExerciseError",
     "Feedback",
     "FinalScore",
@@ -72,8 +86,14 @@ __all__ = [
     "IsLegal",
     "WhoDecidesNext",
     "WillItClose",
+    "build_lessons",
+    "check_entry",
     "exercises_for",
+    "exercises_in",
+    "read_block",
+    "read_lessons",
     "scenario_path",
+    "scenarios_folder",
 ]
 
 SCENARIOS = "scenarios"
@@ -370,6 +390,9 @@ class Exercise:
         note: str | None = None,
         id: str = "",
         topic: str = "",
+        question=None,
+        explanation=None,
+        rules=(),
     ):
         self.scenario = scenario
         self.before = tuple(before)
@@ -377,7 +400,27 @@ class Exercise:
         self.note = note  # a closing remark: the message "exercise.note.<note>"
         self.id = id or f"{self.kind}:{scenario}"
         self.topic = topic
+        #: A teacher's own question and note, by language (a file's ``question:`` and
+        #: ``explanation:``); a language left out shows the English.
+        self.questions = _by_language(question)
+        self.explanations = _by_language(explanation)
+        #: The rule IDs the exercise tests, when its file says (``rules:``; coverage reads them).
+        self.rules = tuple(rules)
+        self._start: GameState | None = None  # a position given in place of a file's
         self._staged: GameState | None = None
+
+    @classmethod
+    def on_position(cls, state: GameState, *args, scenario: str = "", **kw) -> Exercise:
+        """An exercise asked on ``state`` instead of a scenario file's position (a copy is kept).
+
+        ``scenario`` is only a label then; ``before`` and ``variants`` apply to the copy as they
+        would to a file's position, and :meth:`state` and every check read it in the same way.
+        """
+        exercise = cls(scenario or "<position>", *args, **kw)
+        start = state.copy()
+        start.log = []
+        exercise._start = start
+        return exercise
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id}>"
@@ -385,11 +428,13 @@ class Exercise:
     # --- the position
     def _base(self) -> GameState:
         if self._staged is None:
-            try:
-                scenario = load(scenario_path(self.scenario))
-            except NefertitiError as error:
-                raise ExerciseError(f"exercise {self.id}: {error}") from None
-            state = scenario.state
+            if self._start is not None:
+                state = self._start.copy() if self.before else self._start
+            else:
+                try:
+                    state = load(scenario_path(self.scenario)).state
+                except NefertitiError as error:
+                    raise ExerciseError(f"exercise {self.id}: {error}") from None
             if self.variants is not None:
                 state = with_rules(state, variants=self.variants)
             state.log = []
@@ -424,7 +469,8 @@ class Exercise:
         lang = _language(lang)
         state = self._base()
         w = _Words(lang, state)
-        parts = [self._question(w, state)]
+        own = self.questions.get(lang) or self.questions.get(DEFAULT_LANGUAGE)
+        parts = [own.strip() if own else self._question(w, state)]
         if self.plays_option and state.forced_rolls:
             parts.append(w("exercise.prompt.fixed_roll", dice=w.join(state.forced_rolls)))
         if self.plays_option and state.forced_draws:
@@ -466,6 +512,9 @@ class Exercise:
         parts = self._explain(parsed, truth, state, w)
         if self.note:
             parts.append(w.s(f"exercise.note.{self.note}"))
+        own = self.explanations.get(lang) or self.explanations.get(DEFAULT_LANGUAGE)
+        if own:
+            parts.append(own.strip())  # the teacher's note, after the engine's reason
         reason = w.sentences(parts)
         return Feedback(
             correct,
@@ -501,6 +550,15 @@ class Exercise:
 
 def _language(lang) -> str:
     return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _by_language(text) -> dict[str, str]:
+    """A text for every language (``{"en": ..., "de": ...}``), or one text taken as English."""
+    if not text:
+        return {}
+    if isinstance(text, str):
+        return {DEFAULT_LANGUAGE: text}
+    return {lang: value for lang, value in dict(text).items() if lang in LANGUAGES and value}
 
 
 class _ChoiceExercise(Exercise):
@@ -1156,342 +1214,474 @@ class ClosingChance(Exercise):
         return parts + [describe_status(status, state.colours, w.lang)]
 
 
-# ------------------------------------------------------------------------------------ the registry
-#: The tutorial topics, in the order of the notebooks.
-TOPICS = (
-    "welcome",
-    "setup",
-    "gift-cards",
-    "markets",
-    "closing-gizeh",
-    "closing-akhet-aton",
-    "closing-abou-simbel",
-    "closing-louqsor",
-    "a-turn",
-    "closing-a-market",
-    "characters",
-    "final-scoring",
-    "misreadings",
-    "whole-game",
-    "what-if",
-    "teaching",
+# ------------------------------------------------------------------------------------ the files
+#: The kinds of question a position file's ``exercises:`` block may ask: the name it is written
+#: with -> (the class, its required fields, its optional fields).
+KINDS: dict[str, tuple[type[Exercise], tuple[str, ...], tuple[str, ...]]] = {
+    "will-it-close": (WillItClose, ("option",), ()),
+    "click-closing-square": (ClickClosingSquare, ("market",), ()),
+    "how-many-points": (HowManyPoints, ("option",), ("seat",)),
+    "how-much-deben": (HowMuchDeben, ("option",), ()),
+    "who-decides-next": (WhoDecidesNext, ("option",), ()),
+    "gift-value": (GiftValue, ("seat", "gift"), ()),
+    "closing-chance": (ClosingChance, ("square",), ()),
+    "is-legal": (IsLegal, ("option",), ()),
+    "game-ends": (GameEnds, ("option",), ()),
+    "final-score": (FinalScore, ("seat",), ()),
+}
+#: The fields every exercise may have, besides its kind's own (``id`` and ``kind`` required).
+ENTRY_FIELDS = (
+    "id",
+    "kind",
+    "before",
+    "variants",
+    "note",
+    "question",
+    "answer",
+    "explanation",
+    "rules",
 )
-
-_ABOU_CLOSE = ("place abou_simbel.left#5",)  # Red's 7 makes 14: Abou Simbel closes (R3.5)
-
-# (topic, name, kind, arguments): each exercise's id is "topic/name".
-_TABLE = (
-    ("welcome", "who-plays-next", WhoDecidesNext, ("first-game", "place akhet_aton.left#0"), {}),
-    ("welcome", "gold-held-alone", GiftValue, ("end-game", "green", "gold"), {}),
-    ("setup", "louqsor-starts-closed", IsLegal, ("first-game", "place louqsor.left#0"), {}),
-    ("setup", "one-deben-per-reserve", HowMuchDeben, ("first-game", "place akhet_aton.left#4"), {}),
-    ("gift-cards", "harps-two-holders", GiftValue, ("end-game", "blue", "harp"), {}),
-    ("gift-cards", "senets-two-holders", GiftValue, ("scribe", "black", "senet"), {}),
-    ("gift-cards", "chairs-three-holders", GiftValue, ("royal-servant", "green", "chair"), {}),
-    (
-        "markets",
-        "first-servant-bonus",
-        HowMuchDeben,
-        ("first-game", "place abou_simbel.left#4"),
-        {},
-    ),
-    (
-        "markets",
-        "deben-square",
-        HowMuchDeben,
-        ("abou-simbel-left-sums", "place abou_simbel.left#2"),
-        {},
-    ),
-    (
-        "markets",
-        "both-bonuses",
-        HowMuchDeben,
-        ("markets-bonuses", "place abou_simbel.left#2"),
-        {},
-    ),
-    (
-        "markets",
-        "seven-is-short",
-        WillItClose,
-        ("abou-simbel-right-17", "place abou_simbel.right#7"),
-        {},
-    ),
-    ("closing-gizeh", "four-that-touch", ClickClosingSquare, ("gizeh-left-high-bids", "gizeh"), {}),
-    (
-        "closing-gizeh",
-        "third-colour",
-        WillItClose,
-        ("gizeh-right-colours", "place gizeh.right#7"),
-        {},
-    ),
-    (
-        "closing-gizeh",
-        "two-colours-three-servants",
-        WillItClose,
-        ("gizeh-right-two-colours", "place gizeh.right#1"),
-        {},
-    ),
-    (
-        "closing-akhet-aton",
-        "every-level",
-        ClickClosingSquare,
-        ("akhet-aton-left-levels", "akhet_aton"),
-        {},
-    ),
-    (
-        "closing-akhet-aton",
-        "three-in-a-line",
-        ClickClosingSquare,
-        ("akhet-aton-right-line", "akhet_aton"),
-        {},
-    ),
-    (
-        "closing-akhet-aton",
-        "no-line",
-        WillItClose,
-        ("akhet-aton-right-line", "place akhet_aton.right#7"),
-        {},
-    ),
-    (
-        "closing-abou-simbel",
-        "exactly-fourteen",
-        ClickClosingSquare,
-        ("abou-simbel-left-sums", "abou_simbel"),
-        {},
-    ),
-    (
-        "closing-abou-simbel",
-        "fifteen-stays-open",
-        WillItClose,
-        ("abou-simbel-left-sums", "place abou_simbel.left#6"),
-        {},
-    ),
-    (
-        "closing-abou-simbel",
-        "twelve-reaches-seventeen",
-        WillItClose,
-        ("abou-simbel-right-17", "place abou_simbel.right#8"),
-        {},
-    ),
-    (
-        "closing-abou-simbel",
-        "twelve-is-not-eleven",
-        WillItClose,
-        ("abou-simbel-left-eleven", "place abou_simbel.left#2"),
-        {},
-    ),
-    ("closing-louqsor", "two-dice-chance", ClosingChance, ("louqsor-left-dice", 2), {}),
-    ("closing-louqsor", "run-chance", ClosingChance, ("louqsor-right-run", 3), {}),
-    (
-        "closing-louqsor",
-        "sometimes",
-        WillItClose,
-        ("louqsor-left-dice", "place louqsor.left#2"),
-        {},
-    ),
-    (
-        "closing-louqsor",
-        "the-holder-may-roll-again",
-        WhoDecidesNext,
-        ("louqsor-reroll", "place akhet_aton.left#0"),
-        {},
-    ),
-    ("a-turn", "bonus-short", HowMuchDeben, ("first-game", "place gizeh.left#3"), {}),
-    (
-        "a-turn",
-        "play-passes-left",
-        WhoDecidesNext,
-        ("abou-simbel-left-sums", "place abou_simbel.left#6"),
-        {},
-    ),
-    ("a-turn", "no-seal-no-character", IsLegal, ("first-game", "recruit vizier"), {}),
-    (
-        "a-turn",
-        "one-character-per-turn",
-        IsLegal,
-        ("a-turn", "recruit high_priest"),
-        {"before": ("recruit vizier",)},
-    ),
-    (
-        "a-turn",
-        "close-a-market-of-yours",
-        IsLegal,
-        ("no-servant-left", "close akhet_aton"),
-        {},
-    ),
-    (
-        "closing-a-market",
-        "highest-bidder-first",
-        WhoDecidesNext,
-        ("abou-simbel-left-sums", "place abou_simbel.left#5"),
-        {},
-    ),
-    (
-        "closing-a-market",
-        "half-the-reserve",
-        HowMuchDeben,
-        ("abou-simbel-left-sums", "half"),
-        {"before": _ABOU_CLOSE + ("take upper",)},
-    ),
-    (
-        "closing-a-market",
-        "cannot-pay",
-        HowMuchDeben,
-        ("cannot-pay", "place abou_simbel.left#5"),
-        {},
-    ),
-    (
-        "closing-a-market",
-        "equal-bids-right-first",
-        WhoDecidesNext,
-        ("closing-step-by-step", "take upper"),
-        {"before": ("place abou_simbel.left#4",)},
-    ),
-    ("characters", "vizier", HowManyPoints, ("vizier", "recruit vizier"), {}),
-    (
-        "characters",
-        "scribe",
-        HowManyPoints,
-        ("scribe", "scribe senet"),
-        {"before": ("recruit scribe",)},
-    ),
-    (
-        "characters",
-        "royal-servant-others-score",
-        HowManyPoints,
-        ("royal-servant", "royal chair"),
-        {"seat": "red", "before": ("recruit royal_servant",)},
-    ),
-    (
-        "characters",
-        "merchant-pays-difference",
-        HowMuchDeben,
-        ("merchant", "give harp"),
-        {"before": ("recruit merchant", "exchange green:statuette")},
-    ),
-    (
-        "characters",
-        "high-priest-second-servant",
-        WhoDecidesNext,
-        ("high-priest", "place abou_simbel.left#6"),
-        {"before": ("recruit high_priest",)},
-    ),
-    ("final-scoring", "chairs-held-alone", GiftValue, ("end-game", "red", "chair"), {}),
-    (
-        "final-scoring",
-        "last-market-closes",
-        GameEnds,
-        ("last-market", "place akhet_aton.right#8"),
-        {},
-    ),
-    (
-        "final-scoring",
-        "green-final-score",
-        FinalScore,
-        ("last-market", "green"),
-        {"before": ("place akhet_aton.right#8",)},
-    ),
-    (
-        "misreadings",
-        "no-half-for-the-highest-bidder",
-        IsLegal,
-        ("abou-simbel-left-sums", "half"),
-        {"before": _ABOU_CLOSE, "note": "half_highest"},
-    ),
-    (
-        "misreadings",
-        "upper-card-with-its-seal",
-        IsLegal,
-        ("abou-simbel-left-sums", "take upper"),
-        {"before": _ABOU_CLOSE, "note": "upper_seal"},
-    ),
-    (
-        "misreadings",
-        "gizeh-ignores-the-total",
-        WillItClose,
-        ("gizeh-left-high-bids", "place gizeh.left#0"),
-        {"note": "bid_total"},
-    ),
-    (
-        "misreadings",
-        "akhenaton-does-not-end-the-game",
-        GameEnds,
-        ("akhenaton-appears", "place gizeh.right#3"),
-        {"note": "akhenaton"},
-    ),
-    ("whole-game", "abou-simbel-to-17", ClickClosingSquare, ("mid-game", "abou_simbel"), {}),
-    (
-        "whole-game",
-        "black-cannot-pay-her-own-bid",
-        WhoDecidesNext,
-        ("mid-game", "place akhet_aton.left#0"),
-        {},
-    ),
-    ("whole-game", "statuettes-everywhere", GiftValue, ("mid-game", "black", "statuette"), {}),
-    ("whole-game", "blue-score-now", FinalScore, ("mid-game", "blue"), {}),
-    (
-        "what-if",
-        "deben-square-instead",
-        WillItClose,
-        ("abou-simbel-left-sums", "place abou_simbel.left#2"),
-        {},
-    ),
-    (
-        "what-if",
-        "eight-instead",
-        HowMuchDeben,
-        ("abou-simbel-left-sums", "place abou_simbel.left#6"),
-        {},
-    ),
-    (
-        "what-if",
-        "the-german-reading",
-        GameEnds,
-        ("akhenaton-appears", "place gizeh.right#3"),
-        {"variants": ("akhenaton_ends_game",)},
-    ),
-    (
-        "teaching",
-        "a-fixed-die",
-        WhoDecidesNext,
-        ("louqsor-right-run", "place louqsor.right#3"),
-        {},
-    ),
-    (
-        "teaching",
-        "fixed-dice-that-close",
-        WhoDecidesNext,
-        ("louqsor-left-dice", "place louqsor.left#2"),
-        {},
-    ),
-    (
-        "teaching",
-        "a-fixed-card",
-        WhoDecidesNext,
-        ("akhenaton-appears", "place gizeh.right#3"),
-        {},
-    ),
-)
+_ARGUMENT = {
+    "option": "option",
+    "seat": "seat",
+    "gift": "gift_type",
+    "market": "market",
+    "square": "square",
+}
+_WHAT = {
+    "option": "a step in the move notation, like 'place gizeh.left#3'",
+    "seat": "a player's colour",
+    "gift": f"a gift type: {', '.join(R.GIFT_TYPES)}",
+    "market": f"a market: {', '.join(R.MARKETS)}",
+    "square": "a square's number, from 0",
+}
+_NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+_ID = re.compile(rf"{_NAME}(?:/{_NAME})?")
+_TOPIC = re.compile(_NAME)
+MAX_ID_CHARS = 120
+_LARGEST_SQUARE = max(len(stall.squares) for stall in R.STALLS) - 1
 
 
-def _build() -> dict[str, Exercise]:
-    out: dict[str, Exercise] = {}
-    for topic, name, kind, args, kwargs in _TABLE:
-        if topic not in TOPICS:
-            raise ExerciseError(f"unknown topic {topic!r} in the exercise table")
-        ident = f"{topic}/{name}"
-        if ident in out:
-            raise ExerciseError(f"exercise {ident!r} is defined twice")
-        out[ident] = kind(*args, id=ident, topic=topic, **kwargs)
+@dataclass(frozen=True)
+class ExerciseEntry:
+    """One exercise of a position file's ``exercises:`` block, checked as data.
+
+    :meth:`build` makes the :class:`Exercise`; :func:`check_entry` asks the engine whether it can
+    be asked (the option legal, the ``before`` moves playable, the file's ``answer`` right).
+    """
+
+    index: int  # its place in the block (exercises.<index>)
+    id: str
+    kind: str  # a key of KINDS
+    arguments: dict  # the kind's own fields, as the class's arguments
+    before: tuple[str, ...] = ()
+    variants: tuple[str, ...] | None = None
+    note: str | None = None
+    questions: dict = field(default_factory=dict)
+    explanations: dict = field(default_factory=dict)
+    rules: tuple[str, ...] = ()
+    answer: object = None
+    has_answer: bool = False
+    source: str = "<text>"
+    lines: dict = field(default_factory=dict)  # field path inside the entry -> line
+
+    @property
+    def topic(self) -> str:
+        """The part of the id before its ``/`` (the lesson's topic), or ``""``."""
+        return self.id.split("/", 1)[0] if "/" in self.id else ""
+
+    def line(self, path=()) -> int | None:
+        """The line of ``path`` inside the entry, or of its nearest parent."""
+        path = tuple(path)
+        while path and path not in self.lines:
+            path = path[:-1]
+        return self.lines.get(path)
+
+    def error(self, path, message: str) -> ScenarioError:
+        """The error for ``path`` inside the entry: file, line, field path, message."""
+        return ScenarioError(
+            self.source, ("exercises", self.index, *path), message, self.line(path)
+        )
+
+    def build(self, start: GameState, scenario: str = "", topic: str | None = None) -> Exercise:
+        """The exercise, asked on ``start`` (the file's position; a copy is kept)."""
+        cls = KINDS[self.kind][0]
+        return cls.on_position(
+            start,
+            scenario=scenario or self.source,
+            id=self.id,
+            topic=self.topic if topic is None else topic,
+            before=self.before,
+            variants=self.variants,
+            note=self.note,
+            question=self.questions,
+            explanation=self.explanations,
+            rules=self.rules,
+            **self.arguments,
+        )
+
+
+def _notes() -> tuple[str, ...]:
+    prefix = "exercise.note."
+    return tuple(key[len(prefix) :] for key in catalog(DEFAULT_LANGUAGE) if key.startswith(prefix))
+
+
+def read_block(rd, value, state: GameState) -> list[ExerciseEntry]:
+    """The ``exercises:`` block of a position file (``rd``: the file's reader, :mod:`.scenario`),
+    checked as data: known kinds and fields, the fields each kind needs, colours of the file's
+    players, known markets, gift types, variants, notes and rule IDs, unique ids. Raises a
+    :class:`.scenario.ScenarioError` naming the file, the line and the field."""
+    items = rd.sequence(value, ("exercises",))
+    entries: list[ExerciseEntry] = []
+    seen: dict[str, int] = {}
+    for i, item in enumerate(items):
+        path = ("exercises", i)
+        if not isinstance(item, dict):
+            rd.fail(path, f"an exercise is a mapping of fields (id:, kind:, ...), not {echo(item)}")
+        if "kind" not in item:
+            rd.fail(path, f"each exercise needs a kind: one of {', '.join(KINDS)}")
+        kind = rd.choice(item["kind"], path + ("kind",), tuple(KINDS), "exercise kind")
+        _, needs, may = KINDS[kind]
+        rd.mapping(item, path, ENTRY_FIELDS[:2] + needs + may + ENTRY_FIELDS[2:])
+        if "id" not in item:
+            rd.fail(path, "each exercise needs an id, like 'markets/deben-square' (topic/name)")
+        ident = item["id"]
+        if not isinstance(ident, str) or len(ident) > MAX_ID_CHARS or not _ID.fullmatch(ident):
+            rd.fail(
+                path + ("id",),
+                "an id is lower-case words and digits joined by '-', with one '/' after the "
+                f"topic at most, like 'markets/deben-square'; not {echo(ident)}",
+            )
+        if ident in seen:
+            rd.fail(
+                path + ("id",), f"the id {ident!r} is taken already, by exercises.{seen[ident]}"
+            )
+        seen[ident] = i
+        arguments = {}
+        for name in needs:
+            if name not in item:
+                rd.fail(path, f"a {kind} exercise needs '{name}:' ({_WHAT[name]})")
+        for name in needs + may:
+            if name in item:
+                arguments[_ARGUMENT[name]] = _read_field(rd, name, item[name], path, state)
+        before = tuple(read_moves(rd, item.get("before"), path + ("before",)))
+        variants = None
+        if "variants" in item:
+            listed = rd.sequence(item["variants"], path + ("variants",))
+            variants = tuple(
+                rd.choice(v, path + ("variants", j), tuple(R.VARIANTS), "variant")
+                for j, v in enumerate(listed)
+            )
+        note = None
+        if item.get("note") is not None:
+            note = rd.choice(item["note"], path + ("note",), _notes(), "note")
+        answer = item.get("answer")
+        if "answer" in item:
+            _read_answer(rd, answer, path + ("answer",))
+        lines = {key[2:]: line for key, line in rd.doc.lines.items() if key[:2] == path}
+        entries.append(
+            ExerciseEntry(
+                index=i,
+                id=ident,
+                kind=kind,
+                arguments=arguments,
+                before=before,
+                variants=variants,
+                note=note,
+                questions=_read_texts(rd, item.get("question"), path + ("question",)),
+                explanations=_read_texts(rd, item.get("explanation"), path + ("explanation",)),
+                rules=_read_rules(rd, item.get("rules"), path + ("rules",)),
+                answer=answer,
+                has_answer="answer" in item,
+                source=rd.source,
+                lines=lines,
+            )
+        )
+    return entries
+
+
+def _read_field(rd, name: str, value, path, state: GameState):
+    path = path + (name,)
+    if name == "option":
+        if not isinstance(value, str) or not value.strip():
+            rd.fail(path, f"expected {_WHAT[name]}, found {echo(value)}")
+        if len(value) > MAX_MOVE_CHARS:
+            rd.fail(path, f"a step of {len(value):,} characters: {echo(value)}")
+        return value
+    if name == "seat":
+        return rd.choice(value, path, state.colours, "player colour")
+    if name == "gift":
+        return rd.choice(value, path, R.GIFT_TYPES, "gift type")
+    if name == "market":
+        return rd.choice(value, path, R.MARKETS, "market")
+    return rd.integer(value, path, 0, _LARGEST_SQUARE)  # square
+
+
+def _read_texts(rd, value, path) -> dict[str, str]:
+    """A teacher's text: one text (English), or one per language (``en:`` required)."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        texts = {DEFAULT_LANGUAGE: value}
+    elif isinstance(value, dict):
+        texts = rd.mapping(value, path, LANGUAGES)
+        if DEFAULT_LANGUAGE not in texts:
+            rd.fail(path, "a text in several languages needs the English one too ('en:')")
+    else:
+        rd.fail(
+            path, f"expected a text, or one text per language (en:, de:, zh:), not {echo(value)}"
+        )
+    for lang, text in texts.items():
+        where = path + (lang,) if isinstance(value, dict) else path
+        if not isinstance(text, str) or not text.strip():
+            rd.fail(where, f"expected a text, found {echo(text)}")
+        if len(text) > MAX_TEXT_CHARS:
+            rd.fail(where, f"{len(text):,} characters; a text has at most {MAX_TEXT_CHARS:,}")
+    return dict(texts)
+
+
+def _read_rules(rd, value, path) -> tuple[str, ...]:
+    """Rule IDs of the rules reference (``nefertiti rules`` lists them)."""
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else rd.sequence(value, path)
+    known = rule_ids()
+    out = []
+    for j, item in enumerate(items):
+        where = path if isinstance(value, str) else path + (j,)
+        if item not in known:
+            hint = difflib.get_close_matches(str(item), known, n=1, cutoff=0.6)
+            rd.fail(
+                where,
+                f"unknown rule ID {echo(item)}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + f"; the rules reference has {known[0]} to {known[-1]} (nefertiti rules)",
+            )
+        out.append(item)
+    return tuple(out)
+
+
+def _read_answer(rd, value, path) -> None:
+    ok = isinstance(value, (str, int)) and len(str(value)) <= 40
+    if isinstance(value, list):
+        ok = bool(value) and all(type(v) is int for v in value)
+    if not ok:
+        rd.fail(
+            path,
+            'an answer is one value, like 3, yes, red or "4/36" (a list of square numbers for '
+            f"a click-closing-square exercise), not {echo(value)}",
+        )
+
+
+def check_entry(entry: ExerciseEntry, exercise: Exercise, start: GameState) -> None:
+    """Ask the engine whether ``exercise`` (built from ``entry``) can be asked on the file's
+    position ``start``: the variants apply, the ``before`` moves are legal, the option is legal
+    (for is-legal: written in the notation), the question has one answer (no dice deciding), and
+    the file's ``answer``, if any, is the engine's. Raises :class:`.scenario.ScenarioError` naming
+    the file, the line and the field; the engine is the source of truth."""
+    state = start.copy()
+    if entry.variants is not None:
+        try:
+            state = with_rules(state, variants=entry.variants)
+        except NefertitiError as error:
+            raise entry.error(("variants",), str(error)) from None
+    for j, move in enumerate(entry.before):
+        try:
+            state.apply(move)
+        except NefertitiError as error:
+            raise entry.error(("before", j), f"{move!r}: {error}") from None
+    if "option" in entry.arguments:
+        text = entry.arguments["option"]
+        try:
+            option = state.parse(text)
+        except NefertitiError as error:
+            raise entry.error(("option",), str(error)) from None
+        if entry.kind != "is-legal" and not state.is_legal(option):
+            legal = [state.option_text(o) for o in state.legal_options()]
+            shown = ", ".join(legal[:6]) + (f" and {len(legal) - 6} more" if len(legal) > 6 else "")
+            player = state.colours[state.decider] if state.decider >= 0 else "nobody"
+            raise entry.error(
+                ("option",),
+                f"{text!r} is not legal in this position{' (after before:)' if entry.before else ''}"
+                f"; {player} may choose {shown}",
+            )
+    try:
+        truth = exercise.right_answer()
+        for lang in LANGUAGES:
+            exercise.prompt(lang)
+            exercise.choices(lang)
+    except ExerciseError as error:
+        main = next(
+            f
+            for f in ("option", "square", "market", "gift", "seat", "kind")
+            if f in (*(_FIELD_OF[a] for a in entry.arguments), "kind")
+        )
+        message = str(error).removeprefix(f"exercise {exercise.id}: ")
+        raise entry.error((main,), message) from None
+    if entry.has_answer:
+        _check_answer(entry, exercise, truth)
+
+
+_FIELD_OF = {argument: name for name, argument in _ARGUMENT.items()}
+
+
+def _check_answer(entry: ExerciseEntry, exercise: Exercise, truth) -> None:
+    answer = entry.answer
+    if isinstance(answer, list):  # every closing square
+        if not isinstance(exercise, ClickClosingSquare):
+            raise entry.error(
+                ("answer",), "a list is an answer to a click-closing-square exercise only"
+            )
+        verdicts = [exercise.check(a) for a in answer]
+        bad = next((v for v in verdicts if not v.valid), None)
+        if bad is not None:
+            raise entry.error(("answer",), f"not an answer to this question: {bad.headline}")
+        if sorted(set(answer)) != sorted(truth):
+            raise entry.error(
+                ("answer",),
+                f"the engine says {verdicts[0].right_answer}, the file says "
+                + ", ".join(v.answer for v in verdicts),
+            )
+        return
+    verdict = exercise.check(answer)
+    if not verdict.valid:
+        raise entry.error(("answer",), f"not an answer to this question: {verdict.headline}")
+    if not verdict.correct:
+        raise entry.error(
+            ("answer",), f"the engine says {verdict.right_answer}, the file says {verdict.answer}"
+        )
+
+
+def exercises_in(path: str | Path, *, check: bool = True) -> list[Exercise]:
+    """The exercises of any position file (a teacher's own): its ``exercises:`` block, in order.
+
+    With ``check`` (the default) the engine checks each one (:func:`check_entry`): an exercise
+    that cannot be asked, or a written ``answer`` the engine disagrees with, raises
+    :class:`.scenario.ScenarioError` naming the file, the line and the field.
+    """
+    path = Path(path)
+    scenario = load(path)
+    out = []
+    for entry in scenario.exercises:
+        exercise = entry.build(scenario.state, scenario=str(path))
+        if check:
+            check_entry(entry, exercise, scenario.state)
+        out.append(exercise)
     return out
 
 
-#: Every exercise of the tutor, by id ("topic/name"), in the order of the topics.
-EXERCISES: dict[str, Exercise] = _build()
+# ------------------------------------------------------------------------------------ the lessons
+#: The file (under ``scenarios/``) that lists the tutorial's topics in the order of the notebooks,
+#: each with its exercises' ids in the order they are asked.
+LESSONS_FILE = "lessons/lessons.yaml"
+
+
+def scenarios_folder() -> Path:
+    """The folder of the shipped position files."""
+    return Path(str(resources.files(__package__).joinpath(SCENARIOS)))
+
+
+def read_lessons(path: str | Path) -> tuple[dict[str, tuple[str, ...]], Document]:
+    """The lessons file: {topic: exercise ids in order}, and its document (for line numbers)."""
+    path = Path(path)
+    try:
+        doc = loads(read_text(path))
+    except FileLimitError as error:
+        raise ScenarioError(path.name, (), str(error)) from None
+    except YamlError as error:
+        raise ScenarioError(path.name, (), str(error).split(": ", 1)[-1], error.line) from None
+    rd = _Reader(path.name, doc)
+    data = rd.mapping(doc.data, (), ("lessons", "topics"))
+    if data.get("lessons") != 1:
+        rd.fail(("lessons",), "the first field must be 'lessons: 1', the version of this file")
+    topics = data.get("topics")
+    if not isinstance(topics, dict) or not topics:
+        rd.fail(("topics",), "expected the topics, each a list of its exercises' ids")
+    order: dict[str, tuple[str, ...]] = {}
+    listed: dict[str, tuple] = {}
+    for topic, ids in topics.items():
+        if not isinstance(topic, str) or not _TOPIC.fullmatch(topic):
+            rd.fail(
+                ("topics", topic), f"a topic is lower-case words joined by '-', not {echo(topic)}"
+            )
+        items = rd.sequence(ids, ("topics", topic))
+        for j, ident in enumerate(items):
+            where = ("topics", topic, j)
+            if not isinstance(ident, str) or not ident.startswith(f"{topic}/"):
+                rd.fail(where, f"an exercise of {topic} has an id '{topic}/...', not {echo(ident)}")
+            if ident in listed:
+                rd.fail(
+                    where, f"{ident!r} is listed twice (also topics.{topic}.{listed[ident][-1]})"
+                )
+            listed[ident] = where
+        order[topic] = tuple(items)
+    return order, doc
+
+
+def build_lessons(
+    folder: str | Path | None = None, lessons: str | Path | None = None
+) -> tuple[tuple[str, ...], dict[str, Exercise]]:
+    """(topics, exercises by id) of a folder of position files and its lessons file (default: the
+    shipped ones). Every exercise of the files must be listed exactly once and every listed id
+    must exist: otherwise :class:`.scenario.ScenarioError` names the file, line and field."""
+    folder = Path(folder) if folder is not None else scenarios_folder()
+    lessons_path = Path(lessons) if lessons is not None else folder / LESSONS_FILE
+    order, doc = read_lessons(lessons_path)
+    found: dict[str, tuple[Path, Scenario, ExerciseEntry]] = {}
+    for path in sorted(folder.glob("*.yaml")):
+        scenario = load(path)
+        for entry in scenario.exercises:
+            if entry.id in found:
+                raise entry.error(
+                    ("id",), f"the id {entry.id!r} is taken already, in {found[entry.id][0].name}"
+                )
+            found[entry.id] = (path, scenario, entry)
+    exercises: dict[str, Exercise] = {}
+    for topic, ids in order.items():
+        for j, ident in enumerate(ids):
+            if ident not in found:
+                raise ScenarioError(
+                    lessons_path.name,
+                    ("topics", topic, j),
+                    f"no position file in {folder.name}/ has an exercise {ident!r}",
+                    doc.line_of(("topics", topic, j)),
+                )
+            path, scenario, entry = found[ident]
+            exercises[ident] = entry.build(scenario.state, scenario=path.stem, topic=topic)
+    for ident, (_, _, entry) in found.items():
+        if ident not in exercises:
+            raise entry.error(
+                ("id",), f"exercise {ident!r} is in no lesson: list it in {lessons_path.name}"
+            )
+    return tuple(order), exercises
+
+
+_LESSONS: tuple[tuple[str, ...], dict[str, Exercise]] | None = None
+_LESSONS_LOCK = threading.Lock()
+
+
+def _lessons() -> tuple[tuple[str, ...], dict[str, Exercise]]:
+    global _LESSONS
+    with _LESSONS_LOCK:
+        if _LESSONS is None:
+            _LESSONS = build_lessons()
+        return _LESSONS
+
+
+def __getattr__(name: str):
+    # TOPICS (the tutorial topics, in the order of the notebooks) and EXERCISES (every exercise
+    # of the tutor by id, "topic/name", in the order of the topics) are read from the shipped
+    # files on first use.
+    if name == "TOPICS":
+        return _lessons()[0]
+    if name == "EXERCISES":
+        return _lessons()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def exercises_for(topic: str) -> list[Exercise]:
     """The exercises of one tutorial topic (one of :data:`TOPICS`), in order."""
-    if topic not in TOPICS:
-        raise KeyError(f"unknown topic {topic!r}: one of {', '.join(TOPICS)}")
-    return [ex for ex in EXERCISES.values() if ex.topic == topic]
+    topics, exercises = _lessons()
+    if topic not in topics:
+        raise KeyError(f"unknown topic {topic!r}: one of {', '.join(topics)}")
+    return [ex for ex in exercises.values() if ex.topic == topic]

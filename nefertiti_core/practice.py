@@ -185,15 +185,11 @@ class Generated:
 def staged(cls: type[Exercise], state: GameState, *args, id: str = "", **kw) -> Exercise:
     """An exercise of kind ``cls`` asked on ``state`` (a copy is kept) instead of a scenario file.
 
-    The exercise is built with a label for a scenario name and its staged position set to the
-    copy: :meth:`Exercise.state` and every check then read that position, exactly as for a
-    scenario (the log starts empty, as ``before`` moves leave it).
+    The exercise is built with a label for a scenario name (:meth:`Exercise.on_position`):
+    :meth:`Exercise.state` and every check then read the copy, exactly as for a scenario (the log
+    starts empty, as ``before`` moves leave it).
     """
-    exercise = cls(f"self-play:{id}", *args, id=id, topic="practice", **kw)
-    position = state.copy()
-    position.log = []
-    exercise._staged = position  # the position a scenario would have been loaded into
-    return exercise
+    return cls.on_position(state, *args, scenario=f"self-play:{id}", id=id, topic="practice", **kw)
 
 
 # ------------------------------------------------------------------------------------ the screen

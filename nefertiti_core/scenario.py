@@ -82,6 +82,7 @@ TOP_LEVEL = (
     "forced",
     "moves",
     "teaching",
+    "exercises",
 )
 SEAT_FIELDS = ("colour", "deben", "seals", "prestige", "gifts")
 MARKET_FIELDS = ("stall", "state", "reserve", "upper", "seal", "lower", "servants")
@@ -141,6 +142,9 @@ class Scenario:
     source: str = "<text>"
     titles: dict[str, str] = field(default_factory=dict)  # language -> title, when translated
     teachings: dict[str, str] = field(default_factory=dict)  # language -> teaching text
+    #: The questions the file asks on the position (its ``exercises:`` block), checked as data;
+    #: :func:`.exercises.exercises_in` makes them exercises and has the engine check them.
+    exercises: list = field(default_factory=list)
 
     def title_in(self, lang: str) -> str:
         """The title in ``lang`` when the file has it, else the English one."""
@@ -594,7 +598,12 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
                 f"{len(text):,} characters; a teaching text has at most {MAX_TEXT_CHARS:,}",
             )
     title, titles = _read_title(rd, data.get("title"))
-    return Scenario(state, title, teaching, moves, warnings, source, titles, teachings)
+    exercises = []
+    if data.get("exercises") is not None:
+        from .exercises import read_block  # the kinds of question live with the exercises
+
+        exercises = read_block(rd, data["exercises"], state)
+    return Scenario(state, title, teaching, moves, warnings, source, titles, teachings, exercises)
 
 
 def _read_teaching(rd: _Reader, value) -> tuple[str, dict[str, str]]:
