@@ -1,0 +1,203 @@
+"""The look-ahead's cost: random and greedy decisions, greedy odds playouts, mcts simulations,
+and OpenSpiel's pure-Python tic-tac-toe, for this checkout and an earlier commit, in one run.
+
+    .venv/bin/python benchmarks/lookahead_speed.py [--before 9c6c70f] [--games 12]
+        [--odds-playouts 120] [--mcts-iterations 60]
+
+Every figure is measured twice in the same run, on this checkout ("after") and on ``--before``
+(its ``nefertiti_core`` unpacked with ``git archive`` into a temporary directory, "before"), each
+in its own fresh process, one after the other:
+
+* µs per decision of random and greedy 4-player games (seeds 0..games-1; each decision is the
+  bot's ``choose`` and the engine's ``apply_unchecked``), in CPU time of the process (the
+  machine is shared: CPU time moves less with the load than the wall clock), and their ratio;
+* odds playouts per second with greedy bots on 2 worker processes (``odds.odds``, from the start
+  of a 4-player game, wall clock, the pool's start included);
+* mcts simulations per second (``make_bot("mcts", iterations=N)`` with no time limit, against
+  greedy opponent models, on positions of seeded greedy games; CPU time);
+* OpenSpiel's ``python_tic_tac_toe`` (pure Python): µs per action of random games
+  (``legal_actions``, a random choice, ``apply_action``), beside our random decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- the measurements (run in a child process whose sys.path starts with the code measured) ---
+def _decisions(kind: str, games: int) -> dict:
+    from nefertiti_core.bots import make_bot
+    from nefertiti_core.state import new_game
+
+    decisions = 0
+    cpu = 0.0
+    for seed in range(games):
+        state = new_game(4, seed)
+        bots = [make_bot(kind, seed=seed * 10 + i) for i in range(4)]
+        start = time.process_time()
+        while not state.is_over:
+            state.apply_unchecked(bots[state.decider].choose(state))
+            decisions += 1
+        cpu += time.process_time() - start
+    return {"decisions": decisions, "us_per_decision": round(cpu * 1e6 / decisions, 2)}
+
+
+def _odds(playouts: int) -> dict:
+    from nefertiti_core.odds import odds
+    from nefertiti_core.state import new_game
+
+    state = new_game(4, 0)
+    start = time.perf_counter()
+    report = odds(state, playouts, "greedy", 0, workers=2)
+    wall = time.perf_counter() - start
+    return {
+        "playouts": report.playouts,
+        "seconds": round(wall, 2),
+        "playouts_per_second": round(report.playouts / wall, 1),
+    }
+
+
+def _mcts(iterations: int, positions: int) -> dict:
+    from nefertiti_core.bots import make_bot
+    from nefertiti_core.state import new_game
+
+    simulations = 0
+    cpu = 0.0
+    for g in range(positions):
+        state = new_game(4, 500 + g)
+        greedy = [make_bot("greedy", seed=g * 10 + i) for i in range(4)]
+        for _ in range(15 + 7 * g):  # a position some way into the game
+            state.apply_unchecked(greedy[state.decider].choose(state))
+        while len(state.legal_options()) < 2:
+            state.apply_unchecked(greedy[state.decider].choose(state))
+        bot = make_bot("mcts", seed=g, iterations=iterations, time_limit=None)
+        start = time.process_time()
+        bot.choose(state)
+        cpu += time.process_time() - start
+        simulations += bot.last_simulations
+    return {
+        "simulations": simulations,
+        "simulations_per_second": round(simulations / cpu, 1),
+    }
+
+
+def _tic_tac_toe(games: int) -> dict:
+    import pyspiel
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401 (registers the game)
+
+    game = pyspiel.load_game("python_tic_tac_toe")
+    rng = random.Random(0)
+    actions = 0
+    start = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            actions += 1
+    cpu = time.process_time() - start
+    return {"actions": actions, "us_per_action": round(cpu * 1e6 / actions, 2)}
+
+
+def measure(args) -> dict:
+    out = {
+        "random": _decisions("random", args.games * 20),
+        "greedy": _decisions("greedy", args.games),
+    }
+    out["greedy_over_random"] = round(
+        out["greedy"]["us_per_decision"] / out["random"]["us_per_decision"], 1
+    )
+    out["odds_greedy_2_workers"] = _odds(args.odds_playouts)
+    out["mcts"] = _mcts(args.mcts_iterations, args.mcts_positions)
+    out["tic_tac_toe"] = _tic_tac_toe(2000)
+    return out
+
+
+# --- the run -------------------------------------------------------------------------------------
+def _child(code: Path, args) -> dict:
+    command = [sys.executable, __file__, "--measure", str(code)]
+    for name in ("games", "odds_playouts", "mcts_iterations", "mcts_positions"):
+        command += [f"--{name.replace('_', '-')}", str(getattr(args, name))]
+    # PYTHONPATH and the working directory, not sys.path: the odds' worker processes (from a
+    # forkserver started with "-c", the working directory first on its path) import that code.
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env, cwd=code)
+    if done.returncode:
+        sys.exit(f"the measurement of {code} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", default="9c6c70f", help="the commit to compare with")
+    parser.add_argument("--games", type=int, default=12, help="greedy games (random: 20x)")
+    parser.add_argument("--odds-playouts", type=int, default=120)
+    parser.add_argument("--mcts-iterations", type=int, default=60)
+    parser.add_argument("--mcts-positions", type=int, default=4)
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child: code to measure
+    args = parser.parse_args(argv)
+    if args.measure:
+        import nefertiti_core
+
+        where = Path(nefertiti_core.__file__).resolve().parents[1]
+        if where != Path(args.measure).resolve():
+            sys.exit(f"measuring {where}, not {args.measure}")
+        print(json.dumps(measure(args)))
+        return 0
+    with tempfile.TemporaryDirectory(prefix="lookahead-before-") as before:
+        archive = subprocess.run(
+            ["git", "-C", str(ROOT), "archive", args.before, "nefertiti_core"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", before], input=archive, check=True)
+        load = os.getloadavg()[0]
+        rows = {"before": _child(Path(before), args), "after": _child(ROOT, args)}
+    head = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    print(f"before = {args.before}, after = this checkout ({head}, with its uncommitted changes)")
+    print(f"load average at the start {load:.2f}, at the end {os.getloadavg()[0]:.2f} (2 cores)")
+    print()
+    b, a = rows["before"], rows["after"]
+    lines = [
+        ("µs per random decision (CPU)", "random", "us_per_decision", ""),
+        ("µs per greedy decision (CPU)", "greedy", "us_per_decision", ""),
+        ("greedy / random (goal ≤ 40)", "greedy_over_random", None, "x"),
+        (
+            "odds playouts/s, greedy, 2 workers (goal ≥ 60)",
+            "odds_greedy_2_workers",
+            "playouts_per_second",
+            "",
+        ),
+        ("mcts simulations/s (CPU)", "mcts", "simulations_per_second", ""),
+        ("tic-tac-toe (OpenSpiel, Python) µs per action", "tic_tac_toe", "us_per_action", ""),
+    ]
+    print(f"{'':50} {'before':>10} {'after':>10} {'after/before':>13}")
+    for label, group, key, unit in lines:
+        x = b[group] if key is None else b[group][key]
+        y = a[group] if key is None else a[group][key]
+        print(f"{label:50} {x:>9}{unit or ' '} {y:>9}{unit or ' '} {y / x:>12.2f}x")
+    ttt = a["tic_tac_toe"]["us_per_action"]
+    ours = a["random"]["us_per_decision"]
+    print()
+    print(
+        f"our random decision / tic-tac-toe action (after): {ours / ttt:.2f}x "
+        f"({ours} µs against {ttt} µs)"
+    )
+    print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
