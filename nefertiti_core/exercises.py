@@ -53,6 +53,7 @@ from .limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, FileLimitError, echo, read_t
 from .rules_reference import ids as rule_ids
 from .scenario import Scenario, ScenarioError, _Reader, load, read_moves
 from .scoring import score_breakdown
+from .squares import square_name, square_names
 from .status import (
     describe_status,
     format_probability,
@@ -227,8 +228,7 @@ class _Words:
         )
 
     def square(self, stall_id: int, index: int) -> str:
-        value = R.STALLS[stall_id].squares[index].value
-        return tr(self.lang, "status.square", index=index, value=value)
+        return square_name(stall_id, index, self.lang)
 
     def card(self, kind: int) -> str:
         return tr(
@@ -251,8 +251,11 @@ class _Words:
         kind, arg = O.OPTION_KIND[option], O.OPTION_ARG[option]
         if kind == O.PLACE:
             stall_id, index = O.SQUARE_STALL[option], O.SQUARE_INDEX[option]
-            value = R.STALLS[stall_id].squares[index].value
-            return self("exercise.opt.place", stall=self.stall(stall_id), square=index, value=value)
+            return self(
+                "exercise.opt.place",
+                stall=self.stall(stall_id),
+                square=self.square(stall_id, index),
+            )
         if kind == O.CLOSE:
             return self("exercise.opt.close", market=self.market(arg))
         if kind == O.RECRUIT:
@@ -803,7 +806,7 @@ class ClickClosingSquare(Exercise):
 
     def _show_truth(self, truth, state: GameState, w: _Words) -> str:
         stall_id = self._stall_id(state)
-        return w.join((w.square(stall_id, i) for i in truth), "or")
+        return square_names(stall_id, truth, w.lang, "or")
 
     def _explain(self, parsed, truth, state: GameState, w: _Words) -> list[str]:
         stall_id = self._stall_id(state)

@@ -19,6 +19,7 @@ from . import options as O
 from . import rules as R
 from .i18n import DEFAULT_LANGUAGE, tr
 from .scoring import POINTS_PER_SEAL, score_breakdown, totals, winners
+from .squares import square_name
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -217,7 +218,7 @@ def _ev_place(w: _Words, d: dict) -> str:
             "ev.place",
             player=player,
             stall=w.stall(stall),
-            square=d["square"],
+            square=square_name(stall, d["square"], w.lang),
             value=d["value"],
             ref=w.ref("place", "R5.2"),
         )
@@ -641,7 +642,7 @@ def _ev_forced(w: _Words, d: dict) -> str:
             "ev.forced.place",
             player=player,
             stall=w.stall(stall),
-            square=O.SQUARE_INDEX[option],
+            square=square_name(stall, O.SQUARE_INDEX[option], w.lang),
             ref=w.ref("place", "R5.2"),
         )
     if kind == O.BUY:
@@ -846,7 +847,7 @@ def describe_option(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE)
         return w.s(
             "opt.place",
             stall=w.stall(stall),
-            square=O.SQUARE_INDEX[option],
+            square=square_name(stall, O.SQUARE_INDEX[option], w.lang),
             details=w.semi(_place_details(w, state, option)),
         )
     if kind == O.CLOSE:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from . import options as O
 from . import rules as R
 from .i18n import DEFAULT_LANGUAGE, tr
+from .squares import square_name
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -56,6 +57,8 @@ def why_illegal(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE) -> 
     for name in ("side", "visible"):
         if name in names:
             names[name] = t(f"side.{names[name]}")
+    if "square" in names:
+        names["square"] = square_name(*names["square"], lang)
     reason = t(key, **names)
     cite = t("refuse.cite", rule=rule) if rule else ""
     return t("refuse.specific", head=head, reason=reason, cite=cite, legal=legal), rule
@@ -83,7 +86,7 @@ def _specific_reason(state: GameState, option, kind, arg, p) -> tuple[str, dict,
             return "refuse.no_servant", {"player": p}, "R5.4"
         owner = state.owners[m][index]
         if owner >= 0:
-            return "refuse.square_taken", {"square": index, "owner": owner}, "R5.2"
+            return "refuse.square_taken", {"square": (stall.id, index), "owner": owner}, "R5.2"
     if kind == O.CLOSE:
         if state.hand[p]:
             return "refuse.close_has_servant", {"player": p}, "R5.4"

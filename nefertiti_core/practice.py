@@ -107,6 +107,7 @@ from .exercises import (
 )
 from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 from .scoring import score_breakdown
+from .squares import square_name
 from .state import (
     OPEN,
     P_BID,
@@ -284,10 +285,7 @@ def _answer_words(exercise: Exercise, lang: str) -> list[str]:
         return [text.split(" ")[0], text]
     if exercise.answer_kind == "square":
         stall_id = exercise.market * 2 + state.side[exercise.market]
-        return [
-            tr(lang, "status.square", index=i, value=R.STALLS[stall_id].squares[i].value)
-            for i in truth
-        ]
+        return [square_name(stall_id, i, lang) for i in truth]
     return []
 
 

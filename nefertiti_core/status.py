@@ -28,6 +28,7 @@ from . import options as O
 from . import rules as R
 from .chance import closing_probability, roll_outcomes
 from .i18n import tr
+from .squares import square_name, square_names
 from .state import OPEN as _MARKET_OPEN
 
 if TYPE_CHECKING:
@@ -62,7 +63,8 @@ _LINE_KEYS = (
 
 @dataclass(frozen=True)
 class Squares:
-    """Squares of one stall, shown as ``#index (bid value)``; ``conj`` joins the last one."""
+    """Squares of one stall, named by their bids (:func:`.squares.square_name`: "the 7", "the
+    Deben 2"); ``conj`` joins the last one."""
 
     stall: int
     indices: tuple[int, ...]
@@ -529,11 +531,6 @@ def format_probability(value: Fraction, denominator: int, lang: str = "en") -> s
     return tr(lang, "status.probability", fraction=fraction, percent=percent)
 
 
-def _square_text(lang: str, stall_id: int, index: int) -> str:
-    sq = R.STALLS[stall_id].squares[index]
-    return tr(lang, "status.square", index=index, value=sq.value)
-
-
 def _colour_name(lang: str, colours, seat: int) -> str:
     if 0 <= seat < len(colours):
         return tr(lang, f"colour.{colours[seat]}")
@@ -552,8 +549,7 @@ def _stall_name(lang: str, stall_id: int) -> str:
 
 def _render_value(lang: str, value, colours) -> str:
     if isinstance(value, Squares):
-        items = [_square_text(lang, value.stall, i) for i in value.indices]
-        return _join(lang, items, value.conj)
+        return square_names(value.stall, value.indices, lang, value.conj)
     if isinstance(value, Numbers):
         return _join(lang, [str(v) for v in value.values], value.conj)
     if isinstance(value, Seats):
@@ -573,7 +569,7 @@ def _render_value(lang: str, value, colours) -> str:
             tr(
                 lang,
                 "status.louqsor.chance_item",
-                square=_square_text(lang, value.stall, i),
+                square=square_name(value.stall, i, lang),
                 probability=format_probability(p, value.denominator, lang),
             )
             for i, p in value.chances

@@ -117,7 +117,7 @@ def test_r3_5_abou_simbel_left_at_13_does_not_close_and_the_option_says_so():
     lines = play(g, BLUE, "place abou_simbel.left#5")
     no_line(lines, "closes")
     assert (
-        lines[0] == "Blue puts a servant on Abou Simbel's left stall, square #5: a bid of 7 "
+        lines[0] == "Blue puts a servant on the 7 of Abou Simbel's left stall: a bid of 7 "
         "(Place a Servant, R5.2)."
     )
 
@@ -128,7 +128,7 @@ def test_r3_5_the_option_that_reaches_14_is_announced_as_closing():
     S.put_servant(g, RED, "abou_simbel", 4)
     S.start_turn(g, BLUE)
     text = describe_option(g, g.parse("place abou_simbel.left#5"))
-    assert text == "Place on Abou Simbel's left stall, square #5 (bid 7; closes the market, R3.5)"
+    assert text == "Place on the 7 of Abou Simbel's left stall (bid 7; closes the market, R3.5)"
 
 
 def test_r3_6_abou_simbel_right_closes_at_17_from_2_3_12():
@@ -270,7 +270,7 @@ def test_r5_3_both_bonuses_due_but_the_reserve_holds_only_1():
     S.start_turn(g, GREEN)
     text = describe_option(g, g.parse("place abou_simbel.left#2"))
     assert text == (
-        "Place on Abou Simbel's left stall, square #2 "
+        "Place on the Deben 2 of Abou Simbel's left stall "
         "(bid 2; Deben square; first servant here; +1 of 2 Deben due: the reserve is short)"
     )
     lines = play(g, GREEN, "place abou_simbel.left#2")
@@ -671,7 +671,7 @@ def test_narrate_from_a_position_explains_only_the_new_events():
     since = len(g.log)
     g.apply("place gizeh.left#0")
     new = narrate(g, "en", since)
-    assert new[0].startswith("Green puts a servant on Gizeh's left stall, square #0: a bid of 1")
+    assert new[0].startswith("Green puts a servant on the 1 of Gizeh's left stall: a bid of 1")
     assert new[-1] == "Turn 2: Red to play."
     assert len(narrate(g)) == len(everything) + len(new)
 

@@ -167,4 +167,4 @@ def test_the_hint_command(capsys, tmp_path):
     path.write_text(CLOSE_AND_WIN, encoding="utf-8")
     assert main(["hint", str(path), "--lang", "en", "--time-budget", "0.5"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("1. [") and "Abou Simbel's left stall, square #6" in out.splitlines()[0]
+    assert out.startswith("1. [") and "the 8 of Abou Simbel's left stall" in out.splitlines()[0]

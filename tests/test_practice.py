@@ -188,7 +188,7 @@ def test_closing_questions_are_rejected_when_the_board_shows_its_closing_hints()
     will = P.staged(WillItClose, state, "place abou_simbel.left#5", id="will")
     click = P.staged(ClickClosingSquare, state, "abou_simbel", id="click")
     assert P.on_screen(will) is None and P.on_screen(click) is None  # hints off: fine
-    assert P.on_screen(will, hints=True) == "closing_hint"  # "closes with #5 (bid 7)"
+    assert P.on_screen(will, hints=True) == "closing_hint"  # "... on the 7."
     assert P.on_screen(click, hints=True) == "answer_shown"
     chance = P.staged(ClosingChance, _scenario("louqsor-left-dice"), 2, id="chance")
     assert P.on_screen(chance) is None

@@ -229,7 +229,7 @@ def test_r3_4_akhet_aton_right_two_in_a_row_on_top_names_square_2():
     status = stall_status(g, "akhet_aton")
     assert status.would_close == (2,)
     text = describe_status(status, g.colours, "en")
-    assert "top row" in text and "#2 (bid 2)" in text
+    assert "top row" in text and "the 2 completes it" in text
 
 
 def test_r3_5_abou_simbel_left_sum_12_a_bid_of_2_makes_14_and_5_or_more_reaches_17():
