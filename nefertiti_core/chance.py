@@ -256,7 +256,7 @@ class ChanceNode:
                 f"{', '.join(self._describe(o.value) for o in self.outcomes)} (R4.4)",
                 rule="R4.4",
             )
-        return _advance(self.before, self.option, (*self.fixed, (self.kind, value)))
+        return advance(self.before, self.option, (*self.fixed, (self.kind, value)))
 
     def _value(self, value):
         if self.kind == ROLL:
@@ -300,14 +300,14 @@ def chance_node(state: GameState, option: int | str) -> ChanceNode | None:
     if not state.is_legal(option):
         state.apply(option)  # raises the engine's own refusal (R7.1, ...) and changes nothing
         raise IllegalOptionError(f"{echo(option)} is not a legal option now", option)
-    found = _advance(state, option, ())
+    found = advance(state, option, ())
     return found if isinstance(found, ChanceNode) else None
 
 
 def apply_with(state: GameState, option: int, fixed: tuple[Step, ...]) -> GameState:
     """The position after ``option`` with the chance outcomes ``fixed`` (in order); every
     chance event it meets must be among them."""
-    found = _advance(state, option, tuple(fixed))
+    found = advance(state, option, tuple(fixed))
     if isinstance(found, ChanceNode):
         raise IllegalOptionError(
             f"{state.option_text(option)!r} still needs a {found.kind} after "
@@ -341,7 +341,11 @@ def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
     return copy, None
 
 
-def _advance(before: GameState, option: int, fixed: tuple[Step, ...]) -> ChanceNode | GameState:
+def advance(before: GameState, option: int, fixed: tuple[Step, ...] = ()) -> ChanceNode | GameState:
+    """Apply ``option`` (legal in ``before``; not checked) with the chance outcomes ``fixed`` up
+    to the first chance event nothing fixes: its node, or the position after the option when
+    there is none (a new state either way; ``before`` is unchanged). The fast path of
+    :func:`chance_node` and :meth:`ChanceNode.apply` for callers that checked the option."""
     after, need = _replay(before, option, fixed, log=False)
     if need is None:
         return after
@@ -386,7 +390,7 @@ def _advance(before: GameState, option: int, fixed: tuple[Step, ...]) -> ChanceN
 def walk(state: GameState, option: int, choose) -> GameState:
     """Apply ``option``, each chance node's outcome picked by ``choose(node)``: the position
     after it. With ``choose`` sampling by the probabilities this is a game's own step."""
-    found = _advance(state, option, ())
+    found = advance(state, option, ())
     while isinstance(found, ChanceNode):
         found = found.apply(choose(found))
     return found
@@ -394,5 +398,9 @@ def walk(state: GameState, option: int, choose) -> GameState:
 
 def sample(node: ChanceNode, rng: random.Random):
     """An outcome of ``node`` drawn with its probabilities from ``rng``."""
-    values = [o.value for o in node.outcomes]
-    return rng.choices(values, [o.probability for o in node.outcomes])[0]
+    return sample_value(node.outcomes, rng)
+
+
+def sample_value(outcomes: tuple[Outcome, ...], rng: random.Random):
+    """The value of one of ``outcomes`` drawn with their probabilities from ``rng``."""
+    return rng.choices([o.value for o in outcomes], [o.probability for o in outcomes])[0]

@@ -23,33 +23,36 @@ How the game is modelled, and why
      re-rolls ties among the highest (E2); that procedure is symmetric and always ends, so it
      picks every seat with probability exactly 1/n: one uniform node is the same distribution
      without a dozen dice nodes.
-  2. the deck (R2.2), dealt card by card from the top: outcome = card kind (0-7, 8 = the
-     Akhenaton card), probability = copies left / cards left, except that the Akhenaton card
-     has probability 0 while more than five cards are left and 1/k when k <= 5 are left. That
-     is exactly "shuffle the gifts, shuffle the Akhenaton card into the bottom five": the top
-     cards are a uniform draw of the gifts, and the Akhenaton card is uniform among the bottom
-     five. The first twelve cards dealt fill Gizeh, Akhet-Aton and Abou Simbel (R2.9); the rest
-     is the deck, whose order is then fixed but **hidden from every player** (R2.2, R12). The
-     engine state is then built with that order (``GameState`` is set up, its markets and deck
-     replaced, ``refresh()``): no engine change was needed.
-  3. the dice (Louqsor, R3.7, R3.8, R4): an action may roll (a placement in Louqsor, a
-     re-roll), and the engine rolls inside ``apply`` -- after forced single options (E3) one
-     action may even roll, close, refill and roll again. So an action is applied to a copy of
-     the engine whose random source raises when asked for an unforced die; if it raises, the
-     state becomes a chance node (outcomes 0-5 = faces 1-6, 1/6 each) holding the action and
-     the saved position; each die drawn is added and the action re-applied from the saved
-     position with those dice forced (``force_roll``, R4.4) until it completes. A game is thus
-     fully determined by its action history (which is what serialization stores), and the
-     engine's own seeded random source is never used.
+  2. the cards (R2.2), card by card from the top, **when they come out**: the twelve that fill
+     Gizeh, Akhet-Aton and Abou Simbel at setup (R2.9), and each card a market draws when it
+     reopens (R6.7, R6.8). The outcome is the card kind (0-7, 8 = the Akhenaton card); its
+     probability is copies left / gifts left, except that the Akhenaton card has probability 0
+     while more than five cards are left and 1/k when k <= 5 are left. That is exactly "shuffle
+     the gifts, shuffle the Akhenaton card into the bottom five": the top cards are a uniform
+     draw of the gifts, and the Akhenaton card is uniform among the bottom five. The deck's
+     order is never drawn ahead: no state holds an order that nobody has seen.
+  3. the dice (Louqsor, R3.7, R3.8, R4.2): one node per roll, the 6 faces of one die or the 36
+     ordered pairs of two, each equally likely (outcome = the dice read in base 6).
 
-  ``max_chance_outcomes`` is 9 (the card kinds with the Akhenaton card).
-* **Information**: ``IMPERFECT_INFORMATION``. Everything on the table is public (R12); the one
-  hidden thing is the deck order, hidden from all players alike. The observation string is the
-  public position (no deck order, only the deck's size); the information-state string (perfect
-  recall) is the first player, the cards seen so far in the order they came out of the deck,
-  every action and die since the deal, and the public position. Neither depends on the order of
-  the cards still in the deck (a test checks it). Both come from the game's observer
-  (``make_py_observer``), as OpenSpiel's own Python games do; no tensors.
+  Nodes 2 (after setup) and 3 are the engine's own chance nodes (:mod:`nefertiti_core.chance`),
+  mapped one to one: the engine resolves an option's dice and draws inside ``apply`` (after
+  forced single options, E3, one action may even roll, close, refill and roll again), so the
+  engine's chance point is "this option, with these outcomes fixed so far", and the node's
+  ``apply`` replays the option from the saved position with the outcomes fixed as a teacher
+  fixes them (``force_roll``/``force_draw``, R4.4). The status lines, the previews and the odds
+  read the same roll outcomes. A game is thus fully determined by its action history (which is
+  what serialization stores), and the engine's own seeded random source is never used.
+
+  ``max_chance_outcomes`` is 36 (a roll of two dice).
+* **Information**: ``PERFECT_INFORMATION``. Everything on the table is public (R12), and the
+  one thing nobody sees, the deck's order, is not in the state: a card is a chance node when
+  it is drawn. The cards left are known to all (the box minus every card seen), and the odds
+  of a draw are computed from them alone. The observation string is the public position (the
+  deck's size, the action waiting for chance and the outcomes fixed so far); the
+  information-state string (perfect recall) adds the first player and every action and outcome
+  since the deal. Both come from the game's observer (``make_py_observer``), as OpenSpiel's
+  own Python games do; no tensors. (Until #15 the whole deck was dealt at setup and its order
+  hidden from all players; that is the same distribution, drawn earlier.)
 * **Returns**: the win share, 1/|winners| to each winner of R9.2 (most points, then most Deben,
   then shared) and 0 to the others, at the end only. Win-oriented, like the bots are judged,
   and the scores' scale (which no table bounds tightly) stays out of the utility. Every final
@@ -61,11 +64,12 @@ How the game is modelled, and why
   (4 players), with at most 41 and 48 dice; games of the mcts bot against three greedy bots
   averaged 96 decisions (random games 130). Nothing in the rules caps a game's length (markets
   can close without taking cards), so the bound is empirical: 600 decisions, over three times
-  the longest seen, and 250 dice nodes (five times) plus the deal.
+  the longest seen, and 250 roll nodes (five times the dice) plus every card of the box.
 * **Speed**: OpenSpiel clones a Python state by deep-copying its ``__dict__``; the state keeps
   one attribute, a ``_Core`` whose ``__deepcopy__`` shares the engine state: an engine state is
-  never changed once stored (every action is applied to a fresh ``bots.fast_copy``), so a clone
-  costs a few microseconds and an action one engine copy plus the engine's own step.
+  never changed once stored (``chance.advance`` applies every action and outcome to a fresh
+  copy), so a clone costs a few microseconds and an action one engine copy plus the engine's
+  own step; an outcome replays its action from the saved position.
 
 The ``mcts`` bot
 ----------------
@@ -158,6 +162,7 @@ import math
 import random
 import time
 
+from . import chance as C
 from . import options as O
 from . import rules as R
 from .bots import Evaluator as Estimator
@@ -181,11 +186,12 @@ from .state import P_BID, P_TAKE, GameState, new_game
 GAME_NAME = "python_nefertiti"
 DEFAULT_PLAYERS = 4
 
-#: Chance outcomes: a card kind (0-7) or the Akhenaton card (8) when dealing; a seat when
-#: choosing the first player; a die face minus one when rolling.
-NUM_CHANCE_OUTCOMES = R.NUM_KINDS + 1
+#: Chance outcomes: a seat when choosing the first player; a card kind (0-7, 8 = the Akhenaton
+#: card) when dealing or drawing; when rolling, the dice read as a number in base 6 (one die:
+#: face - 1; two dice: 6 * (first - 1) + second - 1), so 36 is the most a node has.
+NUM_CHANCE_OUTCOMES = C.DIE_FACES**2
 MAX_GAME_LENGTH = 600  # decisions; see the module docstring
-MAX_DICE = 250  # dice nodes in one game; see the module docstring
+MAX_ROLLS = 250  # roll nodes in one game; see the module docstring
 MARKET_DEAL = 3 * R.MARKET_CARDS  # R2.9: the first 12 cards fill three markets
 #: The mcts bot's default budget: 1 s, and at most this many simulations (see the docstring).
 DEFAULT_ITERATIONS = 2000
@@ -194,8 +200,7 @@ DEFAULT_ITERATIONS = 2000
 OPPONENT_MODELS = ("greedy", "uct")
 
 _CHANCE, _TERMINAL = pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL
-_DIE_PROBS = [(face, 1.0 / 6.0) for face in range(6)]
-_CARD_NAMES = (*R.CARD_KINDS, "akhenaton")
+_CARD_NAMES = C.CARD_NAMES
 
 
 def _box(players: int) -> tuple[int, ...]:
@@ -225,7 +230,7 @@ _GAME_TYPE = pyspiel.GameType(
     long_name="Nefertiti (Python, nefertiti_core engine)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.CONSTANT_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
@@ -260,7 +265,7 @@ class NefertitiGame(pyspiel.Game):
         return NefertitiState(self)
 
     def max_chance_nodes_in_history(self):
-        return 1 + self.deck_size + MAX_DICE
+        return 1 + self.deck_size + MAX_ROLLS
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
@@ -269,8 +274,10 @@ class NefertitiGame(pyspiel.Game):
         return NefertitiObserver(perfect_recall=recall)
 
     def state_from_engine(self, engine: GameState, rng: random.Random) -> NefertitiState:
-        """An adapter state at ``engine``'s position, its hidden deck order drawn again from
-        ``rng`` (the real order is never kept). Its history is empty: it starts there."""
+        """An adapter state at ``engine``'s position. Its history is empty: it starts there.
+        The engine's deck order is not kept (it is drawn again from ``rng``): in the adapter
+        every card drawn is a chance node, so that order is never read, and it does not leave
+        the engine it came from."""
         if engine.n != self.players:
             raise NefertitiError(
                 f"a {engine.n}-player position needs the {engine.n}-player game, "
@@ -278,7 +285,7 @@ class NefertitiGame(pyspiel.Game):
             )
         state = NefertitiState(self)
         core = state._c
-        eng = fast_copy(engine, _STRICT)
+        eng = fast_copy(engine, random.Random(0))
         eng.forced_rolls = []  # a teacher's forced outcomes are not the search's business
         eng.forced_draws = []
         eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, rng)
@@ -287,21 +294,6 @@ class NefertitiGame(pyspiel.Game):
         core.engine = eng
         core.moves_from = 0
         return state
-
-
-class _DiceNeeded(Exception):
-    """Raised by the adapter's engines when a die is rolled that no chance node has fixed."""
-
-
-class _StrictDice(random.Random):
-    """The engine's random source in the adapter: after setup the engine only uses it for dice
-    (``GameState._roll``), and every die must come from a chance node."""
-
-    def random(self):
-        raise _DiceNeeded
-
-
-_STRICT = _StrictDice(0)
 
 
 class _Core:
@@ -314,8 +306,9 @@ class _Core:
         self.first = -1  # R2.7, chosen by the first chance node
         self.order: tuple[int, ...] = ()  # the deal, top of the deck first
         self.engine: GameState | None = None  # built once the deal is complete
-        # An action waiting for dice: (option, the engine before it, the dice drawn so far).
-        self.pending: tuple[int, GameState, tuple[int, ...]] | None = None
+        # An action waiting for chance: the engine's chance node (chance.py), which holds the
+        # action, the engine before it and the outcomes fixed so far.
+        self.pending: C.ChanceNode | None = None
         self.moves_from = 1  # where the moves after the deal start in history()
 
     def __deepcopy__(self, memo):
@@ -330,12 +323,13 @@ class _Core:
 
 
 class NefertitiState(pyspiel.State):
-    """A position: the deal, then the engine's state; dice pending as chance nodes."""
+    """A position: the deal, then the engine's state; a roll or a draw pending as a chance
+    node."""
 
     def __init__(self, game: NefertitiGame):
         super().__init__(game)
         self._c = _Core(game.players)
-        self._c.moves_from = 1 + game.deck_size
+        self._c.moves_from = 1 + MARKET_DEAL
 
     # ------------------------------------------------------------------ OpenSpiel's State API
     def current_player(self):
@@ -355,7 +349,10 @@ class NefertitiState(pyspiel.State):
             return [(seat, p) for seat in range(c.n)]
         if c.engine is None:
             return _deal_outcomes(c.n, c.order)
-        return list(_DIE_PROBS)
+        node = c.pending
+        if node.kind == C.DRAW:
+            return [(o.value, float(o.probability)) for o in node.outcomes]
+        return [(_roll_action(o.value), float(o.probability)) for o in node.outcomes]
 
     def _apply_action(self, action):
         c = self._c
@@ -363,27 +360,23 @@ class NefertitiState(pyspiel.State):
             c.first = action
         elif c.engine is None:
             c.order = (*c.order, action)
-            if len(c.order) == _DECK_SIZE[c.n]:
+            if len(c.order) == MARKET_DEAL:
                 c.engine = _engine_from_deal(c.n, c.first, c.order)
         elif c.pending is not None:
-            option, saved, dice = c.pending
-            self._play(option, saved, (*dice, action + 1))
+            node = c.pending
+            self._settle(node.apply(_outcome(node, action)))
         else:
-            self._play(action, c.engine, ())
+            self._settle(C.advance(c.engine, action))
 
-    def _play(self, option: int, before: GameState, dice: tuple[int, ...]) -> None:
-        """Apply ``option`` from ``before`` with ``dice`` forced; pend if it needs another."""
+    def _settle(self, found) -> None:
+        """The engine's answer to an action or an outcome: the next chance node, or the
+        position once the action has met all its chance."""
         c = self._c
-        eng = fast_copy(before, _STRICT)
-        if dice:
-            eng.forced_rolls = list(dice)
-        try:
-            eng.apply_unchecked(option)
-        except _DiceNeeded:
-            c.pending = (option, before, dice)
-            return
-        c.engine = eng
-        c.pending = None
+        if isinstance(found, C.ChanceNode):
+            c.pending = found
+        else:
+            c.engine = found
+            c.pending = None
 
     def _action_to_string(self, player, action):
         c = self._c
@@ -392,7 +385,9 @@ class NefertitiState(pyspiel.State):
                 return f"first player {R.COLOURS[action]}"
             if c.engine is None:
                 return f"deal {_CARD_NAMES[action]}"
-            return f"die {action + 1}"
+            if c.pending is not None:
+                return c.pending.text(_outcome(c.pending, action))
+            return f"chance {action}"
         return O.option_text(action, R.COLOURS[: c.n])
 
     def is_terminal(self):
@@ -409,34 +404,13 @@ class NefertitiState(pyspiel.State):
         c = self._c
         if c.engine is None:
             return _setup_text(c) + " | deal " + " ".join(map(str, c.order))
-        return (
-            _observation_text(c) + " | deck (top first) " + " ".join(map(str, c.engine.deck[::-1]))
-        )
+        return _observation_text(c)
 
-    # ------------------------------------------------------------------ hidden information
+    # ------------------------------------------------------------------ information
     def resample_from_infostate(self, player_id, probability_sampler):
-        """A state with the same information state for every player, the cards still in the
-        deck in a new order drawn with ``probability_sampler`` (a callable giving uniform
-        floats in [0, 1)); its history is this one with the hidden part of the deal replaced,
-        replayed from the start. States made by ``state_from_engine`` have no deal to replay:
-        their deck is reshuffled in a clone."""
-        c = self._c
-        if c.engine is None:  # still dealing: nothing is hidden yet but the undealt cards
-            return self.clone()
-        rng = _SamplerRandom(probability_sampler)
-        if c.moves_from == 0:
-            return _resampled(self, rng)
-        seen = _DECK_SIZE[c.n] - len(c.engine.deck)
-        deck = _shuffled_deck(c.engine.deck, c.engine.akhenaton_drawn, rng)
-        deal = (*c.order[:seen], *deck[::-1])
-        history = self.history()
-        new = self.get_game().new_initial_state()
-        new.apply_action(history[0])
-        for card in deal:
-            new.apply_action(card)
-        for action in history[c.moves_from :]:
-            new.apply_action(action)
-        return new
+        """A clone: nothing is hidden (every card drawn is a chance node when it is drawn), so
+        the only state consistent with what a player knows is this one."""
+        return self.clone()
 
     # ------------------------------------------------------------------ for the bot
     def engine(self) -> GameState | None:
@@ -447,40 +421,35 @@ class NefertitiState(pyspiel.State):
         c = self._c
         if c.engine is None:
             return (c.first, c.order[:MARKET_DEAL], len(c.order))
-        pending = None if c.pending is None else (c.pending[0], c.pending[2])
+        node = c.pending
+        pending = None if node is None else (node.option, node.fixed)
         return (pending, _public(c.engine))
 
 
-class _SamplerRandom(random.Random):
-    """``random.Random`` drawing from an OpenSpiel probability sampler."""
-
-    def __init__(self, sampler):
-        self._sampler = sampler
-        super().__init__(0)
-
-    def random(self):
-        return self._sampler()
-
-
 def _deal_outcomes(n: int, order: tuple[int, ...]) -> list[tuple[int, float]]:
-    """R2.2: the next card from the top, given the cards dealt so far."""
+    """R2.2, R2.9: the next card dealt to the markets, given the cards dealt so far: a draw
+    from the box (``chance.draw_outcomes``; the Akhenaton card lies in the bottom five, so it
+    is never among the first twelve)."""
+    return [(o.value, float(o.probability)) for o in C.draw_outcomes(_undealt(n, order))]
+
+
+def _undealt(n: int, order: tuple[int, ...]) -> list[int]:
+    """The cards not dealt yet, as a deck (top at the end): the gifts in a fixed order over the
+    Akhenaton card at the bottom. In the adapter no order is ever read: every card is a chance
+    node when it is drawn (``chance.draw_outcomes`` reads only the cards and the bottom five)."""
     left = list(_BOX[n])
     for card in order:
         left[card] -= 1
-    k = sum(left)  # cards left, the Akhenaton card included if not dealt
-    if left[R.AKHENATON] and k > 5:  # it lies among the bottom five
-        k -= 1
-        return [(kind, count / k) for kind, count in enumerate(left[: R.AKHENATON]) if count]
-    return [(kind, count / k) for kind, count in enumerate(left) if count]
+    gifts = [kind for kind in range(R.NUM_KINDS) for _ in range(left[kind])]
+    return [R.AKHENATON] * left[R.AKHENATON] + gifts
 
 
 def _engine_from_deal(n: int, first: int, order: tuple[int, ...]) -> GameState:
-    """The engine's state after setup (R2), with this first player and this deal."""
+    """The engine's state after setup (R2), with this first player and these market cards."""
     eng = new_game(n, seed=0, first_player=first)
     for i, m in enumerate((R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL)):  # R2.9
         eng.cards[m] = list(order[i * R.MARKET_CARDS : (i + 1) * R.MARKET_CARDS])
-    eng.deck = list(order[MARKET_DEAL:][::-1])  # the engine's deck has its top at the end
-    eng.rng = _STRICT
+    eng.deck = _undealt(n, order)
     eng.refresh()
     return eng
 
@@ -509,8 +478,8 @@ def _setup_text(c: _Core) -> str:
         f"{R.MARKETS[i]} " + " ".join(_CARD_NAMES[k] for k in shown[i * 4 : i * 4 + 4])
         for i in range((len(shown) + 3) // 4)
     ]
-    face_down = max(0, len(c.order) - MARKET_DEAL)
-    return f"setup: first player {first}; " + "; ".join(markets) + f"; deck {face_down} face down"
+    deck = _DECK_SIZE[c.n] - len(c.order)
+    return f"setup: first player {first}; " + "; ".join(markets) + f"; deck {deck}"
 
 
 def _observation_text(c: _Core) -> str:
@@ -552,10 +521,39 @@ def _observation_text(c: _Core) -> str:
             f"character {R.CHARACTER_CARDS[eng.character]} exchanges {eng.exchanges_done} "
             f"{list(eng.exchange_partners)} {eng.exchange_take} treasurer {eng.treasurer_market}"
         )
-    if c.pending is not None:
-        option, _, dice = c.pending
-        parts.append(f"rolling for {O.option_text(option, col)}, dice so far {list(dice)}")
+    node = c.pending
+    if node is not None:
+        so_far = ", ".join(_fixed_text(step) for step in node.fixed) or "-"
+        doing = "rolling" if node.kind == C.ROLL else f"drawing for {R.MARKETS[node.market]}"
+        parts.append(f"{doing} after {O.option_text(node.option, col)}, so far {so_far}")
     return " | ".join(parts)
+
+
+def _fixed_text(step: C.Step) -> str:
+    kind, value = step
+    if kind == C.ROLL:
+        return "roll " + " ".join(map(str, value))
+    return f"draw {_CARD_NAMES[value]}"
+
+
+def _roll_action(dice: tuple[int, ...]) -> int:
+    """A roll's chance action: its dice as a number in base 6 (see NUM_CHANCE_OUTCOMES)."""
+    action = 0
+    for die in dice:
+        action = action * C.DIE_FACES + die - 1
+    return action
+
+
+def _outcome(node: C.ChanceNode, action: int):
+    """The engine's outcome for a chance action at ``node``: a card kind, or the dice."""
+    if node.kind == C.DRAW:
+        return action
+    dice = len(node.outcomes[0].value)
+    out = []
+    for _ in range(dice):
+        action, face = divmod(action, C.DIE_FACES)
+        out.append(face + 1)
+    return tuple(out[::-1])
 
 
 class NefertitiObserver:
@@ -572,19 +570,14 @@ class NefertitiObserver:
     def string_from(self, state, player):
         c = state._c
         now = _setup_text(c) if c.engine is None else _observation_text(c)
-        if not self.perfect_recall:
+        if not self.perfect_recall or c.engine is None:
             return f"p{player} {now}"
-        if c.engine is None:
-            return f"p{player} {now}"
-        seen = _DECK_SIZE[c.n] - len(c.engine.deck)
         if c.moves_from == 0:  # a state made from an engine position: its past is not known
             past = "from a given position"
-            cards = "-"
         else:
             past = " ".join(map(str, state.history()[c.moves_from :]))
-            cards = " ".join(_CARD_NAMES[k] for k in c.order[:seen])
         first = R.COLOURS[c.first]
-        return f"p{player} first {first} | cards seen {cards} | moves {past} | {now}"
+        return f"p{player} first {first} | moves {past} | {now}"
 
 
 pyspiel.register_game(_GAME_TYPE, NefertitiGame)
@@ -871,21 +864,6 @@ class MctsBot:
             return ranked[0]
         best = max(visits.values())
         return next(a for a in ranked if visits.get(a, -1) == best)
-
-
-def _resampled(state: NefertitiState, rng: random.Random) -> NefertitiState:
-    """A clone of ``state`` with its deck in a new order (the search's own worlds: the clone
-    keeps the history, which the search never reads)."""
-    new = state.clone()
-    c = new._c
-    c.engine = eng = fast_copy(c.engine, _STRICT)
-    eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, rng)
-    if c.pending is not None:  # the position before the action has the same deck
-        option, saved, dice = c.pending
-        saved = fast_copy(saved, _STRICT)
-        saved.deck = list(eng.deck)
-        c.pending = (option, saved, dice)
-    return new
 
 
 register("mcts", MctsBot)

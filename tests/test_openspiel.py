@@ -1,5 +1,6 @@
 """The OpenSpiel game ``python_nefertiti`` (nefertiti_core/openspiel.py): OpenSpiel's own checks,
-the chance distributions (R2.2, R2.7, R4), the hidden deck order, and agreement with the engine.
+the chance distributions (R2.2, R2.7, R3.7, R3.8, R4, R6.7) read from the engine's chance nodes
+(nefertiti_core/chance.py), nothing hidden, and agreement with the engine.
 
 ``make test`` installs the bots extra, so nothing here skips."""
 
@@ -7,13 +8,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 
 import pyspiel
 import pytest
 
 import nefertiti_core.openspiel as NO
+from nefertiti_core import chance as C
 from nefertiti_core import rules as R
+from nefertiti_core import status as S
 from nefertiti_core.errors import NefertitiError, SetupError
+from nefertiti_core.invariants import violations
 from nefertiti_core.state import new_game
 
 
@@ -55,12 +60,13 @@ def test_the_default_is_four_players_and_the_game_type_is_honest():
     game = pyspiel.load_game(NO.GAME_NAME)
     assert game.num_players() == 4
     kind = game.get_type()
-    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    # Every card is a chance node when it is drawn: no state holds an order nobody has seen.
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
     assert game.num_distinct_actions() == 174
-    assert game.max_chance_outcomes() == 9
+    assert game.max_chance_outcomes() == 36  # a roll of two dice (R3.7)
 
 
 @pytest.mark.parametrize("players", [2, 5, 0])
@@ -85,92 +91,167 @@ def test_the_declared_bounds_hold_with_a_margin_over_random_games():
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_first_player_is_uniform_and_the_deal_respects_the_bottom_five(players):
-    """R2.7: each seat 1/n. R2.2: every chance node sums to 1 and, over thousands of sampled
-    setups, the Akhenaton card is never dealt while more than five cards are left, and comes
-    out at each of the last five places about as often."""
+    """R2.7: each seat 1/n. R2.2: the cards come out of the box as chance.draw_outcomes deals
+    them (the adapter deals the first twelve to the markets, R2.9, and draws the rest when a
+    market reopens): every node sums to 1, the whole box comes out, the Akhenaton card never
+    while more than five cards are left, and exactly 1/5 at each of the last five places."""
     game = load(players)
     deck = NO._DECK_SIZE[players]
     assert deck == R.TOTAL_GIFTS[players] + 1
     first = game.new_initial_state()
     assert first.chance_outcomes() == [(s, pytest.approx(1 / players)) for s in range(players)]
     rng = random.Random(players)
-    place = Counter()
-    setups = 2000
-    for _ in range(setups):
+    for _ in range(200):
         order = []
+        still_in = Fraction(1)  # the probability that the Akhenaton card is still in the deck
         for _ in range(deck):
-            outcomes = NO._deal_outcomes(players, tuple(order))
-            assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
-            assert all(p > 0 for _, p in outcomes)
-            kinds, probs = zip(*outcomes, strict=True)
-            order.append(rng.choices(kinds, probs)[0])
-        left_when_dealt = deck - order.index(R.AKHENATON)
-        assert left_when_dealt <= 5
-        place[left_when_dealt] += 1
+            left = deck - len(order)
+            outcomes = C.draw_outcomes(NO._undealt(players, tuple(order)))
+            assert sum(o.probability for o in outcomes) == 1
+            assert all(o.probability > 0 for o in outcomes)
+            akhenaton = sum(o.probability for o in outcomes if o.value == R.AKHENATON)
+            if R.AKHENATON not in order:
+                assert akhenaton == (Fraction(1, left) if left <= 5 else 0)
+                if left <= 5:
+                    assert still_in * akhenaton == Fraction(1, 5)  # exactly 1/5 per place
+                still_in *= 1 - akhenaton
+            order.append(C.sample_value(outcomes, rng))
+        assert deck - order.index(R.AKHENATON) <= 5
         assert Counter(order) == Counter(
             {k: c for k, c in enumerate(NO._BOX[players]) if c}
         )  # the whole box, and with 3 players no senet (R2.1)
-    assert sorted(place) == [1, 2, 3, 4, 5]
-    assert all(abs(count / setups - 0.2) < 0.04 for count in place.values())
+    state = game.new_initial_state()
+    state.apply_action(0)
+    for _ in range(NO.MARKET_DEAL):
+        assert state.is_chance_node()
+        state.apply_action(sample(state, rng))
+    assert not state.is_chance_node()  # twelve cards dealt (R2.9); the rest waits in the deck
+    assert len(state.engine().deck) == deck - NO.MARKET_DEAL
 
 
-def test_a_die_is_a_chance_node_with_six_equal_faces_and_the_action_completes():
+def test_a_roll_is_one_chance_node_of_6_or_36_faces_read_from_the_engine():
+    """R3.7: two dice, 36 outcomes of 1/36; R3.8: one die, 6 of 1/6. The node is the engine's
+    (chance.py): its closing outcomes are status.louqsor_probability's, and the action
+    completes once the roll is applied."""
     rng = random.Random(3)
     game = load(4)
-    seen = 0
-    for _ in range(20):
+    seen = Counter()
+    for _ in range(40):
         state = deal(game.new_initial_state(), rng)
-        while not state.is_terminal() and seen < 5:
-            if state.is_chance_node():
-                assert state.chance_outcomes() == [(f, pytest.approx(1 / 6)) for f in range(6)]
-                assert state._c.pending is not None
-                assert "rolling for" in state.observation_string(0)
-                seen += 1
+        while not state.is_terminal() and min(seen[1], seen[2]) < 4:
+            node = state._c.pending
+            if node is not None and node.kind == C.ROLL:
+                dice = node.dice
+                outcomes = state.chance_outcomes()
+                assert [a for a, _ in outcomes] == list(range(6**dice))
+                assert all(p == pytest.approx(6.0**-dice) for _, p in outcomes)
+                closing = sum(o.probability for o in node.outcomes if o.closes)
+                assert closing == S.louqsor_probability(node.stall_id, node.mask)
+                assert node.mask  # a servant stands in Louqsor: the placer's, or the holder's
+                assert "rolling after" in state.observation_string(0)
+                seen[dice] += 1
+                state.apply_action(sample(state, rng))
+            elif state.is_chance_node():
                 state.apply_action(sample(state, rng))
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
-        if seen >= 5:
+        if min(seen[1], seen[2]) >= 4:
             break
-    assert seen >= 5
+    assert seen[1] >= 4 and seen[2] >= 4
+
+
+def test_a_refill_draws_card_by_card_as_chance_nodes_from_the_cards_left():
+    """R6.7: a market reopening draws to four, each card a chance node over the cards left
+    (R2.2, R12: the box minus every card seen; the Akhenaton card only among the last five)."""
+    rng = random.Random(8)
+    game = load(4)
+    draws = akhenaton = 0
+    for _ in range(10):
+        state = deal(game.new_initial_state(), rng)
+        while not state.is_terminal():
+            node = state._c.pending
+            if node is not None and node.kind == C.DRAW:
+                left = Counter(state.engine().deck)  # the cards, before the action
+                for kind, value in node.fixed:  # less the cards this action drew already
+                    if kind == C.DRAW:
+                        left[value] -= 1
+                assert sum(left.values()) == node.deck_size
+                outcomes = dict(state.chance_outcomes())
+                assert sum(outcomes.values()) == pytest.approx(1.0, abs=1e-12)
+                gifts = node.deck_size - left[R.AKHENATON]
+                if node.deck_size > 5:
+                    assert R.AKHENATON not in outcomes
+                    assert outcomes == {
+                        k: pytest.approx(left[k] / gifts) for k in range(R.NUM_KINDS) if left[k]
+                    }
+                elif left[R.AKHENATON]:
+                    assert outcomes[R.AKHENATON] == pytest.approx(1 / node.deck_size)
+                    akhenaton += 1
+                action = sample(state, rng)
+                text = state.action_to_string(pyspiel.PlayerId.CHANCE, action)
+                assert text == "draw " + NO._CARD_NAMES[action]
+                draws += 1
+                state.apply_action(action)
+            elif state.is_chance_node():
+                state.apply_action(sample(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert draws > 30 and akhenaton > 0
+
+
+class Tape(list):
+    """The engine's chance as it happens: ("die", face) and ("card", kind), in order."""
 
 
 class RecordingRandom(random.Random):
     """The engine's random source, recording the dice it rolls after setup."""
 
-    def __init__(self, seed):
+    def __init__(self, seed, tape: Tape):
         super().__init__(seed)
-        self.dice = []
+        self.tape = tape
 
     def random(self):
         value = super().random()
-        self.dice.append(int(value * 6) + 1)  # GameState._roll
+        self.tape.append(("die", int(value * 6) + 1))  # GameState._roll
         return value
 
 
-def public_key(engine):
-    key = list(engine.key())
-    del key[-1]  # the random source
-    return key
+class RecordingDeck(list):
+    """The engine's deck, recording the cards drawn from its top."""
+
+    def __init__(self, cards, tape: Tape):
+        super().__init__(cards)
+        self.tape = tape
+
+    def pop(self, *index):
+        card = super().pop(*index)
+        self.tape.append(("card", card))
+        return card
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_legal_actions_and_positions_equal_the_engines(players):
-    """An engine game and the adapter fed the same deal, dice and choices stay identical: the
-    deal fills the markets as R2.9 does and the dice come in the engine's order."""
+def test_chance_nodes_come_exactly_where_the_seeded_engine_rolls_and_draws(players):
+    """An engine game with its own seeded dice and deck, and the adapter fed the same market
+    deal, dice, cards and choices, stay identical (the public position and the cards left); a
+    chance node comes exactly where the engine rolled (one node per roll: R3.7, R3.8, R4.2) or
+    drew (one per card: R6.7, R6.8), and nowhere else."""
     for seed in range(4):
         engine = new_game(players, seed)
         first = engine.turn_player
         order = [c for m in (R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL) for c in engine.cards[m]]
-        order += engine.deck[::-1]
-        engine.rng = RecordingRandom(seed)
+        tape = Tape()
+        engine.rng = RecordingRandom(seed, tape)
+        engine.deck = RecordingDeck(engine.deck, tape)
         state = load(players).new_initial_state()
         state.apply_action(first)
         for card in order:
             state.apply_action(card)
         rng = random.Random(seed)
+        rolls = draws = 0
         while True:
             assert not state.is_chance_node()
-            assert public_key(state.engine()) == public_key(engine)
+            assert state.engine().public_key() == engine.public_key()
+            assert Counter(state.engine().deck) == Counter(engine.deck)
             if engine.is_over:
                 assert state.is_terminal()
                 break
@@ -179,9 +260,22 @@ def test_legal_actions_and_positions_equal_the_engines(players):
             option = rng.choice(engine.legal_options())
             engine.apply(option)
             state.apply_action(option)
-            for die in engine.rng.dice:
-                state.apply_action(die - 1)
-            engine.rng.dice.clear()
+            while tape:
+                assert state.current_player() == pyspiel.PlayerId.CHANCE
+                node = state._c.pending
+                if tape[0][0] == "card":
+                    assert node.kind == C.DRAW
+                    action = tape.pop(0)[1]
+                    draws += 1
+                else:
+                    assert node.kind == C.ROLL
+                    dice = [tape.pop(0) for _ in range(node.dice)]
+                    assert {kind for kind, _ in dice} == {"die"}
+                    action = NO._roll_action(tuple(face for _, face in dice))
+                    rolls += 1
+                assert action in dict(state.chance_outcomes())
+                state.apply_action(action)
+        assert rolls > 0 and draws > 0
         winners = set(NO.winners(engine))
         assert state.returns() == [
             1 / len(winners) if p in winners else 0.0 for p in range(players)
@@ -198,30 +292,43 @@ def test_action_strings_use_the_move_notation():
     assert fresh.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "first player blue"
 
 
-def test_observation_and_information_state_do_not_show_the_deck_order():
+def test_nothing_is_hidden_and_no_deck_order_reaches_the_game():
+    """R12: everything on the table is public, and the deck's order is drawn card by card as
+    chance nodes, so a state is its own resample, and two engine positions that differ only in
+    their deck order give the same observations, chance nodes and probabilities."""
     rng = random.Random(5)
     game = load(4)
     state = play_random(game.new_initial_state(), rng, decisions=25)
     while state.is_chance_node():
         state.apply_action(sample(state, rng))
-    deck = list(state.engine().deck)
     other = state.resample_from_infostate(
         state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0)
     )
-    assert other.engine().deck != deck  # a new order (47 cards: equal by chance never)
-    assert sorted(other.engine().deck) == sorted(deck)
-    assert state.engine().deck == deck  # the original is untouched
-    for p in range(4):
-        assert other.observation_string(p) == state.observation_string(p)
-        assert other.information_state_string(p) == state.information_state_string(p)
-    assert other.legal_actions() == state.legal_actions()
-    assert other.current_player() == state.current_player()
-    # The resample's history is a real one: replaying it gives the resampled deck.
-    replay = game.new_initial_state()
-    for action in other.history():
-        replay.apply_action(action)
-    assert replay.engine().deck == other.engine().deck
-    assert " ".join(str(c) for c in deck[::-1]) not in state.observation_string(0)
+    assert other.history() == state.history() and str(other) == str(state)
+    engine = new_game(4, 11)
+    play = random.Random(0)
+    while True:  # on until an option meets a draw (a market reopens, R6.7)
+        option = play.choice(engine.legal_options())
+        node = C.chance_node(engine, option)
+        while node is not None and node.kind == C.ROLL:
+            node = C.chance_node(engine, option)  # the roll: fixed below by force_roll
+            engine.force_roll(*node.outcomes[0].value)
+            node = C.chance_node(engine, option)
+        if node is not None:
+            break
+        engine.apply(option)
+    a, b = (game.state_from_engine(engine, random.Random(seed)) for seed in (1, 2))
+    assert a.engine().deck != b.engine().deck  # two orders of the same cards
+    assert sorted(a.engine().deck) == sorted(engine.deck)
+    for s in (a, b):
+        s.apply_action(option)
+        while s._c.pending.kind == C.ROLL:
+            s.apply_action(s.chance_outcomes()[0][0])
+        assert s._c.pending.kind == C.DRAW
+    assert a.chance_outcomes() == b.chance_outcomes()
+    assert a.observation_string(0) == b.observation_string(0)
+    assert a._public_key() == b._public_key()
+    assert str(a) == str(b)  # the deck order is in no string
 
 
 def test_clones_are_independent_and_serialization_round_trips():
@@ -239,18 +346,19 @@ def test_clones_are_independent_and_serialization_round_trips():
     assert game2.num_players() == 3
 
 
-def test_state_from_engine_redraws_the_hidden_order():
+def test_state_from_engine_keeps_the_position_not_the_deck_order():
     engine = new_game(4, 11)
     rng = random.Random(0)
     for _ in range(20):
         engine.apply_unchecked(rng.choice(engine.legal_options()))
+    engine.force_roll(3)  # a teacher's fixed chance (R4.4) is not the game's business
     key = engine.key()
     game = load(4)
     a = game.state_from_engine(engine, random.Random(1))
     assert engine.key() == key  # the real state is not changed
     assert sorted(a.engine().deck) == sorted(engine.deck)
     assert a.engine().deck != engine.deck
-    assert a.engine().deck.index(R.AKHENATON) < 5  # still among the bottom five (R2.2)
+    assert a.engine().forced_rolls == []
     assert a.legal_actions() == list(engine.legal_options())
     assert a._public_key() == game.state_from_engine(engine, random.Random(2))._public_key()
     with pytest.raises(NefertitiError, match="3-player position"):
@@ -269,3 +377,30 @@ def test_only_the_openspiel_module_imports_pyspiel():
         "assert 'python_nefertiti' in pyspiel.registered_names()"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_sampled_chance_gives_legal_positions_that_keep_every_invariant(players):
+    """Many games with every chance node sampled by its probabilities: every position reached
+    holds the R12 invariants, its legal actions are the engine's, and every action a chance
+    node lists can be applied (each outcome of the node tried on a clone)."""
+    rng = random.Random(100 + players)
+    game = load(players)
+    for _ in range(8):
+        state = deal(game.new_initial_state(), rng)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert sum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
+                for action, _ in outcomes[:: max(1, len(outcomes) // 6)]:
+                    clone = state.clone()
+                    clone.apply_action(action)
+                    if not clone.is_chance_node():
+                        assert violations(clone.engine()) == []
+                state.apply_action(sample(state, rng))
+            else:
+                assert violations(state.engine()) == []
+                assert state.legal_actions() == list(state.engine().legal_options())
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert violations(state.engine()) == []
+        assert sum(state.returns()) == pytest.approx(1.0)
