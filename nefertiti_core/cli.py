@@ -220,6 +220,18 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
     rules.set_defaults(run=_run_rules)
 
+    check = sub.add_parser(
+        "check",
+        help="check a position file and its exercises: every answer asked of the engine",
+        description="Load a position file (a scenario) and check it, then make each exercise "
+        "of its exercises: block and ask the engine: the steps must be legal, the question must "
+        "have one answer, and a written answer must be the engine's. A mistake is one line with "
+        "the file, the line and the field (docs/scenario-format.md).",
+    )
+    check.add_argument("file", help="a scenario (.yaml)")
+    check.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    check.set_defaults(run=_run_check)
+
     # Commands of other packages (the widgets' ``serve``) plug in through an entry point, so the
     # engine never imports UI code.
     for entry in entry_points(group="nefertiti.commands"):
@@ -523,6 +535,33 @@ def _run_rules(args: argparse.Namespace) -> int:
         print(f"{rule.id:<{width}}  {rule.title}{' *' if rule.reading else ''}")
     if any(rule.reading for rule in found):
         print("\n" + tr(args.lang, "rules.footnote"))
+    return 0
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .exercises import check_entry
+    from .scenario import load
+
+    scenario = load(args.file)
+    name = Path(args.file).name
+    for warning in scenario.warnings:
+        print(f"warning: {name}: {warning}", file=sys.stderr)
+    written = 0
+    for entry in scenario.exercises:
+        exercise = entry.build(scenario.state, scenario=args.file)
+        check_entry(entry, exercise, scenario.state)
+        truth = exercise.right_answer()
+        right = exercise.check(truth[0] if isinstance(truth, tuple) else truth, args.lang)
+        agrees = ", as the file says" if entry.has_answer else ""
+        written += entry.has_answer
+        print(f"{entry.id} ({entry.kind}): {right.right_answer}{agrees}")
+    count = len(scenario.exercises)
+    print(
+        f"{name}: the position loads; {count} exercise{'s' * (count != 1)} checked on the "
+        f"engine, {written} written answer{'s' * (written != 1)} agree{'s' * (written == 1)}"
+    )
     return 0
 
 
