@@ -251,10 +251,14 @@ class ChanceNode:
         outcome that cannot happen is refused (IllegalOptionError, R4.4)."""
         value = self._value(value)
         if not self.probability(value):
+            if self.kind == ROLL:
+                why = "a die shows 1 to 6"
+            else:
+                why = "the cards that can come out are " + ", ".join(
+                    CARD_NAMES[o.value] for o in self.outcomes
+                )
             raise IllegalOptionError(
-                f"{self._describe(value)} cannot happen here: the outcomes are "
-                f"{', '.join(self._describe(o.value) for o in self.outcomes)} (R4.4)",
-                rule="R4.4",
+                f"{self._describe(value)} cannot happen here: {why} (R4.4)", rule="R4.4"
             )
         return advance(self.before, self.option, (*self.fixed, (self.kind, value)))
 

@@ -323,6 +323,7 @@ def _studied_option(state: GameState, option) -> int | None:
 
 
 def _louqsor_facts(state: GameState, option: int | None, report: OddsReport) -> None:
+    from .chance import ROLL, chance_node
     from .status import preview, stall_status
 
     stall_id = R.LOUQSOR * 2 + state.side[R.LOUQSOR]
@@ -330,7 +331,12 @@ def _louqsor_facts(state: GameState, option: int | None, report: OddsReport) -> 
         kind = O.OPTION_KIND[option]
         rolls = (kind == O.PLACE and O.SQUARE_STALL[option] >> 1 == R.LOUQSOR) or kind == O.REROLL
         if rolls:
-            report.louqsor_exact = preview(state, option).closing_probability
+            # The roll's chance node (chance.py); a roll fixed ahead (R4.4) is no chance: 0 or 1.
+            node = chance_node(state, option)
+            if node is not None and node.kind == ROLL:
+                report.louqsor_exact = node.closing_probability
+            else:
+                report.louqsor_exact = preview(state, option).closing_probability
             report.louqsor_stall = R.STALLS[stall_id].name
     elif state.phase in (P_TURN, P_PLACE) and state.status[R.LOUQSOR] == 0:
         status = stall_status(state, R.LOUQSOR, state.decider)
