@@ -836,7 +836,15 @@ def _preview_sentences(p: Preview, colours, lang: str, branch: bool = False) -> 
 
 def describe_preview(p: Preview, colours, lang: str = "en") -> str:
     """A preview in words (``colours``: the game's colours, seat by seat)."""
-    intro = render(
-        Message.of("preview.intro", player=Seats((p.decider,)), option=p.text), colours, lang
-    )
+    if O.OPTION_KIND[p.option] == O.PLACE:  # a sentence names the square by its bid, not p.text
+        stall_id = O.SQUARE_STALL[p.option]
+        message = Message.of(
+            "preview.intro.place",
+            player=Seats((p.decider,)),
+            stall=StallName(stall_id),
+            square=Squares(stall_id, (O.SQUARE_INDEX[p.option],)),
+        )
+    else:
+        message = Message.of("preview.intro", player=Seats((p.decider,)), option=p.text)
+    intro = render(message, colours, lang)
     return _sentences(lang, [intro] + _preview_sentences(p, colours, lang))

@@ -20,7 +20,7 @@ from nefertiti_core.explain import describe_option, narrate
 from nefertiti_core.explain_illegal import why_illegal
 from nefertiti_core.i18n import LANGUAGES, catalog
 from nefertiti_core.squares import distinction, square_name, square_names
-from nefertiti_core.status import describe_status, stall_status
+from nefertiti_core.status import describe_preview, describe_status, preview, stall_status
 
 CASES = ("", "dat")
 NOTATION = re.compile(r"place [a-z_]+\.(left|right)#\d+")
@@ -155,3 +155,12 @@ def test_exercise_feedback_names_squares_by_bid(lang):
     left = R.LOUQSOR * 2 + R.LEFT
     assert "#" not in chance.prompt(lang)
     assert str(square_name(left, 2, lang)) in chance.prompt(lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_placement_preview_names_the_square_not_the_move(lang):
+    g = new_game(4, seed=3, first_player=0)
+    option = g.parse("place abou_simbel.left#3")
+    text = describe_preview(preview(g, option), g.colours, lang)
+    assert "#" not in text and "place " not in text, text
+    assert str(square_name(R.ABOU_SIMBEL * 2, 3, lang)) in text
