@@ -52,6 +52,9 @@ from .limits import echo
 from .state import GameState
 
 ROLL, DRAW = "roll", "draw"
+#: Who acts at a chance node, as OpenSpiel numbers it (``pyspiel.PlayerId.CHANCE``), for code
+#: that shows whose turn it is without importing OpenSpiel (seats are 0-3).
+CHANCE_PLAYER = -1
 DIE_FACES = 6
 LOUQSOR_LEFT = R.LOUQSOR * 2 + R.LEFT
 LOUQSOR_RIGHT = R.LOUQSOR * 2 + R.RIGHT

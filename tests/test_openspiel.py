@@ -67,6 +67,8 @@ def test_the_default_is_four_players_and_the_game_type_is_honest():
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (0.0, 1.0, 1.0)
     assert game.num_distinct_actions() == 174
     assert game.max_chance_outcomes() == 36  # a roll of two dice (R3.7)
+    assert int(pyspiel.PlayerId.CHANCE) == C.CHANCE_PLAYER  # the engine's name for it
+    assert game.new_initial_state().current_player() == pyspiel.PlayerId.CHANCE
 
 
 @pytest.mark.parametrize("players", [2, 5, 0])
