@@ -167,19 +167,28 @@ class Account(list):
         return link_rule_ids(f"<ul>{items}</ul>", self.lang)
 
 
-def exercises(topic: str, lang: str = "en", board_width: int = 620) -> pn.Column:
-    """The topic's exercises, one per tab, each with its own board.
+def exercises(topic, lang: str = "en", board_width: int = 620) -> pn.Column:
+    """The topic's exercises (or those of a position file: ``exercises("lesson.yaml")``, each
+    checked on the engine first), one per tab, each with its own board.
 
     The tabs are dynamic: a card's board is built and sent to the page when its tab is opened,
     so a notebook shows (and executes) one board here, not one per exercise.
     """
+    import os
+
+    from nefertiti_core.exercises import exercises_in
+
+    if isinstance(topic, os.PathLike) or str(topic).endswith((".yaml", ".yml")):
+        asked = exercises_in(topic)  # a teacher's file: ScenarioError names file, line, field
+    else:
+        asked = exercises_for(topic)
     coverage = learner_coverage()
     cards = [
         (
             tr(lang, "lesson.exercise_tab", number=number),
             ExerciseCard(exercise, lang=lang, coverage=coverage, board_width=board_width),
         )
-        for number, exercise in enumerate(exercises_for(topic), start=1)
+        for number, exercise in enumerate(asked, start=1)
     ]
     return pn.Column(
         pn.pane.Markdown(f"_{tr(lang, 'lesson.exercises_intro')}_", margin=(0, 10)),
