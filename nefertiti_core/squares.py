@@ -67,12 +67,19 @@ def _forms(lang: str, key: str, **params) -> SquareName:
     return SquareName(tr(lang, key, **params), tr(lang, key + ".dat", **params))
 
 
-def square_name(stall: int | R.Stall, index: int, lang: str = DEFAULT_LANGUAGE) -> SquareName:
+def square_name(
+    stall: int | R.Stall, index: int, lang: str = DEFAULT_LANGUAGE, marked: bool = False
+) -> SquareName:
     """The learner's name of square ``index`` of ``stall`` (a stall id or a :class:`Stall`):
-    "the 7", "the Deben 2", "the plain 2", "the second 1" (and the German and Chinese ones)."""
+    "the 7", "the Deben 2", "the plain 2", "the second 1" (and the German and Chinese ones).
+    ``marked``: name a marked square by its mark even where its value alone is enough ("the
+    Deben 4" on Gizeh), for a note on the square itself."""
     st = _stall(stall)
-    value = st.squares[index].value
+    square = st.squares[index]
+    value = square.value
     how, n = distinction(st, index)
+    if marked and square.symbol and how != "nth":
+        how = _MARKS[square.symbol]
     if how == "":
         return _forms(lang, "square.name", value=value)
     if how == "nth":

@@ -164,3 +164,15 @@ def test_a_placement_preview_names_the_square_not_the_move(lang):
     text = describe_preview(preview(g, option), g.colours, lang)
     assert "#" not in text and "place " not in text, text
     assert str(square_name(R.ABOU_SIMBEL * 2, 3, lang)) in text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_note_on_a_square_names_its_mark_and_stays_unique(lang):
+    for stall in R.STALLS:
+        names = [square_name(stall, i, lang, marked=True) for i in range(len(stall.squares))]
+        assert len(set(names)) == len(names), names
+    gizeh, louqsor = R.stall_of(R.GIZEH, R.LEFT), R.stall_of(R.LOUQSOR, R.LEFT)
+    assert square_name(gizeh, 3, "en", marked=True) == "the Deben 4"
+    assert square_name(louqsor, 0, "en", marked=True) == "the single-card 1"
+    assert square_name(R.STALLS[2], 9, "en", marked=True) == "the extra-card 10"
+    assert square_name(gizeh, 3, "zh", marked=True) == "标有4的银币方块"

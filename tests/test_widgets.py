@@ -527,6 +527,16 @@ def test_sandbox_hints_language_and_views():
 
 
 # --- the board ----------------------------------------------------------------------------------
+def test_board_notes_name_squares_by_bid_and_mark_in_the_language_never_by_index():
+    session = GameSession()  # the first-game layout: every market on its left stall (R2.8)
+    board = Board(session)
+    tips = board._tips.data["tip"]
+    assert tips and not any("#" in tip for tip in tips)
+    assert "The Deben 4" in tips and "The first 1" in tips and "The plain 2" in tips
+    session.lang = "de"
+    assert "Die 2 mit Münzsymbol" in board._tips.data["tip"]
+
+
 def test_board_click_on_a_square_places_the_servant():
     session = GameSession()
     board = Board(session)

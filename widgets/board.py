@@ -24,6 +24,7 @@ from panel.io import hold
 from nefertiti_core import options as O
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
+from nefertiti_core.squares import square_name
 from nefertiti_core.state import OPEN, P_BID, P_CHIEF, P_TAKE
 from nefertiti_core.status import DEAD, describe_status, stall_status
 
@@ -515,7 +516,8 @@ class Board(pn.viewable.Viewer):
                 outline["y"].append(cell.y)
             tips["x"].append(cell.x)
             tips["y"].append(cell.y)
-            tip = f"#{cell.index}: {cell.value}{cell.symbol}"
+            name = square_name(O.SQUARE_STALL[cell.option], cell.index, lang, marked=True)
+            tip = name[:1].upper() + name[1:]  # by its bid and mark, never its index (#13 item 7)
             if closes:
                 tip += " — " + tr(lang, "board.closes_here")
             tips["tip"].append(tip)

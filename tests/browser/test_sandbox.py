@@ -183,7 +183,7 @@ def test_a_press_draws_the_servant_and_only_a_release_on_the_same_square_plays_i
     # the square's note beside the pointer (HOVER_JS)
     page.wait_for_function(
         """() => { for (const d of Bokeh.documents) { const m = d.get_model_by_name("board-hover");
-            if (m) return m.visible && m.text.startsWith("#0: "); } return false; }"""
+            if (m) return m.visible && m.text.startsWith("The 1"); } return false; }"""
     )
     page.mouse.down()
     wait_rows(page, "board-servants", "n === 1", timeout=LOAD_MS)  # drawn before the release
