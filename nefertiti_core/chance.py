@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
@@ -49,7 +48,7 @@ from . import rules as R
 from .deck import BOTTOM
 from .errors import ArgumentError, IllegalOptionError, NefertitiError, require_state
 from .limits import echo
-from .state import GameState
+from .state import GameState, fast_copy
 
 ROLL, DRAW = "roll", "draw"
 #: Who acts at a chance node, as OpenSpiel numbers it (``pyspiel.PlayerId.CHANCE``), for code
@@ -138,22 +137,41 @@ def draw_outcomes(deck) -> tuple[Outcome, ...]:
     size = len(deck)
     if not size:
         raise NefertitiError("the deck is empty: there is no card to draw (R6.7)")
-    counts = Counter(deck)
-    gifts = size - counts[R.AKHENATON]
-    akhenaton = Fraction(0)
-    if counts[R.AKHENATON]:
-        at = list(deck).index(R.AKHENATON)
+    counts = [0] * (R.NUM_KINDS + 1)
+    for card in deck:
+        counts[card] += 1
+    if not counts[R.AKHENATON]:
+        akhenaton = "none"
+    else:
+        at = deck.index(R.AKHENATON)
         if at < BOTTOM:  # R2.2: anywhere among the bottom five (or all cards, when fewer)
-            akhenaton = Fraction(1, size) if size <= BOTTOM else Fraction(0)
+            akhenaton = "bottom" if size > BOTTOM else "any"
         else:  # a staged position: its place is what the teacher set up
-            akhenaton = Fraction(1 if at == size - 1 else 0)
+            akhenaton = "top" if at == size - 1 else "below"
+    key = (tuple(counts), akhenaton)
+    out = _DRAWS.get(key)
+    if out is None:
+        out = _DRAWS[key] = _draw_outcomes(counts, akhenaton)
+        if len(_DRAWS) > 8192:
+            _DRAWS.clear()
+    return out
+
+
+_DRAWS: dict[tuple, tuple[Outcome, ...]] = {}
+
+
+def _draw_outcomes(counts: list[int], akhenaton: str) -> tuple[Outcome, ...]:
+    if akhenaton == "top":
+        return (Outcome(R.AKHENATON, Fraction(1)),)
+    size = sum(counts)
+    # "any": the Akhenaton card is one of the cards that may be on top, 1/size each copy;
+    # otherwise only the gifts can be, each copy 1/gifts.
+    among = size if akhenaton == "any" else size - counts[R.AKHENATON]
     out = [
-        Outcome(kind, (1 - akhenaton) * Fraction(counts[kind], gifts))
-        for kind in range(R.NUM_KINDS)
-        if counts[kind] and akhenaton != 1
+        Outcome(kind, Fraction(counts[kind], among)) for kind in range(R.NUM_KINDS) if counts[kind]
     ]
-    if akhenaton:
-        out.append(Outcome(R.AKHENATON, akhenaton))
+    if akhenaton == "any":
+        out.append(Outcome(R.AKHENATON, Fraction(1, size)))
     return tuple(out)
 
 
@@ -328,12 +346,9 @@ def apply_with(state: GameState, option: int, fixed: tuple[Step, ...]) -> GameSt
 def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
     """Apply ``option`` on a copy of ``before`` with ``fixed`` forced after whatever was fixed
     already; returns (the copy, None) when done or (the copy as it stood, _Need) when stopped."""
-    copy = before.copy()
-    if log:
-        copy.log = []
-    rng = copy.rng
-    copy.rng = _NO_DICE
-    copy.deck = _Deck(copy.deck)
+    copy = fast_copy(before, _NO_DICE)  # no log, the random source given: set below
+    copy.log = [] if log else (None if before.log is None else before.log[:])
+    copy.deck = _Deck(before.deck)
     for kind, value in fixed:
         if kind == ROLL:
             copy.forced_rolls.extend(value)
@@ -343,9 +358,17 @@ def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
         copy.apply_unchecked(option)
     except _Need as need:
         return copy, need
-    copy.rng = rng
+    copy.rng = _clone(before.rng)  # as GameState.copy: an independent source in the same state
     copy.deck = list(copy.deck)
     return copy, None
+
+
+def _clone(rng: random.Random) -> random.Random:
+    """A plain ``random.Random`` in ``rng``'s state, without seeding one first (a quarter of the
+    time of ``Random()`` and ``setstate``)."""
+    clone = random.Random.__new__(random.Random)
+    clone.setstate(rng.getstate())
+    return clone
 
 
 def advance(before: GameState, option: int, fixed: tuple[Step, ...] = ()) -> ChanceNode | GameState:
