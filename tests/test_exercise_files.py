@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nefertiti_core.coverage import answer_rules
 from nefertiti_core.exercises import (
@@ -32,7 +34,7 @@ from nefertiti_core.exercises import (
     scenarios_folder,
 )
 from nefertiti_core.scenario import ScenarioError, loads_scenario
-from nefertiti_core.yaml_subset import loads
+from nefertiti_core.yaml_subset import dumps, loads
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = scenarios_folder()
@@ -588,3 +590,66 @@ def test_nefertiti_check_refuses_a_wrong_answer_in_one_line(tmp_path):
         f"nefertiti check: error: lesson.yaml: line {line}: exercises.1.answer: the engine says "
         "-7, the file says -5\n"
     )
+
+
+# --------------------------------------------------------------------------- never a traceback
+_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-50, 50),
+    st.sampled_from(
+        [
+            "yes",
+            "no",
+            "red",
+            "nobody",
+            "4/36",
+            "11%",
+            "half",
+            "pass",
+            "take upper",
+            "close gizeh",
+            "recruit vizier",
+            "place gizeh.left#0",
+            "place louqsor.left#2",
+            "place abou_simbel.left#5",
+            "place abou_simbel.left#99",
+            "gizeh",
+            "louqsor",
+            "harp",
+            "gold",
+            "R3.5",
+            "akhenaton_ends_game",
+            "half_highest",
+            *KINDS,
+        ]
+    ),
+    st.text(max_size=12),
+    st.lists(st.integers(-2, 12), max_size=3),
+    st.dictionaries(st.sampled_from(["en", "de", "fr"]), st.text(max_size=5), max_size=2),
+)
+_FIELDS = ["id", "kind", "option", "seat", "gift", "market", "square", "before", "variants"]
+_FIELDS += ["note", "question", "answer", "explanation", "rules", "other"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_fuzz_mutated_exercises_never_raise_anything_but_a_scenario_error(data, tmp_path_factory):
+    doc = loads(LESSON).data
+    for _ in range(data.draw(st.integers(1, 4))):
+        entry = doc["exercises"][data.draw(st.integers(0, 1))]
+        name = data.draw(st.sampled_from(_FIELDS))
+        if data.draw(st.booleans()) and name in entry:
+            del entry[name]
+        else:
+            entry[name] = data.draw(_VALUES)
+    path = tmp_path_factory.mktemp("fuzz") / "lesson.yaml"
+    path.write_text(dumps(doc), encoding="utf-8")
+    try:
+        for exercise in exercises_in(path):
+            for lang in ("en", "de", "zh"):
+                exercise.prompt(lang)
+                exercise.check(data.draw(_VALUES), lang)
+    except ScenarioError as error:
+        message = str(error)
+        assert message.startswith("lesson.yaml: ") and "\n" not in message, message
