@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claims import Claim
-from claims.engine import position, seat, score
+from claims.engine import position, score, seat
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
 from nefertiti_core.scoring import totals
@@ -57,8 +57,10 @@ CLAIMS = [
     ),
     Claim(
         "The +3 Scribe is gone, so\na +2 lies on top",
-        lambda: _scribe_bonuses(position("scribe").piles)[0] == 2
-        and 3 not in _scribe_bonuses(position("scribe").piles),
+        lambda: (
+            _scribe_bonuses(position("scribe").piles)[0] == 2
+            and 3 not in _scribe_bonuses(position("scribe").piles)
+        ),
     ),
     Claim("from 1 to 4 Deben", lambda: _treasurer_amounts() == [1, 2, 3, 4]),
     Claim("1 to 4 Deben from one reserve", lambda: max(_treasurer_amounts()) == 4),
