@@ -1,20 +1,102 @@
-"""Panel fixes for notebooks: a speed fix for ``pn.extension(inline=True)``, and comms that work
-in Voilà.
+"""Workarounds for Panel/Bokeh behaviour, in one place, each bounded to the versions it was
+measured on and applied explicitly where it is needed.
 
-Panel (1.9) inlines the stylesheets of every model of an output one model at a time, and each
-change makes Bokeh recompute the whole document's model graph: the cost grows with the square of
-the number of models (a Lesson took about 5 s to appear). Freezing the document's models for the
-length of that loop gives the same output with one recompute at the end. Applied only when the
-Panel internals it wraps are there; otherwise Panel is left as it is.
+* :data:`INLINE_STYLESHEETS` (notebooks, ``widgets.session`` applies it through
+  :func:`apply_notebook`): Panel (1.9) inlines the stylesheets of every model of an output one
+  model at a time, and each change makes Bokeh recompute the whole document's model graph: the
+  cost grows with the square of the number of models (a Lesson took about 5 s to appear).
+  Freezing the document's models for the length of that loop gives the same output with one
+  recompute at the end. In Voilà (ipywidgets comms) Panel does not inline the stylesheets at
+  all and the page asks cdn.holoviz.org for them (unstyled offline): the patch inlines them there
+  too.
+* :data:`WEBSOCKET_NODELAY` (the served app, ``widgets.serve`` applies it through
+  :func:`apply_server`): Bokeh writes one update as several small websocket frames and nobody
+  sets TCP_NODELAY, so with Nagle's algorithm the later frames wait for the browser's
+  acknowledgement: about 40 ms of a 55 ms click here (STACK-NOTES, measured on this machine).
+
+A patch whose Panel or Bokeh version is outside its bounds is not applied, and one warning says
+so (:class:`PanelPatchSkipped`): Panel is then left as it is, slower but correct.
+``tests/test_panel_patches.py`` reproduces each problem with the patch off and checks it is gone
+with the patch on, so a Panel release that changes the behaviour under a patch fails there.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
 
 log = logging.getLogger(__name__)
 
+
+class PanelPatchSkipped(UserWarning):
+    """A workaround was not applied: the installed Panel or Bokeh is not one it was measured on."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    name: str
+    #: (lowest, first version not covered), compared on (major, minor)
+    panel: tuple[tuple[int, int], tuple[int, int]]
+    bokeh: tuple[tuple[int, int], tuple[int, int]]
+    install: Callable[[], bool]
+    what_is_lost: str
+
+
+def _minor(version: str) -> tuple[int, int]:
+    match = re.match(r"(\d+)\.(\d+)", version)
+    return (int(match[1]), int(match[2])) if match else (0, 0)
+
+
+def installed_versions() -> dict[str, str]:
+    """The installed Panel and Bokeh versions (a test replaces this to try other ones)."""
+    return {name: metadata.version(name) for name in ("panel", "bokeh")}
+
+
+def in_bounds(patch: Patch, versions: dict[str, str] | None = None) -> str | None:
+    """None when the installed versions are the ones ``patch`` covers, else why not."""
+    versions = versions or installed_versions()
+    for name, (low, high) in (("panel", patch.panel), ("bokeh", patch.bokeh)):
+        if not low <= _minor(versions[name]) < high:
+            return (
+                f"{name} {versions[name]} is outside {low[0]}.{low[1]} to before "
+                f"{high[0]}.{high[1]}"
+            )
+    return None
+
+
+_applied: set[str] = set()
+_warned: set[str] = set()
+
+
+def apply(patch: Patch) -> bool:
+    """Apply ``patch`` once; False (and one warning per process) when the versions are not its
+    own or the Panel internals it wraps are gone."""
+    if patch.name in _applied:
+        return True
+    why = in_bounds(patch)
+    if why is None and not patch.install():
+        why = "the Panel internals it wraps are not there"
+    if why is not None:
+        if patch.name not in _warned:
+            _warned.add(patch.name)
+            warnings.warn(
+                f"nefertiti: Panel patch {patch.name!r} not applied ({why}): {patch.what_is_lost}. "
+                "Check tests/test_panel_patches.py against this version and widen the bounds "
+                "in widgets/_panel_patches.py if it passes.",
+                PanelPatchSkipped,
+                stacklevel=2,
+            )
+        return False
+    _applied.add(patch.name)
+    return True
+
+
+# ------------------------------------------------------------------ Voila's comms (notebooks)
 #: Set in a kernel that Voilà started (voila/handler.py and notebook_renderer.py, Voilà 0.5).
 VOILA_KERNEL_VARIABLES = ("VOILA_KERNEL_ID", "VOILA_SERVER_URL", "VOILA_REQUEST_URL")
 
@@ -52,21 +134,17 @@ def use_ipywidgets_comms_in_voila(environ=os.environ) -> bool:
     return True
 
 
-def apply() -> None:
-    use_ipywidgets_comms_in_voila()
-    try:
-        from bokeh.models import UIElement
-        from panel import viewable
-        from panel.config import config
-    except ImportError:  # pragma: no cover - no Panel: nothing to speed up
-        return
-    if getattr(viewable, "_nefertiti_frozen_inline", False):
-        return
+# ------------------------------------------------------------------ inline stylesheets (notebooks)
+def _install_inline_stylesheets() -> bool:
+    from bokeh.models import UIElement
+    from panel import viewable
+    from panel.config import config
+
     original_patch = getattr(viewable, "patch_inline_stylesheets", None)
     original_render = getattr(viewable.Viewable, "_render_mimebundle", None)
-    if original_patch is None or original_render is None:
-        log.debug("panel internals changed: inline stylesheet speed fix not applied")
-        return
+    original_preprocess = getattr(viewable.Viewable, "_preprocess", None)
+    if original_patch is None or original_render is None or original_preprocess is None:
+        return False
     frozen: dict[int, object] = {}
 
     def patch_inline_stylesheets(submodel):
@@ -82,8 +160,6 @@ def apply() -> None:
         if freezer is not None:
             freezer.__exit__(None, None, None)  # one recompute, before the output is built
         return original_render(self, model, doc, comm, location)
-
-    original_preprocess = viewable.Viewable._preprocess
 
     def _preprocess(self, root, changed=None, old_models=None):
         # A change over a notebook comm (a dynamic tab opened, a layout's objects replaced)
@@ -107,4 +183,61 @@ def apply() -> None:
     viewable.patch_inline_stylesheets = patch_inline_stylesheets
     viewable.Viewable._render_mimebundle = _render_mimebundle
     viewable.Viewable._preprocess = _preprocess
-    viewable._nefertiti_frozen_inline = True
+    return True
+
+
+INLINE_STYLESHEETS = Patch(
+    name="inline-stylesheets",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4
+    bokeh=((3, 9), (3, 10)),  # and Bokeh 3.9.2
+    install=_install_inline_stylesheets,
+    what_is_lost=(
+        "a notebook output with many models (a Lesson) takes seconds longer to appear, and in "
+        "Voila the page's stylesheets come from cdn.holoviz.org (unstyled offline)"
+    ),
+)
+
+
+# ------------------------------------------------------------------ websocket TCP_NODELAY (served)
+def _install_websocket_nodelay() -> bool:
+    from panel.io import server
+
+    handler = getattr(server, "WSHandler", None)
+    original_open = getattr(handler, "open", None)
+    if original_open is None:
+        return False
+
+    def open_(self, *args, **kwargs):
+        try:
+            self.set_nodelay(True)
+        except Exception:  # pragma: no cover - a closed stream: nothing to speed up
+            log.debug("could not set TCP_NODELAY", exc_info=True)
+        return original_open(self, *args, **kwargs)
+
+    handler.open = open_
+    return True
+
+
+WEBSOCKET_NODELAY = Patch(
+    name="websocket-nodelay",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4 (its WSHandler is Bokeh's, 3.9.2)
+    bokeh=((3, 9), (3, 10)),
+    install=_install_websocket_nodelay,
+    what_is_lost="each click in the served app waits about 40 ms longer for its answer",
+)
+
+
+# ------------------------------------------------------------------ where they are needed
+def apply_notebook() -> None:
+    """What a notebook (JupyterLab or Voilà) needs before it shows a component."""
+    use_ipywidgets_comms_in_voila()
+    try:
+        import panel  # noqa: F401
+    except ImportError:  # pragma: no cover - no Panel: nothing is shown
+        return
+    apply(INLINE_STYLESHEETS)
+
+
+def apply_server() -> None:
+    """What the served app (``nefertiti serve``) needs before it serves a page."""
+    apply(WEBSOCKET_NODELAY)

@@ -295,23 +295,22 @@ def install_handlers() -> None:
 
     * the page and ``autoload.js`` ask the server's :class:`SessionGuard` first;
     * a request that the handler fails on with an unexpected error answers 400, not 500;
-    * each websocket sends its messages at once (TCP_NODELAY) and notes when its page last
-      spoke, for the idle timeout.
+    * each websocket sends its messages at once (TCP_NODELAY: ``_panel_patches.apply_server``)
+      and notes when its page last spoke, for the idle timeout.
     """
     from panel.io import server
 
+    from . import _panel_patches
+
     if getattr(server, "_nefertiti_patched", False):
         return
+    _panel_patches.apply_server()
     for handler in (server.DocHandler, server.AutoloadJsHandler):
         handler.get = _guarded_get(handler.get)
     ws = server.WSHandler
     original_open, original_message = ws.open, ws.on_message
 
     def open_(self, *args, **kwargs):
-        try:
-            self.set_nodelay(True)
-        except Exception:  # pragma: no cover - a closed stream: nothing to speed up
-            log.debug("could not set TCP_NODELAY", exc_info=True)
         self._nefertiti_last = time.monotonic()
         sockets = getattr(self.application, "_nefertiti_sockets", None)
         if sockets is not None:

@@ -30,7 +30,7 @@ from . import _panel_patches
 
 # Every component is bound to a session: this is where the notebook patches (the inline
 # stylesheet speed fix, Voilà's ipywidgets comms) are applied, once, before anything is shown.
-_panel_patches.apply()
+_panel_patches.apply_notebook()
 
 
 def _server_document():

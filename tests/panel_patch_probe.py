@@ -1,0 +1,146 @@
+"""Reproduce, in a fresh interpreter, what each of widgets/_panel_patches.py's patches works
+around; ``on`` applies the patches first, ``off`` leaves Panel as it is. Prints one JSON line.
+
+Run by tests/test_panel_patches.py (a subprocess each, so that no patch applied by another test's
+``import widgets`` is in the way).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import sys
+
+
+def count_recomputes(models: int) -> tuple[int, dict]:
+    """Bokeh's recomputes of the document graph while a Column of ``models`` buttons is shown
+    in a notebook with ``pn.extension(inline=True)``, and the output."""
+    import panel as pn
+    from bokeh.document.models import DocumentModelManager
+    from panel.config import panel_extension
+
+    pn.config.inline = True
+    pn.config.comms = "default"
+    panel_extension._loaded = True  # what pn.extension() marks in a notebook
+    calls = [0]
+    original = DocumentModelManager.recompute
+
+    def recompute(self):
+        calls[0] += 1
+        return original(self)
+
+    DocumentModelManager.recompute = recompute
+    try:
+        column = pn.Column(*[pn.widgets.Button(name=f"b{i}") for i in range(models)])
+        bundle = column._repr_mimebundle_()
+    finally:
+        DocumentModelManager.recompute = original
+    return calls[0], bundle[0]
+
+
+def voila_cdn_links() -> tuple[int, int]:
+    """Stylesheets still linked to the CDN when a layout is shown over ipywidgets comms with
+    ``inline=True`` (Voilà), and the document's freeze count afterwards (0: not left frozen)."""
+    import panel as pn
+    from bokeh.models import ImportedStyleSheet, UIElement
+    from panel.io.notebook import ipywidget
+    from panel.io.resources import CDN_DIST
+
+    pn.config.inline = True
+    pn.config.comms = "ipywidgets"
+    try:
+        model = ipywidget(pn.Column(pn.widgets.Button(name="x"), pn.pane.Markdown("text")))._model
+    finally:
+        pn.config.comms = "default"
+    links = [
+        sheet.url
+        for element in model.select({"type": UIElement})
+        for sheet in element.stylesheets
+        if isinstance(sheet, ImportedStyleSheet) and sheet.url.startswith(CDN_DIST)
+    ]
+    return len(links), model.document.models._freeze_count
+
+
+def websocket_nodelay() -> bool:
+    """TCP_NODELAY on the server's end of a served Panel app's websocket."""
+    import panel as pn
+    from bokeh.util.token import generate_jwt_token, generate_session_id
+    from panel.io import server
+    from tornado.websocket import websocket_connect
+
+    opened = []
+    patched_open = server.WSHandler.open
+
+    def open_(self, *args, **kwargs):
+        result = patched_open(self, *args, **kwargs)
+        opened.append(self)
+        return result
+
+    server.WSHandler.open = open_
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    thread = pn.serve(
+        {"app": lambda: pn.pane.Markdown("hi")},
+        port=port,
+        address="127.0.0.1",
+        show=False,
+        threaded=True,
+        websocket_origin=[f"127.0.0.1:{port}"],
+    )
+    try:
+        token = generate_jwt_token(generate_session_id())
+
+        async def nodelay() -> bool:
+            for _ in range(100):
+                try:
+                    client = await websocket_connect(
+                        f"ws://127.0.0.1:{port}/app/ws", subprotocols=["bokeh", token]
+                    )
+                    break
+                except OSError:
+                    await asyncio.sleep(0.1)
+            else:
+                raise RuntimeError("the app did not start")
+            try:
+                for _ in range(300):
+                    if opened:
+                        stream = opened[0].ws_connection.stream
+                        return bool(
+                            stream.socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                        )
+                    await asyncio.sleep(0.05)
+                raise RuntimeError("the websocket was not opened")
+            finally:
+                client.close()
+
+        return asyncio.run(nodelay())
+    finally:
+        thread.stop()
+
+
+def main(mode: str) -> None:
+    if mode == "on":
+        from widgets import _panel_patches
+
+        _panel_patches.apply_notebook()
+        _panel_patches.apply_server()
+    small, small_bundle = count_recomputes(10)
+    large, large_bundle = count_recomputes(40)
+    links, frozen = voila_cdn_links()
+    out = {
+        "recomputes": [small, large],
+        "bundle_sizes": [len(json.dumps(small_bundle)), len(json.dumps(large_bundle))],
+        "cdn_links": links,
+        "left_frozen": frozen,
+        "nodelay": websocket_nodelay(),
+    }
+    print(json.dumps(out))  # the last line (Panel prints "Launching server" before it)
+    sys.stdout.flush()
+    os._exit(0)  # the server's thread would keep the interpreter waiting
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,114 @@
+"""widgets/_panel_patches.py: each patch's problem is reproduced with the patch off and is gone
+with it on, so a Panel or Bokeh release that changes the behaviour under a patch fails here
+(the patch may then be unneeded, or wrong). And a version outside a patch's bounds leaves Panel
+as it is, with one clear warning.
+
+The reproductions run in fresh interpreters (tests/panel_patch_probe.py), both at once: in this
+process ``import widgets`` has applied the notebook patches already.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from widgets import _panel_patches as PP
+
+PROBE = Path(__file__).with_name("panel_patch_probe.py")
+
+
+@pytest.fixture(scope="module")
+def probe() -> dict[str, dict]:
+    runs = {
+        mode: subprocess.Popen(
+            [sys.executable, str(PROBE), mode],
+            cwd=PROBE.parents[1],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for mode in ("off", "on")
+    }
+    out = {}
+    for mode, run in runs.items():
+        stdout, stderr = run.communicate(timeout=180)
+        assert run.returncode == 0, f"probe {mode} failed:\n{stderr[-3000:]}"
+        out[mode] = json.loads(stdout.strip().splitlines()[-1])
+    return out
+
+
+def test_inline_stylesheets_panel_still_recomputes_the_document_per_model_without_the_patch(probe):
+    """The problem: one recompute of the whole model graph per model inlined (quadratic)."""
+    small, large = probe["off"]["recomputes"]
+    assert large > small and large >= 40, probe["off"]
+
+
+def test_inline_stylesheets_with_the_patch_a_few_recomputes_whatever_the_size(probe):
+    small, large = probe["on"]["recomputes"]
+    assert large <= 10 and small <= 10, probe["on"]
+    # the same output (ids differ from run to run, the sizes do not)
+    assert probe["on"]["bundle_sizes"] == probe["off"]["bundle_sizes"]
+
+
+def test_inline_stylesheets_in_voila_panel_links_the_cdn_without_the_patch_and_not_with_it(probe):
+    """Over ipywidgets comms (Voilà) Panel leaves the stylesheets on cdn.holoviz.org even with
+    inline=True; the patch inlines them, and leaves no document frozen."""
+    assert probe["off"]["cdn_links"] > 0
+    assert probe["on"]["cdn_links"] == 0
+    assert probe["on"]["left_frozen"] == 0
+
+
+def test_websocket_nodelay_panel_does_not_set_it_and_the_patch_does(probe):
+    assert probe["off"]["nodelay"] is False
+    assert probe["on"]["nodelay"] is True
+
+
+def test_both_patches_cover_the_installed_versions():
+    """The installed Panel/Bokeh are within every patch's bounds (else the patches are not
+    applied: widen the bounds once the tests above pass on the new version)."""
+    for patch in (PP.INLINE_STYLESHEETS, PP.WEBSOCKET_NODELAY):
+        assert PP.in_bounds(patch) is None, (patch.name, PP.installed_versions())
+
+
+def test_a_version_outside_the_bounds_is_not_patched_and_warned_about_once(monkeypatch):
+    installed = []
+    patch = PP.Patch(
+        name="probe-only",
+        panel=((1, 9), (1, 10)),
+        bokeh=((3, 9), (3, 10)),
+        install=lambda: installed.append(1) or True,
+        what_is_lost="nothing (a test's patch)",
+    )
+    monkeypatch.setattr(PP, "installed_versions", lambda: {"panel": "1.10.0", "bokeh": "3.9.2"})
+    monkeypatch.setattr(PP, "_warned", set())
+    with pytest.warns(PP.PanelPatchSkipped, match=r"'probe-only' not applied \(panel 1\.10\.0"):
+        assert PP.apply(patch) is False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert PP.apply(patch) is False  # no second warning
+    assert installed == []
+
+    monkeypatch.setattr(PP, "installed_versions", lambda: {"panel": "1.9.7", "bokeh": "3.8.0"})
+    assert "bokeh 3.8.0" in PP.in_bounds(patch)
+    monkeypatch.setattr(PP, "installed_versions", lambda: {"panel": "1.9.7", "bokeh": "3.9.0"})
+    assert PP.apply(patch) is True and installed == [1]
+    assert PP.apply(patch) is True and installed == [1]  # once
+    PP._applied.discard("probe-only")
+
+
+def test_a_patch_whose_panel_internals_are_gone_is_not_applied_and_says_so(monkeypatch):
+    patch = PP.Patch(
+        name="gone-internals",
+        panel=((0, 0), (99, 0)),
+        bokeh=((0, 0), (99, 0)),
+        install=lambda: False,
+        what_is_lost="nothing (a test's patch)",
+    )
+    monkeypatch.setattr(PP, "_warned", set())
+    with pytest.warns(PP.PanelPatchSkipped, match="internals it wraps are not there"):
+        assert PP.apply(patch) is False
