@@ -176,23 +176,29 @@ def _draw_outcomes(counts: list[int], akhenaton: str) -> tuple[Outcome, ...]:
 
 
 # ====================================================================== the chance point
-class _Need(Exception):
-    """Raised inside a replay when the engine asks for chance that nothing has fixed."""
+class _Need(NefertitiError):
+    """Raised inside a replay when the engine asks for chance that nothing has fixed (caught
+    there); outside one, when a state whose random source is ``NO_DICE`` is asked to roll."""
 
     def __init__(self, kind: str):
-        super().__init__(kind)
+        super().__init__(
+            f"this state's chance comes from chance nodes (nefertiti_core.chance): a {kind} was "
+            f"asked of it; use chance_node/advance, or fix it first (force_roll/force_draw, R4.4)"
+        )
         self.kind = kind
 
 
 class _NoDice(random.Random):
-    """A random source for replays: every die must have been fixed (``GameState._roll`` asks
-    the random source only for a die nobody fixed)."""
+    """A random source that gives no dice: every die must have been fixed (``GameState._roll``
+    asks the random source only for a die nobody fixed). It has no state to copy."""
 
     def random(self):
         raise _Need(ROLL)
 
 
-_NO_DICE = _NoDice(0)
+#: The random source of replays, and of states whose every die is a chance node (the OpenSpiel
+#: game's): a state holding it needs no clone of a random source when copied here.
+NO_DICE = _NoDice(0)
 
 
 class _Deck(list):
@@ -346,7 +352,7 @@ def apply_with(state: GameState, option: int, fixed: tuple[Step, ...]) -> GameSt
 def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
     """Apply ``option`` on a copy of ``before`` with ``fixed`` forced after whatever was fixed
     already; returns (the copy, None) when done or (the copy as it stood, _Need) when stopped."""
-    copy = fast_copy(before, _NO_DICE)  # no log, the random source given: set below
+    copy = fast_copy(before, NO_DICE)  # no log, the random source given: set below
     copy.log = [] if log else (None if before.log is None else before.log[:])
     copy.deck = _Deck(before.deck)
     for kind, value in fixed:
@@ -365,7 +371,9 @@ def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
 
 def _clone(rng: random.Random) -> random.Random:
     """A plain ``random.Random`` in ``rng``'s state, without seeding one first (a quarter of the
-    time of ``Random()`` and ``setstate``)."""
+    time of ``Random()`` and ``setstate``); ``NO_DICE`` itself, which has no state."""
+    if type(rng) is _NoDice:
+        return rng
     clone = random.Random.__new__(random.Random)
     clone.setstate(rng.getstate())
     return clone

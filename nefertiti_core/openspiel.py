@@ -285,7 +285,7 @@ class NefertitiGame(pyspiel.Game):
             )
         state = NefertitiState(self)
         core = state._c
-        eng = fast_copy(engine, random.Random(0))
+        eng = fast_copy(engine, C.NO_DICE)  # every die is a chance node
         eng.forced_rolls = []  # a teacher's forced outcomes are not the search's business
         eng.forced_draws = []
         eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, rng)
@@ -349,10 +349,7 @@ class NefertitiState(pyspiel.State):
             return [(seat, p) for seat in range(c.n)]
         if c.engine is None:
             return _deal_outcomes(c.n, c.order)
-        node = c.pending
-        if node.kind == C.DRAW:
-            return [(o.value, float(o.probability)) for o in node.outcomes]
-        return [(_roll_action(o.value), float(o.probability)) for o in node.outcomes]
+        return _chance_actions(c.pending)
 
     def _apply_action(self, action):
         c = self._c
@@ -450,6 +447,7 @@ def _engine_from_deal(n: int, first: int, order: tuple[int, ...]) -> GameState:
     for i, m in enumerate((R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL)):  # R2.9
         eng.cards[m] = list(order[i * R.MARKET_CARDS : (i + 1) * R.MARKET_CARDS])
     eng.deck = _undealt(n, order)
+    eng.rng = C.NO_DICE  # every die is a chance node
     eng.refresh()
     return eng
 
@@ -534,6 +532,25 @@ def _fixed_text(step: C.Step) -> str:
     if kind == C.ROLL:
         return "roll " + " ".join(map(str, value))
     return f"draw {_CARD_NAMES[value]}"
+
+
+_ACTIONS: dict[int, tuple[tuple, list[tuple[int, float]]]] = {}
+
+
+def _chance_actions(node: C.ChanceNode) -> list[tuple[int, float]]:
+    """(action, probability) of a chance node's outcomes. The engine keeps one outcomes tuple
+    per distribution, so the list is made once per tuple (kept with it: its id stays valid)."""
+    outcomes = node.outcomes
+    entry = _ACTIONS.get(id(outcomes))
+    if entry is None or entry[0] is not outcomes:
+        if len(_ACTIONS) > 8192:
+            _ACTIONS.clear()
+        if node.kind == C.DRAW:
+            actions = [(o.value, float(o.probability)) for o in outcomes]
+        else:
+            actions = [(_roll_action(o.value), float(o.probability)) for o in outcomes]
+        entry = _ACTIONS[id(outcomes)] = (outcomes, actions)
+    return list(entry[1])
 
 
 def _roll_action(dice: tuple[int, ...]) -> int:
