@@ -10,6 +10,7 @@ import pytest
 
 from nefertiti_core import rules as R
 from nefertiti_core import rules_reference as RR
+from nefertiti_core import status
 from nefertiti_core.i18n import LANGUAGES, tr
 from widgets import rule_summaries as T
 
@@ -40,9 +41,57 @@ def test_one_line_per_stall_in_board_order_with_its_rule(lang):
     for row, stall in zip(rows, R.STALLS, strict=True):
         assert row["market"] == tr(lang, f"market.{R.MARKETS[stall.market]}")
         title = RR.get(stall.rule_id, lang).title
-        assert row["condition"] and title.endswith(row["condition"]), (title, row)
-        assert ":" not in row["condition"] and "：" not in row["condition"], row
+        assert row["title"] and title.endswith(row["title"]), (title, row)
+        assert ":" not in row["title"] and "：" not in row["title"], row
+        assert row["condition"] and "\n" not in row["condition"], row
     assert len({row["condition"] for row in rows}) == 8, "each stall its own condition"
+    english = [row["condition"] for row in T.stall_conditions("en")]
+    # the same numbers in every language: a translation cannot say 3 where English says 4
+    assert [_numbers(c) for c in english] == [_numbers(row["condition"]) for row in rows]
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+def _closing_counts(stall) -> set[int]:
+    """How many occupied squares the smallest closing sets of a shape stall have."""
+    masks = [m for m in range(1 << len(stall.squares)) if R.closes_by_shape(stall, m)]
+    smallest = min(bin(m).count("1") for m in masks)
+    return {smallest}
+
+
+def _closing_totals(stall) -> list[int]:
+    """The totals at which a sum stall closes: the exact ones, then the threshold."""
+    closing, staying = set(), set()
+    for mask in range(1, 1 << len(stall.squares)):
+        total = sum(sq.value for sq in stall.squares if mask >> sq.index & 1)
+        (closing if R.closes_by_shape(stall, mask) else staying).add(total)
+    threshold = min(t for t in closing if t > max(staying))
+    return sorted(t for t in closing if t < threshold) + [threshold]
+
+
+def _dice(stall) -> int:
+    outcomes = status.louqsor_outcomes(stall.id, 0)
+    return len(outcomes[0][0])
+
+
+def test_the_numbers_of_each_stall_line_are_the_engines():
+    """Each line's numbers, read from the rules data and the engine (R3.1-R3.8)."""
+    lines = {row["rule"]: _numbers(row["condition"]) for row in T.stall_conditions()}
+    gl, gr, al, ar, asl, asr, ll, lr = R.STALLS
+    assert lines["R3.1"] == sorted(_closing_counts(gl))
+    # R3.2: two colours stay open, a third closes; three servants of two colours stay open, a
+    # fourth of those colours closes
+    assert not status._colour_closes([0, 1, -1], 0) and status._colour_closes([0, 1, -1], 2)
+    assert status._colour_closes([0, 1, 0], 1) and not status._colour_closes([0, 1], 0)
+    assert lines["R3.2"] == [3, 4]
+    assert lines["R3.3"] == [] and al.rule == R.ALL_LEVELS
+    assert lines["R3.4"] == sorted(_closing_counts(ar)) == [len(ar.groups[0])]
+    assert lines["R3.5"] == _closing_totals(asl)
+    assert lines["R3.6"] == _closing_totals(asr)
+    assert lines["R3.7"] == [_dice(ll)]
+    assert lines["R3.8"] == [_dice(lr)]
 
 
 def test_the_stall_table_shows_each_condition_and_links_the_rule_ids():
@@ -51,8 +100,9 @@ def test_the_stall_table_shows_each_condition_and_links_the_rule_ids():
     table = pane.object[pane.object.index("<table") : pane.object.index("</table>")]
     cells = _cells(table)
     assert cells[0] == ["Market", "Stall", "Closes when", "Rule"]
-    assert cells[5] == ["Abou Simbel", "left", "11, 14 or 17+", "R3.5"]
-    assert cells[7] == ["Louqsor", "left", "two dice", "R3.7"]
+    assert cells[5][:2] == ["Abou Simbel", "left"] and cells[5][3] == "R3.5"
+    assert cells[5][2] == tr("en", "summary.closes.R3.5")
+    assert cells[7][:2] == ["Louqsor", "left"] and "2 dice" in cells[7][2]
     assert "rule-ref" in pane.object or "data-rule" in pane.object or "R3.5" in pane.object
     german = T.stall_conditions_html("de")
     assert "Preistabelle" in german and "Luxor" in german and "Louqsor" not in german

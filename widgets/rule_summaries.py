@@ -78,8 +78,9 @@ def gift_values(players: int = 4, lang: str = "en", values=None, estimated=None)
 
 
 def stall_conditions(lang: str = "en") -> list[dict]:
-    """One row per stall (Gizeh left ... Louqsor right): ``market``, ``side``, ``condition`` (the
-    rules reference's title of the stall's rule, after its colon) and ``rule`` (its ID)."""
+    """One row per stall (Gizeh left ... Louqsor right): ``market``, ``side``, ``condition`` (when
+    it closes, in one line), ``title`` (the rules reference's title of the stall's rule, after its
+    colon) and ``rule`` (its ID; hover it for the title, click it for the rule's text)."""
     _language(lang)
     rows = []
     for stall in R.STALLS:
@@ -88,7 +89,8 @@ def stall_conditions(lang: str = "en") -> list[dict]:
             {
                 "market": tr(lang, f"market.{R.MARKETS[stall.market]}"),
                 "side": tr(lang, f"summary.side.{R.SIDES[stall.side]}"),
-                "condition": _AFTER_COLON.sub("", title, count=1),
+                "condition": tr(lang, f"summary.closes.{stall.rule_id}"),
+                "title": _AFTER_COLON.sub("", title, count=1),
                 "rule": stall.rule_id,
             }
         )
