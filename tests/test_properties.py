@@ -3,13 +3,14 @@ every step, and replay identically from their seed and list of decisions."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nefertiti_core import new_game, violations
-from nefertiti_core.state import P_OVER
+from nefertiti_core.state import FIELDS, P_OVER, RANDOM
 
 MAX_DECISIONS = 2_000  # a random game takes about 130; far more would mean a loop
 
@@ -80,13 +81,26 @@ def test_a_copy_plays_on_exactly_like_the_original(spec, cut):
     cut = min(cut, len(taken))
     for option in taken[:cut]:
         replay.apply(option)
+    before = whole_state(replay)
     twin = replay.copy()
     assert twin.state_hash() == replay.state_hash()
     for option in taken[cut:]:
         twin.apply(option)
     assert twin.state_hash() == game.state_hash()
-    # The original it was copied from did not move.
-    assert replay.decisions == cut
+    # The original it was copied from did not move: not a field, not its random source.
+    assert whole_state(replay) == before
+
+
+def whole_state(state) -> dict:
+    """Every field of ``state`` (FIELDS) as an independent snapshot, its random source as its
+    internal state, with the public key and the full key: equal snapshots, the same state."""
+    fields = {
+        f.name: getattr(state, f.name).getstate()
+        if f.copy == RANDOM
+        else copy.deepcopy(getattr(state, f.name))
+        for f in FIELDS
+    }
+    return {"public_key": state.public_key(), "key": state.key(), "fields": fields}
 
 
 def test_different_seeds_give_different_games():
