@@ -335,20 +335,6 @@ def chance_node(state: GameState, option: int | str) -> ChanceNode | None:
     return found if isinstance(found, ChanceNode) else None
 
 
-def apply_with(state: GameState, option: int, fixed: tuple[Step, ...]) -> GameState:
-    """The position after ``option`` with the chance outcomes ``fixed`` (in order); every
-    chance event it meets must be among them."""
-    found = advance(state, option, tuple(fixed))
-    if isinstance(found, ChanceNode):
-        raise IllegalOptionError(
-            f"{state.option_text(option)!r} still needs a {found.kind} after "
-            f"{len(fixed)} fixed outcome(s) (R4.4)",
-            option,
-            "R4.4",
-        )
-    return found
-
-
 def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
     """Apply ``option`` on a copy of ``before`` with ``fixed`` forced after whatever was fixed
     already; returns (the copy, None) when done or (the copy as it stood, _Need) when stopped."""

@@ -56,6 +56,37 @@ def test_openspiel_random_sim_test_with_serialization(players):
     pyspiel.random_sim_test(game, num_sims=12, serialize=True, verbose=False)
 
 
+def test_random_sim_test_checks_every_state_against_the_invariants():
+    """OpenSpiel's harness with a state checker: every position it reaches (chance sampled by
+    the engine's nodes) holds the R12 invariants and offers the engine's own options."""
+    checked = []
+
+    def check(state):
+        eng = state.engine()
+        if eng is not None and not state.is_chance_node():
+            assert violations(eng) == []
+            if not state.is_terminal():
+                assert state.legal_actions() == list(eng.legal_options())
+            checked.append(1)
+
+    pyspiel.random_sim_test(
+        load(4), num_sims=3, serialize=False, verbose=False, state_checker_fn=check
+    )
+    assert len(checked) > 100
+
+
+def test_random_sim_test_from_a_position_of_a_real_game():
+    """OpenSpiel's harness started at an engine position (state_from_engine), its rolls and
+    draws then the engine's chance nodes."""
+    engine = new_game(4, 3)
+    rng = random.Random(0)
+    for _ in range(30):
+        engine.apply(rng.choice(engine.legal_options()))
+    game = load(4)
+    start = game.state_from_engine(engine, random.Random(1))
+    pyspiel.random_sim_test_with_specific_initial_state(game, 3, start, serialize=False)
+
+
 def test_the_default_is_four_players_and_the_game_type_is_honest():
     game = pyspiel.load_game(NO.GAME_NAME)
     assert game.num_players() == 4
