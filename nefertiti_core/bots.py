@@ -21,7 +21,7 @@ from . import rules as R
 from .deck import reshuffled
 from .errors import NefertitiError
 from .scoring import totals, winners
-from .state import P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState, fast_copy
+from .state import OPEN, P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState, fast_copy
 from .status import louqsor_outcomes, louqsor_probability
 
 
@@ -90,6 +90,8 @@ _NEEDED = tuple(_needed_table(st.id) if st.rule in _SHAPE else () for st in R.ST
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _ORDER = R.RESOLUTION_ORDER
+_MEMORY_LIMIT = 20_000  # market and gift values a bot keeps between decisions, per setting
+_WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card kind
 # How likely a market is to close with its present bids, by the servants still needed (R3).
 _CLOSING_WEIGHT = (1.0, 0.7, 0.45, 0.3, 0.25)
 _LOUQSOR_CHANCE: dict[tuple[int, int], float] = {}
@@ -129,13 +131,22 @@ class Evaluator:
     """Scores positions for one seat: an estimate of each player's final score (R9.1) plus what
     the bids already on the board promise (R6), as "mine minus the opponents'"."""
 
-    def __init__(self, state: GameState, weights: Weights = Weights()):
+    def __init__(self, state: GameState, weights: Weights = Weights(), memory: dict | None = None):
         self.w = weights
         left = game_progress(state)
         self.deben = weights.deben_end + (weights.deben_early - weights.deben_end) * left
         characters = any(state.piles)
         self.seal = weights.seal + (weights.seal_character * left if characters else 0.0)
         self._cache: dict[tuple, tuple[float, list[float]]] = {}
+        # What stays true from one decision to the next (a bot's ``memory``): per evaluator
+        # setting, market values by their exact inputs and gift values by the counts.
+        setting = (weights, self.deben, self.seal, state.values, state.n)
+        if memory is None or len(memory) > 8:
+            memory = {}
+        kept = memory.get(setting)
+        if kept is None or len(kept[0]) > _MEMORY_LIMIT or len(kept[1]) > _MEMORY_LIMIT:
+            kept = memory[setting] = ({}, {})
+        self._exact, self._gift_cache = kept
 
     # -- pieces -----------------------------------------------------------------------------
     @staticmethod
@@ -152,8 +163,22 @@ class Evaluator:
             return R.KIND_WEIGHT[kind] * state.values[t][h - 1]
         return R.KIND_WEIGHT[kind] * state.values[t][min(h, 3)]
 
-    def market_gains(self, state: GameState, m: int, holders, counts) -> list[float]:
-        """Per seat, what the bids in market ``m`` bring if it closed now (R6.2-R6.4), in points."""
+    @staticmethod
+    def worth_table(state: GameState, holders, counts) -> list[list[float]]:
+        """Per seat, per card kind: ``card_worth`` (the same values, looked up in the loops)."""
+        values = state.values
+        held_value = [row[h - 1] for row, h in zip(values, holders, strict=True)]
+        new_value = [row[min(h, 3)] for row, h in zip(values, holders, strict=True)]
+        return [
+            [w * (held_value[t] if held[t] else new_value[t]) for w, t in _WEIGHT_TYPE]
+            for held in counts[: state.n]
+        ]
+
+    def market_gains(self, state: GameState, m: int, holders, counts, table=None) -> list[float]:
+        """Per seat, what the bids in market ``m`` bring if it closed now (R6.2-R6.4), in points.
+        ``table``: ``worth_table`` of these holders and counts (made here if not given)."""
+        if table is None:
+            table = self.worth_table(state, holders, counts)
         n = state.n
         gains = [0.0] * n
         stall = m * 2 + state.side[m]
@@ -164,7 +189,6 @@ class Evaluator:
         reserve = state.reserve[m]
         deben = list(state.deben)
         dv = self.deben
-        worth_of = self.card_worth
         if m == state.res_market:
             queue = state.res_queue[state.res_pos :]
             first = state.res_pos == 0
@@ -179,18 +203,15 @@ class Evaluator:
         for pos, i in enumerate(queue):
             q = owners[i]
             bid = values[i]
-            worth = [-1.0 if c < 0 else worth_of(state, holders, counts, q, c) for c in cards]
+            row = table[q]
+            worth = [-1.0 if c < 0 else row[c] for c in cards]
             if seal and cards[0] >= 0:
                 worth[0] += self.seal
             if first and pos == 0:
                 if not paid:
                     if deben[q] < bid:  # R6.3: pay nothing, discard a gift
                         g = state.gifts[q]
-                        lost = [
-                            worth_of(state, holders, counts, q, k)
-                            for k in range(R.NUM_KINDS)
-                            if g[k]
-                        ]
+                        lost = [row[k] for k in range(R.NUM_KINDS) if g[k]]
                         gains[q] -= min(lost) if lost else 0.0
                         continue
                     deben[q] -= bid
@@ -234,48 +255,114 @@ class Evaluator:
             needed = _NEEDED[stall][mask]
         return _CLOSING_WEIGHT[min(needed, len(_CLOSING_WEIGHT) - 1)]
 
+    def _seat_part(self, state: GameState, counts, per_gift) -> list[float]:
+        """Each player's prestige, Deben, seals and gifts at today's values (R8, R9.1)."""
+        dv, sv = self.deben, self.seal
+        mul = operator.mul
+        prestige, deben, seals = state.prestige, state.deben, state.seals
+        return [
+            prestige[q] + deben[q] * dv + seals[q] * sv + sum(map(mul, counts[q], per_gift))
+            for q in range(state.n)
+        ]
+
+    def _market(self, state: GameState, m: int, gifts: tuple) -> tuple[float, list[float]]:
+        """(closing weight, gains per seat) of a market not being resolved, through the cache:
+        the look-ahead changes one market at a time, the others come from the cache."""
+        counts, holders, _, table = gifts
+        key = (
+            m,
+            state.side[m],
+            tuple(state.owners[m]),
+            tuple(state.cards[m]),
+            state.seal_on_upper[m],
+            state.reserve[m],
+            tuple(state.deben),
+            counts,
+        )
+        hit = self._cache.get(key)
+        if hit is None:
+            # The key above is this evaluator's (it tells apart gifts by their counts only); a
+            # value kept from an earlier decision is taken only for exactly the same inputs.
+            exact = (key, tuple(map(tuple, state.gifts)))
+            hit = self._exact.get(exact)
+            if hit is None:
+                hit = self._exact[exact] = (
+                    self.closing_weight(state, m),
+                    self.market_gains(state, m, holders, counts, table),
+                )
+            self._cache[key] = hit
+        return hit
+
+    def _gifts(self, state: GameState) -> tuple:
+        """(counts, holders, value per gift, worth table) of the gifts held, kept per counts
+        (most positions of a look-ahead hold the same gifts)."""
+        counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in state.gifts])
+        hit = self._gift_cache.get(counts)
+        if hit is None:
+            holders = [sum(map(bool, column)) for column in zip(*counts, strict=True)]
+            per_gift = [
+                row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
+            ]
+            table = self.worth_table(state, holders, counts)
+            hit = self._gift_cache[counts] = (counts, holders, per_gift, table)
+        return hit
+
     def estimates(self, state: GameState) -> list[float]:
         """Each player's estimated final score: prestige, gifts at today's values (R8), Deben
         and seals at what they are worth now (R9.1), and the bids on the board (R6)."""
-        counts = self.counts(state)
-        holders = [sum(map(bool, column)) for column in zip(*counts, strict=True)]
-        per_gift = [row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)]
-        dv, sv = self.deben, self.seal
-        mul = operator.mul
-        est = [
-            state.prestige[q]
-            + state.deben[q] * dv
-            + state.seals[q] * sv
-            + sum(map(mul, counts[q], per_gift))
-            for q in range(state.n)
-        ]
+        gifts = self._gifts(state)
+        counts, holders, per_gift, table = gifts
+        est = self._seat_part(state, counts, per_gift)
         mask = state.mask
-        cache = self._cache
         for m in range(len(R.MARKETS)):
             if m == state.res_market:
-                gains = self.market_gains(state, m, holders, counts)
+                gains = self.market_gains(state, m, holders, counts, table)
                 weight = 1.0
             elif mask[m]:
-                # The look-ahead changes one market at a time: the others come from the cache.
-                key = (
-                    m,
-                    state.side[m],
-                    tuple(state.owners[m]),
-                    tuple(state.cards[m]),
-                    state.seal_on_upper[m],
-                    state.reserve[m],
-                    tuple(state.deben),
-                    tuple(counts),
-                )
-                hit = cache.get(key)
-                if hit is None:
-                    hit = cache[key] = (
-                        self.closing_weight(state, m),
-                        self.market_gains(state, m, holders, counts),
-                    )
-                weight, gains = hit
+                weight, gains = self._market(state, m, gifts)
             else:
                 continue
+            for q, gain in enumerate(gains):
+                est[q] += weight * gain
+        return est
+
+    # -- incremental: a placement changes one market (and perhaps the placer's Deben) ----------
+    def context(self, state: GameState) -> tuple:
+        """What every placement from ``state`` (a placing decision, no market being resolved)
+        shares: the gift values (a placement moves no card) and each market's contribution."""
+        gifts = self._gifts(state)
+        seat = self._seat_part(state, gifts[0], gifts[2])
+        markets = [
+            self._market(state, m, gifts) if state.mask[m] else None for m in range(len(R.MARKETS))
+        ]
+        return gifts, seat, markets
+
+    def placed(self, context: tuple, state: GameState, market: int, seat: int, paid: int):
+        """``estimates`` of ``state`` just after ``seat`` placed a servant in ``market`` and was
+        paid ``paid`` Deben (R5.3), ``context`` being the position's before the placement: only
+        the market placed in is evaluated again, and the other markets only if Deben changed.
+        The same sums in the same order as ``estimates``, so the same floating-point values."""
+        gifts, seat_part, markets = context
+        counts, holders, per_gift, table = gifts
+        est = seat_part[:]
+        if paid:
+            est[seat] = (
+                state.prestige[seat]
+                + state.deben[seat] * self.deben
+                + state.seals[seat] * self.seal
+                + sum(map(operator.mul, counts[seat], per_gift))
+            )
+        mask = state.mask
+        for m in range(len(R.MARKETS)):
+            if m == market:
+                weight = self.closing_weight(state, m)
+                gains = self.market_gains(state, m, holders, counts, table)
+            elif not mask[m]:
+                continue
+            elif paid:
+                weight, gains = self._market(state, m, gifts)
+            else:
+                weight, gains = markets[m]
             for q, gain in enumerate(gains):
                 est[q] += weight * gain
         return est
@@ -316,10 +403,32 @@ def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     return max(sets, key=lambda slots: sum(worth[s] for s in slots))
 
 
+class _SeededLater:
+    """``random.Random(seed)``, seeded when first used: seeding costs 20 µs, and a look-ahead
+    forces its dice (``chance_outcomes``), so its copies rarely roll with their own source."""
+
+    __slots__ = ("_seed", "_rng")
+
+    def __init__(self, seed: int):
+        self._seed = seed
+        self._rng: random.Random | None = None
+
+    def _real(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    def random(self) -> float:
+        return self._real().random()
+
+    def __getattr__(self, name: str):
+        return getattr(self._real(), name)
+
+
 def public_copy(state: GameState, rng: random.Random) -> GameState:
     """A copy to look ahead on that knows only what the players know: the deck reshuffled (the
     Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's."""
-    copy = fast_copy(state, random.Random(rng.getrandbits(64)))
+    copy = fast_copy(state, _SeededLater(rng.getrandbits(64)))
     copy.deck = reshuffled(state.deck, rng)
     return copy
 
@@ -327,17 +436,25 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
 def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[int, ...]]]:
     """(probability, dice to force) for an option that rolls Louqsor's dice, one entry for a roll
     that closes and one for a roll that does not (R3.7, R3.8, R4.2); ``[(1.0, ())]`` otherwise."""
+    return [(p, roll) for p, roll, _ in _chances(state, option)]
+
+
+_NO_ROLL = ((1.0, (), None),)
+
+
+def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
+    """``chance_outcomes`` with each outcome's closing (True/False; None: no roll)."""
     kind = O.OPTION_KIND[option]
     if kind == O.PLACE:
         stall = O.SQUARE_STALL[option]
-        if R.STALLS[stall].rule not in _DICE:
-            return [(1.0, ())]
+        if stall not in _DICE_STALLS:
+            return _NO_ROLL
         mask = state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
     elif kind == O.REROLL:
         stall = R.LOUQSOR * 2 + state.side[R.LOUQSOR]
         mask = state.mask[R.LOUQSOR]
     else:
-        return [(1.0, ())]
+        return _NO_ROLL
     key = (stall, mask, tuple(state.forced_rolls))
     out = _CHANCES.get(key)
     if out is None:
@@ -347,15 +464,23 @@ def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[in
         p = len(closing) / len(outcomes)
         out = []
         if closing:
-            out.append((p, closing[0]))
+            out.append((p, closing[0], True))
         if staying:
-            out.append((1.0 - p, staying[0]))
+            out.append((1.0 - p, staying[0], False))
+        out = tuple(out)
         if len(_CHANCES) < 10_000:
             _CHANCES[key] = out
     return out
 
 
-_CHANCES: dict[tuple, list[tuple[float, tuple[int, ...]]]] = {}
+_CHANCES: dict[tuple, tuple[tuple[float, tuple[int, ...], bool]]] = {}
+_DICE_STALLS = frozenset(st.id for st in R.STALLS if st.rule in _DICE)
+_STALL_RULE = tuple(st.rule for st in R.STALLS)
+_DEBEN_SQUARE = tuple(tuple(sq.symbol == R.DEBEN for sq in st.squares) for st in R.STALLS)
+_EMPTY_COUNT = tuple(
+    tuple(len(st.squares) - bin(mask).count("1") for mask in range(1 << len(st.squares)))
+    for st in R.STALLS
+)
 
 
 class GreedyBot:
@@ -370,12 +495,13 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self.depth = depth
         self.weights = weights or Weights()
+        self._memory: dict = {}  # the evaluator's values kept between decisions
 
     def option_values(self, state: GameState, legal=None) -> dict[int, float]:
         """Each legal option's score (``Evaluator`` units: points ahead of the opponents)."""
         legal = state.legal_options() if legal is None else legal
         base = public_copy(state, self.rng)
-        evaluate = Evaluator(state, self.weights)
+        evaluate = Evaluator(state, self.weights, self._memory)
         me = state.decider
         search = _Search(evaluate, me, self.depth)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
@@ -401,22 +527,100 @@ class GreedyBot:
 
 
 class _Search:
-    """The look-ahead over the decider's own consecutive decisions (then ``Evaluator``)."""
+    """The look-ahead over the decider's own consecutive decisions (then ``Evaluator``).
+
+    A placement that closes no market and leaves no decision to the decider, nor a single forced
+    option to the next player, is scored without a copy: the servant is put on the position,
+    the position scored incrementally (``Evaluator.placed``: only what the placement changed is
+    evaluated again) and the servant taken back. Any other option is applied to a copy. Both
+    give the same values (``tests/test_greedy_golden.py`` holds the choices made before)."""
 
     def __init__(self, evaluate: Evaluator, me: int, depth: int):
         self.evaluate = evaluate
         self.me = me
         self.place_gain = 0.0
+        self._contexts: dict[int, tuple[GameState, tuple]] = {}
 
     def option(self, state: GameState, option: int, depth: int) -> float:
         total = 0.0
-        for p, roll in chance_outcomes(state, option):
+        for p, roll, closes in _chances(state, option):
+            if closes is not True and O.OPTION_KIND[option] == O.PLACE:
+                value = self._placement(state, option, depth, rolled=closes is False)
+                if value is not None:
+                    total += p * value
+                    continue
             copy = fast_copy(state, state.rng)
             if roll:
                 copy.force_roll(*roll)
             copy.apply_unchecked(option)
             total += p * self.value(copy, depth - 1)
         return total
+
+    def _placement(self, state: GameState, option: int, depth: int, rolled: bool):
+        """The value of a placement that closes nothing (for Louqsor: its roll that does not
+        close, R3.7, R3.8), scored on ``state`` itself and undone; None where the step goes on
+        to decisions the search would look at (another placement of the decider's, a re-roll,
+        R4.2, a forced option, a closing), left to the copy."""
+        stall = O.SQUARE_STALL[option]
+        m = stall >> 1
+        i = O.SQUARE_INDEX[option]
+        p = state.decider
+        left = state.placements_left - 1
+        # What the engine does after the placement (R5.2: next placement, re-roll or next turn):
+        if left > 0:  # the decider places again (R10.4)
+            if not self.place_gain and depth > 1:
+                return None
+        elif (
+            not rolled
+            and state.holder == p
+            and state.holder_turn < state.turn_no
+            and state.status[R.LOUQSOR] == OPEN
+        ):
+            return None  # the decider may re-roll (R4.2)
+        else:  # the next player's turn: a real choice (at least two empty squares), not forced
+            if not state.hand[(state.turn_player + 1) % state.n]:
+                return None
+            status, side, mask = state.status, state.side, state.mask
+            empty = -1
+            for mm in range(4):
+                if status[mm] == OPEN:
+                    empty += _EMPTY_COUNT[mm * 2 + side[mm]][mask[mm]]
+            if empty < 2:
+                return None
+        mask = state.mask
+        before = mask[m]
+        after = before | 1 << i
+        rule = _STALL_RULE[stall]
+        owners = state.owners[m]
+        if rule in _SHAPE:
+            if R.CLOSES_TABLE[stall][after]:
+                return None
+        elif rule == R.COLOURS3_OR_4:  # R3.2
+            on = [o for o in owners if o >= 0]
+            on.append(p)
+            if len(on) >= 4 or len(set(on)) >= 3:
+                return None
+        context = self._contexts.get(id(state))
+        if context is None or context[0] is not state:
+            context = self._contexts[id(state)] = (state, self.evaluate.context(state))
+        # The placement (R5.2, R5.3), undone below.
+        reserve, deben = state.reserve, state.deben
+        paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
+        owners[i] = p
+        mask[m] = after
+        reserve[m] -= paid
+        deben[p] += paid
+        try:
+            est = self.evaluate.placed(context[1], state, m, p, paid)
+        finally:
+            owners[i] = -1
+            mask[m] = before
+            reserve[m] += paid
+            deben[p] -= paid
+        value = self.evaluate.relative(est, self.me)
+        if left > 0 and self.place_gain:
+            return value + left * self.place_gain
+        return value
 
     def value(self, state: GameState, depth: int) -> float:
         me = self.me
@@ -425,7 +629,7 @@ class _Search:
                 return self.evaluate(state, me) + state.placements_left * self.place_gain
         if depth <= 0 or state.phase == P_OVER or state.decider != me:
             return self.evaluate(state, me)
-        legal = state.legal_options()
+        legal = state.legal
         return max(self.option(state, o, depth) for o in legal)
 
 
