@@ -565,6 +565,21 @@ def _run_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def output_of(argv: list[str]) -> str:
+    """What ``nefertiti <argv>`` prints (its output and its messages), as text: for a notebook
+    that shows a command's answer on the page. Never raises, ``--help`` and errors included."""
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
+        try:
+            main(argv)
+        except SystemExit:  # argparse's --help and usage errors end this way
+            pass
+    return buffer.getvalue().rstrip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
