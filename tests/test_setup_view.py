@@ -50,3 +50,5 @@ def test_the_views_build_with_two_live_boards_and_a_table():
     assert "<table" in setups[1].object and "46" in setups[1].object
     layouts = compare_layouts(load(scenario_path("first-game")).state, seed=9)
     assert "random layout (seed 9)" in layouts[1].object
+    by_name = compare_layouts("first-game", seed=9)[1].object
+    assert by_name == layouts[1].object and "Louqsor&#x27;s left stall (closed" in by_name

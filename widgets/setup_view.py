@@ -6,7 +6,7 @@ lies on the table.
 
     from widgets.setup_view import compare_setups, compare_layouts
     compare_setups(seed=5)      # a 4-player and a 3-player game, their boards and a table
-    compare_layouts(lesson, seed=9)   # a lesson's first-game board beside a random layout
+    compare_layouts(seed=9)     # the first-game position beside a random layout
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import panel as pn
 
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
+from nefertiti_core.exercises import scenario_path
 from nefertiti_core.i18n import tr
+from nefertiti_core.scenario import load
 
 from ._common import colour_name
 from .board import Board
@@ -95,10 +97,16 @@ def layout_rows(states: dict[str, object], lang: str = "en") -> tuple[list[str],
     return header, rows
 
 
-def compare_layouts(first_game, seed: int = 9, lang: str = "en", width: int = 620) -> pn.Column:
+def compare_layouts(
+    first_game="first-game", seed: int = 9, lang: str = "en", width: int = 620
+) -> pn.Column:
     """A random layout's board (seed ``seed``), and a table of which stall each market shows in
-    it and in ``first_game`` (a state, or a Lesson's session state)."""
-    state = getattr(getattr(first_game, "session", None), "state", first_game)
+    it and in ``first_game``: a position file's name (the first game's by default), a state, or
+    a Lesson (its board's state)."""
+    if isinstance(first_game, str):
+        state = load(scenario_path(first_game)).state
+    else:
+        state = getattr(getattr(first_game, "session", None), "state", first_game)
     session = GameSession(new_game(4, seed=seed, layout="random"), lang=lang)
     games = {
         tr(lang, "setup.table.first_game"): state,
