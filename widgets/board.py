@@ -23,6 +23,7 @@ from panel.io import hold
 
 from nefertiti_core import options as O
 from nefertiti_core import rules as R
+from nefertiti_core.announce import last_step_place
 from nefertiti_core.i18n import tr
 from nefertiti_core.squares import square_name
 from nefertiti_core.state import OPEN, P_BID, P_CHIEF, P_TAKE
@@ -176,6 +177,22 @@ label.setv({x, y: ys[hit] + half, text: notes[hit], anchor, visible: true}, {syn
 """
 )
 
+#: A board that fits its container (``fit=True``, the served Sandbox): the browser tells the
+#: server the width it drew the canvas at, when it differs from the last one told by more than a
+#: few pixels (a window resized, a projector's screen), so that texts are wrapped and sized for
+#: that width.
+SIZE_JS = """
+const w = Math.round(fig.inner_width);
+const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.data[key]);
+const told = Array.from(col(size, "w") ?? [])[0] ?? 0;
+if (w > 0 && Math.abs(w - told) > 6) size.data = {w: [w]};
+"""
+#: The width the board's fonts are drawn for (at another width they scale with it, within
+#: FONT_SCALE).
+FONT_BASE_WIDTH = 860
+FONT_SCALE = (0.8, 1.6)
+LAST_LINE_WIDTH = 4  # the outline of the last step's square or market
+
 LEGAL_COLUMNS = ("x", "y", "colour", "who")
 HINT_FONT_PX = 10  # the status lines under each market
 SQUARE_LINE = "#8a7a5a"
@@ -258,6 +275,14 @@ class Board(pn.viewable.Viewer):
         doc="If set, a click on a square calls this with the square (an exercise's answer) "
         "instead of playing it",
     )
+    fit = param.Boolean(
+        default=False,
+        doc="Scale to the container's width (and at most ``max_height`` CSS high), texts "
+        "sized for the width drawn; else exactly ``width`` pixels wide",
+    )
+    max_height = param.String(
+        default="", doc="With fit: a CSS height the board never exceeds, e.g. 'calc(100vh - 200px)'"
+    )
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
@@ -297,8 +322,28 @@ class Board(pn.viewable.Viewer):
         # are two changes.
         self._clicks = ColumnDataSource(name="board-clicks", data=dict(x=[], y=[], n=[]))
         self._clicks.on_change("data", self._on_click)
+        # The last step: its square (or its market) outlined in the player's colour.
+        self._last = ColumnDataSource(
+            name="board-last", data=dict(x=[], y=[], w=[], h=[], colour=[], who=[])
+        )
+        # fit: the width the browser drew the board at (SIZE_JS)
+        self._drawn_width = 0
+        self._size = ColumnDataSource(name="board-size", data=dict(w=[0]))
+        self._size.on_change("data", self._on_size)
         self._figure = self._build_figure()
-        self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
+        if self.fit:
+            # The board's box keeps the board's proportions and fits the container's width and,
+            # if given, a height (a projector: the decision beside it stays in view).
+            ratio = G.WIDTH / G.HEIGHT
+            limit = f"calc(({self.max_height}) * {ratio:.4f})" if self.max_height else "none"
+            self._pane = pn.pane.Bokeh(
+                self._figure,
+                sizing_mode="stretch_width",
+                styles={"max-width": limit, "margin": "0 auto"},
+                css_classes=["nefertiti-board"],
+            )
+        else:
+            self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
         self._cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
         self.refresh()
@@ -322,6 +367,7 @@ class Board(pn.viewable.Viewer):
             min_border=0,
             outline_line_color=None,
             background_fill_color="#efe3c2",
+            **({"sizing_mode": "scale_width"} if self.fit else {}),
         )
         fig.axis.visible = False
         fig.grid.visible = False
@@ -346,6 +392,7 @@ class Board(pn.viewable.Viewer):
             text_font_size="11px",
             text_color="#3b2f1e",
         )
+        self._square_labels = fig.renderers[-1].glyph
         fig.rect(
             "x",
             "y",
@@ -382,6 +429,7 @@ class Board(pn.viewable.Viewer):
             text_baseline="middle",
             text_font=value(FONT_STACK),
         )
+        self._title_glyph = fig.renderers[-1].glyph
         # --- the overlay layer: what a placement changes
         for source, colour, width in (
             (self._playable, PLAYABLE_LINE, 2),
@@ -398,6 +446,18 @@ class Board(pn.viewable.Viewer):
                 line_width=width,
                 level="overlay",
             )
+        fig.rect(
+            "x",
+            "y",
+            "w",
+            "h",
+            source=self._last,
+            fill_color=None,
+            line_color="colour",
+            line_width=LAST_LINE_WIDTH,
+            line_dash="solid",
+            level="overlay",
+        )
         fig.circle(
             "x",
             "y",
@@ -458,6 +518,10 @@ class Board(pn.viewable.Viewer):
         fig.js_on_change("inner_width", clicks)
         for event in (MouseEnter, MouseMove):
             fig.js_on_event(event, clicks)
+        if self.fit:
+            fig.js_on_change(
+                "inner_width", CustomJS(args=dict(fig=fig, size=self._size), code=SIZE_JS)
+            )
         return fig
 
     # ------------------------------------------------------------------ updating (data only)
@@ -552,12 +616,13 @@ class Board(pn.viewable.Viewer):
 
         texts = dict(x=[], y=[], text=[], size=[], colour=[], style=[])
         titles: dict[str, list] = dict(x=[], y=[], text=[])
+        font = self._font_px
 
         def text(x, y, words, size="13px", colour="#3b2f1e", style="normal"):
             texts["x"].append(x)
             texts["y"].append(y)
             texts["text"].append(words)
-            texts["size"].append(size)
+            texts["size"].append(f"{font(int(size[:-2]))}px")
             texts["colour"].append(colour)
             texts["style"].append(style)
 
@@ -582,10 +647,12 @@ class Board(pn.viewable.Viewer):
                 text(sx, sy + 1.8, tr(lang, "board.dice", player=who, dice=dice), "13px")
             if self.session.hints and state.status[m] == OPEN:
                 hint = _hint_line(describe_status(statuses[m], colours, lang), lang)
-                lines = wrap_text(hint, self._status_room(), HINT_FONT_PX, 3)
-                step = (HINT_FONT_PX + 2) / self._pixels_per_unit()
+                hint_px = font(HINT_FONT_PX)
+                lines = wrap_text(hint, self._status_room(), hint_px, 3)
+                step = (hint_px + 2) / self._pixels_per_unit()
                 for k, line in enumerate(lines):  # the first line on top
                     text(sx, sy + (len(lines) - 1 - k) * step, line, f"{HINT_FONT_PX}px")
+        last = self._last_step_outline(colours)
 
         # Only what changed goes to the browser (a placement changes the servants, the outlines,
         # the notes, the texts and the legal squares, all drawn on the overlay or not drawn), as
@@ -604,20 +671,82 @@ class Board(pn.viewable.Viewer):
                 (self._texts, texts),
                 (self._titles, titles),
                 (self._legal, drawn_legal),
+                (self._last, last),
             ):
                 if dict(source.data) != data:
                     source.data = data
 
+    def _last_step_outline(self, colours) -> dict:
+        """The last step's square (a placement) or market (anything else about a market),
+        outlined in the colour of who took it; nothing at the start or for a step about no
+        market (announce.last_step_place: the engine's events of the step)."""
+        out: dict[str, list] = dict(x=[], y=[], w=[], h=[], colour=[], who=[])
+        if self.on_square is not None:  # an exercise's board: no game is being played
+            return out
+        place = last_step_place(self.session.history)
+        if place is None:
+            return out
+        seat, square, market = place
+        colour = colours[seat] if 0 <= seat < len(colours) else ""
+        fill = PLAYER_COLOURS.get(colour, "#6b4f2a")
+        if square is not None:
+            stall, index = square
+            cell = next(
+                (c for c in self._cells if O.SQUARE_STALL[c.option] == stall and c.index == index),
+                None,
+            )
+            if cell is not None:
+                size = G.SQUARE + 0.28
+                for key, item in zip(out, (cell.x, cell.y, size, size, fill, colour), strict=True):
+                    out[key].append(item)
+                return out
+        if 0 <= market < 4:
+            ox, oy = G.ORIGINS[market]
+            for key, item in zip(
+                out,
+                (ox + G.REGION_W / 2, oy + G.REGION_H / 2, G.REGION_W - 0.1, G.REGION_H - 0.1,
+                 fill, colour),
+                strict=True,
+            ):  # fmt: skip
+                out[key].append(item)
+        return out
+
     # ------------------------------------------------------------------ sizes
+    def _on_size(self, _attr, _old, new) -> None:
+        widths = new.get("w") or [0]
+        width = int(widths[-1] or 0)
+        if width > 0 and abs(width - self._drawn_width) > 6:
+            self._drawn_width = width
+            self._apply_fonts()
+            self.refresh()
+
+    def _apply_fonts(self) -> None:
+        self._square_labels.text_font_size = f"{self._font_px(11)}px"
+        self._title_glyph.text_font_size = f"{self._font_px(15)}px"
+        self._hover.text_font_size = f"{self._font_px(12)}px"
+
+    @property
+    def drawn_width(self) -> int:
+        """The width the board is drawn at (fit: as the browser said; else ``width``)."""
+        return self._drawn_width if self.fit and self._drawn_width > 0 else self.width
+
+    def _font_px(self, px: int) -> int:
+        """A font size for the drawn width (a fit board's texts grow and shrink with it)."""
+        if not self.fit:
+            return px
+        low, high = FONT_SCALE
+        scale = min(high, max(low, self.drawn_width / FONT_BASE_WIDTH))
+        return max(7, round(px * scale))
+
     def _pixels_per_unit(self) -> float:
-        return self.width / G.WIDTH
+        return self.drawn_width / G.WIDTH
 
     def _status_room(self) -> float:
         """Pixels across a market for its status lines (from the status's x to the edge)."""
         return (G.REGION_W - 0.5) * self._pixels_per_unit()
 
     def _card_font_px(self) -> int:
-        return 10 if self.width >= 800 else 9
+        return self._font_px(10) if self.drawn_width >= 800 else 9
 
     def _card_label(self, name: str) -> tuple[str, str]:
         """A card's name in lines that fit the drawn card (at most three), and its font size:

@@ -34,6 +34,7 @@ from .log import Log
 from .odds import OddsView
 from .players import Players
 from .practice import Practice
+from .projector import PositionNote, ProjectorBar
 from .rules_view import LINK_VARIABLE, RulesView, bridge_id, rules_bridge
 from .scores import Scores
 from .session import SEAT_KINDS, GameSession, _server_document
@@ -42,15 +43,24 @@ from .timeline import Timeline
 MAX_SEATS = 4
 RANDOM_FIRST = -1
 VIEWS = ("characters", "log", "scores", "timeline", "odds", "rules", "practice", "setup")
-BOARD_WIDTH = 860
+BOARD_WIDTH = 860  # the views below the board are laid out for this width
 SIDE_WIDTH = 490
-#: Below this width (the board's column and the side column side by side, with margins) the
-#: Sandbox is one column: the board's column lets its parts (board, view buttons, views) take
-#: their places among the side column by their ``order`` (board, side, buttons, views).
+#: The side column (the decision, hints, players) at a projector's 1024 pixels and on a wide
+#: screen: the board takes the rest of the width.
+SIDE_CSS_WIDTH = f"clamp(360px, 30vw, {SIDE_WIDTH}px)"
+#: The board is never higher than the window less what is above it (the header, the banner and
+#: the last step): at 1024 x 768 the board and the decision beside it are both in view.
+BOARD_MAX_HEIGHT = "100vh - 215px"
+#: The narrowest board beside the side column; narrower than both (a notebook's column, a
+#: phone), the Sandbox is one column: the board's column lets its parts (the banner, the board,
+#: the view buttons, the views) take their places among the side column by their ``order``
+#: (banner and board, side, buttons, views).
+MIN_BOARD = 480
 NARROW_CSS = f"""
-@container (max-width: {BOARD_WIDTH + SIDE_WIDTH + 40}px) {{
+@container (max-width: {MIN_BOARD + 360 + 40}px) {{
   div[id^="flexbox"] {{ flex-direction: column !important; }}
   .nefertiti-main {{ display: contents !important; }}
+  .nefertiti-side {{ width: auto !important; align-self: stretch; }}
 }}
 """
 #: The parts' places in that one column (the board's is 0, the first).
@@ -113,7 +123,9 @@ class Sandbox(pn.viewable.Viewer):
     def __init__(self, session: GameSession | None = None, **params):
         super().__init__(session=session if session is not None else GameSession(), **params)
         session = self.session
-        self.board = Board(session, width=BOARD_WIDTH)
+        self.board = Board(session, width=BOARD_WIDTH, fit=True, max_height=BOARD_MAX_HEIGHT)
+        self.projector = ProjectorBar(session)
+        self.position_note = PositionNote(session)
         self.decision = DecisionPanel(session)
         self.players = Players(session)
         self.hints_view = HintsView(session)
@@ -226,21 +238,24 @@ class Sandbox(pn.viewable.Viewer):
             pn.Column(self.decision, styles=CARD_STYLE, sizing_mode="stretch_width"),
             pn.Column(self.hints_view, styles=CARD_STYLE, sizing_mode="stretch_width"),
             self.players,
-            width=SIDE_WIDTH,
             margin=(5, 5),
-            styles=ORDER["side"],
+            css_classes=["nefertiti-side"],
+            styles={**ORDER["side"], "width": SIDE_CSS_WIDTH, "flex": "0 0 auto"},
         )
-        # Wide (a served app on a big screen): the board and the views below it on the left, the
-        # decision and the players on the right. Narrower than both (a notebook's column, a
-        # projector's 1024 pixels): one column, board, decision and players, then the views;
-        # nothing is cut off. NARROW_CSS switches by the layout's own width (a container
-        # query), since a notebook's column is much narrower than the browser's window.
+        # Side by side from a projector's 1024 pixels up: the banner, the board (as wide as the
+        # rest of the window allows, never higher than the window) and the views below it on
+        # the left, the decision and the players on the right. Narrower (a notebook's column, a
+        # phone): one column, banner, board, decision and players, then the views; nothing is
+        # cut off. NARROW_CSS switches by the layout's own width (a container query), since a
+        # notebook's column is much narrower than the browser's window.
         main = pn.Column(
+            self.position_note,
+            self.projector,
             self.board,
             self._view_picker,
             *self._view_boxes.values(),
-            width=BOARD_WIDTH + 10,
             css_classes=["nefertiti-main"],
+            styles={"flex": "1 1 0", "min-width": f"{MIN_BOARD}px"},
         )
         self._layout = pn.Column(
             header,
@@ -467,7 +482,9 @@ class Sandbox(pn.viewable.Viewer):
 
         with set_curdoc(doc):
             if token == self._upload_token:  # else a newer file was chosen meanwhile
-                self._show_loaded(upload.name, self.session.load_upload(upload))
+                loaded = self._show_loaded(upload.name, self.session.load_upload(upload))
+                if loaded and upload.scenario is not None:
+                    self.position_note.show(upload.scenario)
 
     def load_file(self, data: bytes, name: str) -> bool:
         """Load a scenario or a game record; show its warnings or why it was refused."""
@@ -488,7 +505,24 @@ class Sandbox(pn.viewable.Viewer):
         # session bumps it on the next tick of the event loop, after this callback.)
         before = self.session.history
         warnings = self.session.load_text(text, name)
-        return self._show_loaded(name, None if self.session.history is before else warnings)
+        loaded = self._show_loaded(name, None if self.session.history is before else warnings)
+        if loaded:
+            self._show_position(text, name)
+        return loaded
+
+    def _show_position(self, text: str, name: str) -> None:
+        """A loaded position's title and teaching note above the board (a record has none)."""
+        from nefertiti_core.history import is_record
+        from nefertiti_core.scenario import from_data
+        from nefertiti_core.yaml_subset import loads
+
+        try:
+            doc = loads(text)
+            if is_record(doc.data):
+                return
+            self.position_note.show(from_data(doc.data, name, doc))
+        except Exception as error:  # loaded already: the note is a help, never a failure
+            log.warning("%s: no title or teaching note shown: %s", name, error)
 
     def _show_loaded(self, name: str, warnings: list[str] | None) -> bool:
         """Say that the file was loaded (with its warnings), or why it was refused (None)."""

@@ -10,10 +10,16 @@ import panel as pn
 import param
 
 from nefertiti_core import rules as R
+from nefertiti_core.announce import branch_steps
 from nefertiti_core.i18n import tr
 
 from ._common import HTML, DeferredView, after_page_message, esc, guarded, swatch
+from .board import PLAYER_COLOURS
+from .rules_view import link_rule_ids
 from .session import GameSession
+
+#: The newest steps shown in words (the drop-down and the slider reach every step).
+MAX_WORDED = 120
 
 
 class Timeline(DeferredView):
@@ -29,7 +35,21 @@ class Timeline(DeferredView):
         self._redo = pn.widgets.Button(width=90, color="primary")
         self._position = HTML("", margin=(5, 5))
         self._slider = pn.widgets.IntSlider(start=0, end=1, value=0, sizing_mode="stretch_width")
-        self._steps = pn.widgets.Select(size=12, options={}, sizing_mode="stretch_width")
+        self._steps = pn.widgets.Select(size=8, options={}, sizing_mode="stretch_width")
+        # the branch's steps in words, each with its player's colour, newest first
+        self._words_title = HTML("", margin=(8, 5, 0, 5))
+        self._words = HTML(
+            "",
+            sizing_mode="stretch_width",
+            css_classes=["nefertiti-timeline-words"],
+            styles={
+                "max-height": "360px",
+                "overflow-y": "auto",
+                "border": "1px solid #e0d6bd",
+                "background": "#fffdf7",
+            },
+        )
+        self._word_cache: dict = {}
         self._branch = pn.widgets.Select(width=200)
         self._new_name = pn.widgets.TextInput(width=200)
         self._new = pn.widgets.Button(width=180, color="primary", variant="outline")
@@ -56,6 +76,8 @@ class Timeline(DeferredView):
             self._title,
             pn.Row(self._undo, self._redo, self._position),
             self._slider,
+            self._words_title,
+            self._words,
             self._steps,
             self._branch_title,
             self._branch,
@@ -99,8 +121,16 @@ class Timeline(DeferredView):
             )
             self._slider.name = tr(lang, "panel.timeline.jump")
             self._slider.param.update(end=max(1, length), value=step, disabled=length == 0)
-            # newest first, so that the latest steps are in view
-            options = {f"{i} · {text}": i for i, text in reversed(list(enumerate(steps, 1)))}
+            # in words, newest first, so that the latest steps are in view
+            words = branch_steps(history, lang, cache=self._word_cache)
+            options = {
+                f"{i} · {w.line or text}": i
+                for i, (w, text) in reversed(list(enumerate(zip(words, steps, strict=True), 1)))
+            }
+            self._words_title.object = f"<b>{esc(tr(lang, 'panel.timeline.words'))}</b>"
+            self._words.object = link_rule_ids(
+                _words_html(words, history.state.colours, step, lang), lang
+            )
             options[f"0 · {tr(lang, 'panel.timeline.start')}"] = 0
             self._steps.name = tr(lang, "panel.timeline.steps")
             self._steps.param.update(options=options, value=step)
@@ -195,6 +225,35 @@ class Timeline(DeferredView):
         self._compare_a.value = a
         self._compare_b.value = b
         self._compare_chosen()  # what the "Compare" button does
+
+
+def _words_html(words, colours, current: int, lang: str) -> str:
+    """The steps in words, newest first, each with a disc and a bar in its player's colour (the
+    single-option steps that followed it too); the step the game is at marked."""
+    rows = []
+    first = max(0, len(words) - MAX_WORDED)
+    for number in range(len(words), first, -1):
+        item = words[number - 1]
+        colour = colours[item.seat] if 0 <= item.seat < len(colours) else ""
+        here = number == current
+        style = (
+            "padding:3px 6px;border-bottom:1px solid #eee3c8;font-size:13px;"
+            f"border-left:5px solid {PLAYER_COLOURS.get(colour, '#c9b98f')};"
+            + ("background:#f3e6c4;font-weight:600;" if here else "")
+        )
+        dot = swatch(colour, 11) if colour else ""
+        forced = "".join(
+            f"<div style='margin-left:14px;color:#4d4432'>"
+            f"{swatch(colours[seat], 9) if 0 <= seat < len(colours) else ''}{esc(text)}</div>"
+            for text, seat in zip(item.forced, item.forced_seats, strict=True)
+        )
+        rows.append(
+            f"<div class='nefertiti-step' data-step='{number}' data-colour='{esc(colour)}' "
+            f"style=\"{style}\"><span style='color:#888;margin-right:6px'>{number}</span>"
+            f"{dot}{esc(item.text)}{forced}</div>"
+        )
+    start = f"<div style='padding:3px 6px;color:#888;font-size:13px'>0 · {esc(tr(lang, 'panel.timeline.start'))}</div>"
+    return "".join(rows) + start
 
 
 def _gifts_text(gifts: dict[str, int], lang: str) -> str:
