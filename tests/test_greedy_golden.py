@@ -6,6 +6,7 @@ file); any change of the bot's judgement shows here as the first decision that d
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,43 @@ def test_greedy_chooses_as_recorded(game):
     assert state.is_over
     assert [b.total for b in state.final] == game["final"]
     assert state.state_hash() == game["hash"]
+
+
+def _placing_positions():
+    out = []
+    for seed in (7, 8, 9):
+        state = new_game(4 - seed % 2, seed, layout="random")
+        bots = [GreedyBot(seed=seed + i) for i in range(state.n)]
+        while not state.is_over:
+            if state.phase in ("turn", "place") and state.decisions % 6 == 0:
+                out.append(state.copy())
+            state.apply(bots[state.decider].choose(state))
+    return out
+
+
+def test_a_placement_scored_in_place_equals_the_one_played_on_a_copy(monkeypatch):
+    """The look-ahead's shortcut (a placement that closes nothing is scored on the position and
+    undone, only its market evaluated again) gives the very values of applying it to a copy."""
+    from nefertiti_core import bots as B
+    from nefertiti_core import options as O
+
+    shortcut = 0
+    for state in _placing_positions():
+        places = [o for o in state.legal if O.OPTION_KIND[o] == O.PLACE]
+        for depth in (1, 2):
+            base = B.public_copy(state, random.Random(1))
+            before = base.key()
+            search = B._Search(B.Evaluator(base), state.decider, depth)
+            fast = {o: search.option(base, o, depth) for o in places}
+            assert base.key() == before  # the position is left as it was
+            shortcut += sum(
+                search._placement(base, o, depth, rolled=False) is not None
+                for o in places
+                if B._chances(base, o) is B._NO_ROLL
+            )
+            with monkeypatch.context() as m:
+                m.setattr(B._Search, "_placement", lambda *a, **k: None)
+                slow_search = B._Search(B.Evaluator(base), state.decider, depth)
+                slow = {o: slow_search.option(base, o, depth) for o in places}
+            assert fast == slow
+    assert shortcut > 150  # the shortcut was taken, not only the copies
