@@ -25,7 +25,7 @@ def test_summary_and_depth_tables_from_given_games():
         ["4", "4", "68.0", "60", "62–80", "80"],
     ]
     header, rows = depth_rows(games)
-    assert header == ["Players", "0", "1", "2"]
+    assert header == ["Players ↓ · cards under it →", "0", "1", "2"]
     assert rows == [["3", "–", "–", "50.0"], ["4", "70.0", "66.0", "–"]]
 
 

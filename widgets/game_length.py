@@ -85,7 +85,7 @@ def depth_rows(lengths: list[GameLength], lang: str = "en") -> tuple[list[str], 
     """Header and rows: per number of players, the average turns for each number of cards that
     lay under the Akhenaton card at the start."""
     depths = sorted({g.under for g in lengths})
-    header = [tr(lang, "length.players")] + [str(d) for d in depths]
+    header = [tr(lang, "length.depth_header")] + [str(d) for d in depths]
     rows = []
     for n in sorted({g.players for g in lengths}):
         row = [str(n)]

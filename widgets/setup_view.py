@@ -5,7 +5,7 @@ Nothing here decides a rule: the engine sets the games up (R2) and the tables on
 lies on the table.
 
     from widgets.setup_view import compare_setups, compare_layouts
-    compare_setups(seed=5)      # a 4-player and a 3-player game, their boards and a table
+    compare_setups(seed=5)      # a table of a 4- and a 3-player game's setup, and both boards
     compare_layouts(seed=9)     # the first-game position beside a random layout
 """
 
@@ -22,7 +22,6 @@ from nefertiti_core.scenario import load
 from ._common import colour_name
 from .board import Board
 from .pieces import html_table
-from .players import Players
 from .session import GameSession
 
 __all__ = ["compare_layouts", "compare_setups", "layout_rows", "setup_facts"]
@@ -57,25 +56,23 @@ def _facts_table(states: dict[str, object], lang: str) -> str:
     return html_table([""] + list(facts), rows, lang)
 
 
-def compare_setups(seed: int = 5, lang: str = "en", width: int = 540) -> pn.Column:
-    """A 4-player and a 3-player game set up by the engine with the same seed: both boards (live:
-    a learner may play on them), each with its players, and a table of what differs."""
+def compare_setups(seed: int = 5, lang: str = "en", width: int = 450) -> pn.Column:
+    """A 4-player and a 3-player game set up by the engine with the same seed: a table of what
+    differs, then both boards side by side (live: a learner may play on them)."""
     games = {
         tr(lang, "setup.table.game", players=n): GameSession(new_game(n, seed=seed), lang=lang)
         for n in (4, 3)
     }
+    table = _facts_table({label: s.state for label, s in games.items()}, lang)
     boards = pn.FlexBox(
         *(
-            pn.Column(
-                f"### {label}", Board(session, width=width), Players(session), width=width + 20
-            )
+            pn.Column(f"### {label}", Board(session, width=width), width=width + 20)
             for label, session in games.items()
         ),
         flex_wrap="wrap",
         sizing_mode="stretch_width",
     )
-    table = _facts_table({label: s.state for label, s in games.items()}, lang)
-    return pn.Column(boards, pn.pane.HTML(table), sizing_mode="stretch_width")
+    return pn.Column(pn.pane.HTML(table), boards, sizing_mode="stretch_width")
 
 
 def layout_rows(states: dict[str, object], lang: str = "en") -> tuple[list[str], list[list[str]]]:
