@@ -26,6 +26,10 @@ CLAIMS = [
     Claim("A servant earns 1 Deben for being the first on an empty stall", _one_for_first),
     Claim("and 1 Deben for standing on a Deben square", _one_for_the_deben_square),
     Claim(
+        "and Gizeh's reserve holds 1\nDeben",
+        lambda: reserve("first-game", "gizeh") == 1,
+    ),
+    Claim(
         "Gizeh's 4 with the Deben mark, which is both",
         lambda: is_square("first-game", "gizeh", 3, 4, "D") and empty_stall("first-game", "gizeh"),
     ),

@@ -34,7 +34,7 @@ def _four_servants() -> bool:
 
 CLAIMS = [
     Claim(
-        "Akhet-Aton's reserve holds 2 Deben and nobody stands on its stall yet",
+        "Akhet-Aton's reserve holds 2 Deben and nobody stands on its stall",
         lambda: reserve("a-turn", "akhet_aton") == 2 and empty_stall("a-turn", "akhet_aton"),
     ),
     Claim(
@@ -45,7 +45,7 @@ CLAIMS = [
         ),
     ),
     Claim(
-        "the 4 with the Deben mark on Gizeh pay,\nwhere the reserve holds 1?",
+        "the 4 with the Deben mark\non Gizeh pay, where the reserve holds 1?",
         lambda: (
             is_square("a-turn", "gizeh", 3, 4, "D")
             and reserve("a-turn", "gizeh") == 1

@@ -8,7 +8,7 @@ from .engine import is_open
 
 CLAIMS = [
     Claim(
-        "click the 7\non Abou Simbel",
+        "click the 7 on Abou Simbel",
         lambda: (
             is_square("gift-values-change", "abou_simbel", 5, 7)
             and not is_open("gift-values-change", "abou_simbel", "place abou_simbel.left#5")
