@@ -67,10 +67,10 @@ def test_r3_1_r3_3_r3_4_the_shapes_by_square_value():
         "Squares that touch (the project's reading): 1–2, 1–3, 2–3, 2–4D, 2–5, 3–5, 3–6, 4D–5, 5–6, 5–7"
     ]
     assert group_rows("akhet_aton", "left") == [
-        "level 1: 0",
-        "level 2: 1 2",
-        "level 3: 3 4D 5",
-        "level 4: 6 7 8 10X",
+        "level 1 from the top: 0",
+        "level 2 from the top: 1 2",
+        "level 3 from the top: 3 4D 5",
+        "level 4 from the top: 6 7 8 10X",
     ]
     (lines,) = group_rows("akhet_aton", "right")
     assert lines.count("·") == 7 and "0 4 8" in lines and "2 5D 8" in lines
