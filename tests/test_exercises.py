@@ -462,3 +462,28 @@ def test_broken_exercises_raise_an_exercise_error_not_a_wrong_verdict():
         GiftValue("first-game", "green", "harp").right_answer()  # Green holds no harp
     with pytest.raises(ExerciseError):
         ClickClosingSquare("first-game", "giza")
+
+
+def test_an_exercise_on_a_given_position_is_the_same_as_from_its_file():
+    """Exercise.on_position (practice's staged exercises, a teacher's file): ``before`` and
+    ``variants`` apply to a copy of the position given, exactly as to a file's."""
+    from nefertiti_core.exercises import scenario_path
+    from nefertiti_core.scenario import load
+
+    start = load(scenario_path("akhenaton-appears")).state
+    before = start.state_hash()
+    kw = {"variants": ("akhenaton_ends_game",)}
+    given = GameEnds.on_position(start, "place gizeh.right#3", scenario="mine", **kw)
+    from_file = GameEnds("akhenaton-appears", "place gizeh.right#3", **kw)
+    assert given.scenario == "mine"
+    assert given.right_answer() == from_file.right_answer() == "yes"  # the German reading, R13
+    assert given.prompt("de") == from_file.prompt("de")
+    assert given.state().state_hash() == from_file.state().state_hash()
+    given.state().apply("place gizeh.right#3")
+    assert start.state_hash() == before  # the position given is never played on
+    after = HowMuchDeben.on_position(
+        load(scenario_path("abou-simbel-left-sums")).state,
+        "half",
+        before=("place abou_simbel.left#5", "take upper"),
+    )
+    assert after.right_answer() == EXERCISES["closing-a-market/half-the-reserve"].right_answer()
