@@ -265,7 +265,9 @@ class Evaluator:
             for q in range(state.n)
         ]
 
-    def _market(self, state: GameState, m: int, gifts: tuple) -> tuple[float, list[float]]:
+    def _market(
+        self, state: GameState, m: int, gifts: tuple, deben: tuple
+    ) -> tuple[float, list[float]]:
         """(closing weight, gains per seat) of a market not being resolved, through the cache:
         the look-ahead changes one market at a time, the others come from the cache."""
         counts, holders, _, table = gifts
@@ -314,12 +316,13 @@ class Evaluator:
         counts, holders, per_gift, table = gifts
         est = self._seat_part(state, counts, per_gift)
         mask = state.mask
+        deben = tuple(state.deben)
         for m in range(len(R.MARKETS)):
             if m == state.res_market:
                 gains = self.market_gains(state, m, holders, counts, table)
                 weight = 1.0
             elif mask[m]:
-                weight, gains = self._market(state, m, gifts)
+                weight, gains = self._market(state, m, gifts, deben)
             else:
                 continue
             for q, gain in enumerate(gains):
@@ -332,8 +335,10 @@ class Evaluator:
         shares: the gift values (a placement moves no card) and each market's contribution."""
         gifts = self._gifts(state)
         seat = self._seat_part(state, gifts[0], gifts[2])
+        deben = tuple(state.deben)
         markets = [
-            self._market(state, m, gifts) if state.mask[m] else None for m in range(len(R.MARKETS))
+            self._market(state, m, gifts, deben) if state.mask[m] else None
+            for m in range(len(R.MARKETS))
         ]
         return gifts, seat, markets
 
@@ -360,7 +365,7 @@ class Evaluator:
             elif not mask[m]:
                 continue
             elif paid:
-                weight, gains = self._market(state, m, gifts)
+                weight, gains = self._market(state, m, gifts, deben)
             else:
                 weight, gains = markets[m]
             for q, gain in enumerate(gains):

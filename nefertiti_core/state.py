@@ -1272,7 +1272,7 @@ def _clone_random(rng: random.Random) -> random.Random:
 _COPY_EXPR = {  # (copy(), fast_copy()) of field ``s.<name>``, by copy kind
     IMMUTABLE: ("{a}", "{a}"),
     FLAT: ("{a}[:]", "{a}[:]"),
-    NESTED: ("[v[:] for v in {a}]", "[v[:] for v in {a}]"),
+    NESTED: ("_list(_map(_copy_list, {a}))", "_list(_map(_copy_list, {a}))"),
     RANDOM: ("_clone_random({a})", "rng"),
     EVENTS: ("None if {a} is None else {a}[:]", "None"),
 }
@@ -1330,7 +1330,14 @@ def _check_fields(fields: tuple[Field, ...]) -> None:
 
 
 _check_fields(FIELDS)
-_made: dict = {"_new": object.__new__, "_GameState": GameState, "_clone_random": _clone_random}
+_made: dict = {
+    "_new": object.__new__,
+    "_GameState": GameState,
+    "_clone_random": _clone_random,
+    "_list": list,
+    "_map": map,
+    "_copy_list": list.copy,
+}
 exec(compile(_fields_source(), "<GameState fields>", "exec"), _made)  # noqa: S102
 
 fast_copy = _made["fast_copy"]
