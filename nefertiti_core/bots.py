@@ -278,7 +278,7 @@ class Evaluator:
             tuple(state.cards[m]),
             state.seal_on_upper[m],
             state.reserve[m],
-            tuple(state.deben),
+            deben,
             counts,
         )
         hit = self._cache.get(key)
@@ -358,6 +358,7 @@ class Evaluator:
                 + sum(map(operator.mul, counts[seat], per_gift))
             )
         mask = state.mask
+        deben = tuple(state.deben) if paid else ()
         for m in range(len(R.MARKETS)):
             if m == market:
                 weight = self.closing_weight(state, m)
