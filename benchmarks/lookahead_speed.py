@@ -1,12 +1,12 @@
 """The look-ahead's cost: random and greedy decisions, greedy odds playouts, mcts simulations,
 and OpenSpiel's pure-Python tic-tac-toe, for this checkout and an earlier commit, in one run.
 
-    .venv/bin/python benchmarks/lookahead_speed.py [--before 9c6c70f] [--games 12]
-        [--odds-playouts 120] [--mcts-iterations 60]
+    .venv/bin/python benchmarks/lookahead_speed.py [--before 9c6c70f] [--after HEAD]
+        [--games 12] [--odds-playouts 120] [--mcts-iterations 60]
 
-Every figure is measured twice in the same run, on this checkout ("after") and on ``--before``
-(its ``nefertiti_core`` unpacked with ``git archive`` into a temporary directory, "before"), each
-in its own fresh process, one after the other:
+Every figure is measured twice in the same run, on ``--before`` and on this checkout's working
+tree (or on the commit ``--after``), each ``nefertiti_core`` unpacked with ``git archive`` into a
+temporary directory and measured in its own fresh process, one after the other:
 
 * µs per decision of random and greedy 4-player games (seeds 0..games-1; each decision is the
   bot's ``choose`` and the engine's ``apply_unchecked``), in CPU time of the process (the
@@ -137,9 +137,24 @@ def _child(code: Path, args) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _unpack(commit: str, where: Path) -> Path:
+    """``commit``'s nefertiti_core in the directory ``where`` (made)."""
+    where.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, "nefertiti_core"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+    return where
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="9c6c70f", help="the commit to compare with")
+    parser.add_argument(
+        "--after", help="a commit to measure instead of this checkout's working tree (HEAD...)"
+    )
     parser.add_argument("--games", type=int, default=12, help="greedy games (random: 20x)")
     parser.add_argument("--odds-playouts", type=int, default=120)
     parser.add_argument("--mcts-iterations", type=int, default=60)
@@ -154,19 +169,18 @@ def main(argv=None) -> int:
             sys.exit(f"measuring {where}, not {args.measure}")
         print(json.dumps(measure(args)))
         return 0
-    with tempfile.TemporaryDirectory(prefix="lookahead-before-") as before:
-        archive = subprocess.run(
-            ["git", "-C", str(ROOT), "archive", args.before, "nefertiti_core"],
-            capture_output=True,
-            check=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", before], input=archive, check=True)
+    with tempfile.TemporaryDirectory(prefix="lookahead-") as tmp:
+        before = _unpack(args.before, Path(tmp) / "before")
+        after = ROOT if args.after is None else _unpack(args.after, Path(tmp) / "after")
         load = os.getloadavg()[0]
-        rows = {"before": _child(Path(before), args), "after": _child(ROOT, args)}
+        rows = {"before": _child(before, args), "after": _child(after, args)}
     head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ["git", "-C", str(ROOT), "rev-parse", "--short", args.after or "HEAD"],
+        capture_output=True,
+        text=True,
     ).stdout.strip()
-    print(f"before = {args.before}, after = this checkout ({head}, with its uncommitted changes)")
+    what = f"commit {head}" if args.after else f"this checkout ({head} and uncommitted changes)"
+    print(f"before = commit {args.before}, after = {what}")
     print(f"load average at the start {load:.2f}, at the end {os.getloadavg()[0]:.2f} (2 cores)")
     print()
     b, a = rows["before"], rows["after"]
