@@ -103,17 +103,24 @@ def describe_step(before: GameState, after: GameState, lang: str = "en", step=No
         lines.append(_headline(text) if name == "market_closes" and lines else first_sentence(text))
     if not lines and step is not None:
         lines.append(step_text(before, step))
+    sep = "" if lang == "zh" else " "
     forced: list[str] = []
     forced_seats: list[int] = []
+    follow = False  # the event right after a single-option step says what it did (its points)
     for name, data in rest:
         if name == "forced":
             forced.append(first_sentence(describe_event(name, data, colours, lang) or ""))
             forced_seats.append(data.get("seat", -1))
+            follow = True
+        elif follow and name not in _QUIET and name not in SILENT_EVENTS:
+            text = first_sentence(describe_event(name, data, colours, lang) or "")
+            if text and forced:
+                forced[-1] = sep.join((forced[-1], text))
+            follow = False
         elif name == "market_closes":
             text = describe_event(name, data, colours, lang) or ""
             forced.append(_headline(text))
             forced_seats.append(data.get("seat", -1))
-    sep = "" if lang == "zh" else " "
     return StepWords(
         seat=seat,
         text=sep.join(lines),

@@ -336,10 +336,11 @@ class Board(pn.viewable.Viewer):
             # if given, a height (a projector: the decision beside it stays in view).
             ratio = G.WIDTH / G.HEIGHT
             limit = f"calc(({self.max_height}) * {ratio:.4f})" if self.max_height else "none"
-            self._pane = pn.pane.Bokeh(
-                self._figure,
+            self._pane = pn.Column(
+                pn.pane.Bokeh(self._figure, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
-                styles={"max-width": limit, "margin": "0 auto"},
+                margin=0,
+                styles={"max-width": limit, "margin-left": "auto", "margin-right": "auto"},
                 css_classes=["nefertiti-board"],
             )
         else:

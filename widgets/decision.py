@@ -57,6 +57,11 @@ class DecisionPanel(pn.viewable.Viewer):
     """Who decides, why, and the options as buttons; the scores once the game is over."""
 
     session = param.ClassSelector(class_=GameSession)
+    show_who = param.Boolean(
+        default=True,
+        doc="Say who decides and why (False where a banner above the board says it: the "
+        "Sandbox's projector view)",
+    )
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
@@ -156,7 +161,7 @@ class DecisionPanel(pn.viewable.Viewer):
             return
 
         self._over.visible = False
-        self._who.object = link_rule_ids(_who_html(state, lang, session), lang)
+        self._who.object = link_rule_ids(_who_html(state, lang, session, self.show_who), lang)
         self._bots.visible = session.is_bot(state.decider)
 
         placements, others = [], []
@@ -344,7 +349,7 @@ def _queue(state, lang: str) -> str:
     return tr(lang, "panel.decision.queue", bidders=tr(lang, "list.sep").join(items))
 
 
-def _who_html(state, lang: str, session: GameSession) -> str:
+def _who_html(state, lang: str, session: GameSession, show_who: bool = True) -> str:
     colours = state.colours
     decider = state.decider
     turn = tr(
@@ -354,12 +359,13 @@ def _who_html(state, lang: str, session: GameSession) -> str:
         player=player_name(lang, colours, state.turn_player),
     )
     decides = tr(lang, "panel.decision.decides", player=player_name(lang, colours, decider))
-    parts = [
-        f"<div style='color:#555'>{esc(turn)}</div>",
-        f"<div style='font-size:17px;margin:4px 0'>{swatch(colours[decider], 16)}"
-        f"<b>{esc(decides)}</b></div>",
-        f"<div>{esc(_why(state, lang))}</div>",
-    ]
+    parts = [f"<div style='color:#555'>{esc(turn)}</div>"]
+    if show_who:
+        parts += [
+            f"<div style='font-size:17px;margin:4px 0'>{swatch(colours[decider], 16)}"
+            f"<b>{esc(decides)}</b></div>",
+            f"<div>{esc(_why(state, lang))}</div>",
+        ]
     queue = _queue(state, lang)
     if queue:
         parts.append(f"<div style='color:#555;margin-top:3px'>{esc(queue)}</div>")

@@ -126,7 +126,7 @@ class Sandbox(pn.viewable.Viewer):
         self.board = Board(session, width=BOARD_WIDTH, fit=True, max_height=BOARD_MAX_HEIGHT)
         self.projector = ProjectorBar(session)
         self.position_note = PositionNote(session)
-        self.decision = DecisionPanel(session)
+        self.decision = DecisionPanel(session, show_who=False)  # the banner says it
         self.players = Players(session)
         self.hints_view = HintsView(session)
         self.language = LanguageSelector(session)
