@@ -3,6 +3,7 @@ estimated gift values marked (R8), the winner and tie-break line (R9.2)."""
 
 from __future__ import annotations
 
+import panel as pn
 import pytest
 
 from nefertiti_core.scoring import totals
@@ -37,6 +38,12 @@ def test_the_winner_line_follows_the_tie_break():
 
 def test_before_the_end_it_says_so():
     assert "as if the game ended now" in score_sheet_html(position("tie-break"))
+
+
+def test_folded_until_opened():
+    card = score_sheet("tie-break", END, folded=True)
+    assert isinstance(card, pn.Card) and card.collapsed and card.title == "Show the score sheet"
+    assert "Blue" in card.objects[0].object
 
 
 def test_languages():

@@ -53,7 +53,9 @@ def test_louqsor_rows_give_the_roll_chance_and_no_total():
     assert {r["chance"] for r in rows} == {Fraction(4, 36)}  # 2 and 7 taken: 2x2 of 36 (R3.7)
     assert rows[0]["closes"].startswith("4/36")
     text = square_by_square_html(position("louqsor-reroll"), "louqsor")
-    assert "4/36" in text  # the re-roll line: 2, 3, 7 taken
+    assert "If Green, who holds the dice, rolls again with no new servant: 4/36" in text  # R4.2
+    # nobody holds the dice: no line about rolling again
+    assert "rolls again" not in square_by_square_html(position("louqsor-left-dice"), "louqsor")
 
 
 def test_no_square_is_named_by_index_in_any_language():

@@ -112,9 +112,12 @@ def score_sheet_html(state, lang: str = "en") -> str:
     return link_rule_ids(table + note, lang)
 
 
-def score_sheet(scenario, *steps: str, play_moves: bool = False, lang: str = "en"):
+def score_sheet(
+    scenario, *steps: str, play_moves: bool = False, lang: str = "en", folded: bool = False
+):
     """Every player's score in position ``scenario`` (a position file's name, whose own moves are
-    played when ``play_moves``, or a state) after ``steps``, and who wins (R9.1, R9.2)."""
+    played when ``play_moves``, or a state) after ``steps``, and who wins (R9.1, R9.2).
+    ``folded``: in a closed card the learner opens (after predicting who wins)."""
     if isinstance(scenario, str) and play_moves:
         from nefertiti_core.exercises import scenario_path
         from nefertiti_core.scenario import load
@@ -123,8 +126,12 @@ def score_sheet(scenario, *steps: str, play_moves: bool = False, lang: str = "en
         loaded.play_moves()
         scenario = loaded.state
     state = position(scenario, *steps)
-    return pn.pane.HTML(
+    pane = pn.pane.HTML(
         score_sheet_html(state, _language(lang)),
         css_classes=["score-sheet"],
         sizing_mode="stretch_width",
     )
+    if not folded:
+        return pane
+    title = tr(lang, "scoresheet.fold")
+    return pn.Card(pane, title=title, collapsed=True, sizing_mode="stretch_width")

@@ -103,7 +103,8 @@ def _sums(stall: R.Stall) -> bool:
 
 def _outcomes(stall: R.Stall) -> int:
     """How many equally likely rolls a Louqsor stall has (36 for two dice, 6 for one); 0 else."""
-    return {R.TWO_DICE: 36, R.ONE_DIE_RUN: 6}.get(stall.rule, 0)
+    dice = R.dice_rolled(stall.id)
+    return R.roll_count(dice) if dice else 0
 
 
 def square_rows(state, market, lang: str = "en") -> list[dict]:
@@ -172,9 +173,10 @@ def square_by_square_html(state, market, lang: str = "en") -> str:
     if sums:
         now = sum(stall.squares[i].value for i in status.occupied)
         notes.append(tr(lang, "stalltable.now", total=now))
-    if status.louqsor_next_roll_probability is not None:
+    if status.louqsor_next_roll_probability is not None and status.dice_holder >= 0:
         chance = format_probability(status.louqsor_next_roll_probability, _outcomes(stall), lang)
-        notes.append(tr(lang, "stalltable.reroll", chance=chance))
+        player = tr(lang, f"colour.{state.colours[status.dice_holder]}")
+        notes.append(tr(lang, "stalltable.reroll", player=player, chance=chance))
     return _table(header, cells, "square-by-square", " ".join(notes), lang)
 
 
@@ -311,7 +313,11 @@ def louqsor_odds(lang: str = "en"):
         tr(lang, k) for k in ("stalltable.odds.k", "stalltable.odds.left", "stalltable.odds.right")
     ]
     cells = [
-        [r["k"], format_probability(r["left"], 36, lang), format_probability(r["right"], 6, lang)]
+        [
+            r["k"],
+            format_probability(r["left"], R.roll_count(2), lang),
+            format_probability(r["right"], R.roll_count(1), lang),
+        ]
         for r in louqsor_odds_rows()
     ]
     return pn.pane.HTML(
