@@ -14,12 +14,14 @@ TUTORIALS = Path(__file__).parents[1] / "tutorials"
 NOTEBOOKS = sorted(TUTORIALS.glob("[0-9][0-9]-*.ipynb"))
 
 #: Numbers that state nothing about the game: rule IDs (R3.5, R6.1–R6.4), notebook numbers
-#: (**07**, "notebook 07", 07-closing-gizeh, the title's "# 07 ·"), Markdown list markers.
+#: (**07**, "notebook 07", 07-closing-gizeh, the title's "# 07 ·"), Markdown list markers, inline
+#: code (commands, notation) and durations.
 _NOT_CLAIMS = re.compile(
     r"R\d+(?:\.\d+)?(?:\s*[–-]\s*R?\d+(?:\.\d+)?)?"
     r"|\*\*\d\d(?:[–-]\d\d)?\*\*|notebooks? \d\d(?:[–-]\d\d)?|\b\d\d-[a-z][a-z-]+"
     r"|^\s*\d+\.\s|(?<=[#])\d+|^# \d\d ·"
-    r"|`[^`]*`",
+    r"|`[^`]*`"
+    r"|\b\d+ min(?:utes)?\b",  # a lesson plan's durations are advice, not facts of the game
     re.M,
 )
 _NUMBER = re.compile(r"\d+")
