@@ -18,6 +18,7 @@ from typing import Protocol
 
 from . import options as O
 from . import rules as R
+from .chance import roll_at
 from .deck import reshuffled
 from .errors import NefertitiError
 from .scoring import totals, winners
@@ -66,7 +67,7 @@ class RandomBot:
 # whose random source is the bot's own.
 
 _SHAPE = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
-_DICE = {R.TWO_DICE, R.ONE_DIE_RUN}
+_DICE = R.DICE_RULES
 
 
 def _needed_table(stall_id: int) -> tuple[int, ...]:
@@ -249,8 +250,7 @@ class Evaluator:
         if rule in _DICE:
             return min(1.0, 0.3 + _louqsor_chance(stall, mask))
         if rule == R.COLOURS3_OR_4:  # R3.2
-            on = [o for o in state.owners[m] if o >= 0]
-            needed = max(1, min(4 - len(on), 3 - len(set(on))))
+            needed = max(1, R.colours_needed([o for o in state.owners[m] if o >= 0]))
         else:
             needed = _NEEDED[stall][mask]
         return _CLOSING_WEIGHT[min(needed, len(_CLOSING_WEIGHT) - 1)]
@@ -450,17 +450,10 @@ _NO_ROLL = ((1.0, (), None),)
 
 def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
     """``chance_outcomes`` with each outcome's closing (True/False; None: no roll)."""
-    kind = O.OPTION_KIND[option]
-    if kind == O.PLACE:
-        stall = O.SQUARE_STALL[option]
-        if stall not in _DICE_STALLS:
-            return _NO_ROLL
-        mask = state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
-    elif kind == O.REROLL:
-        stall = R.LOUQSOR * 2 + state.side[R.LOUQSOR]
-        mask = state.mask[R.LOUQSOR]
-    else:
+    rolling = roll_at(state, option)
+    if rolling is None:
         return _NO_ROLL
+    stall, mask = rolling
     key = (stall, mask, tuple(state.forced_rolls))
     out = _CHANCES.get(key)
     if out is None:
@@ -480,7 +473,6 @@ def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...
 
 
 _CHANCES: dict[tuple, tuple[tuple[float, tuple[int, ...], bool]]] = {}
-_DICE_STALLS = frozenset(st.id for st in R.STALLS if st.rule in _DICE)
 _STALL_RULE = tuple(st.rule for st in R.STALLS)
 _DEBEN_SQUARE = tuple(tuple(sq.symbol == R.DEBEN for sq in st.squares) for st in R.STALLS)
 _EMPTY_COUNT = tuple(
@@ -604,7 +596,7 @@ class _Search:
         elif rule == R.COLOURS3_OR_4:  # R3.2
             on = [o for o in owners if o >= 0]
             on.append(p)
-            if len(on) >= 4 or len(set(on)) >= 3:
+            if R.colours_close(on):
                 return None
         context = self._contexts.get(id(state))
         if context is None or context[0] is not state:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from . import options as O
 from . import rules as R
 from .deck import BOTTOM
 from .errors import ArgumentError, IllegalOptionError, NefertitiError, require_state
@@ -54,7 +55,7 @@ ROLL, DRAW = "roll", "draw"
 #: Who acts at a chance node, as OpenSpiel numbers it (``pyspiel.PlayerId.CHANCE``), for code
 #: that shows whose turn it is without importing OpenSpiel (seats are 0-3).
 CHANCE_PLAYER = -1
-DIE_FACES = 6
+DIE_FACES = R.DIE_FACES
 LOUQSOR_LEFT = R.LOUQSOR * 2 + R.LEFT
 LOUQSOR_RIGHT = R.LOUQSOR * 2 + R.RIGHT
 CARD_NAMES = (*R.CARD_KINDS, "akhenaton")
@@ -73,10 +74,13 @@ class Outcome(NamedTuple):
 # ====================================================================== the distributions
 def dice_of(stall_id: int) -> int:
     """How many dice a roll on Louqsor's stall ``stall_id`` uses: 2 left (R3.7), 1 right (R3.8)."""
-    if stall_id == LOUQSOR_LEFT:
-        return 2
-    if stall_id == LOUQSOR_RIGHT:
-        return 1
+    dice = (
+        R.dice_rolled(stall_id)
+        if isinstance(stall_id, int) and 0 <= stall_id < len(R.STALLS)
+        else 0
+    )
+    if dice:
+        return dice
     raise ArgumentError(f"only Louqsor's stalls roll dice (R3.7, R3.8), not stall {echo(stall_id)}")
 
 
@@ -108,15 +112,12 @@ def roll_outcomes(stall_id: int, mask: int, given: tuple[int, ...] = ()) -> tupl
     for d in given:
         if type(d) is not int or not 1 <= d <= DIE_FACES:
             raise ArgumentError(f"a die shows 1 to 6, not {echo(d)} (R4.4)")
-    occupied = {sq.value for sq in stall.squares if mask >> sq.index & 1}
-    run = R.RUN_TABLE[stall_id][mask] if dice == 1 else 0
     free = dice - len(given)
     p = Fraction(1, DIE_FACES**free)
     out = []
     for roll in itertools.product(range(1, DIE_FACES + 1), repeat=free):
         full = given + roll
-        closes = all(d in occupied for d in full) if dice == 2 else full[0] <= run
-        out.append(Outcome(roll, p, closes))
+        out.append(Outcome(roll, p, R.roll_closes(stall_id, mask, full)))
     out = tuple(out)
     if len(_ROLLS) < 4096:
         _ROLLS[key] = out
@@ -173,6 +174,20 @@ def _draw_outcomes(counts: list[int], akhenaton: str) -> tuple[Outcome, ...]:
     if akhenaton == "any":
         out.append(Outcome(R.AKHENATON, Fraction(1, size)))
     return tuple(out)
+
+
+def roll_at(state: GameState, option: int) -> tuple[int, int] | None:
+    """(stall id, occupancy at the roll) when ``option`` makes its player roll Louqsor's dice:
+    a placement on a dice stall (R3.7, R3.8) or the dice holder's re-roll (R4.2); else None.
+    The one place that says which options roll (status, exercises, bots and hints ask it)."""
+    kind = O.OPTION_KIND[option]
+    if kind == O.PLACE:
+        stall_id = O.SQUARE_STALL[option]
+        if R.STALLS[stall_id].rule in R.DICE_RULES:
+            return stall_id, state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
+    elif kind == O.REROLL:
+        return R.LOUQSOR * 2 + state.side[R.LOUQSOR], state.mask[R.LOUQSOR]
+    return None
 
 
 # ====================================================================== the chance point

@@ -286,24 +286,19 @@ def _load_any(path: str):
     """A scenario or a game record from a file: (start state, steps, teaching text by language)."""
     from pathlib import Path
 
-    from .history import is_record, record_from_data
+    from .history import GameRecord, load_any
     from .limits import FileLimitError, echo, read_text
-    from .scenario import ScenarioError, from_data
-    from .yaml_subset import YamlError, loads
+    from .scenario import ScenarioError
 
     file = Path(path)
     try:
         text = read_text(file)  # a regular file, at most MAX_FILE_BYTES, BOM dropped (limits.py)
     except FileLimitError as error:
         raise ScenarioError(echo(path, 80)[1:-1], (), str(error)) from None
-    try:
-        doc = loads(text)
-    except YamlError as error:
-        raise ScenarioError(file.name, (), str(error).split(": ", 1)[-1], error.line) from None
-    if is_record(doc.data):
-        record = record_from_data(doc.data, file.name, doc)
-        return record.start, record.steps, "", True, file.name
-    scenario = from_data(doc.data, file.name, doc)
+    loaded = load_any(text, file.name)
+    if isinstance(loaded, GameRecord):
+        return loaded.start, loaded.steps, "", True, file.name
+    scenario = loaded
     for warning in scenario.warnings:
         print(f"warning: {file.name}: {warning}", file=sys.stderr)
     teaching = {lang: scenario.teaching_in(lang) for lang in ("en", "de", "zh")}

@@ -31,3 +31,10 @@ def reshuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
             at = rng.randrange(min(BOTTOM, len(deck)))
         cards.insert(at, R.AKHENATON)
     return cards
+
+
+def unseen(deck: Sequence[int]) -> list[int]:
+    """The deck as the players know it, in one repeatable order: :func:`reshuffled` with a
+    random source seeded by the deck's size (a preview or an exercise on a copy of the game must
+    neither reveal the real order, R12, nor change from one call to the next)."""
+    return reshuffled(deck, random.Random(len(deck)))

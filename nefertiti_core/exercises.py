@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from . import options as O
 from . import rules as R
+from .chance import roll_at
+from .deck import unseen as unseen_deck  # the deck as the players know it (R12)
 from .errors import NefertitiError
 from .explain import narrate, score_lines
 from .explain_illegal import why_illegal
@@ -60,7 +62,6 @@ from .status import (
     louqsor_outcomes,
     louqsor_probability,
     stall_status,
-    unseen_deck,  # the deck as the players know it (R12): a copy must not reveal the real order
 )
 from .variants import describe_variant, with_rules
 from .yaml_subset import Document, YamlError, loads
@@ -98,7 +99,6 @@ __all__ = [
 ]
 
 SCENARIOS = "scenarios"
-_DICE_RULES = (R.TWO_DICE, R.ONE_DIE_RUN)
 _LOUQSOR_LEFT = R.LOUQSOR * 2 + R.LEFT
 
 
@@ -147,18 +147,6 @@ def scenario_path(name: str | Path) -> Path:
     return folder / f"{name}.yaml"
 
 
-def _rolling(state: GameState, option: int) -> tuple[int, int] | None:
-    """(stall id, occupancy at the roll) when ``option`` makes someone roll Louqsor's dice."""
-    kind = O.OPTION_KIND[option]
-    if kind == O.PLACE:
-        stall_id = O.SQUARE_STALL[option]
-        if R.STALLS[stall_id].rule in _DICE_RULES:
-            return stall_id, state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
-    elif kind == O.REROLL:
-        return R.LOUQSOR * 2 + state.side[R.LOUQSOR], state.mask[R.LOUQSOR]
-    return None
-
-
 def _play(state: GameState, option: int) -> GameState:
     """``option`` applied to a copy of ``state`` that records its own events.
 
@@ -169,7 +157,7 @@ def _play(state: GameState, option: int) -> GameState:
     copy = state.copy()
     copy.log = []
     copy.deck = unseen_deck(state.deck)
-    rolling = _rolling(state, option)
+    rolling = roll_at(state, option)
     if rolling is not None:
         stall_id, mask = rolling
         outcomes = louqsor_outcomes(stall_id, mask, tuple(state.forced_rolls))
@@ -294,7 +282,7 @@ class _Words:
 
 
 def _probability_text(value: Fraction, dice: int, lang: str) -> str:
-    return format_probability(value, 6**dice, lang)
+    return format_probability(value, R.roll_count(dice), lang)
 
 
 def _signed(value: int) -> str:
@@ -620,7 +608,7 @@ class WillItClose(_ChoiceExercise):
         return not self._dice()
 
     def _dice(self) -> tuple[int, int] | None:
-        return _rolling(self._base(), self._option(self.option_text))
+        return roll_at(self._base(), self._option(self.option_text))
 
     def _market(self, option: int) -> int:
         kind = O.OPTION_KIND[option]
@@ -717,7 +705,7 @@ def _dice_sentence(w: _Words, stall_id: int, mask: int, reroll: bool = False) ->
             f"exercise.dice.two{now}",
             stall=w.stall(stall_id),
             values=w.join(values),
-            count=int(chance * 36),
+            count=int(chance * R.roll_count(2)),
             probability=_probability_text(chance, 2, w.lang),
         )
     return w.s(
@@ -815,7 +803,7 @@ class ClickClosingSquare(Exercise):
         parts = [describe_status(status, state.colours, w.lang)]
         if state.owners[self.market][parsed] >= 0:
             parts.append(w.s("exercise.click.taken", square=w.square(stall_id, parsed)))
-        elif R.STALLS[stall_id].rule not in _DICE_RULES:
+        elif R.STALLS[stall_id].rule not in R.DICE_RULES:
             option = O.place_id(self.market, state.side[self.market], parsed)
             if state.is_legal(option):
                 parts += narrate(_play(state, option), w.lang)
@@ -1173,7 +1161,7 @@ class ClosingChance(Exercise):
         return R.LOUQSOR * 2 + state.side[R.LOUQSOR]
 
     def _dice(self, state: GameState) -> int:
-        return 2 if self._stall_id(state) == _LOUQSOR_LEFT else 1
+        return R.dice_rolled(self._stall_id(state))
 
     def _question(self, w: _Words, state: GameState) -> str:
         stall_id = self._stall_id(state)

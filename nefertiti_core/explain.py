@@ -142,17 +142,6 @@ def _dash(values) -> str:
     return "-".join(str(v) for v in values)
 
 
-def _longest_run_values(values: list[int]) -> list[int]:
-    """The longest run of consecutive values (R3.8), the first one if several are as long."""
-    best: list[int] = []
-    run: list[int] = []
-    for v in sorted(set(values)):
-        run = run + [v] if run and v == run[-1] + 1 else [v]
-        if len(run) > len(best):
-            best = run
-    return best
-
-
 def _largest_group(stall: R.Stall, squares) -> list[int]:
     """The largest connected group of occupied squares (R3.1), as square indices."""
     occupied = set(squares)
@@ -273,7 +262,7 @@ def _ev_roll(w: _Words, d: dict) -> str:
             )
     else:
         run = d["run"] or 0
-        run_values = _longest_run_values(occupied)
+        run_values = R.longest_run_values(occupied)
         ref = w.ref("markets", "R3.8" if d["closes"] else "R3.8, R4.1")
         params = dict(
             player=player, die=dice[0], run=run, squares=_dash(run_values) or "-", ref=ref
@@ -322,7 +311,7 @@ def _closing_reason(w: _Words, stall: R.Stall, d: dict) -> str:
     if rule == R.TWO_DICE and len(dice) == 2:
         return w("ev.why.two_dice", dice=w.join(dice), occupied=w.join(occupied))
     if rule == R.ONE_DIE_RUN and len(dice) == 1:
-        run = _longest_run_values(occupied)
+        run = R.longest_run_values(occupied)
         return w("ev.why.one_die", die=dice[0], run=len(run), squares=_dash(run))
     return w("ev.why.other")
 
@@ -806,8 +795,7 @@ def _place_details(w: _Words, state: GameState, option: int) -> list[str]:
         details.append(w("opt.d.bonus_none"))
     mask = state.mask[m] | 1 << index
     if stall.rule == R.COLOURS3_OR_4:
-        on = [o for o in state.owners[m] if o >= 0] + [p]
-        closes = len(on) >= 4 or len(set(on)) >= 3
+        closes = R.colours_close([o for o in state.owners[m] if o >= 0] + [p])
     elif stall.rule == R.TWO_DICE:
         closes = False
         details.append(w("opt.d.roll_two"))

@@ -35,7 +35,7 @@ from .limits import check_magnitudes, echo
 from .state import P_OVER, P_TAKE, GameState
 from .status import format_probability, louqsor_probability
 
-_DICE = {R.TWO_DICE, R.ONE_DIE_RUN}
+_DICE = R.DICE_RULES
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 
 
@@ -143,8 +143,7 @@ def _closes_now(state: GameState, m: int, owners, mask: int) -> Fraction:
     if rule in _DICE:
         return louqsor_probability(stall, mask, tuple(state.forced_rolls))
     if rule == R.COLOURS3_OR_4:  # R3.2
-        on = [o for o in owners if o >= 0]
-        return Fraction(int(len(on) >= 4 or len(set(on)) >= 3))
+        return Fraction(int(R.colours_close([o for o in owners if o >= 0])))
     return Fraction(int(R.CLOSES_TABLE[stall][mask]))
 
 
@@ -156,8 +155,7 @@ def _one_from_closing(state: GameState, m: int, owners, mask: int, seat: int) ->
         return False
     empty = [i for i in range(len(owners)) if owners[i] < 0]
     if rule == R.COLOURS3_OR_4:
-        on = [o for o in owners if o >= 0] + [seat]
-        return bool(empty) and (len(on) >= 4 or len(set(on)) >= 3)
+        return bool(empty) and R.colours_close([o for o in owners if o >= 0] + [seat])
     table = R.CLOSES_TABLE[stall]
     return any(table[mask | 1 << i] for i in empty)
 
@@ -271,8 +269,8 @@ class _Reasons:
         if chance == 1:
             return out + self.closing(m, owners, stall.rule_id, deben)
         if chance > 0:
-            dice = 2 if stall.rule == R.TWO_DICE else 1
-            probability = format_probability(chance, 6**dice, self.lang)
+            dice = R.DICE_OF_RULE[stall.rule]
+            probability = format_probability(chance, R.roll_count(dice), self.lang)
             out.append(self.s("roll", market=market, probability=probability, rule=stall.rule_id))
             if top >= 0:
                 out += self.closing(m, owners, stall.rule_id, deben)[:1]
@@ -401,12 +399,12 @@ class _Reasons:
             if kind == O.KEEP:
                 return [self.s("keep", market=market)]
             chance = louqsor_probability(stall_id, state.mask[R.LOUQSOR], tuple(state.forced_rolls))
-            dice = 2 if R.STALLS[stall_id].rule == R.TWO_DICE else 1
+            dice = R.dice_rolled(stall_id)
             out = [
                 self.s(
                     "reroll",
                     market=market,
-                    probability=format_probability(chance, 6**dice, self.lang),
+                    probability=format_probability(chance, R.roll_count(dice), self.lang),
                     rule=R.STALLS[stall_id].rule_id,
                 )
             ]

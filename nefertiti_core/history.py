@@ -525,6 +525,24 @@ def is_record(data) -> bool:
     return isinstance(data, dict) and "nefertiti_record" in data
 
 
+def load_any(text: str, name: str):
+    """A scenario or a game record from a file's text (``name``: the file's name in messages):
+    a :class:`GameRecord` when the file is a record (``nefertiti_record:``), else a
+    :class:`~nefertiti_core.scenario.Scenario`. Broken YAML or data raises a one-line
+    ScenarioError naming the file, line and field. The command line and the Sandbox both read
+    files through this one function."""
+    from .scenario import ScenarioError, from_data
+    from .yaml_subset import YamlError, loads
+
+    try:
+        doc = loads(text)
+    except YamlError as error:
+        raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
+    if is_record(doc.data):
+        return record_from_data(doc.data, name, doc)
+    return from_data(doc.data, name, doc)
+
+
 def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
     """A record from file data: ``nefertiti_record: 1``, ``start`` (a position), ``moves``;
     format 2 may have ``branches``, ``current``, ``seats`` and ``bot_seed`` as well."""

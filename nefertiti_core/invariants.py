@@ -94,7 +94,7 @@ def violations(state: GameState) -> list[str]:
                 out.append(f"{R.STALLS[stall].name} is open although its closing condition holds")
             if rule == R.COLOURS3_OR_4:
                 on = [o for o in state.owners[m] if o >= 0]
-                if len(on) >= 4 or len(set(on)) >= 3:
+                if R.colours_close(on):
                     out.append(f"{R.STALLS[stall].name} is open with {len(on)} servants (R3.2)")
             if all(o >= 0 for o in state.owners[m]):
                 out.append(f"{R.STALLS[stall].name} is open with no empty square (R3.10)")

@@ -154,7 +154,7 @@ THEMES = (
 
 MAX_PLIES = 400  # a self-play game is ~110 decisions; a bound against a bot that never ends it
 PER_KIND = 6  # exercises kept per theme, kind and game (chosen by the seed among the candidates)
-_DICE_RULES = (R.TWO_DICE, R.ONE_DIE_RUN)
+_DICE_RULES = R.DICE_RULES
 
 
 # ------------------------------------------------------------------------------------ the exercises
@@ -280,8 +280,8 @@ def _answer_words(exercise: Exercise, lang: str) -> list[str]:
     state = exercise.state()
     truth = exercise.right_answer()
     if exercise.answer_kind == "probability":
-        dice = 2 if state.side[R.LOUQSOR] == R.LEFT else 1
-        text = format_probability(truth, 6**dice, lang)
+        dice = R.dice_rolled(R.LOUQSOR * 2 + state.side[R.LOUQSOR])
+        text = format_probability(truth, R.roll_count(dice), lang)
         return [text.split(" ")[0], text]
     if exercise.answer_kind == "square":
         stall_id = exercise.market * 2 + state.side[exercise.market]

@@ -238,16 +238,84 @@ def connected_component_sizes(stall: Stall, mask: int) -> list[int]:
     return sizes
 
 
+def occupied_values(stall: Stall, mask: int) -> list[int]:
+    """The values of the squares in ``mask``, smallest first."""
+    return sorted(s.value for s in stall.squares if mask >> s.index & 1)
+
+
+def longest_run_values(values) -> tuple[int, ...]:
+    """The longest run of consecutive values among ``values`` (R3.8), the first (lowest) one if
+    several are as long: ``(2, 3, 4)`` for 2, 3, 4, 7."""
+    best: list[int] = []
+    run: list[int] = []
+    for v in sorted(set(values)):
+        run = run + [v] if run and v == run[-1] + 1 else [v]
+        if len(run) > len(best):
+            best = run
+    return tuple(best)
+
+
 def longest_run(stall: Stall, mask: int) -> int:
     """Length of the longest run of occupied squares with consecutive values (R3.8)."""
-    values = sorted(s.value for s in stall.squares if mask >> s.index & 1)
-    best = run = 0
-    previous = None
-    for v in values:
-        run = run + 1 if previous is not None and v == previous + 1 else 1
-        best = max(best, run)
-        previous = v
-    return best
+    return len(longest_run_values(occupied_values(stall, mask)))
+
+
+# Gizeh right (R3.2): the stall closes once its servants show this many colours, or number this
+# many, whoever placed them.
+COLOURS_TO_CLOSE = 3
+SERVANTS_TO_CLOSE = 4
+
+
+def colours_close(seats) -> bool:
+    """Whether servants of ``seats`` (one entry per servant on the stall) close Gizeh right (R3.2)."""
+    return len(seats) >= SERVANTS_TO_CLOSE or len(set(seats)) >= COLOURS_TO_CLOSE
+
+
+def colours_needed(seats) -> int:
+    """The fewest further servants that close Gizeh right holding ``seats`` (R3.2)."""
+    return max(0, min(SERVANTS_TO_CLOSE - len(seats), COLOURS_TO_CLOSE - len(set(seats))))
+
+
+# Abou Simbel (R3.5, R3.6): the left stall closes on a total of exactly 11 or 14 or on at least
+# 17; the right stall on at least 17.
+SUM_EXACT = {SUM_11_14_17: (11, 14), SUM_17: ()}
+SUM_AT_LEAST = 17
+
+
+def sum_closes(rule: str, total: int) -> bool:
+    """Whether bids adding up to ``total`` close an Abou Simbel stall of ``rule`` (R3.5, R3.6)."""
+    return total in SUM_EXACT[rule] or total >= SUM_AT_LEAST
+
+
+def sum_targets(rule: str) -> tuple[int, ...]:
+    """The totals that close an Abou Simbel stall of ``rule``, the open-ended one last."""
+    return (*SUM_EXACT[rule], SUM_AT_LEAST)
+
+
+# Louqsor (R3.7, R3.8, R4.2): the dice rolled after a placement (and by a re-roll).
+DIE_FACES = 6
+DICE_OF_RULE = {TWO_DICE: 2, ONE_DIE_RUN: 1}
+DICE_RULES = frozenset(DICE_OF_RULE)
+
+
+def dice_rolled(stall_id: int) -> int:
+    """How many dice a placement on stall ``stall_id`` rolls: 2 (R3.7), 1 (R3.8), else 0."""
+    return DICE_OF_RULE.get(STALLS[stall_id].rule, 0)
+
+
+def roll_count(dice: int) -> int:
+    """How many equally likely rolls ``dice`` dice have: 36 for two, 6 for one."""
+    return DIE_FACES**dice
+
+
+def roll_closes(stall_id: int, mask: int, dice) -> bool:
+    """Whether the roll ``dice`` closes Louqsor's stall ``stall_id`` with the occupancy ``mask``:
+    on the left stall each die must show an occupied value (R3.7), on the right stall the die
+    must be at most the longest run of consecutive occupied values (R3.8)."""
+    if STALLS[stall_id].rule == TWO_DICE:
+        bits = _VALUE_BITS[stall_id]
+        return all(mask & bits.get(d, 0) for d in dice)
+    return dice[0] <= RUN_TABLE[stall_id][mask]
 
 
 def closes_by_shape(stall: Stall, mask: int) -> bool:
@@ -262,11 +330,8 @@ def closes_by_shape(stall: Stall, mask: int) -> bool:
         return all(any(mask >> i & 1 for i in level) for level in stall.groups)
     if rule == LINE3:
         return any(all(mask >> i & 1 for i in line) for line in stall.groups)
-    if rule == SUM_11_14_17:
-        total = _mask_sum(stall, mask)
-        return total in (11, 14) or total >= 17
-    if rule == SUM_17:
-        return _mask_sum(stall, mask) >= 17
+    if rule in SUM_EXACT:
+        return sum_closes(rule, _mask_sum(stall, mask))
     return False
 
 
@@ -279,6 +344,14 @@ RUN_TABLE: tuple[tuple[int, ...], ...] = tuple(
     for st in STALLS
 )
 RESOLUTION_ORDER = tuple(resolution_order(st) for st in STALLS)
+# Per stall, per square value: the mask of the squares showing it (a die's face on R3.7).
+_VALUE_BITS: tuple[dict[int, int], ...] = tuple(
+    {
+        v: sum(1 << s.index for s in st.squares if s.value == v)
+        for v in {s.value for s in st.squares}
+    }
+    for st in STALLS
+)
 
 # --- Characters (R2.3, R10) ---------------------------------------------------------------------
 # Piles in their order beside the board; within a pile the first card is on top.

@@ -693,7 +693,7 @@ def _check_not_closing(rd: _Reader, state: GameState, m: int, path) -> None:
     mask = state.mask[m]
     if stall.rule == R.COLOURS3_OR_4:
         on = [o for o in state.owners[m] if o >= 0]
-        if len(on) >= 4 or len(set(on)) >= 3:
+        if R.colours_close(on):
             rd.fail(
                 path,
                 f"{len(on)} servants of {len(set(on))} colours: {stall.name} would "

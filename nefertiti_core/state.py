@@ -667,8 +667,7 @@ class GameState:
         if rule in _SHAPE_RULES:
             return R.CLOSES_TABLE[stall][mask]
         if rule == R.COLOURS3_OR_4:  # R3.2
-            on = [o for o in self.owners[m] if o >= 0]
-            return len(on) >= 4 or len(set(on)) >= 3
+            return R.colours_close([o for o in self.owners[m] if o >= 0])
         # Louqsor (R3.7, R3.8): the placer rolls and becomes the dice holder (R4.3).
         closes = self._roll_louqsor(stall, p)
         if not closes:
@@ -678,16 +677,11 @@ class GameState:
 
     def _roll_louqsor(self, stall: int, p: int) -> bool:
         mask = self.mask[R.LOUQSOR]
-        if stall == _LOUQSOR_LEFT:  # R3.7: each die must show an occupied value
-            d1, d2 = self._roll(), self._roll()
-            self.last_roll = (d1, d2)
-            occupied = self.owners[R.LOUQSOR]
-            # Louqsor's left stall is valued 1..7 in listing order, so value v is square v-1.
-            closes = occupied[d1 - 1] >= 0 and occupied[d2 - 1] >= 0
-        else:  # R3.8: the die at most the longest run of consecutive occupied values
-            d = self._roll()
-            self.last_roll = (d,)
-            closes = d <= R.RUN_TABLE[stall][mask]
+        if stall == _LOUQSOR_LEFT:  # R3.7: two dice
+            self.last_roll = (self._roll(), self._roll())
+        else:  # R3.8: one die
+            self.last_roll = (self._roll(),)
+        closes = R.roll_closes(stall, mask, self.last_roll)
         if self.log is not None:
             self._emit(
                 "roll",

@@ -19,14 +19,14 @@ Rule IDs refer to the rules reference,
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from . import options as O
 from . import rules as R
-from .chance import closing_probability, roll_outcomes
+from .chance import closing_probability, roll_at, roll_outcomes
+from .deck import unseen as unseen_deck  # noqa: F401 (the name exercises import)
 from .i18n import tr
 from .squares import square_name, square_names
 from .state import OPEN as _MARKET_OPEN
@@ -40,8 +40,7 @@ CLOSED = "closed"  # closed, waiting to reopen (normally: it holds the Market Cl
 DEAD = "permanently_closed"  # the Akhenaton card was drawn while refilling it (R6.8)
 RESOLVING = "resolving"  # it has just closed; its bids are being settled (R6)
 
-DIE_FACES = 6
-_LOUQSOR_LEFT_ID = R.LOUQSOR * 2 + R.LEFT
+DIE_FACES = R.DIE_FACES
 
 # Akhet-Aton right (R3.4): names of the lines, in the order of rules.STALLS' groups.
 _LINE_KEYS = (
@@ -92,7 +91,7 @@ class Probability:
     """An exact probability, shown over the dice's denominator: ``4/36 (11%)``."""
 
     value: Fraction
-    denominator: int = 36
+    denominator: int = R.roll_count(2)
 
 
 @dataclass(frozen=True)
@@ -230,9 +229,8 @@ def louqsor_outcomes(stall_id: int, mask: int, forced: tuple[int, ...] = ()):
 
 
 def _colour_closes(owners: list[int], seat: int) -> bool:
-    """R3.2: 3 or more colours, or 4 or more servants, once ``seat`` has added one."""
-    on = [o for o in owners if o >= 0] + [seat]
-    return len(on) >= 4 or len(set(on)) >= 3
+    """R3.2 (:func:`.rules.colours_close`) once ``seat`` has added a servant."""
+    return R.colours_close([o for o in owners if o >= 0] + [seat])
 
 
 def _fewest_placements(stall_id: int, mask: int) -> int | None:
@@ -263,11 +261,7 @@ def stall_status(state: GameState, market, seat: int | None = None) -> StallStat
     empty = tuple(i for i in range(size) if not mask >> i & 1)
     has_tile = state.tile == m
     akhenaton = state.akhenaton_drawn
-    dice = 0
-    if stall.rule == R.TWO_DICE:
-        dice = 2
-    elif stall.rule == R.ONE_DIE_RUN:
-        dice = 1
+    dice = R.dice_rolled(stall_id)
 
     if state.dead_market == m:
         condition = DEAD
@@ -315,8 +309,7 @@ def stall_status(state: GameState, market, seat: int | None = None) -> StallStat
     elif stall.rule == R.COLOURS3_OR_4:
         closes = _colour_closes(owners, seat)
         chances = [(i, Fraction(int(closes))) for i in empty]
-        on = [o for o in owners if o >= 0]
-        needed = max(0, min(4 - len(on), 3 - len(set(on))))
+        needed = R.colours_needed([o for o in owners if o >= 0])
     else:
         table = R.CLOSES_TABLE[stall_id]
         chances = [(i, Fraction(int(table[mask | 1 << i]))) for i in empty]
@@ -429,7 +422,7 @@ def _progress(state, stall, mask, owners, seat, would_close, needed, next_roll):
                 Message.of(
                     "status.progress.two_dice",
                     values=Numbers(values),
-                    probability=Probability(next_roll, DIE_FACES**2),
+                    probability=Probability(next_roll, R.roll_count(2)),
                 )
             )
     elif rule == R.ONE_DIE_RUN:  # R3.8
@@ -441,16 +434,18 @@ def _progress(state, stall, mask, owners, seat, would_close, needed, next_roll):
                 Message.of(
                     "status.progress.one_die",
                     run=run,
-                    values=Numbers(_longest_run_values(stall, mask)),
-                    probability=Probability(next_roll, DIE_FACES),
+                    values=Numbers(R.longest_run_values(R.occupied_values(stall, mask))),
+                    probability=Probability(next_roll, R.roll_count(1)),
                 )
             )
 
-    if rule in (R.TWO_DICE, R.ONE_DIE_RUN):
-        dice = 2 if rule == R.TWO_DICE else 1
+    if rule in R.DICE_RULES:
+        dice = R.DICE_OF_RULE[rule]
         free = tuple(i for i in range(len(stall.squares)) if not mask >> i & 1)
         chances = tuple((i, louqsor_probability(sid, mask | 1 << i)) for i in free)
-        out.append(Message.of("status.louqsor.chances", chances=Chances(sid, chances, 6**dice)))
+        out.append(
+            Message.of("status.louqsor.chances", chances=Chances(sid, chances, R.roll_count(dice)))
+        )
         if state.holder >= 0:
             out.append(Message.of("status.louqsor.holder", player=Seats((state.holder,))))
         return tuple(out)
@@ -473,37 +468,26 @@ def _progress(state, stall, mask, owners, seat, would_close, needed, next_roll):
     return tuple(out)
 
 
-def _longest_run_values(stall: R.Stall, mask: int) -> tuple[int, ...]:
-    """The values of the first longest run of consecutive occupied values (R3.8)."""
-    values = sorted(sq.value for sq in stall.squares if mask >> sq.index & 1)
-    best: list[int] = []
-    run: list[int] = []
-    for v in values:
-        run = run + [v] if run and v == run[-1] + 1 else [v]
-        if len(run) > len(best):
-            best = run
-    return tuple(best)
-
-
 def _sum_messages(stall: R.Stall, mask: int) -> list[Message]:
     """R3.5 / R3.6: the sum of the bids, what a single bid would make of it, how far it is."""
-    total = sum(sq.value for sq in stall.squares if mask >> sq.index & 1)
+    total = sum(R.occupied_values(stall, mask))
     free_values = sorted({sq.value for sq in stall.squares if not mask >> sq.index & 1})
     out = []
     if stall.rule == R.SUM_11_14_17:
         out.append(Message.of("status.progress.sum_left", total=total))
-        for target in (11, 14):
+        for target in R.SUM_EXACT[stall.rule]:
             if target - total in free_values:
                 out.append(Message.of("status.sum.exact", value=target - total, target=target))
     else:
-        out.append(Message.of("status.progress.sum_right", total=total, missing=17 - total))
-    reach = [v for v in free_values if total + v >= 17]
+        missing = R.SUM_AT_LEAST - total
+        out.append(Message.of("status.progress.sum_right", total=total, missing=missing))
+    reach = [v for v in free_values if total + v >= R.SUM_AT_LEAST]
     if len(reach) > 1:
         out.append(Message.of("status.sum.reach_more", value=reach[0]))
     elif reach:
         out.append(Message.of("status.sum.reach_one", value=reach[0], total=total + reach[0]))
     if len(out) == 1 and stall.rule == R.SUM_11_14_17:
-        target = next(t for t in (11, 14, 17) if t > total)
+        target = next(t for t in R.sum_targets(stall.rule) if t > total)
         out.append(Message.of("status.sum.gap", target=target, gap=target - total))
     return out
 
@@ -653,36 +637,6 @@ class Preview:
     if_not: Preview | None = None
 
 
-def _rolling_stall(state: GameState, option: int) -> tuple[int, int] | None:
-    """(stall id, occupancy mask at the roll) if ``option`` makes someone roll Louqsor's dice."""
-    kind = O.OPTION_KIND[option]
-    if kind == O.PLACE:
-        stall_id = O.SQUARE_STALL[option]
-        if R.STALLS[stall_id].rule in (R.TWO_DICE, R.ONE_DIE_RUN):
-            return stall_id, state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
-    elif kind == O.REROLL:
-        stall_id = R.LOUQSOR * 2 + state.side[R.LOUQSOR]
-        return stall_id, state.mask[R.LOUQSOR]
-    return None
-
-
-def unseen_deck(deck: list[int]) -> list[int]:
-    """The deck as the players know it: its cards in an arbitrary order, the Akhenaton card
-    still somewhere in the bottom five (R2.2, R12: the order is hidden information)."""
-    rng = random.Random(len(deck))  # fixed, so that a preview is repeatable
-    if R.AKHENATON in deck[:5]:
-        bottom, top = deck[:5], deck[5:]
-        rng.shuffle(bottom)
-        rng.shuffle(top)
-        return bottom + top
-    cards = [c for c in deck if c != R.AKHENATON]
-    rng.shuffle(cards)
-    for i, c in enumerate(deck):
-        if c == R.AKHENATON:
-            cards.insert(i, c)
-    return cards
-
-
 def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) -> Preview:
     """Apply ``option`` on a copy (with ``roll`` forced) and read off the changes."""
     copy = state.copy()
@@ -745,11 +699,11 @@ def preview(state: GameState, option: int | str) -> Preview:
     """
     if isinstance(option, str):
         option = state.parse(option)
-    rolling = _rolling_stall(state, option) if state.is_legal(option) else None
+    rolling = roll_at(state, option) if state.is_legal(option) else None
     if rolling is None:
         return _apply_on_copy(state, option)
     stall_id, mask = rolling
-    dice = 2 if stall_id == _LOUQSOR_LEFT_ID else 1
+    dice = R.dice_rolled(stall_id)
     forced = tuple(state.forced_rolls)
     outcomes = louqsor_outcomes(stall_id, mask, forced)
     probability = Fraction(sum(c for _, c in outcomes), len(outcomes))
@@ -781,7 +735,7 @@ def _preview_sentences(p: Preview, colours, lang: str, branch: bool = False) -> 
         chance = Message.of(
             "preview.chance",
             market=Market(p.closing_market),
-            probability=Probability(p.closing_probability, DIE_FACES**p.dice),
+            probability=Probability(p.closing_probability, R.roll_count(p.dice)),
         )
         texts = [render(chance, colours, lang)]
         for key, outcome in (("preview.if_closes", p.if_closes), ("preview.if_not", p.if_not)):

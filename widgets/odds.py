@@ -428,7 +428,7 @@ class OddsView(pn.viewable.Viewer):
         if report.louqsor_stall is None:
             return ""
         stall_id = next(st.id for st in R.STALLS if st.name == report.louqsor_stall)
-        denominator = 36 if R.STALLS[stall_id].rule == R.TWO_DICE else 6
+        denominator = R.roll_count(R.dice_rolled(stall_id))
         colours = report.colours
         parts = []
         if report.louqsor_chances:

@@ -74,27 +74,29 @@ def _badge(text: str, colour: str) -> str:
 
 
 def _gift_lines(state, seat: int, lang: str) -> list[str]:
+    """The gift lines of ``seat``'s score (scoring.score_breakdown, R8, R9.1), in words."""
     lines = []
-    for t, name in enumerate(R.GIFT_TYPES):
-        count = state.type_count(seat, t)
-        if not count:
-            continue
-        holders = state.holders(t)
-        value = state.gift_value(t, holders)
-        gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
+    for line in score_breakdown(state, seat).gifts:
+        t = R.GIFT_TYPES.index(line.gift_type)
+        gift = (
+            tr(lang, f"card.{line.gift_type}")
+            if line.count == 1
+            else tr(lang, f"gift.{line.gift_type}")
+        )
         if t == R.SENET and state.gifts[seat][R.K_DOUBLE_SENET]:
-            counted = tr(lang, "count.senet_double", n=count, gift=gift)
+            counted = tr(lang, "count.senet_double", n=line.count, gift=gift)
         else:
-            counted = tr(lang, "count.gift", n=count, gift=gift)
+            counted = tr(lang, "count.gift", n=line.count, gift=gift)
+        holders = line.holders
         who = tr(lang, "holders.one") if holders == 1 else tr(lang, "holders.many", n=holders)
         lines.append(
             tr(
                 lang,
                 "panel.players.gift",
                 count=counted,
-                value=value,
+                value=line.value,
                 holders=who,
-                points=count * value,
+                points=line.points,
             )
         )
     return lines

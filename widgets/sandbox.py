@@ -512,15 +512,13 @@ class Sandbox(pn.viewable.Viewer):
 
     def _show_position(self, text: str, name: str) -> None:
         """A loaded position's title and teaching note above the board (a record has none)."""
-        from nefertiti_core.history import is_record
-        from nefertiti_core.scenario import from_data
-        from nefertiti_core.yaml_subset import loads
+        from nefertiti_core.history import GameRecord, load_any
 
         try:
-            doc = loads(text)
-            if is_record(doc.data):
+            loaded = load_any(text, name)
+            if isinstance(loaded, GameRecord):
                 return
-            self.position_note.show(from_data(doc.data, name, doc))
+            self.position_note.show(loaded)
         except Exception as error:  # loaded already: the note is a help, never a failure
             log.warning("%s: no title or teaching note shown: %s", name, error)
 

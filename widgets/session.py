@@ -19,12 +19,10 @@ from panel.io import hold
 from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.bots import bot_kinds, make_bot
 from nefertiti_core.explain_illegal import why_illegal
-from nefertiti_core.history import GameRecord, History, is_record, record_from_data
+from nefertiti_core.history import GameRecord, History, load_any
 from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.scenario import ScenarioError, dumps_scenario, loads_scenario
+from nefertiti_core.scenario import ScenarioError, dumps_scenario
 from nefertiti_core.state import GameState
-from nefertiti_core.yaml_subset import YamlError
-from nefertiti_core.yaml_subset import loads as loads_yaml
 
 from . import _panel_patches
 
@@ -295,14 +293,13 @@ class GameSession(param.Parameterized):
         file leaves the game as it was.
         """
         try:
-            try:
-                doc = loads_yaml(text)
-            except YamlError as error:
-                raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
-            if is_record(doc.data):
-                self.load_record(record_from_data(doc.data, name, doc), name)
+            if not isinstance(text, str):
+                raise ScenarioError(name, (), f"a file's text is a str, not {type(text).__name__}")
+            loaded = load_any(text, name)
+            if isinstance(loaded, GameRecord):
+                self.load_record(loaded, name)
                 return []
-            scenario = loads_scenario(text, name)
+            scenario = loaded
         except NefertitiError as error:
             self.error = str(error)
             return []

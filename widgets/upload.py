@@ -77,24 +77,18 @@ class Upload:
 def read_upload(data: bytes, name: str) -> Upload:
     """Read an upload as the session loads it (raises the engine's errors; for the worker and
     for the thread). A record is replayed here, so that the loop only installs the result."""
-    from nefertiti_core.history import is_record, record_from_data
-    from nefertiti_core.scenario import ScenarioError, from_data
-    from nefertiti_core.yaml_subset import YamlError
-    from nefertiti_core.yaml_subset import loads as loads_yaml
+    from nefertiti_core.history import GameRecord, load_any
+    from nefertiti_core.scenario import ScenarioError
 
     try:
         text = decode(data)
     except FileLimitError as error:
         raise ScenarioError(name, (), str(error)) from None
-    try:
-        doc = loads_yaml(text)
-    except YamlError as error:
-        raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
-    if is_record(doc.data):
-        record = record_from_data(doc.data, name, doc)
-        record.start.log = []
-        return Upload(name, record=record, history=record.replay(source=name))
-    scenario = from_data(doc.data, name, doc)
+    loaded = load_any(text, name)
+    if isinstance(loaded, GameRecord):
+        loaded.start.log = []
+        return Upload(name, record=loaded, history=loaded.replay(source=name))
+    scenario = loaded
     return Upload(name, scenario=scenario, warnings=list(scenario.warnings))
 
 

@@ -1,0 +1,169 @@
+"""One home per rule (#15): a rule's predicate, outcome table or constant is written once.
+
+Each shape below is the way a rule was written again outside its home before (at 9c6c70f):
+the dice's denominators (36 / 6), the dice counted per stall, Abou Simbel's closing totals
+(R3.5, R3.6), the longest run of consecutive values (R3.8), Gizeh right's colours (R3.2), the
+Louqsor roll's outcome (R3.7, R3.8), "does this option roll the dice?" and the hidden deck's
+order (R2.2, R12). The test greps the engine and the widgets for each shape outside its home
+and fails on any reappearance. ``test_the_shapes_find_the_old_duplicates`` runs the same grep
+on the files as they were at 9c6c70f and checks that every shape finds what it was written
+for, so that the grep cannot pass by matching nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+OLD = "9c6c70f"  # before the rules got one home each (#15)
+
+#: name -> (regex, the files allowed to hold it: the rule's home, with why)
+SHAPES: dict[str, tuple[str, dict[str, str]]] = {
+    "dice denominator (36 or 6 equally likely rolls, R3.7, R3.8)": (
+        r"\b36\s+if\b.*\belse\s+6\b|\bTWO_DICE\s*:\s*36\b|(?<![\w.])6\s*\*\*\s*[\w(]",
+        {"nefertiti_core/rules.py": "rules.roll_count"},
+    ),
+    "dice counted per stall (2 on R3.7, 1 on R3.8)": (
+        r"\b2\s+if\b[^\n]*(TWO_DICE|LOUQSOR_LEFT|R\.LEFT)[^\n]*\belse\s+1\b",
+        {"nefertiti_core/rules.py": "rules.dice_rolled"},
+    ),
+    "Abou Simbel's closing totals 11 / 14 / 17 (R3.5, R3.6)": (
+        r"\(\s*11\s*,\s*14\b|(==|>=|<=|!=)\s*1[147]\b|\b1[147]\s*-\s*[a-z_]",
+        {"nefertiti_core/rules.py": "rules.SUM_EXACT, SUM_AT_LEAST, sum_closes"},
+    ),
+    "longest run of consecutive values (R3.8)": (
+        r"\[-1\]\s*\+\s*1\b|\bprevious\s*\+\s*1\b",
+        {"nefertiti_core/rules.py": "rules.longest_run_values"},
+    ),
+    "Gizeh right's colours (R3.2)": (
+        r"len\(set\([^)]*\)\)\s*>=\s*3|>=\s*4\s+or\s+len\(set|\b3\s*-\s*len\(set\(",
+        {"nefertiti_core/rules.py": "rules.colours_close, colours_needed"},
+    ),
+    "Louqsor roll's outcome (R3.7, R3.8)": (
+        r"occupied\[d\w*\s*-\s*1\]|\bd\w*\s+in\s+occupied\s+for\b"
+        r"|\b(d|d\w*\[0\]|full\[0\])\s*<=\s*(R\.RUN_TABLE|RUN_TABLE|run\b)",
+        {"nefertiti_core/rules.py": "rules.roll_closes"},
+    ),
+    "does this option roll the dice? (R3.7, R3.8, R4.2)": (
+        r"mask\[R\.LOUQSOR\]\s*\|\s*1\s*<<\s*O\.SQUARE_INDEX\[",
+        {"nefertiti_core/chance.py": "chance.roll_at"},
+    ),
+    "the hidden deck's order (R2.2, R12)": (
+        r"\.shuffle\(",
+        {
+            "nefertiti_core/deck.py": "deck.reshuffled / deck.unseen: the order players imagine",
+            "nefertiti_core/state.py": "the real deal at setup (R2.2), not an imagined order",
+            "nefertiti_core/scenario.py": "the real deal of a staged position (deck: shuffle)",
+        },
+    ),
+    "a score recomputed in a widget (R8, R9.1)": (
+        r"\bgift_value\(",
+        {"nefertiti_core/": "scoring.score_breakdown and the engine"},
+    ),
+    "a file read as scenario or record outside history.load_any": (
+        r"\bis_record\(\s*doc\b|\brecord_from_data\(\s*doc\.data\s*,\s*(name|file\.name)\b",
+        {"nefertiti_core/history.py": "history.load_any"},
+    ),
+}
+
+
+def _sources() -> dict[str, str]:
+    files = sorted((ROOT / "nefertiti_core").rglob("*.py")) + sorted(
+        (ROOT / "widgets").rglob("*.py")
+    )
+    return {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in files}
+
+
+def _allowed(path: str, homes: dict[str, str]) -> bool:
+    return any(path == h or (h.endswith("/") and path.startswith(h)) for h in homes)
+
+
+def offences(sources: dict[str, str]) -> dict[str, list[str]]:
+    """Per shape, the places (``file:line: text``) that write it outside its home."""
+    found: dict[str, list[str]] = {}
+    for name, (pattern, homes) in SHAPES.items():
+        regex = re.compile(pattern)
+        for path, text in sources.items():
+            if _allowed(path, homes):
+                continue
+            for n, line in enumerate(text.splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if regex.search(code):
+                    found.setdefault(name, []).append(f"{path}:{n}: {line.strip()}")
+    return found
+
+
+def test_no_rule_is_written_outside_its_home():
+    found = offences(_sources())
+    report = "\n".join(
+        f"{name} (home: {', '.join(SHAPES[name][1])}):\n  " + "\n  ".join(places)
+        for name, places in found.items()
+    )
+    assert not found, "a rule is written again outside its home; call the home instead:\n" + report
+
+
+def _old_sources() -> dict[str, str]:
+    try:
+        listing = subprocess.run(
+            ["git", "ls-tree", "-r", "--name-only", OLD, "nefertiti_core", "widgets"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip(f"the commit {OLD} is not in this checkout (a shallow clone)")
+    out = {}
+    for path in listing:
+        if path.endswith(".py"):
+            out[path] = subprocess.run(
+                ["git", "show", f"{OLD}:{path}"], cwd=ROOT, capture_output=True, text=True
+            ).stdout
+    return out
+
+
+#: What each shape found at 9c6c70f (at least these files): the duplicates issue #15 lists.
+OLD_DUPLICATES = {
+    "dice denominator (36 or 6 equally likely rolls, R3.7, R3.8)": {
+        "widgets/odds.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/exercises.py",
+        "nefertiti_core/hints.py",
+    },
+    "Abou Simbel's closing totals 11 / 14 / 17 (R3.5, R3.6)": {"nefertiti_core/status.py"},
+    "longest run of consecutive values (R3.8)": {
+        "nefertiti_core/explain.py",
+        "nefertiti_core/status.py",
+    },
+    "Gizeh right's colours (R3.2)": {
+        "nefertiti_core/state.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/bots.py",
+    },
+    "Louqsor roll's outcome (R3.7, R3.8)": {"nefertiti_core/state.py"},
+    "does this option roll the dice? (R3.7, R3.8, R4.2)": {
+        "nefertiti_core/status.py",
+        "nefertiti_core/exercises.py",
+        "nefertiti_core/bots.py",
+    },
+    "the hidden deck's order (R2.2, R12)": {"nefertiti_core/status.py"},
+    "a score recomputed in a widget (R8, R9.1)": {"widgets/players.py"},
+    "a file read as scenario or record outside history.load_any": {
+        "nefertiti_core/cli.py",
+        "widgets/session.py",
+    },
+}
+
+
+def test_the_shapes_find_the_old_duplicates():
+    """The grep is not vacuous: on the code before #15 each shape finds the duplicates it was
+    written for (the issue's table)."""
+    found = offences(_old_sources())
+    for name, files in OLD_DUPLICATES.items():
+        where = {place.split(":", 1)[0] for place in found.get(name, [])}
+        assert files <= where, f"{name}: expected in {sorted(files)}, found in {sorted(where)}"
+    assert set(OLD_DUPLICATES) <= set(SHAPES)
