@@ -10,7 +10,6 @@ import pytest
 
 from nefertiti_core import rules as R
 from nefertiti_core import rules_reference as RR
-from nefertiti_core import status
 from nefertiti_core.i18n import LANGUAGES, tr
 from widgets import rule_summaries as T
 
@@ -71,27 +70,22 @@ def _closing_totals(stall) -> list[int]:
     return sorted(t for t in closing if t < threshold) + [threshold]
 
 
-def _dice(stall) -> int:
-    outcomes = status.louqsor_outcomes(stall.id, 0)
-    return len(outcomes[0][0])
-
-
 def test_the_numbers_of_each_stall_line_are_the_engines():
     """Each line's numbers, read from the rules data and the engine (R3.1-R3.8)."""
     lines = {row["rule"]: _numbers(row["condition"]) for row in T.stall_conditions()}
     gl, gr, al, ar, asl, asr, ll, lr = R.STALLS
     assert lines["R3.1"] == sorted(_closing_counts(gl))
     # R3.2: two colours stay open, a third closes; three servants of two colours stay open, a
-    # fourth of those colours closes
-    assert not status._colour_closes([0, 1, -1], 0) and status._colour_closes([0, 1, -1], 2)
-    assert status._colour_closes([0, 1, 0], 1) and not status._colour_closes([0, 1], 0)
-    assert lines["R3.2"] == [3, 4]
+    # fourth closes
+    assert not R.colours_close([0, 1]) and R.colours_close([0, 1, 2])
+    assert not R.colours_close([0, 1, 0]) and R.colours_close([0, 1, 0, 1])
+    assert lines["R3.2"] == [R.COLOURS_TO_CLOSE, R.SERVANTS_TO_CLOSE] == [3, 4]
     assert lines["R3.3"] == [] and al.rule == R.ALL_LEVELS
     assert lines["R3.4"] == sorted(_closing_counts(ar)) == [len(ar.groups[0])]
-    assert lines["R3.5"] == _closing_totals(asl)
-    assert lines["R3.6"] == _closing_totals(asr)
-    assert lines["R3.7"] == [_dice(ll)]
-    assert lines["R3.8"] == [_dice(lr)]
+    assert lines["R3.5"] == _closing_totals(asl) == list(R.sum_targets(asl.rule))
+    assert lines["R3.6"] == _closing_totals(asr) == list(R.sum_targets(asr.rule))
+    assert lines["R3.7"] == [R.dice_rolled(ll.id)] == [2]
+    assert lines["R3.8"] == [R.dice_rolled(lr.id)] == [1]
 
 
 def test_the_stall_table_shows_each_condition_and_links_the_rule_ids():
