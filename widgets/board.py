@@ -187,6 +187,32 @@ const col = (src, key) => (src.data instanceof Map ? src.data.get(key) : src.dat
 const told = Array.from(col(size, "w") ?? [])[0] ?? 0;
 if (w > 0 && Math.abs(w - told) > 6) size.data = {w: [w]};
 """
+#: fit with ``max_height``: the board's box is kept no higher than the window below where the
+#: board starts (what is above it, the banner and the last step, grows and shrinks as the game
+#: goes), so that the whole board is in view without scrolling. Installed once per drawn board;
+#: it watches the window's size and the parts above the board (their heights). Where the board
+#: starts below the first screen (a notebook), the CSS limit (``max_height``) alone applies.
+HEIGHT_JS = """
+const RATIO = ratio, GAP = 8, LEAST = 320;
+for (const view of Bokeh.index.find(fig)) {
+    let box = view.el;  // up to the board's own box (across shadow roots)
+    while (box && !(box.classList && box.classList.contains("nefertiti-board"))) {
+        box = box.parentElement ?? box.getRootNode().host;
+    }
+    if (!box || box.__nefertitiFits) continue;
+    box.__nefertitiFits = true;
+    const fit = () => {
+        const top = box.getBoundingClientRect().top + window.scrollY;
+        const room = window.innerHeight - top - GAP;
+        const limit = room >= LEAST ? `${Math.floor(room * RATIO)}px` : "";
+        if (box.style.maxWidth !== limit) box.style.maxWidth = limit;
+    };
+    window.addEventListener("resize", fit);
+    const watch = new ResizeObserver(fit);
+    for (let el = box.previousElementSibling; el; el = el.previousElementSibling) watch.observe(el);
+    fit();
+}
+"""
 #: The width the board's fonts are drawn for (at another width they scale with it, within
 #: FONT_SCALE).
 FONT_BASE_WIDTH = 860
@@ -281,7 +307,11 @@ class Board(pn.viewable.Viewer):
         "sized for the width drawn; else exactly ``width`` pixels wide",
     )
     max_height = param.String(
-        default="", doc="With fit: a CSS height the board never exceeds, e.g. 'calc(100vh - 200px)'"
+        default="", doc="With fit: a CSS height the board never exceeds, e.g. '100vh - 200px'"
+    )
+    fit_window = param.Boolean(
+        default=False,
+        doc="With fit: keep the whole board in the window below where it starts (HEIGHT_JS)",
     )
 
     def __init__(self, session: GameSession, **params):
@@ -340,7 +370,7 @@ class Board(pn.viewable.Viewer):
                 pn.pane.Bokeh(self._figure, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
                 margin=0,
-                styles={"max-width": limit, "margin-left": "auto", "margin-right": "auto"},
+                styles={"width": "100%", "max-width": limit, "margin": "0 auto"},
                 css_classes=["nefertiti-board"],
             )
         else:
@@ -523,6 +553,9 @@ class Board(pn.viewable.Viewer):
             fig.js_on_change(
                 "inner_width", CustomJS(args=dict(fig=fig, size=self._size), code=SIZE_JS)
             )
+            if self.fit_window:
+                fit = CustomJS(args=dict(fig=fig, ratio=G.WIDTH / G.HEIGHT), code=HEIGHT_JS)
+                fig.js_on_change("inner_width", fit)
         return fig
 
     # ------------------------------------------------------------------ updating (data only)

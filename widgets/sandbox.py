@@ -123,7 +123,9 @@ class Sandbox(pn.viewable.Viewer):
     def __init__(self, session: GameSession | None = None, **params):
         super().__init__(session=session if session is not None else GameSession(), **params)
         session = self.session
-        self.board = Board(session, width=BOARD_WIDTH, fit=True, max_height=BOARD_MAX_HEIGHT)
+        self.board = Board(
+            session, width=BOARD_WIDTH, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True
+        )
         self.projector = ProjectorBar(session)
         self.position_note = PositionNote(session)
         self.decision = DecisionPanel(session, show_who=False)  # the banner says it
@@ -235,6 +237,7 @@ class Sandbox(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         side = pn.Column(
+            self.position_note,  # beside the board: the board stays in view below the banner
             pn.Column(self.decision, styles=CARD_STYLE, sizing_mode="stretch_width"),
             pn.Column(self.hints_view, styles=CARD_STYLE, sizing_mode="stretch_width"),
             self.players,
@@ -249,7 +252,6 @@ class Sandbox(pn.viewable.Viewer):
         # cut off. NARROW_CSS switches by the layout's own width (a container query), since a
         # notebook's column is much narrower than the browser's window.
         main = pn.Column(
-            self.position_note,
             self.projector,
             self.board,
             self._view_picker,
