@@ -107,9 +107,15 @@ def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook)
         browser, f"{url}/lab/tree/{notebook}?reset", {"width": 1400, "height": 1000}
     )
     try:
-        block = page.locator(".jp-OutputArea-output").filter(
+        # the topic's block: a notebook may show other exercises too (15: a teacher's file's),
+        # so the block is the one that opens on the topic's first exercise
+        blocks = page.locator(".jp-OutputArea-output").filter(
             has_text=tr("en", "lesson.exercises_intro")
         )
+        first = exercises[0].prompt("en")[:60]
+        expect(blocks.filter(has_text=first)).to_have_count(1, timeout=WAIT * 2)
+        shows = [blocks.nth(i).filter(has_text=first).count() for i in range(blocks.count())]
+        block = blocks.nth(shows.index(1))  # (has_text sees into the shadow DOM; inner_text not)
         tabs = block.locator(".bk-tab")
         for number, ex in enumerate(exercises, start=1):
             if number > 1:
