@@ -6,8 +6,8 @@ move is announced in words and outlined on the board; a single-option step (the 
 player who holds one gift type, R10.7) is announced with what it did; the timeline lists the
 steps in words, each in its player's colour; a loaded position shows its title and teaching note.
 
-One server for the module (conftest.py); each window size gets its own browser context (a new
-game). Screenshots go to the artifacts folder (and are looked at, see the report).
+One server and one Chromium for the module (its own fixtures, the same as conftest.py's); each
+window size gets its own browser context (a new game). Screenshots go to the artifacts folder (and are looked at, see the report).
 Chromium missing is a failure, not a skip.
 """
 
@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
-from support import ARTIFACTS, canvas_point, rows, wait_rows
+from playwright.sync_api import expect, sync_playwright
+from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
 
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
@@ -53,6 +53,7 @@ teaching:
     so it is scored at once (R10.7).
 """
 SOURCE = """(name) => {
+    if (!window.Bokeh) return null;
     for (const doc of Bokeh.documents) {
         const m = doc.get_model_by_name(name);
         if (m) {
@@ -64,6 +65,38 @@ SOURCE = """(name) => {
     }
     return null;
 }"""
+
+
+ROWS = f"""(name) => {{ const d = ({SOURCE})(name); return d ? d.x.length : -1; }}"""
+
+
+def rows(page, name: str) -> int:
+    return page.evaluate(ROWS, name)
+
+
+def wait_rows(page, name: str, test: str, timeout: int = STEP_MS) -> None:
+    """Wait until the number of rows of source ``name`` satisfies ``test`` (JS, on ``n``)."""
+    page.wait_for_function(
+        f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
+        arg=[name],
+        polling=5,
+        timeout=timeout,
+    )
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    with sync_playwright() as p:
+        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def sandbox_url(tmp_path_factory):
+    home = tmp_path_factory.mktemp("projector-home")
+    with served(SANDBOX, "tutor", env={"NEFERTITI_HOME": str(home)}) as url:
+        yield url
 
 
 def cell(market: int, index: int) -> G.SquareCell:

@@ -325,10 +325,11 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page):
     screenshot(page, "chinese")
 
 
-@pytest.mark.parametrize("width", [1500, 1000])
+@pytest.mark.parametrize("width", [1500, 1000, 800])
 def test_the_sandbox_fits_its_width_beside_or_below_the_board(chromium, sandbox_url, width):
-    """Wide: the decision beside the board. Narrower than both (a notebook's column, a 1024-pixel
-    projector): one column, the decision below the board, nothing cut off at the right."""
+    """From a 1024-pixel projector up (#16 item 1): the decision beside the board. Narrower (a
+    notebook's column, a small window): one column, the decision below the board, nothing cut
+    off at the right."""
     context = chromium.new_context(viewport={"width": width, "height": 1100})
     try:
         check_fits(context.new_page(), sandbox_url, width)
@@ -340,12 +341,12 @@ def check_fits(page, sandbox_url: str, width: int) -> None:
     page.goto(sandbox_url, timeout=LOAD_MS)
     board = page.locator(".bk-Canvas").first
     board.wait_for(timeout=LOAD_MS)
-    decider = page.get_by_text("Blue decides now")
-    expect(decider).to_be_visible(timeout=LOAD_MS)
+    expect(page.get_by_text("Blue decides now")).to_be_visible(timeout=LOAD_MS)
+    decider = page.get_by_text("Turn 1: Blue's turn")  # the decision panel's first line
     place_button = page.get_by_role("button", name="Place", exact=True)
     board_box, decider_box = board.bounding_box(), decider.bounding_box()
     button_box = place_button.bounding_box()
-    if width == 1500:
+    if width >= 1000:
         assert decider_box["x"] >= board_box["x"] + board_box["width"]
         assert decider_box["y"] < board_box["y"] + board_box["height"]
     else:
