@@ -50,12 +50,12 @@ from .deck import unseen as unseen_deck  # the deck as the players know it (R12)
 from .errors import NefertitiError
 from .explain import narrate, score_lines
 from .explain_illegal import why_illegal
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog, tr
+from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from .limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, FileLimitError, echo, read_text
 from .rules_reference import ids as rule_ids
 from .scenario import Scenario, ScenarioError, _Reader, load, read_moves
 from .scoring import score_breakdown
-from .squares import square_name, square_names
+from .squares import square_names
 from .status import (
     describe_status,
     format_probability,
@@ -64,6 +64,7 @@ from .status import (
     stall_status,
 )
 from .variants import describe_variant, with_rules
+from .words import Words
 from .yaml_subset import Document, YamlError, loads
 
 if TYPE_CHECKING:
@@ -175,64 +176,12 @@ def _play(state: GameState, option: int) -> GameState:
 
 
 # ------------------------------------------------------------------------------------ wording
-class _Words:
-    """Catalog look-ups for one language and one game's colours."""
+class _Words(Words):
+    """The wording layer (:class:`.words.Words`) for one exercise's position, with the phrases
+    only exercises use: an option that gives nothing away, what the decider must do now."""
 
     def __init__(self, lang: str, state: GameState):
-        self.lang = lang
-        self.colours = state.colours
-
-    def __call__(self, key: str, **params) -> str:
-        return tr(self.lang, key, **params)
-
-    def s(self, key: str, **params) -> str:
-        text = tr(self.lang, key, **params)
-        return text[:1].upper() + text[1:]
-
-    def join(self, items, conj: str = "and") -> str:
-        items = [str(i) for i in items]
-        if not items:
-            return tr(self.lang, "status.list.nothing")
-        if len(items) == 1:
-            return items[0]
-        head = tr(self.lang, "status.list.sep").join(items[:-1])
-        return tr(self.lang, f"status.list.{conj}", head=head, last=items[-1])
-
-    def sentences(self, parts) -> str:
-        return tr(self.lang, "status.sentence_sep").join(p for p in parts if p)
-
-    def player(self, seat: int) -> str:
-        if 0 <= seat < len(self.colours):
-            return tr(self.lang, f"colour.{self.colours[seat]}")
-        return tr(self.lang, "status.nobody")
-
-    def market(self, m: int) -> str:
-        return tr(self.lang, f"market.{R.MARKETS[m]}")
-
-    def stall(self, stall_id: int) -> str:
-        market, side = divmod(stall_id, 2)
-        return tr(
-            self.lang, "stall.name", market=self.market(market), side=self(f"side.{R.SIDES[side]}")
-        )
-
-    def square(self, stall_id: int, index: int) -> str:
-        return square_name(stall_id, index, self.lang)
-
-    def card(self, kind: int) -> str:
-        return tr(
-            self.lang, f"card.{R.CARD_KINDS[kind]}" if kind < R.NUM_KINDS else "card.akhenaton"
-        )
-
-    def gift(self, gift_type: int) -> str:
-        return tr(self.lang, f"gift.{R.GIFT_TYPES[gift_type]}")
-
-    def slot(self, slot: int) -> str:
-        return tr(self.lang, f"slot.{R.SLOTS[slot]}")
-
-    def holders(self, count: int) -> str:
-        return (
-            tr(self.lang, "holders.one") if count == 1 else tr(self.lang, "holders.many", n=count)
-        )
+        super().__init__(lang, state.colours, say_nothing=True)
 
     def option(self, state: GameState, option: int) -> str:
         """An option in words that give nothing away (no bonus, no points, no "closes")."""

@@ -17,9 +17,22 @@ from typing import TYPE_CHECKING
 
 from . import options as O
 from . import rules as R
-from .i18n import DEFAULT_LANGUAGE, tr
+from .i18n import DEFAULT_LANGUAGE
 from .scoring import POINTS_PER_SEAL, score_breakdown, totals, winners
 from .squares import square_name
+from .state import (
+    P_BID,
+    P_CHIEF,
+    P_EXCHANGE_GIVE,
+    P_EXCHANGE_TAKE,
+    P_PLACE,
+    P_SCRIBE,
+    P_SHAME,
+    P_TAKE,
+    P_TREASURER_AMOUNT,
+    P_TURN,
+)
+from .words import Words
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -28,110 +41,6 @@ if TYPE_CHECKING:
 SILENT_EVENTS = frozenset({"decision"})
 
 _STALL_BY_NAME = {stall.name: stall for stall in R.STALLS}
-
-
-# ---------------------------------------------------------------------------------------------
-# Wording helpers
-# ---------------------------------------------------------------------------------------------
-def _cap(text: str) -> str:
-    """The first letter upper-case (a sentence may start with a name that is lower-case)."""
-    return text[:1].upper() + text[1:] if text else text
-
-
-class _Words:
-    """Catalog look-ups for one language and one game's colours."""
-
-    def __init__(self, lang: str, colours):
-        self.lang = lang
-        self.colours = tuple(colours)
-
-    def __call__(self, key: str, **params) -> str:
-        return tr(self.lang, key, **params)
-
-    def s(self, key: str, **params) -> str:
-        """A whole sentence: its first letter upper-case."""
-        return _cap(tr(self.lang, key, **params))
-
-    def sentences(self, *parts: str | None) -> str:
-        text = ""
-        for part in parts:
-            if part:
-                text = part if not text else self("join.sentences", first=text, second=part)
-        return text
-
-    def join(self, items) -> str:
-        items = [str(i) for i in items]
-        if not items:
-            return ""
-        if len(items) == 1:
-            return items[0]
-        head = self("list.sep").join(items[:-1])
-        return self("list.last", head=head, last=items[-1])
-
-    def semi(self, items) -> str:
-        return self("list.semi").join(items)
-
-    # pieces
-    def player(self, seat: int) -> str:
-        return self(f"colour.{self.colours[seat]}")
-
-    def players(self, seats) -> str:
-        return self.join(self.player(p) for p in seats)
-
-    def market(self, m: int) -> str:
-        return self(f"market.{R.MARKETS[m]}")
-
-    def stall(self, stall: R.Stall) -> str:
-        return self(
-            "stall.name", market=self.market(stall.market), side=self(f"side.{R.SIDES[stall.side]}")
-        )
-
-    def card(self, kind: int) -> str:
-        if kind == R.AKHENATON:
-            return self("card.akhenaton")
-        return self(f"card.{R.CARD_KINDS[kind]}")
-
-    def cards(self, kinds) -> str:
-        return self.join(self.card(k) for k in kinds)
-
-    def slot(self, slot: int) -> str:
-        return self(f"slot.{R.SLOTS[slot]}")
-
-    def gift(self, gift_type: int, count: int = 2) -> str:
-        """A gift type's name: singular for one gift, plural otherwise."""
-        name = R.GIFT_TYPES[gift_type]
-        return self(f"card.{name}") if count == 1 else self(f"gift.{name}")
-
-    def count(self, gift_type: int, count: int) -> str:
-        return self("count.gift", n=count, gift=self.gift(gift_type, count))
-
-    def holders(self, holders: int) -> str:
-        return self("holders.one") if holders == 1 else self("holders.many", n=holders)
-
-    def seals(self, seals: int) -> str:
-        return self("count.seal.one") if seals == 1 else self("count.seal.many", n=seals)
-
-    def character(self, card: str) -> str:
-        return self(f"character.{card}")
-
-    def ref(self, section: str, rule: str) -> str:
-        return self("ref", section=self(f"section.{section}"), rule=rule)
-
-    def estimate(self, gift_type: int, holders: int, value: int) -> str | None:
-        """A note when a gift value comes from no printed card (R8's estimates)."""
-        name = R.GIFT_TYPES[gift_type]
-        if (
-            holders
-            and holders in R.ESTIMATED_VALUES[name]
-            and value == R.GIFT_VALUES[gift_type][holders - 1]
-        ):
-            return self.s(
-                "note.estimate",
-                value=value,
-                gift=self.gift(gift_type),
-                holders=self.holders(holders),
-            )
-        return None
 
 
 def _values(stall: R.Stall, squares) -> list[int]:
@@ -172,7 +81,75 @@ def _largest_group(stall: R.Stall, squares) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 # Events
 # ---------------------------------------------------------------------------------------------
-def _ev_setup(w: _Words, d: dict) -> str:
+def _params(w: Words, d: dict) -> dict:
+    """An event's fields in words, by their names: ``seat`` and ``partner`` are players,
+    ``market`` a market, ``slot`` a card's place, ``card`` a card (a character's name when it is
+    text), ``rule`` the reference ``ref`` (its rulebook section from the rule ID the engine put
+    in the event); other fields (amounts, bids, the turn) as they are."""
+    params = dict(d)
+    for field, to in (("seat", "player"), ("partner", "partner")):
+        if field in d:
+            params[to] = w.player(d[field])
+    if "market" in d:
+        params["market"] = w.market(d["market"])
+    if "slot" in d:
+        params["slot"] = w.slot(d["slot"])
+    card = d.get("card")
+    if isinstance(card, str):
+        params["character"] = w.character(card)
+    elif card is not None:
+        params["card"] = w.card(card)
+    if d.get("rule"):
+        params["ref"] = w.ref_to(d["rule"])
+    return params
+
+
+def _generic(name: str, key=None, extra=None):
+    """The handler of an event whose message says no more than its fields: ``ev.<name>`` (or
+    ``key(data)``) filled with :func:`_params` (and ``extra(data)``)."""
+
+    def handler(w: Words, d: dict) -> str:
+        params = _params(w, d)
+        if extra is not None:
+            params.update(extra(d))
+        return w.s(key(d) if key is not None else f"ev.{name}", **params)
+
+    return handler
+
+
+def _half_left(d: dict) -> dict:
+    left = d.get("left", 0)
+    return {"left": left, "before": d["amount"] + left}
+
+
+#: Events worded generically (the message and the event's own fields are enough).
+_GENERIC = {
+    name: _generic(name)
+    for name in (
+        "turn",
+        "reroll",
+        "close_by_choice",
+        "pay",
+        "no_cards",
+        "cannot_pay",
+        "cannot_pay_no_gift",
+        "shame_discard",
+        "buy",
+        "pass",
+        "stays_closed",
+        "recruit",
+        "high_priest",
+        "chief",
+        "treasurer",
+    )
+}
+_GENERIC["half"] = _generic("half", extra=_half_left)
+_GENERIC["gift_taken"] = _generic(
+    "gift_taken", key=lambda d: "ev.gift_taken.seal" if d["seal"] else "ev.gift_taken"
+)
+
+
+def _ev_setup(w: Words, d: dict) -> str:
     n = len(w.colours)
     layout = d["layout"]
     open_stalls = [
@@ -186,19 +163,11 @@ def _ev_setup(w: _Words, d: dict) -> str:
         stalls=w.join(open_stalls),
         closed=w.market(R.LOUQSOR),
         side=w(f"side.{layout[R.LOUQSOR]}"),
-        ref=w.ref("setup", "R2.6-R2.8"),
+        ref=w.ref_to("R2.6-R2.8"),
     )
 
 
-def _ev_reroll(w: _Words, d: dict) -> str:
-    return w.s("ev.reroll", player=w.player(d["seat"]), ref=w.ref("markets", "R4.2"))
-
-
-def _ev_turn(w: _Words, d: dict) -> str:
-    return w.s("ev.turn", turn=d["turn"], player=w.player(d["seat"]))
-
-
-def _ev_place(w: _Words, d: dict) -> str:
+def _ev_place(w: Words, d: dict) -> str:
     stall = _STALL_BY_NAME[d["stall"]]
     square = stall.squares[d["square"]]
     player, market = w.player(d["seat"]), w.market(d["market"])
@@ -209,7 +178,7 @@ def _ev_place(w: _Words, d: dict) -> str:
             stall=w.stall(stall),
             square=square_name(stall, d["square"], w.lang),
             value=d["value"],
-            ref=w.ref("place", "R5.2"),
+            ref=w.ref_to("R5.2"),
         )
     ]
     due, paid = d["bonus_due"], d["bonus_paid"]
@@ -225,7 +194,7 @@ def _ev_place(w: _Words, d: dict) -> str:
             reasons=w.join(reasons),
             paid=paid,
             due=due,
-            ref=w.ref("place", "R5.3"),
+            ref=w.ref_to(d["rule"]),
         )
         if paid == due:
             parts.append(w.s("ev.place.bonus", **params))
@@ -240,15 +209,16 @@ def _ev_place(w: _Words, d: dict) -> str:
     return w.sentences(*parts)
 
 
-def _ev_roll(w: _Words, d: dict) -> str:
+def _ev_roll(w: Words, d: dict) -> str:
     two = d["rule"] == R.stall_of(R.LOUQSOR, R.LEFT).rule_id
     stall = R.stall_of(R.LOUQSOR, R.LEFT if two else R.RIGHT)
     dice = list(d["dice"])
     occupied = sorted(d.get("occupied") or [])
     player = w.player(d["seat"])
     head = w.s("ev.roll", player=player, dice=w.join(dice), stall=w.stall(stall))
+    # the stall's rule (R3.7, R3.8) from the event; a roll that fails makes a dice holder (R4.1)
+    ref = w.ref_to(d["rule"] if d["closes"] else d["rule"] + ", R4.1")
     if two:
-        ref = w.ref("markets", "R3.7" if d["closes"] else "R3.7, R4.1")
         if d["closes"]:
             tail = w.s("ev.roll.two_closes", occupied=w.join(occupied), ref=ref)
         else:
@@ -263,7 +233,6 @@ def _ev_roll(w: _Words, d: dict) -> str:
     else:
         run = d["run"] or 0
         run_values = R.longest_run_values(occupied)
-        ref = w.ref("markets", "R3.8" if d["closes"] else "R3.8, R4.1")
         params = dict(
             player=player, die=dice[0], run=run, squares=_dash(run_values) or "-", ref=ref
         )
@@ -271,7 +240,7 @@ def _ev_roll(w: _Words, d: dict) -> str:
     return w.sentences(head, tail)
 
 
-def _closing_reason(w: _Words, stall: R.Stall, d: dict) -> str:
+def _closing_reason(w: Words, stall: R.Stall, d: dict) -> str:
     squares = d["squares"]
     rule = stall.rule
     if rule == R.CONNECTED4:
@@ -316,21 +285,21 @@ def _closing_reason(w: _Words, stall: R.Stall, d: dict) -> str:
     return w("ev.why.other")
 
 
-def _ev_market_closes(w: _Words, d: dict) -> str:
+def _ev_market_closes(w: Words, d: dict) -> str:
     stall = _STALL_BY_NAME[d["stall"]]
     if d["cause"] == "no_servant":
         head = w.s(
             "ev.market_closes.no_servant",
             market=w.market(d["market"]),
             player=w.player(d["seat"]),
-            ref=w.ref("place", "R5.4"),
+            ref=w.ref_to(d["rule"]),
         )
     else:
         head = w.s(
             "ev.market_closes",
             stall=w.stall(stall),
             reason=_closing_reason(w, stall, d),
-            ref=w.ref("markets", stall.rule_id),
+            ref=w.ref_to(d["rule"]),
         )
     bids = d["bids"]
     if not bids:
@@ -338,136 +307,32 @@ def _ev_market_closes(w: _Words, d: dict) -> str:
     values = [v for _, v in bids]
     items = [w("ev.bid_item", player=w.player(seat), value=v) for seat, v in bids]
     if len(set(values)) < len(values):
-        order = w.s("ev.order.ties", bids=w.join(items), ref=w.ref("closing", "R6.1, R3.9"))
+        order = w.s("ev.order.ties", bids=w.join(items), ref=w.ref_to("R6.1, R3.9"))
     else:
-        order = w.s("ev.order", bids=w.join(items), ref=w.ref("closing", "R6.1"))
+        order = w.s("ev.order", bids=w.join(items), ref=w.ref_to("R6.1"))
     return w.sentences(head, order)
 
 
-def _ev_close_by_choice(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.close_by_choice",
-        player=w.player(d["seat"]),
-        market=w.market(d["market"]),
-        ref=w.ref("place", "R5.4"),
-    )
-
-
-def _ev_pay(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.pay",
-        player=w.player(d["seat"]),
-        amount=d["amount"],
-        market=w.market(d["market"]),
-        ref=w.ref("closing", "R6.2"),
-    )
-
-
-def _ev_no_cards(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.no_cards",
-        player=w.player(d["seat"]),
-        market=w.market(d["market"]),
-        ref=w.ref("closing", "R6.2"),
-    )
-
-
-def _ev_cannot_pay(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.cannot_pay",
-        player=w.player(d["seat"]),
-        bid=d["bid"],
-        deben=d["deben"],
-        ref=w.ref("closing", "R6.3"),
-    )
-
-
-def _ev_cannot_pay_no_gift(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.cannot_pay_no_gift",
-        player=w.player(d["seat"]),
-        bid=d["bid"],
-        deben=d["deben"],
-        ref=w.ref("closing", "R6.3"),
-    )
-
-
-def _ev_gift_taken(w: _Words, d: dict) -> str:
-    key = "ev.gift_taken.seal" if d["seal"] else "ev.gift_taken"
-    return w.s(
-        key,
-        player=w.player(d["seat"]),
-        card=w.card(d["card"]),
-        slot=w.slot(d["slot"]),
-        market=w.market(d["market"]),
-    )
-
-
-def _ev_shame_discard(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.shame_discard",
-        player=w.player(d["seat"]),
-        card=w.card(d["card"]),
-        ref=w.ref("closing", "R6.3"),
-    )
-
-
-def _ev_buy(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.buy",
-        player=w.player(d["seat"]),
-        amount=d["amount"],
-        market=w.market(d["market"]),
-        ref=w.ref("closing", "R6.4"),
-    )
-
-
-def _ev_half(w: _Words, d: dict) -> str:
-    left = d.get("left", 0)
-    return w.s(
-        "ev.half",
-        player=w.player(d["seat"]),
-        amount=d["amount"],
-        before=d["amount"] + left,
-        left=left,
-        market=w.market(d["market"]),
-        ref=w.ref("closing", "R6.4"),
-    )
-
-
-def _ev_pass(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.pass",
-        player=w.player(d["seat"]),
-        market=w.market(d["market"]),
-        ref=w.ref("closing", "R6.4"),
-    )
-
-
-def _ev_market_closed(w: _Words, d: dict) -> str:
+def _ev_market_closed(w: Words, d: dict) -> str:
     return w.s(
         "ev.market_closed",
         market=w.market(d["market"]),
         side=w(f"side.{d['next_stall']}"),
-        ref=w.ref("closing", "R6.5, R6.6"),
+        ref=w.ref_to("R6.5, R6.6"),
     )
 
 
-def _ev_stays_closed(w: _Words, d: dict) -> str:
-    return w.s("ev.stays_closed", market=w.market(d["market"]), ref=w.ref("closing", "R6.8"))
-
-
-def _ev_akhenaton(w: _Words, d: dict) -> str:
+def _ev_akhenaton(w: Words, d: dict) -> str:
     market = w.market(d["market"])
-    ref = w.ref("closing", "R6.8, R7.1")
+    ref = w.ref_to("R6.8, R7.1")
     if d["drawn"]:
         return w.s("ev.akhenaton.after", market=market, cards=w.cards(d["drawn"]), ref=ref)
     return w.s("ev.akhenaton", market=market, ref=ref)
 
 
-def _ev_reopen(w: _Words, d: dict) -> str:
+def _ev_reopen(w: Words, d: dict) -> str:
     market = w.market(d["market"])
-    ref = w.ref("closing", "R6.7")
+    ref = w.ref_to(d["rule"])
     if d["drawn"]:
         head = w.s(
             "ev.reopen", market=market, count=len(d["drawn"]), cards=w.cards(d["drawn"]), ref=ref
@@ -477,28 +342,19 @@ def _ev_reopen(w: _Words, d: dict) -> str:
     return w.sentences(head, w.s("ev.reopen.seal" if d["seal"] else "ev.reopen.noseal"))
 
 
-def _game_over_head(w: _Words, d: dict) -> str:
+def _game_over_head(w: Words, d: dict) -> str:
     if d.get("variant_end"):
-        return w.s("ev.game_over.variant", ref=w.ref("scoring", "R13"))
-    return w.s("ev.game_over", ref=w.ref("scoring", "R7.1, R9"))
+        return w.s("ev.game_over.variant", ref=w.ref_to("R13"))
+    return w.s("ev.game_over", ref=w.ref_to("R7.1, R9"))
 
 
-def _ev_game_over(w: _Words, d: dict) -> str:
+def _ev_game_over(w: Words, d: dict) -> str:
     won = list(d["winners"])
     key = "ev.game_over.winner" if len(won) == 1 else "ev.game_over.shared"
     return w.sentences(_game_over_head(w, d), w.s(key, players=w.players(won)))
 
 
-def _ev_recruit(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.recruit",
-        player=w.player(d["seat"]),
-        character=w.character(d["card"]),
-        ref=w.ref("character", "R5.1"),
-    )
-
-
-def _ev_vizier(w: _Words, d: dict) -> str:
+def _ev_vizier(w: Words, d: dict) -> str:
     held = d.get("held") or []
     return w.s(
         "ev.vizier",
@@ -507,15 +363,11 @@ def _ev_vizier(w: _Words, d: dict) -> str:
         names=w.join(w.gift(t) for t in held) if held else "-",
         per=R.VIZIER_POINTS_PER_TYPE,
         points=d["points"],
-        ref=w.ref("characters", "R10.2"),
+        ref=w.ref_to(d["rule"]),
     )
 
 
-def _ev_high_priest(w: _Words, d: dict) -> str:
-    return w.s("ev.high_priest", player=w.player(d["seat"]), ref=w.ref("characters", "R10.4"))
-
-
-def _ev_exchange(w: _Words, d: dict) -> str:
+def _ev_exchange(w: Words, d: dict) -> str:
     player, partner = w.player(d["seat"]), w.player(d["partner"])
     given, taken = w.card(d["given"]), w.card(d["taken"])
     head = w.s(
@@ -524,7 +376,7 @@ def _ev_exchange(w: _Words, d: dict) -> str:
         partner=partner,
         given=given,
         taken=taken,
-        ref=w.ref("characters", "R10.3"),
+        ref=w.ref_to(d["rule"]),
     )
     params = dict(
         player=player,
@@ -546,16 +398,7 @@ def _ev_exchange(w: _Words, d: dict) -> str:
     return w.sentences(head, money, *notes)
 
 
-def _ev_chief(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.chief",
-        player=w.player(d["seat"]),
-        market=w.market(d["market"]),
-        ref=w.ref("characters", "R10.5"),
-    )
-
-
-def _ev_royal_servant(w: _Words, d: dict) -> str:
+def _ev_royal_servant(w: Words, d: dict) -> str:
     items = []
     for seat, kind, points in d["scored"]:
         key = "ev.royal.item_double" if kind == R.K_DOUBLE_SENET else "ev.royal.item"
@@ -568,12 +411,12 @@ def _ev_royal_servant(w: _Words, d: dict) -> str:
         holders=w.holders(d["holders"]),
         value=d["value"],
         scored=w.join(items),
-        ref=w.ref("characters", "R10.6"),
+        ref=w.ref_to(d["rule"]),
     )
     return w.sentences(head, w.estimate(t, d["holders"], d["value"]))
 
 
-def _ev_scribe(w: _Words, d: dict) -> str:
+def _ev_scribe(w: Words, d: dict) -> str:
     t = d["gift_type"]
     head = w.s(
         "ev.scribe",
@@ -584,22 +427,12 @@ def _ev_scribe(w: _Words, d: dict) -> str:
         value=d["value"],
         holders=w.holders(d["holders"]),
         bonus=d["bonus"],
-        ref=w.ref("characters", "R10.7"),
+        ref=w.ref_to(d["rule"]),
     )
     return w.sentences(head, w.estimate(t, d["holders"], d["value"]))
 
 
-def _ev_treasurer(w: _Words, d: dict) -> str:
-    return w.s(
-        "ev.treasurer",
-        player=w.player(d["seat"]),
-        amount=d["amount"],
-        market=w.market(d["market"]),
-        ref=w.ref("characters", "R10.8"),
-    )
-
-
-def _ev_forced(w: _Words, d: dict) -> str:
+def _ev_forced(w: Words, d: dict) -> str:
     """Why a decision had a single legal option (the engine took it at once, E3)."""
     player = w.player(d["seat"])
     try:
@@ -613,18 +446,14 @@ def _ev_forced(w: _Words, d: dict) -> str:
         else:
             why = w("ev.forced.why.too_poor", player=player, bid=d["bid"], deben=d["deben"])
         key = "ev.forced.pass" if kind == O.PASS else "ev.forced.half"
-        return w.s(key, player=player, why=why, ref=w.ref("closing", "R6.4"))
+        return w.s(key, player=player, why=why, ref=w.ref_to("R6.4"))
     if kind == O.TAKE:
         slots = w.join(w.slot(s) for s in O.take_slots(option))
-        return w.s("ev.forced.take", player=player, slots=slots, ref=w.ref("closing", "R6.2"))
+        return w.s("ev.forced.take", player=player, slots=slots, ref=w.ref_to("R6.2"))
     if kind == O.DISCARD:
-        return w.s(
-            "ev.forced.discard", player=player, card=w.card(arg), ref=w.ref("closing", "R6.3")
-        )
+        return w.s("ev.forced.discard", player=player, card=w.card(arg), ref=w.ref_to("R6.3"))
     if kind == O.CLOSE:
-        return w.s(
-            "ev.forced.close", player=player, market=w.market(arg), ref=w.ref("place", "R5.4")
-        )
+        return w.s("ev.forced.close", player=player, market=w.market(arg), ref=w.ref_to("R5.4"))
     if kind == O.PLACE:
         stall = R.STALLS[O.SQUARE_STALL[option]]
         return w.s(
@@ -632,35 +461,29 @@ def _ev_forced(w: _Words, d: dict) -> str:
             player=player,
             stall=w.stall(stall),
             square=square_name(stall, O.SQUARE_INDEX[option], w.lang),
-            ref=w.ref("place", "R5.2"),
+            ref=w.ref_to("R5.2"),
         )
     if kind == O.BUY:
-        return w.s("ev.forced.buy", player=player, slot=w.slot(arg), ref=w.ref("closing", "R6.4"))
+        return w.s("ev.forced.buy", player=player, slot=w.slot(arg), ref=w.ref_to("R6.4"))
     if kind == O.CHIEF_TAKE:
-        return w.s(
-            "ev.forced.chief", player=player, slot=w.slot(arg), ref=w.ref("characters", "R10.5")
-        )
+        return w.s("ev.forced.chief", player=player, slot=w.slot(arg), ref=w.ref_to("R10.5"))
     if kind == O.ROYAL:
-        return w.s(
-            "ev.forced.royal", player=player, gift=w.gift(arg), ref=w.ref("characters", "R10.6")
-        )
+        return w.s("ev.forced.royal", player=player, gift=w.gift(arg), ref=w.ref_to("R10.6"))
     if kind == O.SCRIBE:
-        return w.s(
-            "ev.forced.scribe", player=player, gift=w.gift(arg), ref=w.ref("characters", "R10.7")
-        )
+        return w.s("ev.forced.scribe", player=player, gift=w.gift(arg), ref=w.ref_to("R10.7"))
     if kind == O.TREASURER_MARKET:
         return w.s(
             "ev.forced.treasurer_market",
             player=player,
             market=w.market(arg),
-            ref=w.ref("characters", "R10.8"),
+            ref=w.ref_to("R10.8"),
         )
     if kind == O.TREASURER_AMOUNT:
         return w.s(
             "ev.forced.treasurer_amount",
             player=player,
             amount=arg,
-            ref=w.ref("characters", "R10.8"),
+            ref=w.ref_to("R10.8"),
         )
     if kind == O.EXCHANGE_TAKE:
         seat, card = arg
@@ -669,47 +492,29 @@ def _ev_forced(w: _Words, d: dict) -> str:
             player=player,
             partner=w.player(seat),
             card=w.card(card),
-            ref=w.ref("characters", "R10.3"),
+            ref=w.ref_to("R10.3"),
         )
     if kind == O.EXCHANGE_GIVE:
-        return w.s(
-            "ev.forced.give", player=player, card=w.card(arg), ref=w.ref("characters", "R10.3")
-        )
+        return w.s("ev.forced.give", player=player, card=w.card(arg), ref=w.ref_to("R10.3"))
     if kind == O.EXCHANGE_DONE:
-        return w.s("ev.forced.exchange_done", player=player, ref=w.ref("characters", "R10.3"))
+        return w.s("ev.forced.exchange_done", player=player, ref=w.ref_to("R10.3"))
     return w.s("ev.forced", player=player, option=d["option"])
 
 
 _EVENTS = {
+    **_GENERIC,
     "setup": _ev_setup,
-    "turn": _ev_turn,
-    "reroll": _ev_reroll,
     "place": _ev_place,
     "roll": _ev_roll,
-    "close_by_choice": _ev_close_by_choice,
     "market_closes": _ev_market_closes,
-    "pay": _ev_pay,
-    "no_cards": _ev_no_cards,
-    "cannot_pay": _ev_cannot_pay,
-    "cannot_pay_no_gift": _ev_cannot_pay_no_gift,
-    "gift_taken": _ev_gift_taken,
-    "shame_discard": _ev_shame_discard,
-    "buy": _ev_buy,
-    "half": _ev_half,
-    "pass": _ev_pass,
     "market_closed": _ev_market_closed,
-    "stays_closed": _ev_stays_closed,
     "akhenaton": _ev_akhenaton,
     "reopen": _ev_reopen,
     "game_over": _ev_game_over,
-    "recruit": _ev_recruit,
     "vizier": _ev_vizier,
-    "high_priest": _ev_high_priest,
     "exchange": _ev_exchange,
-    "chief": _ev_chief,
     "royal_servant": _ev_royal_servant,
     "scribe": _ev_scribe,
-    "treasurer": _ev_treasurer,
     "forced": _ev_forced,
 }
 
@@ -728,7 +533,7 @@ def describe_event(name: str, data: dict, colours, lang: str = DEFAULT_LANGUAGE)
     handler = _EVENTS.get(name)
     if handler is None:
         raise KeyError(f"no explanation for the event {name!r}")
-    return handler(_Words(lang, colours), data)
+    return handler(Words(lang, colours), data)
 
 
 def narrate(state: GameState, lang: str = DEFAULT_LANGUAGE, start: int = 0) -> list[str]:
@@ -738,7 +543,7 @@ def narrate(state: GameState, lang: str = DEFAULT_LANGUAGE, start: int = 0) -> l
     """
     if state.log is None:
         raise ValueError("this game records no events: create it with record_events=True")
-    w = _Words(lang, state.colours)
+    w = Words(lang, state.colours)
     out = []
     for name, data in state.log[start:]:
         if name == "game_over" and state.is_over:
@@ -751,9 +556,44 @@ def narrate(state: GameState, lang: str = DEFAULT_LANGUAGE, start: int = 0) -> l
 
 
 # ---------------------------------------------------------------------------------------------
+# The pending decision
+# ---------------------------------------------------------------------------------------------
+_PHASES_WITH_BID = (P_TAKE, P_SHAME, P_BID)
+_PHASES_WITH_CHARACTER = (P_EXCHANGE_TAKE, P_EXCHANGE_GIVE, P_SCRIBE)
+
+
+def why_deciding(state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
+    """Why the decider decides now, in words: the step of the turn (R5), of a market's
+    settling (R6, with the bid being settled) or of a character (R10) the game is at."""
+    w = Words(lang, state.colours)
+    phase = state.phase
+    params = dict(player=w.player(state.decider))
+    if state.res_market >= 0 and phase in _PHASES_WITH_BID:
+        params.update(market=w.market(state.res_market), bid=state.current_bid())
+    if phase in _PHASES_WITH_CHARACTER and state.character >= 0:
+        params["character"] = w.character(R.CHARACTER_CARDS[state.character])
+    if phase == P_CHIEF:
+        params["market"] = w.market(state.tile)
+    if phase == P_TREASURER_AMOUNT:
+        params["market"] = w.market(state.treasurer_market)
+    if phase in (P_TURN, P_PLACE):
+        legal = state.legal_options()
+        if legal and O.OPTION_KIND[legal[0]] == O.CLOSE:
+            return w("panel.why.close", **params)
+        # No character can be recruited now (the basic game, no seal, empty piles): the turn is
+        # just the placement, so do not offer what is not on offer.
+        recruits = any(O.OPTION_KIND[o] == O.RECRUIT for o in legal)
+        text = w(f"panel.why.{phase if recruits else P_PLACE}", **params)
+        if phase == P_PLACE and state.placements_left > 1:
+            text += " " + w("panel.why.placements_left", left=state.placements_left)
+        return text
+    return w(f"panel.why.{phase}", **params)
+
+
+# ---------------------------------------------------------------------------------------------
 # Options
 # ---------------------------------------------------------------------------------------------
-def _card_phrase(w: _Words, state: GameState, market: int, slot: int) -> str:
+def _card_phrase(w: Words, state: GameState, market: int, slot: int) -> str:
     kind = state.cards[market][slot]
     if kind < 0:
         return w.slot(slot)  # an empty slot (only for an option that is not legal now)
@@ -769,7 +609,7 @@ def _current_bid(state: GameState) -> int:
     return stall.squares[state.res_queue[state.res_pos]].value
 
 
-def _place_details(w: _Words, state: GameState, option: int) -> list[str]:
+def _place_details(w: Words, state: GameState, option: int) -> list[str]:
     stall = R.STALLS[O.SQUARE_STALL[option]]
     index = O.SQUARE_INDEX[option]
     square = stall.squares[index]
@@ -809,7 +649,7 @@ def _place_details(w: _Words, state: GameState, option: int) -> list[str]:
     return details
 
 
-def _recruit_hint(w: _Words, state: GameState, pile: int, card: int) -> str:
+def _recruit_hint(w: Words, state: GameState, pile: int, card: int) -> str:
     p = state.decider
     if pile == R.VIZIER:
         types = sum(1 for t in range(len(R.GIFT_TYPES)) if state.type_count(p, t))
@@ -827,7 +667,7 @@ def _recruit_hint(w: _Words, state: GameState, pile: int, card: int) -> str:
 
 def describe_option(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE) -> str:
     """One option of the pending decision in words, for a button (translated)."""
-    w = _Words(lang, state.colours)
+    w = Words(lang, state.colours)
     kind, arg = O.OPTION_KIND[option], O.OPTION_ARG[option]
     p = state.decider
     if kind == O.PLACE:
@@ -922,15 +762,13 @@ def describe_option(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE)
 # ---------------------------------------------------------------------------------------------
 def score_lines(state: GameState, seat: int, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """``seat``'s score as R9.1 adds it up, one line per part, the total last."""
-    w = _Words(lang, state.colours)
+    w = Words(lang, state.colours)
     b = score_breakdown(state, seat)
     lines = []
     for line in b.gifts:
         t = R.GIFT_TYPES.index(line.gift_type)
-        if t == R.SENET and state.gifts[seat][R.K_DOUBLE_SENET]:
-            count = w("count.senet_double", n=line.count, gift=w.gift(t, line.count))
-        else:
-            count = w.count(t, line.count)
+        double = t == R.SENET and bool(state.gifts[seat][R.K_DOUBLE_SENET])
+        count = w.count(t, line.count, double_senet=double)
         estimated = (
             state.values[t] == R.GIFT_VALUES[t]
             and line.holders in (R.ESTIMATED_VALUES[line.gift_type])
@@ -955,7 +793,7 @@ def score_lines(state: GameState, seat: int, lang: str = DEFAULT_LANGUAGE) -> li
 
 def winner_line(state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
     """Who wins (or leads, before the end), with the tie-break on Deben (R9.2)."""
-    w = _Words(lang, state.colours)
+    w = Words(lang, state.colours)
     scores = totals(state)
     best = max(scores)
     tied = [p for p in range(state.n) if scores[p] == best]
@@ -989,7 +827,7 @@ def winner_line(state: GameState, lang: str = DEFAULT_LANGUAGE) -> str:
 
 def score_table(state: GameState, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """Every player's score breakdown (R9.1), then the winner line with its tie-break (R9.2)."""
-    w = _Words(lang, state.colours)
+    w = Words(lang, state.colours)
     out = [w.s("score.table.final" if state.is_over else "score.table.now")]
     for seat in range(state.n):
         out.append(w.s("score.player", player=w.player(seat)))

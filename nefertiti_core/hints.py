@@ -29,11 +29,12 @@ from . import options as O
 from . import rules as R
 from .bots import Evaluator, GreedyBot, _best_take, fast_copy, public_copy
 from .errors import ArgumentError, require_state
-from .explain import _Words, describe_option
+from .explain import describe_option
 from .i18n import DEFAULT_LANGUAGE
 from .limits import check_magnitudes, echo
 from .state import P_OVER, P_TAKE, GameState
 from .status import format_probability, louqsor_probability
+from .words import Words
 
 _DICE = R.DICE_RULES
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
@@ -163,7 +164,7 @@ def _one_from_closing(state: GameState, m: int, owners, mask: int, seat: int) ->
 class _Reasons:
     def __init__(self, state: GameState, lang: str):
         self.state = state
-        self.w = _Words(lang, state.colours)
+        self.w = Words(lang, state.colours)
         self.lang = lang
         self.me = state.decider
         self.ev = Evaluator(state)

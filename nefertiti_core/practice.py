@@ -122,6 +122,7 @@ from .state import (
     new_game,
 )
 from .status import describe_status, format_probability, stall_status
+from .words import Words
 
 if TYPE_CHECKING:
     from .coverage import Coverage
@@ -198,14 +199,14 @@ def table_lines(state: GameState, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """What the Practice view shows of each seat besides the board: Deben, seals, servants in
     hand, prestige and the gifts held, counted by kind (never their values or a score)."""
     lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    w = Words(lang, state.colours)
     lines = []
     for seat in range(state.n):
         held = []
-        for t, name in enumerate(R.GIFT_TYPES):
+        for t in range(len(R.GIFT_TYPES)):
             count = state.type_count(seat, t)
             if count:
-                gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
-                held.append(tr(lang, "count.gift", n=count, gift=gift))
+                held.append(w.count(t, count))
         gifts = tr(lang, "status.list.sep").join(held) if held else tr(lang, "practice.no_gifts")
         key = "practice.table.decides" if seat == state.decider else "practice.table.seat"
         lines.append(

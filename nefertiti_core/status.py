@@ -26,10 +26,24 @@ from typing import TYPE_CHECKING
 from . import options as O
 from . import rules as R
 from .chance import closing_probability, roll_at, roll_outcomes
-from .deck import unseen as unseen_deck  # noqa: F401 (the name exercises import)
-from .i18n import tr
-from .squares import square_name, square_names
+from .deck import unseen
 from .state import OPEN as _MARKET_OPEN
+from .words import (  # noqa: F401 (the message types are status's public names too)
+    Cards,
+    Chances,
+    Market,
+    Message,
+    Numbers,
+    Probability,
+    Seats,
+    Side,
+    Squares,
+    StallName,
+    Text,
+    Words,
+    format_probability,
+    render,
+)
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -53,99 +67,6 @@ _LINE_KEYS = (
     "status.line.diagonal_down",
     "status.line.diagonal_up",
 )
-
-
-# --- language-neutral message parameters -------------------------------------------------------
-# A status holds message keys and parameters, never sentences. Parameters that need words in the
-# reader's language are wrapped in these small types; plain ints and strings are shown as they are.
-
-
-@dataclass(frozen=True)
-class Squares:
-    """Squares of one stall, named by their bids (:func:`.squares.square_name`: "the 7", "the
-    Deben 2"); ``conj`` joins the last one."""
-
-    stall: int
-    indices: tuple[int, ...]
-    conj: str = "and"
-
-
-@dataclass(frozen=True)
-class Numbers:
-    """Plain numbers joined as a list (``2, 3 and 7``)."""
-
-    values: tuple[int, ...]
-    conj: str = "and"
-
-
-@dataclass(frozen=True)
-class Seats:
-    """Players, shown by their colour."""
-
-    seats: tuple[int, ...]
-    conj: str = "and"
-
-
-@dataclass(frozen=True)
-class Probability:
-    """An exact probability, shown over the dice's denominator: ``4/36 (11%)``."""
-
-    value: Fraction
-    denominator: int = R.roll_count(2)
-
-
-@dataclass(frozen=True)
-class Market:
-    market: int
-
-
-@dataclass(frozen=True)
-class Side:
-    side: int
-
-
-@dataclass(frozen=True)
-class StallName:
-    stall: int
-
-
-@dataclass(frozen=True)
-class Text:
-    """Another catalog message, rendered in the same language (for example a line's name)."""
-
-    key: str
-
-
-@dataclass(frozen=True)
-class Chances:
-    """Per square, the probability that the roll after a placement there closes the stall."""
-
-    stall: int
-    chances: tuple[tuple[int, Fraction], ...]
-    denominator: int
-
-
-@dataclass(frozen=True)
-class Cards:
-    """Card kinds (rules.CARD_KINDS indices), joined as a list."""
-
-    kinds: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Message:
-    """One sentence to be: a catalog key and its parameters (hashable)."""
-
-    key: str
-    params: tuple[tuple[str, object], ...] = ()
-
-    @classmethod
-    def of(cls, key: str, **params) -> Message:
-        return cls(key, tuple(sorted(params.items())))
-
-    @property
-    def kwargs(self) -> dict[str, object]:
-        return dict(self.params)
 
 
 # --- the status of one market ------------------------------------------------------------------
@@ -492,87 +413,11 @@ def _sum_messages(stall: R.Stall, mask: int) -> list[Message]:
     return out
 
 
-# --- rendering ----------------------------------------------------------------------------------
-
-
-def _join(lang: str, items: list[str], conj: str = "and") -> str:
-    if not items:
-        return tr(lang, "status.list.nothing")
-    if len(items) == 1:
-        return items[0]
-    head = tr(lang, "status.list.sep").join(items[:-1])
-    return tr(lang, f"status.list.{conj}", head=head, last=items[-1])
-
-
-def format_probability(value: Fraction, denominator: int, lang: str = "en") -> str:
-    """``4/36 (11%)``: over the dice's denominator when it divides evenly, rounded percent."""
-    numerator = value * denominator
-    if numerator.denominator == 1:
-        fraction = f"{numerator.numerator}/{denominator}"
-    else:
-        fraction = f"{value.numerator}/{value.denominator}"
-    percent = int(value * 100 + Fraction(1, 2))
-    return tr(lang, "status.probability", fraction=fraction, percent=percent)
-
-
-def _colour_name(lang: str, colours, seat: int) -> str:
-    if 0 <= seat < len(colours):
-        return tr(lang, f"colour.{colours[seat]}")
-    return tr(lang, "status.nobody")
-
-
-def _stall_name(lang: str, stall_id: int) -> str:
-    market, side = divmod(stall_id, 2)
-    return tr(
-        lang,
-        "stall.name",
-        market=tr(lang, f"market.{R.MARKETS[market]}"),
-        side=tr(lang, f"side.{R.SIDES[side]}"),
-    )
-
-
-def _render_value(lang: str, value, colours) -> str:
-    if isinstance(value, Squares):
-        return square_names(value.stall, value.indices, lang, value.conj)
-    if isinstance(value, Numbers):
-        return _join(lang, [str(v) for v in value.values], value.conj)
-    if isinstance(value, Seats):
-        return _join(lang, [_colour_name(lang, colours, s) for s in value.seats], value.conj)
-    if isinstance(value, Probability):
-        return format_probability(value.value, value.denominator, lang)
-    if isinstance(value, Market):
-        return tr(lang, f"market.{R.MARKETS[value.market]}")
-    if isinstance(value, Side):
-        return tr(lang, f"side.{R.SIDES[value.side]}")
-    if isinstance(value, StallName):
-        return _stall_name(lang, value.stall)
-    if isinstance(value, Text):
-        return tr(lang, value.key)
-    if isinstance(value, Chances):
-        items = [
-            tr(
-                lang,
-                "status.louqsor.chance_item",
-                square=square_name(value.stall, i, lang),
-                probability=format_probability(p, value.denominator, lang),
-            )
-            for i, p in value.chances
-        ]
-        return tr(lang, "status.list.semicolon").join(items)
-    if isinstance(value, Cards):
-        return _join(lang, [tr(lang, f"card.{R.CARD_KINDS[k]}") for k in value.kinds])
-    return str(value)
-
-
-def render(message: Message, colours, lang: str = "en") -> str:
-    """One message in ``lang``, its parameters put into words; starts with a capital letter."""
-    params = {k: _render_value(lang, v, colours) for k, v in message.params}
-    text = tr(lang, message.key, **params)
-    return text[:1].upper() + text[1:]
+# --- rendering: nefertiti_core.words ----------------------------------------------------------
 
 
 def _sentences(lang: str, parts: list[str]) -> str:
-    return tr(lang, "status.sentence_sep").join(p for p in parts if p)
+    return Words(lang).sentences(parts)
 
 
 def describe_status(status: StallStatus, colours, lang: str = "en") -> str:
@@ -641,7 +486,7 @@ def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) ->
     """Apply ``option`` on a copy (with ``roll`` forced) and read off the changes."""
     copy = state.copy()
     copy.log = []  # the copy's own event log; the game's log is untouched
-    copy.deck = unseen_deck(state.deck)  # a refill on the copy must not reveal the real order
+    copy.deck = unseen(state.deck)  # a refill on the copy must not reveal the real order
     if roll:
         copy.force_roll(*roll)
     rng_before = copy.rng.getstate()

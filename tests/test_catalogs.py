@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import nefertiti_core.explain as E
+import nefertiti_core.words as W
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import LANGUAGES, catalog, placeholders
@@ -201,7 +202,7 @@ def synthetic_events() -> list[tuple[str, dict]]:
         ("forced", {**forced, "option": "exchange done", "phase": "exchange_take"}),
         ("forced", {**forced, "option": "reroll", "phase": "reroll"}),
         ("no_cards", dict(seat=0, market=R.GIZEH, rule="R6.2")),
-        ("cannot_pay_no_gift", dict(seat=2, market=R.GIZEH, bid=7, deben=3)),
+        ("cannot_pay_no_gift", dict(seat=2, market=R.GIZEH, bid=7, deben=3, rule="R6.3")),
         ("reopen", dict(market=R.LOUQSOR, drawn=[], seal=False, rule="R6.7")),
         ("akhenaton", dict(market=R.GIZEH, drawn=[], rule="R6.8")),
         ("akhenaton", dict(market=R.GIZEH, drawn=[R.K_HARP], rule="R6.8")),
@@ -235,7 +236,16 @@ def synthetic_events() -> list[tuple[str, dict]]:
         ),
         (
             "scribe",
-            dict(seat=0, gift_type=R.MIRROR, count=2, value=8, holders=2, bonus=1, points=18),
+            dict(
+                seat=0,
+                gift_type=R.MIRROR,
+                count=2,
+                value=8,
+                holders=2,
+                bonus=1,
+                points=18,
+                rule="R10.7",
+            ),
         ),
         (
             "royal_servant",
@@ -245,6 +255,7 @@ def synthetic_events() -> list[tuple[str, dict]]:
                 holders=2,
                 value=5,
                 scored=[(0, R.K_SENET, 5), (1, R.K_DOUBLE_SENET, 10)],
+                rule="R10.6",
             ),
         ),
         (
@@ -257,6 +268,7 @@ def synthetic_events() -> list[tuple[str, dict]]:
                 paid=2,
                 given_max=9,
                 taken_max=11,
+                rule="R10.3",
             ),
         ),
         (
@@ -311,13 +323,13 @@ def test_every_explanation_message_is_used(monkeypatch):
     """Each id of events/options/scoring.json is reached by some rendering above (none is dead),
     so each template has been formatted with the parameters the code really passes."""
     used: set[str] = set()
-    real_tr = E.tr
+    real_tr = W.tr
 
     def recording_tr(lang, key, **params):
         used.add(key)
         return real_tr(lang, key, **params)
 
-    monkeypatch.setattr(E, "tr", recording_tr)
+    monkeypatch.setattr(W, "tr", recording_tr)  # the wording layer every explanation goes through
     for index in range(len(GAMES)):
         g, _ = played(index)
         for name, data in g.log:

@@ -14,19 +14,12 @@ import param
 
 from nefertiti_core import options as O
 from nefertiti_core import rules as R
-from nefertiti_core.explain import describe_option, score_table, winner_line
+from nefertiti_core.explain import describe_option, score_table, why_deciding, winner_line
 from nefertiti_core.i18n import tr
 from nefertiti_core.state import (
     P_BID,
-    P_CHIEF,
-    P_EXCHANGE_GIVE,
-    P_EXCHANGE_TAKE,
-    P_PLACE,
-    P_SCRIBE,
     P_SHAME,
     P_TAKE,
-    P_TREASURER_AMOUNT,
-    P_TURN,
 )
 from nefertiti_core.status import describe_preview, preview
 
@@ -50,7 +43,6 @@ from .session import GameSession
 MAX_BUTTONS = 32
 
 _PHASES_WITH_BID = (P_TAKE, P_SHAME, P_BID)
-_PHASES_WITH_CHARACTER = (P_EXCHANGE_TAKE, P_EXCHANGE_GIVE, P_SCRIBE)
 
 
 class DecisionPanel(pn.viewable.Viewer):
@@ -294,38 +286,6 @@ def _preview_text(state, option: int, lang: str) -> str:
         return ""
 
 
-def _bid(state) -> int:
-    """The bid of the servant being resolved (the engine reads it, R6.1)."""
-    return state.current_bid()
-
-
-def _why(state, lang: str) -> str:
-    """Why the decider decides now, in words (the phase of the turn, read from the state)."""
-    phase = state.phase
-    player = player_name(lang, state.colours, state.decider)
-    params = dict(player=player)
-    if state.res_market >= 0 and phase in _PHASES_WITH_BID:
-        params.update(market=tr(lang, f"market.{R.MARKETS[state.res_market]}"), bid=_bid(state))
-    if phase in _PHASES_WITH_CHARACTER and state.character >= 0:
-        params["character"] = tr(lang, f"character.{R.CHARACTER_CARDS[state.character]}")
-    if phase == P_CHIEF:
-        params["market"] = tr(lang, f"market.{R.MARKETS[state.tile]}")
-    if phase == P_TREASURER_AMOUNT:
-        params["market"] = tr(lang, f"market.{R.MARKETS[state.treasurer_market]}")
-    if phase in (P_TURN, P_PLACE):
-        legal = state.legal_options()
-        if legal and O.OPTION_KIND[legal[0]] == O.CLOSE:
-            return tr(lang, "panel.why.close", **params)
-        # No character can be recruited now (the basic game, no seal, empty piles): the turn is
-        # just the placement, so do not offer what is not on offer.
-        recruits = any(O.OPTION_KIND[o] == O.RECRUIT for o in legal)
-        text = tr(lang, f"panel.why.{phase if recruits else P_PLACE}", **params)
-        if phase == P_PLACE and state.placements_left > 1:
-            text += " " + tr(lang, "panel.why.placements_left", left=state.placements_left)
-        return text
-    return tr(lang, f"panel.why.{phase}", **params)
-
-
 def _queue(state, lang: str) -> str:
     """The bidders still to decide after the current one (R6.1 order)."""
     if state.res_market < 0 or state.phase not in _PHASES_WITH_BID:
@@ -346,7 +306,7 @@ def _queue(state, lang: str) -> str:
             )
     if not items:
         return tr(lang, "panel.decision.last_bidder")
-    return tr(lang, "panel.decision.queue", bidders=tr(lang, "list.sep").join(items))
+    return tr(lang, "panel.decision.queue", bidders=tr(lang, "status.list.sep").join(items))
 
 
 def _who_html(state, lang: str, session: GameSession, show_who: bool = True) -> str:
@@ -364,7 +324,7 @@ def _who_html(state, lang: str, session: GameSession, show_who: bool = True) -> 
         parts += [
             f"<div style='font-size:17px;margin:4px 0'>{swatch(colours[decider], 16)}"
             f"<b>{esc(decides)}</b></div>",
-            f"<div>{esc(_why(state, lang))}</div>",
+            f"<div>{esc(why_deciding(state, lang))}</div>",
         ]
     queue = _queue(state, lang)
     if queue:

@@ -11,6 +11,7 @@ import param
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
 from nefertiti_core.scoring import score_breakdown
+from nefertiti_core.words import Words
 
 from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from .board import PLAYER_COLOURS
@@ -75,27 +76,17 @@ def _badge(text: str, colour: str) -> str:
 
 def _gift_lines(state, seat: int, lang: str) -> list[str]:
     """The gift lines of ``seat``'s score (scoring.score_breakdown, R8, R9.1), in words."""
+    w = Words(lang, state.colours)
     lines = []
     for line in score_breakdown(state, seat).gifts:
         t = R.GIFT_TYPES.index(line.gift_type)
-        gift = (
-            tr(lang, f"card.{line.gift_type}")
-            if line.count == 1
-            else tr(lang, f"gift.{line.gift_type}")
-        )
-        if t == R.SENET and state.gifts[seat][R.K_DOUBLE_SENET]:
-            counted = tr(lang, "count.senet_double", n=line.count, gift=gift)
-        else:
-            counted = tr(lang, "count.gift", n=line.count, gift=gift)
-        holders = line.holders
-        who = tr(lang, "holders.one") if holders == 1 else tr(lang, "holders.many", n=holders)
+        double = t == R.SENET and bool(state.gifts[seat][R.K_DOUBLE_SENET])
         lines.append(
-            tr(
-                lang,
+            w(
                 "panel.players.gift",
-                count=counted,
+                count=w.count(t, line.count, double_senet=double),
                 value=line.value,
-                holders=who,
+                holders=w.holders(line.holders),
                 points=line.points,
             )
         )

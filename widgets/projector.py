@@ -15,12 +15,11 @@ import panel as pn
 import param
 
 from nefertiti_core.announce import last_step
-from nefertiti_core.explain import winner_line
+from nefertiti_core.explain import why_deciding, winner_line
 from nefertiti_core.i18n import tr
 
 from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from .board import PLAYER_COLOURS
-from .decision import _why
 from .rules_view import link_rule_ids
 from .session import GameSession
 
@@ -45,7 +44,7 @@ def banner_html(session: GameSession) -> str:
     who = tr(lang, "panel.decision.decides", player=player_name(lang, state.colours, decider))
     if session.is_bot(decider):
         who += " · " + seat_kind_label(lang, session.seats[decider])
-    why = _why(state, lang)
+    why = why_deciding(state, lang)
     return (
         f"<div class='nefertiti-banner' data-colour='{esc(colour)}' "
         f"style='border-left:10px solid {_tint(colour)};padding:4px 10px;background:#fffdf7'>"

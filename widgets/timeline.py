@@ -265,7 +265,7 @@ def _gifts_text(gifts: dict[str, int], lang: str) -> str:
         if count:
             gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
             parts.append(tr(lang, "count.gift", n=count, gift=gift))
-    return tr(lang, "list.sep").join(parts)
+    return tr(lang, "status.list.sep").join(parts)
 
 
 def _comparison_html(comparison, lang: str) -> str:
@@ -313,7 +313,7 @@ def _comparison_html(comparison, lang: str) -> str:
             + "</tr>"
         )
     leaders = [
-        tr(lang, "list.sep").join(tr(lang, f"colour.{c}") for c in names)
+        tr(lang, "status.list.sep").join(tr(lang, f"colour.{c}") for c in names)
         for names in comparison.leaders
     ]
     facts = []
