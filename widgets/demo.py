@@ -94,7 +94,9 @@ class Demo(pn.viewable.Viewer):
         self.hide() if self.shown else self.show()
 
     def _build(self) -> None:
-        lesson = Lesson(self.scenario, lang=self.lang, variants=self._variants, width=self._width)
+        lesson = Lesson(
+            self.scenario, lang=self.lang, variants=self._variants, width=self._width, note="open"
+        )
         for step in self.steps:
             if not lesson.session.play(step):
                 self.refused = lesson.session.error

@@ -64,6 +64,7 @@ class Lesson(pn.viewable.Viewer):
         variants=None,
         play_moves: bool = False,
         width: int = 760,
+        note: str = "folded",
         coverage: Coverage | None = None,
         **params,
     ):
@@ -87,10 +88,20 @@ class Lesson(pn.viewable.Viewer):
         self._restart = pn.widgets.Button(width=160)
         self._restart.on_click(lambda _e: self.session.jump(0))
         self._title = pn.pane.Markdown(sizing_mode="stretch_width")
+        # The file's note often says what a move will do: folded until the learner opens it,
+        # so that the prediction comes first (#13 item 3); a demonstration shows it open.
+        self._note = pn.pane.Markdown(sizing_mode="stretch_width", css_classes=["lesson-note"])
+        self._note_card = pn.Card(
+            self._note,
+            collapsed=note == "folded",
+            sizing_mode="stretch_width",
+            css_classes=["lesson-note-card"],
+        )
         self.session.param.watch(self._on_play, "version")
         self.param.watch(self._on_lang, "lang")
         self._layout = pn.Column(
             self._title,
+            self._note_card,
             # the decision beside the board, or below it in a narrow notebook column
             pn.FlexBox(
                 self.board,
@@ -135,19 +146,20 @@ class Lesson(pn.viewable.Viewer):
         self.session.lang = lang
         teaching = self.scenario.teaching_in(lang).strip()  # the file's text in this language
         # the file's texts shown as themselves: no HTML, no Markdown (#14)
-        self._title.object = f"### {md_escape(self.scenario.title_in(lang))}" + (
-            f"\n\n{md_escape(teaching)}" if teaching else ""
-        )
+        self._title.object = f"### {md_escape(self.scenario.title_in(lang))}"
+        self._note.object = md_escape(teaching)
+        self._note_card.title = tr(lang, "lesson.note")
+        self._note_card.visible = bool(teaching)
         cited = ids_in(teaching)
         if cited:  # the rules the text cites, each with its title on hover and text on click
             line = html.escape(f"{tr(lang, 'rules.in_lesson')} {' · '.join(cited)}")
-            self._title.object += (
+            self._note.object += (
                 f"\n\n<div style='font-size:13px'>{link_rule_ids(line, lang)}</div>\n"
             )
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
-        self._layout[2].title = tr(lang, "lesson.log")
+        self._layout[3].title = tr(lang, "lesson.log")
 
 
 class Account(list):

@@ -10,6 +10,7 @@ import pytest
 from support import ARTIFACTS, launch, served
 
 from nefertiti_core.exercises import scenario_path
+from nefertiti_core.i18n import tr
 from nefertiti_core.scenario import load
 
 APP = """
@@ -43,6 +44,9 @@ def test_the_lesson_shows_the_teaching_text_in_its_language(page, lang):
     page.goto(f"{base}/{lang}")
     title = SCENARIO.title_in(lang)
     page.get_by_text(title, exact=True).wait_for(timeout=30_000)
+    # the note is folded (it may tell what a move does: the learner predicts first): open it
+    note_card = page.locator(".lesson-note-card")
+    note_card.get_by_text(tr(lang, "lesson.note")).click()
     first_words = " ".join(SCENARIO.teaching_in(lang).split()[:6])
     assert page.get_by_text(first_words).first.is_visible()
     if lang != "en":  # nothing left in English above the board
