@@ -91,7 +91,7 @@ _NEEDED = tuple(_needed_table(st.id) if st.rule in _SHAPE else () for st in R.ST
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _ORDER = R.RESOLUTION_ORDER
-_MEMORY_LIMIT = 20_000  # market and gift values a bot keeps between decisions, per setting
+_MEMORY_LIMIT = 5_000  # market and gift values a bot keeps between decisions
 _WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card kind
 # How likely a market is to close with its present bids, by the servants still needed (R3).
 _CLOSING_WEIGHT = (1.0, 0.7, 0.45, 0.3, 0.25)
@@ -139,13 +139,15 @@ class Evaluator:
         characters = any(state.piles)
         self.seal = weights.seal + (weights.seal_character * left if characters else 0.0)
         self._cache: dict[tuple, tuple[float, list[float]]] = {}
-        # What stays true from one decision to the next (a bot's ``memory``): per evaluator
-        # setting, market values by their exact inputs and gift values by the counts.
+        # What stays true from one decision to the next (a bot's ``memory``): for the latest
+        # evaluator setting only, market values by their exact inputs and gift values by the
+        # counts, a few thousand of each at most (a served Sandbox keeps a bot per seat).
         setting = (weights, self.deben, self.seal, state.values, state.n)
-        if memory is None or len(memory) > 8:
+        if memory is None:
             memory = {}
         kept = memory.get(setting)
         if kept is None or len(kept[0]) > _MEMORY_LIMIT or len(kept[1]) > _MEMORY_LIMIT:
+            memory.clear()
             kept = memory[setting] = ({}, {})
         self._exact, self._gift_cache = kept
 
