@@ -537,10 +537,18 @@ def _run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .exercises import check_entry
-    from .scenario import load
+    from .history import GameRecord, load_any
+    from .limits import FileLimitError, echo, read_text
+    from .scenario import ScenarioError
 
-    scenario = load(args.file)
     name = Path(args.file).name
+    try:
+        text = read_text(args.file)  # a regular file, at most MAX_FILE_BYTES (limits.py)
+    except FileLimitError as error:
+        raise ScenarioError(echo(args.file, 80)[1:-1], (), str(error)) from None
+    scenario = load_any(text, name)
+    if isinstance(scenario, GameRecord):
+        raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")
     for warning in scenario.warnings:
         print(f"warning: {name}: {warning}", file=sys.stderr)
     written = 0

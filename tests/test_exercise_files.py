@@ -653,3 +653,12 @@ def test_fuzz_mutated_exercises_never_raise_anything_but_a_scenario_error(data, 
     except ScenarioError as error:
         message = str(error)
         assert message.startswith("lesson.yaml: ") and "\n" not in message, message
+
+
+def test_nefertiti_check_refuses_a_game_record_in_one_line():
+    run = _nefertiti("check", str(ROOT / "tests" / "corpus" / "good" / "record-rolls.yaml"))
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr == (
+        "nefertiti check: error: record-rolls.yaml: a game record; check reads position files "
+        "(scenarios)\n"
+    )
