@@ -698,7 +698,7 @@ def describe_option(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE)
         return w.s("opt.buy", card=_card_phrase(w, state, m, arg), bid=_current_bid(state))
     if kind == O.HALF:
         reserve = state.reserve[state.res_market]
-        return w.s("opt.half", amount=(reserve + 1) // 2, reserve=reserve)
+        return w.s("opt.half", amount=R.half_reserve(reserve), reserve=reserve)
     if kind == O.PASS:
         return w.s("opt.pass")
     if kind == O.EXCHANGE_TAKE:

@@ -324,7 +324,7 @@ class _Reasons:
             ]
         if kind == O.HALF:
             m = state.res_market
-            amount = (state.reserve[m] + 1) // 2
+            amount = R.half_reserve(state.reserve[m])
             return [self.s("half", amount=amount, reserve=state.reserve[m])]
         if kind == O.PASS:
             return [self.s("pass")]

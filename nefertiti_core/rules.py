@@ -353,6 +353,13 @@ _VALUE_BITS: tuple[dict[int, int], ...] = tuple(
     for st in STALLS
 )
 
+
+# --- Settling a market (R6) --------------------------------------------------------------------
+def half_reserve(reserve: int) -> int:
+    """What a bidder who buys no card takes from the market's reserve: half, rounded up (R6.4)."""
+    return (reserve + 1) // 2
+
+
 # --- Characters (R2.3, R10) ---------------------------------------------------------------------
 # Piles in their order beside the board; within a pile the first card is on top.
 PILES = ("vizier", "merchant", "high_priest", "chief", "royal_servant", "scribe", "treasurer")

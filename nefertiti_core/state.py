@@ -876,7 +876,7 @@ class GameState:
 
     def _do_half(self, option: int) -> None:
         p, m = self.decider, self.res_market
-        amount = (self.reserve[m] + 1) // 2  # R6.4: half, rounded up
+        amount = R.half_reserve(self.reserve[m])  # R6.4: half, rounded up
         self.reserve[m] -= amount
         self.deben[p] += amount
         self._emit("half", seat=p, market=m, amount=amount, left=self.reserve[m], rule="R6.4")

@@ -60,6 +60,10 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
             "nefertiti_core/scenario.py": "the real deal of a staged position (deck: shuffle)",
         },
     ),
+    "half the reserve, rounded up (R6.4)": (
+        r"\+\s*1\)\s*//\s*2\b",
+        {"nefertiti_core/rules.py": "rules.half_reserve"},
+    ),
     "a score recomputed in a widget (R8, R9.1)": (
         r"\bgift_value\(",
         {"nefertiti_core/": "scoring.score_breakdown and the engine"},
@@ -68,6 +72,13 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
         r"\bis_record\(\s*doc\b|\brecord_from_data\(\s*doc\.data\s*,\s*(name|file\.name)\b",
         {"nefertiti_core/history.py": "history.load_any"},
     ),
+}
+
+
+#: Places still to switch to the home, each with why it waits (a file another engineer is
+#: editing). The test fails when one of them is gone, so that the entry is removed with it.
+PENDING: dict[str, set[str]] = {
+    "half the reserve, rounded up (R6.4)": {"nefertiti_core/bots.py"},  # the speed work's file
 }
 
 
@@ -99,6 +110,14 @@ def offences(sources: dict[str, str]) -> dict[str, list[str]]:
 
 def test_no_rule_is_written_outside_its_home():
     found = offences(_sources())
+    for name, files in PENDING.items():
+        left = [p for p in found.get(name, []) if p.split(":", 1)[0] not in files]
+        waiting = {p.split(":", 1)[0] for p in found.get(name, [])} & files
+        assert waiting == files, f"{name}: {sorted(files - waiting)} switched: drop it from PENDING"
+        if left:
+            found[name] = left
+        else:
+            found.pop(name, None)
     report = "\n".join(
         f"{name} (home: {', '.join(SHAPES[name][1])}):\n  " + "\n  ".join(places)
         for name, places in found.items()
@@ -151,6 +170,12 @@ OLD_DUPLICATES = {
         "nefertiti_core/bots.py",
     },
     "the hidden deck's order (R2.2, R12)": {"nefertiti_core/status.py"},
+    "half the reserve, rounded up (R6.4)": {
+        "nefertiti_core/state.py",
+        "nefertiti_core/explain.py",
+        "nefertiti_core/bots.py",
+        "nefertiti_core/hints.py",
+    },
     "a score recomputed in a widget (R8, R9.1)": {"widgets/players.py"},
     "a file read as scenario or record outside history.load_any": {
         "nefertiti_core/cli.py",
