@@ -169,18 +169,28 @@ def main(argv=None) -> int:
             sys.exit(f"measuring {where}, not {args.measure}")
         print(json.dumps(measure(args)))
         return 0
+
+    def commit(name: str) -> str:  # resolved once, so a commit made meanwhile changes nothing
+        return subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", name],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+
+    before_commit = commit(args.before)
+    after_commit = commit(args.after or "HEAD")
     with tempfile.TemporaryDirectory(prefix="lookahead-") as tmp:
-        before = _unpack(args.before, Path(tmp) / "before")
-        after = ROOT if args.after is None else _unpack(args.after, Path(tmp) / "after")
+        before = _unpack(before_commit, Path(tmp) / "before")
+        after = ROOT if args.after is None else _unpack(after_commit, Path(tmp) / "after")
         load = os.getloadavg()[0]
         rows = {"before": _child(before, args), "after": _child(after, args)}
-    head = subprocess.run(
-        ["git", "-C", str(ROOT), "rev-parse", "--short", args.after or "HEAD"],
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
-    what = f"commit {head}" if args.after else f"this checkout ({head} and uncommitted changes)"
-    print(f"before = commit {args.before}, after = {what}")
+    what = (
+        f"commit {after_commit}"
+        if args.after
+        else f"this checkout ({after_commit} and uncommitted changes)"
+    )
+    print(f"before = commit {before_commit}, after = {what}")
     print(f"load average at the start {load:.2f}, at the end {os.getloadavg()[0]:.2f} (2 cores)")
     print()
     b, a = rows["before"], rows["after"]
