@@ -7,10 +7,12 @@ browsers here). A test that cannot find it fails: it never skips (DEVELOPERS.md)
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from fractions import Fraction
@@ -58,32 +60,109 @@ def wait_for_http(url: str, timeout: float = 60.0) -> None:
 
 
 @contextlib.contextmanager
+def running(command: list[str], url: str, log: Path, env: dict, timeout: float = 60.0):
+    """Run ``command`` until the block ends; yield once ``url`` answers.
+
+    Its output goes to ``log`` (a pipe nobody reads would block it past 64 KB); the end of the
+    log is raised with the error if the URL does not answer within ``timeout`` seconds."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "w+") as output:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, text=True
+        )
+        try:
+            try:
+                wait_for_http(url, timeout=timeout)
+            except RuntimeError as error:
+                process.kill()
+                process.wait(timeout=10)
+                output.seek(0)
+                raise RuntimeError(f"{error}; its output:\n{output.read()[-3000:]}") from None
+            yield process
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+@contextlib.contextmanager
 def served(code: str, path: str, port: int | None = None, env: dict | None = None):
     """Run ``code`` (which serves an app on PORT) in a subprocess; yield the app's URL."""
     port = port or free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-c", code.replace("PORT", str(port))],
-        cwd=ROOT,
-        env={**os.environ, **(env or {})},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
     url = f"http://127.0.0.1:{port}/{path}"
-    try:
-        try:
-            wait_for_http(url)
-        except RuntimeError:
-            process.kill()
-            output = process.communicate(timeout=10)[0]
-            raise RuntimeError(f"the app did not start:\n{output[-3000:]}") from None
+    log = Path(tempfile.mkdtemp(prefix="nefertiti-served-")) / "server.log"
+    command = [sys.executable, "-c", code.replace("PORT", str(port))]
+    with running(command, url, log, {**os.environ, **(env or {})}):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+
+
+def jupyter_env(home: Path) -> dict:
+    """The environment of a Jupyter server (JupyterLab, Voilà) whose settings, runtime files and
+    learner records stay in ``home`` (never the user's own)."""
+    home.mkdir(parents=True, exist_ok=True)
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "JUPYTER_CONFIG_DIR": str(home / "config"),
+        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+        "IPYTHONDIR": str(home / "ipython"),
+        "NEFERTITI_HOME": str(home / "nefertiti"),
+    }
+
+
+#: The project's JupyterLab settings, which the install copies into the environment (Makefile).
+OVERRIDES = ROOT / "jupyterlab" / "overrides.json"
+INSTALLED_OVERRIDES = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+
+
+@contextlib.contextmanager
+def start_jupyterlab(home: Path, root: Path):
+    """JupyterLab on 127.0.0.1 serving ``root``, with its settings kept in ``home``.
+
+    It runs with the project's settings (jupyterlab/overrides.json: comms over subshells off),
+    as ``make tutor`` does; an environment installed without them is refused, not tested."""
+    if not INSTALLED_OVERRIDES.exists() or (
+        json.loads(INSTALLED_OVERRIDES.read_text()) != json.loads(OVERRIDES.read_text())
+    ):
+        raise RuntimeError(
+            f"{INSTALLED_OVERRIDES} is missing or differs from {OVERRIDES}: run make install"
+        )
+    env = jupyter_env(home)
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        "--no-browser",
+        "--allow-root",
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--ServerApp.token=",
+        "--ServerApp.password=",
+        f"--ServerApp.root_dir={root}",
+    ]
+    # 240 s: at a load of 16 on 2 cores the server logged its first line 80 s after it was
+    # started, and a 90 s wait failed there (issue #14's odds journey runs).
+    url = f"http://127.0.0.1:{port}"
+    with running(command, f"{url}/lab", home / "jupyterlab.log", env, timeout=240):
+        yield url
+
+
+def open_and_run_all(browser, url: str, viewport: dict):
+    """A page on the notebook at ``url``: once the kernel is idle, Run > Run All Cells
+    (../shared/STACK-NOTES.md)."""
+    page = browser.new_page(viewport=viewport)
+    page.goto(url)
+    # the status bar says the kernel is starting meanwhile (240 s: see start_jupyterlab)
+    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=240_000)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    return page
 
 
 SANDBOX = "from widgets.serve import serve; serve(port=PORT, address='127.0.0.1', show=False)"
@@ -123,22 +202,75 @@ def canvas_point(page, x: float, y: float, width: float, height: float):
     return box["x"] + x / width * box["width"], box["y"] + (1 - y / height) * box["height"]
 
 
-def bokeh_data_length(page, name: str) -> int:
-    """Rows of the named ColumnDataSource in the browser's Bokeh document (what is drawn)."""
-    return page.evaluate(
-        """(name) => {
-            for (const doc of Bokeh.documents) {
-                const model = doc.get_model_by_name(name);
-                if (model) {
-                    const d = model.data;
-                    const column = d instanceof Map ? d.get("x") : d["x"];
-                    return column.length;
-                }
-            }
-            return -1;
-        }""",
-        name,
+#: The named ColumnDataSource of the page's Bokeh documents as {column: [values]}, or null.
+SOURCE = """(name) => {
+    if (!window.Bokeh) return null;
+    for (const doc of Bokeh.documents) {
+        const m = doc.get_model_by_name(name);
+        if (m) {
+            const entries = m.data instanceof Map ? [...m.data.entries()] : Object.entries(m.data);
+            const out = {};
+            for (const [k, v] of entries) out[k] = Array.from(v);
+            return out;
+        }
+    }
+    return null;
+}"""
+#: Its number of rows (of column x), or -1 while it is not there.
+ROWS = f"""(name) => {{ const d = ({SOURCE})(name); return d ? d.x.length : -1; }}"""
+
+
+def source(page, name: str) -> dict | None:
+    return page.evaluate(SOURCE, name)
+
+
+def rows(page, name: str) -> int:
+    return page.evaluate(ROWS, name)
+
+
+def wait_rows(page, name: str, test: str, timeout: int = 30_000, polling: int = 10) -> None:
+    """Wait until the number of rows ``n`` of source ``name`` satisfies ``test`` (JS, on ``n``)."""
+    page.wait_for_function(
+        f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
+        arg=[name],
+        polling=polling,
+        timeout=timeout,
     )
+
+
+def code_notebook(*sources: str) -> dict:
+    """A notebook (nbformat 4, Python 3 kernel) of code cells with these sources, no outputs."""
+    return {
+        "cells": [
+            {
+                "cell_type": "code",
+                "metadata": {},
+                "outputs": [],
+                "execution_count": None,
+                "source": source,
+            }
+            for source in sources
+        ],
+        "metadata": {
+            "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+@contextlib.contextmanager
+def notebook_in_jupyterlab(browser, folder: Path, name: str, notebook: dict, viewport=None):
+    """A JupyterLab of its own on ``notebook`` (saved as ``folder/work/name``), its cells run in
+    a new page of ``browser``: yields the page. The kernel's $NEFERTITI_HOME is
+    ``folder/home/nefertiti``."""
+    work = folder / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    (work / name).write_text(json.dumps(notebook))
+    with start_jupyterlab(folder / "home", work) as lab:
+        yield open_and_run_all(
+            browser, f"{lab}/lab/tree/{name}?reset", viewport or {"width": 1400, "height": 1000}
+        )
 
 
 # ------------------------------------------------------------------------------ exercises

@@ -3,78 +3,25 @@ the seat menu, Blue's (human) click on the board is answered by Black's own plac
 shows Green's options ranked with a "Play this" button each, and the Odds view plays the game
 out 50 times with random bots and draws the histogram of final scores.
 
-One server for the module, a new browser context (a new game) for the test. Chromium missing is
-a failure, not a skip (support.require_chromium).
+One server for the module, a new browser context (a new game) for the test (conftest.py).
+Chromium missing is a failure, not a skip (support.require_chromium).
 """
 
 from __future__ import annotations
 
 import re
 
-import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
+from playwright.sync_api import expect
+from support import ARTIFACTS, canvas_point, rows, wait_rows
 
 from nefertiti_core import rules as R
 from nefertiti_core.i18n import tr
 from widgets import geometry as G
 
-LOAD_MS = 60_000
 STEP_MS = 60_000  # a greedy move and a Hint take a second or two on a busy 2-core machine
 expect.set_options(timeout=STEP_MS)
 
-ROWS = """(name) => {
-    if (!window.Bokeh) return -1;
-    for (const doc of Bokeh.documents) {
-        const m = doc.get_model_by_name(name);
-        if (m) { const d = m.data; const x = d instanceof Map ? d.get("x") : d["x"];
-                 return x.length; }
-    }
-    return -1;
-}"""
-
-
-def rows(page, name: str) -> int:
-    return page.evaluate(ROWS, name)
-
-
-def wait_rows(page, name: str, test: str, timeout: int = STEP_MS) -> None:
-    page.wait_for_function(
-        f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
-        arg=[name],
-        polling=20,
-        timeout=timeout,
-    )
-
-
-@pytest.fixture(scope="module")
-def sandbox_url():
-    with served(SANDBOX, "tutor") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture()
-def page(chromium, sandbox_url):
-    context = chromium.new_context(viewport={"width": 1500, "height": 1400})
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(sandbox_url, timeout=LOAD_MS)
-    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
-    wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
-    expect(page.get_by_text("Blue decides now")).to_be_visible(timeout=LOAD_MS)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
+VIEWPORT = {"width": 1500, "height": 1400}  # conftest.page: the odds view under the board
 
 
 def screenshot(page, name: str) -> None:
@@ -93,7 +40,7 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
     # Blue (human) places on Gizeh; Black's greedy bot answers on its own, a moment later.
     square = next(c for c in G.squares((0, 0, 0, 0)) if c.market == R.GIZEH and c.index == 0)
     page.mouse.click(*canvas_point(page, square.x, square.y, G.WIDTH, G.HEIGHT))
-    wait_rows(page, "board-servants", "n === 2")  # Blue's servant and the bot's
+    wait_rows(page, "board-servants", "n === 2", timeout=STEP_MS)  # Blue's servant and the bot's
     expect(page.get_by_text("Green decides now")).to_be_visible()
     screenshot(page, "greedy-moved")
 
@@ -112,7 +59,7 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
         label=tr("en", "panel.seat.random")
     )
     page.get_by_role("button", name="Run", exact=True).click()
-    wait_rows(page, "odds-hist-0", "n > 0")
+    wait_rows(page, "odds-hist-0", "n > 0", timeout=STEP_MS)
     expect(page.get_by_text("50 playouts (", exact=False)).to_be_visible()
     expect(page.get_by_text("Chance to win", exact=False)).to_be_visible()
     expect(page.get_by_text("Which market closes next", exact=False)).to_be_visible()

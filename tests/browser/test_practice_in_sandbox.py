@@ -4,8 +4,8 @@ The learner opens the Practice view, answers the generated exercise wrong, then 
 verdict each time, then the rule IDs it tests, as links), and "Next exercise" brings another
 exercise: the one the scheduler chooses after a wrong and a right answer; then the page's
 language (中文, Deutsch) reaches the view. The expected exercises
-are worked out here with the same seeds (the supply is deterministic). One server for the module;
-Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*.png.
+are worked out here with the same seeds (the supply is deterministic). One server for the module
+(conftest.py); Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*.png.
 """
 
 from __future__ import annotations
@@ -14,18 +14,15 @@ import json
 import re
 import time
 
-import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
-    SANDBOX,
+    code_notebook,
     expect_verdict,
     give_answer,
-    launch,
-    served,
+    notebook_in_jupyterlab,
     wrong_and_right,
 )
-from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core import practice as P
 from widgets.practice import FIRST_SEEDS
@@ -35,36 +32,10 @@ STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 
-@pytest.fixture(scope="module")
-def sandbox_url(tmp_path_factory):
-    home = tmp_path_factory.mktemp("home")
-    with served(SANDBOX, "tutor", env={"NEFERTITI_HOME": str(home)}) as url:
-        yield url, home
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)  # raises if Chromium is missing
-        yield browser
-        browser.close()
-
-
-def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
-    chromium, sandbox_url
-):
-    url, home = sandbox_url
+def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(page, sandbox_home):
     expected = P.Scheduler(P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS)
     first = expected.next()
     wrong, right = wrong_and_right(first.exercise)
-
-    context = chromium.new_context(viewport={"width": 1500, "height": 1150})
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(url, timeout=LOAD_MS)
-    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
 
     page.get_by_role("button", name="Practice", exact=True).click()
     view = page.locator(".practice-view")
@@ -115,31 +86,13 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
     view.screenshot(path=str(ARTIFACTS / "practice-de.png"))
 
     # a served page practises in memory: nothing written into the server's home for everyone
-    assert not (home / "practice.json").exists()
-    context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
+    assert not (sandbox_home / "practice.json").exists()
 
 
-NOTEBOOK = {
-    "cells": [
-        {
-            "cell_type": "code",
-            "metadata": {},
-            "outputs": [],
-            "execution_count": None,
-            "source": source,
-        }
-        for source in (
-            "import panel as pn\npn.extension(inline=True)",
-            "from widgets import Practice\nPractice()",
-        )
-    ],
-    "metadata": {
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-    },
-    "nbformat": 4,
-    "nbformat_minor": 5,
-}
+NOTEBOOK = code_notebook(
+    "import panel as pn\npn.extension(inline=True)",
+    "from widgets import Practice\nPractice()",
+)
 
 
 def test_practice_in_a_jupyterlab_notebook_answers_and_keeps_its_state_by_the_record(
@@ -153,13 +106,7 @@ def test_practice_in_a_jupyterlab_notebook_answers_and_keeps_its_state_by_the_re
     expected.answered(first, False)
     expected.answered(first, True)
     second = expected.next()
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / "practice.ipynb").write_text(json.dumps(NOTEBOOK))
-    with start_jupyterlab(tmp_path / "home", work) as lab:
-        page = open_and_run_all(
-            chromium, f"{lab}/lab/tree/practice.ipynb?reset", {"width": 1400, "height": 1000}
-        )
+    with notebook_in_jupyterlab(chromium, tmp_path, "practice.ipynb", NOTEBOOK) as page:
         view = page.locator(".practice-view")
         expect(view.locator(".exercise-prompt")).to_contain_text(
             first.exercise.prompt("en")[:60],

@@ -7,7 +7,8 @@ game comes back: the same servants on the board, the same branches and steps in 
 the same seats. And the Sandbox's Save downloads the whole game, which its Load gives back.
 
 The server is a subprocess with ``$NEFERTITI_HOME`` in a temporary folder; the store is read
-directly (SQLite) only to wait until the autosave has happened. Chromium missing is a failure.
+directly (SQLite) only to wait until the autosave has happened. Chromium and the page on the
+server: conftest.py. Chromium missing is a failure.
 """
 
 from __future__ import annotations
@@ -22,8 +23,18 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, ROOT, SANDBOX, canvas_point, free_port, launch, wait_for_http
+from playwright.sync_api import expect
+from support import (
+    ARTIFACTS,
+    ROOT,
+    SANDBOX,
+    canvas_point,
+    free_port,
+    rows,
+    source,
+    wait_for_http,
+    wait_rows,
+)
 
 from widgets import geometry as G
 
@@ -31,19 +42,6 @@ LOAD_MS = 60_000
 STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
-SOURCE = """(name) => {
-    if (!window.Bokeh) return null;
-    for (const doc of Bokeh.documents) {
-        const m = doc.get_model_by_name(name);
-        if (m) {
-            const entries = m.data instanceof Map ? [...m.data.entries()] : Object.entries(m.data);
-            const out = {};
-            for (const [k, v] of entries) out[k] = Array.from(v);
-            return out;
-        }
-    }
-    return null;
-}"""
 #: Every select of the page (the timeline's steps and branches, the seats, the new game's
 #: options): its options and its value, as the browser's Bokeh models hold them.
 SELECTS = """() => {
@@ -107,24 +105,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
-        yield browser
-        browser.close()
-
-
-@pytest.fixture()
-def page(chromium, server):
-    context = chromium.new_context(viewport={"width": 1500, "height": 1150}, accept_downloads=True)
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    open_sandbox(page, server.url)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
+def sandbox_url(server):
+    """conftest.page opens this module's own (killable) server."""
+    return server.url
 
 
 def open_sandbox(page, url: str) -> None:
@@ -134,28 +117,7 @@ def open_sandbox(page, url: str) -> None:
 
 def wait_loaded(page) -> None:
     page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
-    page.wait_for_function(
-        f"() => {{ const d = ({SOURCE})('board-squares'); return !!d && d.x.length > 0; }}",
-        polling=20,
-        timeout=LOAD_MS,
-    )
-
-
-def source(page, name: str) -> dict:
-    return page.evaluate(SOURCE, name)
-
-
-def rows(page, name: str) -> int:
-    data = source(page, name)
-    return len(data["x"]) if data else -1
-
-
-def wait_rows(page, name: str, test: str) -> None:
-    page.wait_for_function(
-        f"""() => {{ const d = ({SOURCE})({name!r}); return !!d && ((n) => {test})(d.x.length); }}""",
-        polling=10,
-        timeout=STEP_MS,
-    )
+    wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
 
 
 def play_square(page, which: int = 0) -> None:

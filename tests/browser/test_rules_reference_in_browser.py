@@ -10,13 +10,10 @@ JupyterLab notebook. One server for the module; Chromium missing is a failure, n
 
 from __future__ import annotations
 
-import json
 import re
 
-import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
-from test_jupyterlab import open_and_run_all, start_jupyterlab
+from playwright.sync_api import expect
+from support import ARTIFACTS, canvas_point, code_notebook, notebook_in_jupyterlab
 
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
@@ -29,35 +26,6 @@ expect.set_options(timeout=STEP_MS)
 
 START = new_game(4, 0)  # the Sandbox's first game: the first-game layout (R2.8)
 GIZEH_1 = next(c for c in G.squares(START.side) if c.market == R.GIZEH and c.index == 0)
-
-
-@pytest.fixture(scope="module")
-def sandbox_url():
-    with served(SANDBOX, "tutor") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)  # raises if Chromium is missing
-        yield browser
-        browser.close()
-
-
-@pytest.fixture()
-def page(chromium, sandbox_url):
-    context = chromium.new_context(viewport={"width": 1500, "height": 1150})
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(sandbox_url, timeout=LOAD_MS)
-    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
-    expect(page.get_by_text("Blue decides now")).to_be_visible(timeout=LOAD_MS)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
 
 
 def view(page, name: str) -> None:
@@ -140,39 +108,17 @@ def test_a_rule_id_in_the_log_has_its_title_on_hover_its_text_on_click_and_a_sea
     page.screenshot(path=str(ARTIFACTS / "rules-zh.png"), full_page=True)
 
 
-NOTEBOOK = {
-    "cells": [
-        {
-            "cell_type": "code",
-            "metadata": {},
-            "outputs": [],
-            "execution_count": None,
-            "source": source,
-        }
-        for source in (
-            "import panel as pn\npn.extension(inline=True)",
-            "from widgets import RulesView\nview = RulesView(lang='de')\nview.show('R6.1')\nview",
-        )
-    ],
-    "metadata": {
-        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}
-    },
-    "nbformat": 4,
-    "nbformat_minor": 5,
-}
+NOTEBOOK = code_notebook(
+    "import panel as pn\npn.extension(inline=True)",
+    "from widgets import RulesView\nview = RulesView(lang='de')\nview.show('R6.1')\nview",
+)
 
 
 def test_the_rules_view_works_in_a_jupyterlab_notebook(tmp_path, chromium):
     """widgets.RulesView in a notebook: an ID inside a rule's text opens in place (in German,
     flagged as the project's reading), "Open in the Rules view" reaches the kernel and opens it,
     and the search box filters the list."""
-    work = tmp_path / "work"
-    work.mkdir()
-    (work / "rules.ipynb").write_text(json.dumps(NOTEBOOK))
-    with start_jupyterlab(tmp_path / "home", work) as lab:
-        page = open_and_run_all(
-            chromium, f"{lab}/lab/tree/rules.ipynb?reset", {"width": 1400, "height": 1000}
-        )
+    with notebook_in_jupyterlab(chromium, tmp_path, "rules.ipynb", NOTEBOOK) as page:
         inner = page.locator(".nf-rule-text [data-r='R3.9']")
         inner.wait_for(timeout=120_000)
         de = RR.lookup("R3.9", "de")

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
+from playwright.sync_api import expect
+from support import ARTIFACTS, SOURCE, canvas_point, rows, source, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
@@ -37,42 +37,7 @@ def cell(market: int, index: int) -> G.SquareCell:
     return next(c for c in CELLS if c.market == market and c.index == index)
 
 
-# --- reading the browser's Bokeh document (what is drawn) --------------------------------------
-SOURCE = """(name) => {
-    if (!window.Bokeh) return null;
-    for (const doc of Bokeh.documents) {
-        const m = doc.get_model_by_name(name);
-        if (m) {
-            const entries = m.data instanceof Map ? [...m.data.entries()] : Object.entries(m.data);
-            const out = {};
-            for (const [k, v] of entries) out[k] = Array.from(v);
-            return out;
-        }
-    }
-    return null;
-}"""
-
-ROWS = f"""(name) => {{ const d = ({SOURCE})(name); return d ? d.x.length : -1; }}"""
-
-
-def source(page, name: str) -> dict:
-    return page.evaluate(SOURCE, name)
-
-
-def rows(page, name: str) -> int:
-    return page.evaluate(ROWS, name)
-
-
-def wait_rows(page, name: str, test: str, timeout: int = STEP_MS) -> None:
-    """Wait until the number of rows of source ``name`` satisfies ``test`` (JS, on ``n``)."""
-    page.wait_for_function(
-        f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
-        arg=[name],
-        polling=5,
-        timeout=timeout,
-    )
-
-
+# --- reading the browser's Bokeh document (what is drawn): support.SOURCE, rows, wait_rows ---
 def wait_texts(page, needle: str, timeout: int = STEP_MS) -> None:
     """Wait until one of the board's texts contains ``needle``."""
     page.wait_for_function(
@@ -94,38 +59,7 @@ def wait_column(page, name: str, column: str, expected: list, timeout: int = STE
     )
 
 
-# --- fixtures --------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def sandbox_url():
-    with served(SANDBOX, "tutor") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
-        yield browser
-        browser.close()
-
-
-@pytest.fixture()
-def page(chromium, sandbox_url):
-    """A new browser context on the Sandbox: a new Bokeh session, so a new game."""
-    context = chromium.new_context(viewport={"width": 1500, "height": 1150})
-    context.set_default_timeout(STEP_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(sandbox_url, timeout=LOAD_MS)
-    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
-    wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
-    expect(page.get_by_text("Blue decides now")).to_be_visible(timeout=LOAD_MS)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors in the page: {errors}"
-
-
+# --- the Sandbox, Chromium and a page on it: conftest.py (sandbox_url, chromium, page) ------
 def click_square(page, square: G.SquareCell) -> None:
     page.mouse.click(*canvas_point(page, square.x, square.y, G.WIDTH, G.HEIGHT))
 

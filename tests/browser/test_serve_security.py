@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, free_port, launch, wait_for_http
+from playwright.sync_api import expect
+from support import ARTIFACTS, free_port, wait_for_http
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -147,14 +147,6 @@ def lesson(tmp_path_factory):
     process, port, url = _serve(code, "lesson")
     yield url
     _stop(process)
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
-        yield browser
-        browser.close()
 
 
 class Watch:

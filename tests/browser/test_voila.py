@@ -12,21 +12,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
     expect_verdict,
     free_port,
     give_answer,
-    launch,
-    wait_for_http,
+    jupyter_env,
+    running,
     wrong_and_right,
 )
 
@@ -51,58 +49,28 @@ SERVANTS = """() => { let n = 0; for (const d of (window.Bokeh ? Bokeh.documents
 @contextlib.contextmanager
 def start_voila(home: Path, root: Path):
     """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
-    home.mkdir(parents=True, exist_ok=True)
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "JUPYTER_CONFIG_DIR": str(home / "config"),
-        "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-        "IPYTHONDIR": str(home / "ipython"),
-        "NEFERTITI_HOME": str(home / "nefertiti"),
-    }
+    env = jupyter_env(home)
     env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
     port = free_port()
-    log = open(home / "voila.log", "w+")  # noqa: SIM115 - closed in the finally below
-    process = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "voila"),
-            str(root),
-            "--no-browser",
-            "--Voila.ip=127.0.0.1",
-            f"--Voila.port={port}",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        try:
-            wait_for_http(f"http://127.0.0.1:{port}/", timeout=240)  # the folder's listing
-        except RuntimeError:
-            process.kill()
-            process.wait(timeout=10)
-            log.seek(0)
-            raise RuntimeError(log.read()[-3000:]) from None
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+    command = [
+        str(Path(sys.executable).parent / "voila"),
+        str(root),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.port={port}",
+    ]
+    url = f"http://127.0.0.1:{port}"
+    with running(command, f"{url}/", home / "voila.log", env, timeout=240):  # the listing
+        yield url
 
 
 @pytest.fixture(scope="module")
-def lesson(tmp_path_factory):
+def lesson(tmp_path_factory, chromium):
     """The lesson's page, once for the module: (page, the exercise block)."""
     home = tmp_path_factory.mktemp("voila")
-    with start_voila(home, TUTORIALS) as url, sync_playwright() as p:
-        browser = launch(p)
+    with start_voila(home, TUTORIALS) as url:
+        page = chromium.new_page(viewport={"width": 1400, "height": 1000})
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
             start = time.monotonic()
             page.goto(f"{url}/voila/render/{NOTEBOOK}", timeout=WAIT)
             block = page.locator(".jp-OutputArea-output").filter(
@@ -120,7 +88,7 @@ def lesson(tmp_path_factory):
                 page.screenshot(path=str(ARTIFACTS / "voila-failed.png"))
             raise
         finally:
-            browser.close()
+            page.close()
             print(f"\nvoila times: {json.dumps({k: round(v, 1) for k, v in TIMES.items()})}")
 
 
