@@ -1,6 +1,7 @@
 # Everything runs from the project's own virtual environment in .venv, created on demand.
 #   make tutor   JupyterLab on tutorials/
-#   make test    ruff check, ruff format --check, pytest
+#   make test    ruff check, ruff format --check, pytest (everything)
+#   make test-fast  the same without the tests marked slow (pytest -m 'not slow')
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -16,7 +17,7 @@ JUPYTER_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv install tutor voila test lint format bench clean chromium
+.PHONY: venv install tutor voila test test-fast lint format bench clean chromium
 
 venv: $(BIN)/python
 
@@ -70,6 +71,13 @@ test: $(VENV)/.installed-tutor-test-bots chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
+
+# The same without the tests marked slow (the browser tests, the notebooks executed, the odds
+# cluster, the CLI fuzz, the golden counts): a quick check while working; `make test` runs all.
+test-fast: $(VENV)/.installed-tutor-test-bots
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest -m "not slow"
 
 lint: $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .

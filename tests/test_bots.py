@@ -119,6 +119,7 @@ def test_a_game_of_four_greedy_bots_is_fast():
     assert worst < 1.0, worst
 
 
+@pytest.mark.slow  # many whole games
 def test_greedy_beats_three_random_bots():
     """Seat-rotated 4-player games on a fixed seed set (40 games, seeds 500-539): par is 25%; the
     goal is 60%. Measured: 40 wins of 40 (100%); the 400-game table is in the README."""

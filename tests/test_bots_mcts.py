@@ -47,6 +47,7 @@ def test_mcts_only_chooses_legal_options_and_leaves_the_state_alone(players):
     assert {"turn", "bid"} <= phases
 
 
+@pytest.mark.slow  # two MCTS searches
 def test_mcts_is_reproducible_with_a_seed_and_an_iteration_budget():
     states = positions(4, 6, seed=21)
     first = [make_bot("mcts", seed=5, iterations=20).choose(s) for s in states]

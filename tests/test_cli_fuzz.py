@@ -35,6 +35,8 @@ sys.path.insert(0, str(HERE / "corpus"))
 
 from make_corpus import SIMPLE, bad_files, write  # noqa: E402
 
+pytestmark = pytest.mark.slow  # every corpus file through every command (about 2 minutes here)
+
 SCENARIOS = sorted((ROOT / "nefertiti_core" / "scenarios").glob("*.yaml"))
 COMMANDS = {
     "explain": [],

@@ -16,6 +16,8 @@ from nbclient import NotebookClient
 
 from nefertiti_core.exercises import exercises_for
 
+pytestmark = pytest.mark.slow  # executes every tutorial (minutes)
+
 TUTORIALS = Path(__file__).resolve().parents[1] / "tutorials"
 NOTEBOOKS = sorted(TUTORIALS.glob("[0-9][0-9]-*.ipynb"))
 TIMES: dict[str, float] = {}

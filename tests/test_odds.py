@@ -93,6 +93,7 @@ def test_playouts_draw_different_cards_and_dice():
 
 
 # --- the Louqsor roll: sampled against exact (R3.7, R3.8) -------------------------------------------
+@pytest.mark.slow  # thousands of playouts a case
 @pytest.mark.parametrize(
     ("scenario", "option", "square", "exact"),
     [

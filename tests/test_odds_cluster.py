@@ -27,6 +27,8 @@ from nefertiti_core.errors import NefertitiError
 from nefertiti_core.odds import check_scheduler_address, odds
 from nefertiti_core.scenario import load as load_scenario
 
+pytestmark = pytest.mark.slow  # real Dask clusters, workers killed (15-40 s a test here)
+
 distributed = pytest.importorskip("distributed")
 
 DASK = str(Path(sys.executable).with_name("dask"))

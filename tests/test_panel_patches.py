@@ -42,12 +42,14 @@ def probe() -> dict[str, dict]:
     return out
 
 
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
 def test_inline_stylesheets_panel_still_recomputes_the_document_per_model_without_the_patch(probe):
     """The problem: one recompute of the whole model graph per model inlined (quadratic)."""
     small, large = probe["off"]["recomputes"]
     assert large > small and large >= 40, probe["off"]
 
 
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
 def test_inline_stylesheets_with_the_patch_a_few_recomputes_whatever_the_size(probe):
     small, large = probe["on"]["recomputes"]
     assert large <= 10 and small <= 10, probe["on"]
@@ -55,6 +57,7 @@ def test_inline_stylesheets_with_the_patch_a_few_recomputes_whatever_the_size(pr
     assert probe["on"]["bundle_sizes"] == probe["off"]["bundle_sizes"]
 
 
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
 def test_inline_stylesheets_in_voila_panel_links_the_cdn_without_the_patch_and_not_with_it(probe):
     """Over ipywidgets comms (Voilà) Panel leaves the stylesheets on cdn.holoviz.org even with
     inline=True; the patch inlines them, and leaves no document frozen."""
@@ -63,6 +66,7 @@ def test_inline_stylesheets_in_voila_panel_links_the_cdn_without_the_patch_and_n
     assert probe["on"]["left_frozen"] == 0
 
 
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
 def test_websocket_nodelay_panel_does_not_set_it_and_the_patch_does(probe):
     assert probe["off"]["nodelay"] is False
     assert probe["on"]["nodelay"] is True

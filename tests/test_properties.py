@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -108,6 +109,7 @@ def test_different_seeds_give_different_games():
     assert len(hashes) == 20
 
 
+@pytest.mark.slow  # 300 games checked every step
 def test_many_seeds_in_both_player_counts_without_a_violation():
     """A broader sweep than hypothesis runs: 150 games per player count, checked every step."""
     for players in (3, 4):

@@ -83,6 +83,7 @@ def test_whole_record_gives_back_every_branch_and_the_current_position(seed, act
     assert_same(history, loaded)
 
 
+@pytest.mark.slow  # many games
 def test_many_random_games_with_many_branches_round_trip():
     branched = 0
     for seed in range(40):

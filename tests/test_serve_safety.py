@@ -35,6 +35,8 @@ from support import free_port, served  # noqa: E402
 from nefertiti_core import cli  # noqa: E402
 from widgets import serve as S  # noqa: E402
 
+pytestmark = pytest.mark.slow  # real servers and idle timeouts (10-20 s a test here)
+
 # --- importing runs nothing ----------------------------------------------------------------------
 IMPORT_ALL = r"""
 import contextlib, importlib, io, json, pkgutil, sys, threading
