@@ -79,3 +79,24 @@ def test_a_placement_scored_in_place_equals_the_one_played_on_a_copy(monkeypatch
                 slow = {o: slow_search.option(base, o, depth) for o in places}
             assert fast == slow
     assert shortcut > 80  # the shortcut was taken, not only the copies
+
+
+def test_the_worth_table_holds_card_worth_exactly():
+    from nefertiti_core.bots import Evaluator
+
+    for state in _placing_positions()[::4]:
+        counts = Evaluator.counts(state)
+        holders = [sum(map(bool, column)) for column in zip(*counts, strict=True)]
+        table = Evaluator.worth_table(state, holders, counts)
+        for seat in range(state.n):
+            for kind in range(8):
+                expected = Evaluator.card_worth(state, holders, counts, seat, kind)
+                assert table[seat][kind] == expected and type(table[seat][kind]) is type(expected)
+
+
+def test_the_look_ahead_dice_source_is_random_seeded_when_first_used():
+    from nefertiti_core.bots import _SeededLater
+
+    lazy, real = _SeededLater(12345), random.Random(12345)
+    assert [lazy.random() for _ in range(5)] == [real.random() for _ in range(5)]
+    assert lazy.getstate() == real.getstate()  # any other method reaches the real source
