@@ -228,7 +228,7 @@ class Evaluator:
                 continue
             best = max(range(R.MARKET_CARDS), key=worth.__getitem__)
             buy = worth[best] - bid * dv if deben[q] >= bid and cards[best] >= 0 else -1e9
-            half = (reserve + 1) // 2
+            half = R.half_reserve(reserve)  # R6.4
             if buy > half * dv:
                 deben[q] -= bid
                 reserve += bid
