@@ -495,4 +495,4 @@ def test_a_refusal_in_german_names_the_square_and_the_owner():
     S.start_turn(g, GREEN)
     text, rule = why_illegal(g, parse_option("place gizeh.left#2"), "de")
     assert rule == "R5.2"
-    assert "auf Feld 2 steht schon ein Diener von Rot (R5.2)" in text
+    assert "auf der 3 steht schon ein Diener von Rot (R5.2)" in text  # the square by its bid
