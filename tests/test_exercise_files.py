@@ -552,7 +552,7 @@ def test_an_exercise_listed_under_another_topic_is_named(tmp_path):
 
 def test_one_id_in_two_files_is_named(tmp_path):
     folder = _copy_shipped(tmp_path)
-    _edit(folder / "scribe.yaml", "id: characters/scribe\n", "id: welcome/who-plays-next\n")
+    _edit(folder / "scribe.yaml", "id: characters/vizier\n", "id: welcome/who-plays-next\n")
     with pytest.raises(ScenarioError) as info:
         build_lessons(folder)
     assert "'welcome/who-plays-next' is taken already, in first-game.yaml" in str(info.value)
