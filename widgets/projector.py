@@ -23,6 +23,9 @@ from .board import PLAYER_COLOURS
 from .rules_view import link_rule_ids
 from .session import GameSession
 
+BANNER_PX = 96  # who decides (one line) and why (up to three lines at 1024 pixels)
+LAST_PX = 80  # the last step and its single-option steps: four lines
+
 
 def _tint(colour: str) -> str:
     return PLAYER_COLOURS.get(colour, "#888888")
@@ -35,8 +38,8 @@ def banner_html(session: GameSession) -> str:
         head = tr(lang, "panel.decision.over")
         return (
             "<div class='nefertiti-banner' style='border-left:10px solid #6b4f2a;"
-            "padding:4px 10px;background:#fffdf7'>"
-            f"<div style='font-size:22px;font-weight:700;color:#3b2f1e'>{esc(head)}</div>"
+            "padding:3px 10px;background:#fffdf7;min-height:84px;box-sizing:border-box'>"
+            f"<div style='font-size:21px;font-weight:700;color:#3b2f1e'>{esc(head)}</div>"
             f"<div style='font-size:16px'>{esc(winner_line(state, lang))}</div></div>"
         )
     decider = state.decider
@@ -47,10 +50,10 @@ def banner_html(session: GameSession) -> str:
     why = why_deciding(state, lang)
     return (
         f"<div class='nefertiti-banner' data-colour='{esc(colour)}' "
-        f"style='border-left:10px solid {_tint(colour)};padding:4px 10px;background:#fffdf7'>"
-        f"<div style='font-size:22px;font-weight:700;color:{_tint(colour)}'>"
+        f"style='border-left:10px solid {_tint(colour)};padding:3px 10px;background:#fffdf7;min-height:84px;box-sizing:border-box'>"
+        f"<div style='font-size:21px;font-weight:700;color:{_tint(colour)}'>"
         f"{swatch(colour, 18)}{esc(who)}</div>"
-        f"<div class='nefertiti-why' style='font-size:16px;line-height:1.3'>{esc(why)}</div>"
+        f"<div class='nefertiti-why' style='font-size:15px;line-height:1.3'>{esc(why)}</div>"
         "</div>"
     )
 
@@ -80,7 +83,7 @@ def last_move_html(session: GameSession) -> str:
             + f"{dot}{esc(text)}</div>"
         )
     return (
-        "<div class='nefertiti-last' style='font-size:15px;line-height:1.35;padding:2px 10px'>"
+        "<div class='nefertiti-last' style='font-size:14px;line-height:1.3;padding:2px 10px'>"
         + "".join(parts)
         + "</div>"
     )
@@ -100,8 +103,22 @@ class ProjectorBar(pn.viewable.Viewer):
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
-        self._banner = HTML("", sizing_mode="stretch_width", margin=(4, 5))
-        self._last = HTML("", sizing_mode="stretch_width", margin=(0, 5), min_height=24)
+        # Both keep their height whatever they say (a longer text scrolls inside): the board
+        # below them does not jump in size from one step to the next.
+        self._banner = HTML(
+            "",
+            sizing_mode="stretch_width",
+            height=BANNER_PX,
+            margin=(4, 5),
+            styles={"overflow-y": "auto"},
+        )
+        self._last = HTML(
+            "",
+            sizing_mode="stretch_width",
+            height=LAST_PX,
+            margin=(0, 5),
+            styles={"overflow-y": "auto"},
+        )
         self._undo = pn.widgets.Button(
             color="primary", width=96, height=40, margin=(6, 4), css_classes=["nefertiti-undo"]
         )

@@ -50,7 +50,7 @@ SIDE_WIDTH = 490
 SIDE_CSS_WIDTH = f"clamp(360px, 30vw, {SIDE_WIDTH}px)"
 #: The board is never higher than the window less what is above it (the header, the banner and
 #: the last step): at 1024 x 768 the board and the decision beside it are both in view.
-BOARD_MAX_HEIGHT = "100vh - 215px"
+BOARD_MAX_HEIGHT = "100vh - 250px"
 #: The narrowest board beside the side column; narrower than both (a notebook's column, a
 #: phone), the Sandbox is one column: the board's column lets its parts (the banner, the board,
 #: the view buttons, the views) take their places among the side column by their ``order``
@@ -119,12 +119,22 @@ class Sandbox(pn.viewable.Viewer):
     """Every component of the tutor around one live board."""
 
     session = param.ClassSelector(class_=GameSession)
+    fit_window = param.Boolean(
+        default=False,
+        doc="The page is the Sandbox alone (served): the whole board is kept in the window "
+        "below the banner (a notebook scrolls the Sandbox with its other cells: the board's "
+        "CSS height limit alone applies there)",
+    )
 
     def __init__(self, session: GameSession | None = None, **params):
         super().__init__(session=session if session is not None else GameSession(), **params)
         session = self.session
         self.board = Board(
-            session, width=BOARD_WIDTH, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True
+            session,
+            width=BOARD_WIDTH,
+            fit=True,
+            max_height=BOARD_MAX_HEIGHT,
+            fit_window=self.fit_window,
         )
         self.projector = ProjectorBar(session)
         self.position_note = PositionNote(session)
@@ -724,7 +734,7 @@ def make_app() -> pn.viewable.Viewable:
     Returns the Sandbox's layout; the Sandbox itself (and its session) is its ``sandbox``
     attribute.
     """
-    sandbox = Sandbox(GameSession())
+    sandbox = Sandbox(GameSession(), fit_window=True)
     _connect_saved_games(sandbox)
     app = sandbox.__panel__()
     app.sandbox = sandbox
