@@ -118,6 +118,14 @@ def in_window(box: dict, size: tuple[int, int]) -> bool:
     )
 
 
+def assert_board_whole(page) -> None:
+    """The drawn board fits its box (nothing of it cut off at the right)."""
+    canvas = page.locator(".bk-Canvas").first.bounding_box()
+    box = page.locator(".nefertiti-board").first.bounding_box()
+    assert canvas["x"] >= box["x"] - 1, (canvas, box)
+    assert canvas["x"] + canvas["width"] <= box["x"] + box["width"] + 1, (canvas, box)
+
+
 def to_top(page) -> None:
     page.evaluate("() => window.scrollTo(0, 0)")
 
@@ -193,6 +201,7 @@ def test_a_projector_shows_who_decides_the_board_and_the_decision_at_once(projec
     assert outline["who"] == ["black"] and outline["colour"] == [PLAYER_COLOURS["black"]]
     assert [(outline["x"][0], outline["y"][0])] == black  # the bot's square is outlined
     assert last.bounding_box()["y"] < board.bounding_box()["y"]  # the line above the board
+    assert_board_whole(page)
     shot(page, "bot-moved", size)
 
     # --- Undo and Redo beside the board, pressed
@@ -248,4 +257,5 @@ def test_a_projector_shows_who_decides_the_board_and_the_decision_at_once(projec
         box = locator.bounding_box()
         assert box is not None and in_window(box, size), f"{what} not in view at {size}: {box}"
     assert rows(page, "board-servants") == 0
+    assert_board_whole(page)
     shot(page, "forced", size)
