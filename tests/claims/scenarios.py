@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from claims import Claim
 from claims._stalls import bid_sum, index, place, stall
-from claims.engine import is_open, position, seat
+from claims.engine import deben, is_open, position, seat
 from nefertiti_core import rules as R
 from nefertiti_core.chance import closing_probability, roll_outcomes
 from nefertiti_core.scoring import totals, winners
@@ -201,6 +201,23 @@ def _resolution_values(name: str, market: str, *steps: str) -> list[tuple[int, i
     m = R.MARKETS.index(market)
     order = [i for i in R.RESOLUTION_ORDER[st.id] if state.mask[m] >> i & 1]
     return [(st.squares[i].value, st.squares[i].col) for i in order]
+
+
+def _blue_not_promoted() -> bool:
+    """After Red, who cannot pay, throws away a gift (R6.3), Blue settles her 5 as any bidder:
+    one card for her bid or half the reserve, not the highest bidder's choice (R6.1, R6.4)."""
+    name = "cannot-pay"
+    st = stall(name, "abou_simbel")
+    state = position(name)
+    assert state.colours[state.owners[R.ABOU_SIMBEL][index(st, "the 5")]] == "blue"
+    closed = position(name, *_moves(name))
+    assert closed.colours[closed.decider] == "red"
+    discard = next(closed.option_text(o) for o in closed.legal)
+    assert discard.startswith("discard"), discard
+    after = position(name, *_moves(name), discard)
+    assert after.colours[after.decider] == "blue"
+    options = {after.option_text(o).split()[0] for o in after.legal}
+    return options == {"buy", "half"}
 
 
 def _step_by_step_order() -> bool:
@@ -524,21 +541,14 @@ CLAIMS: dict[str, list[Claim]] = {
             lambda: (
                 max(_occupied_values("cannot-pay", "abou_simbel")) == 5
                 and _moves("cannot-pay")[0] == place("cannot-pay", "abou_simbel", "the 7")
-                and position("cannot-pay").deben[1] == 5
+                and deben("cannot-pay", "red") == 5
                 and _gain("cannot-pay", "red", *_moves("cannot-pay")) == 0
                 and sum(position("cannot-pay", *_moves("cannot-pay")).gifts[1]) > 0
             ),
         ),
         Claim(
-            "Blue's 5 is\nnot promoted",
-            lambda: (
-                position("cannot-pay").colours[
-                    position("cannot-pay").owners[R.ABOU_SIMBEL][
-                        index(stall("cannot-pay", "abou_simbel"), "the 5")
-                    ]
-                ]
-                == "blue"
-            ),
+            "Blue's 5 is\nnot promoted to highest bid: Blue buys one card or takes half the reserve",
+            _blue_not_promoted,
         ),
     ],
     "closing-step-by-step": [
