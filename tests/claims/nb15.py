@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from claims import Claim
-
 from nefertiti_core.scenario import loads_scenario
 
 #: The smallest position file: everything left out takes its set-up value.
