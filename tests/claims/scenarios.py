@@ -220,6 +220,53 @@ def _blue_not_promoted() -> bool:
     return options == {"buy", "half"}
 
 
+def _on_board(state, colour: str) -> int:
+    s = seat(state, colour)
+    return sum(row.count(s) for row in state.owners)
+
+
+def _stall_colours(name: str, market: str, *extra: str) -> tuple[int, set[str]]:
+    """(servants, colours) on ``market``'s stall, with ``extra`` colours' servants added."""
+    state = position(name)
+    owners = [o for o in state.owners[R.MARKETS.index(market)] if o >= 0]
+    colours = {state.colours[o] for o in owners} | set(extra)
+    return len(owners) + len(extra), colours
+
+
+def _two_colours_third_servant() -> bool:
+    name = "gizeh-right-two-colours"
+    assert R.COLOURS_TO_CLOSE == 3 and R.SERVANTS_TO_CLOSE == 4
+    assert _stall_colours(name, "gizeh") == (2, {"red", "blue"})
+    assert _stall_colours(name, "gizeh", "red") == (3, {"red", "blue"})
+    step = _moves(name)[0]
+    assert position(name).colours[position(name).turn_player] == "red"
+    return is_open(name, "gizeh", step)
+
+
+def _fourth_closes() -> bool:
+    """After Red's third servant, the next one closes Gizeh whatever its colour (R3.2)."""
+    name = "gizeh-right-two-colours"
+    after = position(name, *_moves(name))
+    st = after.visible_stall(R.GIZEH)
+    empty = [i for i in range(len(st.squares)) if not after.mask[R.GIZEH] >> i & 1]
+    assert len(empty) > 1, "several squares to try"
+    return all(not is_open(name, "gizeh", *_moves(name), f"place {st.name}#{i}") for i in empty)
+
+
+def _colours_third_arrives() -> bool:
+    name = "gizeh-right-colours"
+    assert _stall_colours(name, "gizeh") == (2, {"red", "blue"})
+    empty = stall_status(position(name), "gizeh").empty
+    return all(not is_open(name, "gizeh", _on(name, "gizeh", i)) for i in empty)
+
+
+def _chief_three_cards() -> bool:
+    state = position("chief")
+    cards = [c for c in state.cards[R.GIZEH] if c >= 0]
+    assert len(cards) == 3, cards
+    return state.seal_on_upper[R.GIZEH] and R.KIND_TYPE[state.cards[R.GIZEH][0]] == R.GOLD
+
+
 def _step_by_step_order() -> bool:
     name = "closing-step-by-step"
     state = position(name, *_moves(name))
@@ -431,7 +478,47 @@ def _what_if_fixed() -> bool:
 
 
 CLAIMS: dict[str, list[Claim]] = {
+    "chief": [
+        Claim("with three unsold cards", _chief_three_cards),
+    ],
+    "gizeh-right-two-colours": [
+        Claim(
+            "A second red servant makes three\nservants of two colours: neither three colours nor "
+            "four servants, so the market stays\nopen",
+            _two_colours_third_servant,
+        ),
+        Claim("The next servant closes it whatever its colour: it is the fourth.", _fourth_closes),
+    ],
+    "gizeh-right-colours": [
+        Claim(
+            "Two colours stand on the stall. Whatever square Green takes, a third colour arrives\n"
+            "and the market closes.",
+            _colours_third_arrives,
+        ),
+    ],
+    "no-servant-left": [
+        Claim(
+            "All four of Black's servants are on the board",
+            lambda: (
+                position("no-servant-left").hand[seat(position("no-servant-left"), "black")] == 0
+                and _on_board(position("no-servant-left"), "black") == R.SERVANTS_PER_PLAYER == 4
+            ),
+        ),
+    ],
+    "high-priest": [
+        Claim(
+            "Green has three servants on the board and one in hand.",
+            lambda: (
+                _on_board(position("high-priest"), "green") == 3
+                and position("high-priest").hand[seat(position("high-priest"), "green")] == 1
+            ),
+        ),
+    ],
     "a-turn": [
+        Claim(
+            "Red holds two Royal Seals",
+            lambda: position("a-turn").seals[seat(position("a-turn"), "red")] == 2,
+        ),
         Claim(
             "Akhet-Aton's\nreserve has 2 Deben, so a first servant on its Deben square collects both",
             lambda: _a_turn_bonus("akhet_aton", 2, 2),
