@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from session_flood import PROBE, Flood, _placement_targets, click_and_undo  # noqa: E402
 
+from nefertiti_core.i18n import tr  # noqa: E402
 from widgets.session import GameSession  # noqa: E402
 
 LOAD_MS = 90_000
@@ -194,6 +195,8 @@ def test_payloads_in_a_lessons_title_and_teaching_show_as_text(chromium, lesson)
         expect(
             page.get_by_text("<img src=x onerror='window.__xss=1;alert(1)'> Title")
         ).to_be_visible()
+        # the note is folded under the title (predict first): open it, as a learner does
+        page.locator(".lesson-note-card").get_by_text(tr("en", "lesson.note")).click()
         expect(page.get_by_text("[link](javascript:window.__xss=5)", exact=False)).to_be_visible()
         assert_nothing_ran(page, watch)
         shot(page, "lesson")
