@@ -9,7 +9,10 @@ far" description (message keys and parameters, no sentences).
 :func:`preview` applies one option to a copy of the game (never to the game itself) and reports
 what it would change for the decider: Deben, cards, seals, prestige, whether a market closes and
 who decides next. Dice are never rolled for a preview: the closing probability is computed from the
-occupancy, and each branch is followed on its own copy with a fixed roll (R4.4).
+occupancy, and each branch is followed on its own copy with a fixed roll (R4.4). When the next
+player's only legal option is then a placement on Louqsor, the engine would take it at once and roll
+again: the preview stops before that roll and gives its probability from the roll's chance node
+(:class:`FollowUpRoll`, :func:`.chance.chance_node`), never one outcome of it.
 
 :func:`describe_status` and :func:`describe_preview` put both into words, in every language of the
 message catalogs (``messages/<lang>/status.json`` and ``previews.json``). Standard library only.
@@ -25,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from . import options as O
 from . import rules as R
-from .chance import closing_probability, roll_at, roll_outcomes
+from .chance import ROLL, chance_node, closing_probability, roll_at, roll_outcomes
 from .deck import unseen
 from .state import OPEN as _MARKET_OPEN
 from .words import (  # noqa: F401 (the message types are status's public names too)
@@ -452,7 +455,9 @@ class Preview:
     bidder's payment). ``closes``: True or False when certain, None when a Louqsor roll decides;
     ``closing_probability`` is given for every option that rolls the dice (R3.7, R3.8, R4.2).
     ``then_closes``: markets closed afterwards by forced moves (R5.4 with a single market to
-    close), before the next real decision. ``next_decider``: the seat deciding next, -1 once the
+    close), before the next real decision. ``then_rolls``: a forced placement on Louqsor that
+    rolls again before that decision (:class:`FollowUpRoll`); the changes are those up to it.
+    ``next_decider``: the seat deciding next, -1 once the
     game is over, None when it depends on the roll; then ``if_closes`` and ``if_not`` are the previews of the two outcomes (each computed with
     a fixed roll on its own copy, R4.4), and the changes above are those of the roll that does not
     close.
@@ -480,20 +485,76 @@ class Preview:
     game_over: bool
     if_closes: Preview | None = None
     if_not: Preview | None = None
+    then_rolls: FollowUpRoll | None = None
 
 
-def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) -> Preview:
-    """Apply ``option`` on a copy (with ``roll`` forced) and read off the changes."""
+@dataclass(frozen=True)
+class FollowUpRoll:
+    """A roll that follows an option before the next real decision: the next player's only legal
+    option is a placement on Louqsor, which the engine takes at once (a forced single option) and
+    which rolls the dice again (R3.7, R3.8). A preview stops before it (its dice are the game's
+    future, R4.4) and gives the roll's chance node's probability that it closes Louqsor.
+    """
+
+    seat: int  # who must place and roll
+    stall_id: int
+    square: int  # the square's index on the stall
+    dice: int  # 2 (R3.7) or 1 (R3.8)
+    probability: Fraction  # chance.chance_node(...).closing_probability
+
+
+def _preview_copy(state: GameState, roll: tuple[int, ...]) -> GameState:
     copy = state.copy()
     copy.log = []  # the copy's own event log; the game's log is untouched
     copy.deck = unseen(state.deck)  # a refill on the copy must not reveal the real order
     if roll:
         copy.force_roll(*roll)
+    return copy
+
+
+def _apply_up_to_roll(
+    state: GameState, option: int, roll: tuple[int, ...]
+) -> tuple[GameState, FollowUpRoll | None]:
+    """Apply ``option`` on a copy and take the forced single options after it one by one, as the
+    engine does, but stop before one that would roll dice nobody fixed (R4.4): a preview must
+    not roll the game's dice. Returns the copy and that roll (None when there is none)."""
+    copy = _preview_copy(state, roll)
+    copy.auto_forced = False  # the forced options are taken here, one at a time
+    copy.apply(option)
+    follow = None
+    while not copy.is_over:
+        legal = copy.legal_options()
+        if len(legal) != 1:
+            break
+        only = legal[0]
+        if roll_at(copy, only) is not None:
+            node = chance_node(copy, only)
+            if node is not None and node.kind == ROLL:
+                follow = FollowUpRoll(
+                    seat=copy.decider,
+                    stall_id=node.stall_id,
+                    square=O.SQUARE_INDEX[only],
+                    dice=node.dice,
+                    probability=node.closing_probability,
+                )
+                break
+        copy.apply_unchecked(only)
+    copy.auto_forced = state.auto_forced
+    return copy, follow
+
+
+def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) -> Preview:
+    """Apply ``option`` on a copy (with ``roll`` forced) and read off the changes."""
+    copy = _preview_copy(state, roll)
     rng_before = copy.rng.getstate()
     p = state.decider
     copy.apply(option)
-    if copy.rng.getstate() != rng_before:  # pragma: no cover - a preview must never roll
-        raise RuntimeError(f"preview of {state.option_text(option)!r} rolled a die")
+    follow = None
+    if copy.rng.getstate() != rng_before:
+        # A forced placement after the option rolled again: redo it, stopping before that roll.
+        copy, follow = _apply_up_to_roll(state, option, roll)
+        if follow is None or copy.rng.getstate() != rng_before:  # pragma: no cover
+            raise RuntimeError(f"preview of {state.option_text(option)!r} rolled a die")
     n = state.n
     gifts = [copy.gifts[p][k] - state.gifts[p][k] for k in range(R.NUM_KINDS)]
     gained = tuple(k for k in range(R.NUM_KINDS) for _ in range(max(0, gifts[k])))
@@ -529,8 +590,9 @@ def _apply_on_copy(state: GameState, option: int, roll: tuple[int, ...] = ()) ->
         then_closes=tuple(later),
         closing_probability=None,
         dice=0,
-        next_decider=copy.decider if not copy.is_over else -1,
+        next_decider=None if follow else copy.decider if not copy.is_over else -1,
         game_over=copy.is_over,
+        then_rolls=follow,
     )
 
 
@@ -571,6 +633,7 @@ def preview(state: GameState, option: int | str) -> Preview:
         game_over=False,
         if_closes=if_closes,
         if_not=if_not,
+        then_rolls=None,
     )
 
 
@@ -628,9 +691,31 @@ def _preview_sentences(p: Preview, colours, lang: str, branch: bool = False) -> 
         out.append(Message.of("preview.then_closes", market=Market(m)))
     if p.game_over:
         out.append(Message.of("preview.game_over"))
+    elif p.then_rolls is not None:
+        out.append(_then_rolls_message(p.then_rolls))
     elif p.next_decider is not None:
         out.append(Message.of("preview.next", player=Seats((p.next_decider,))))
     return [render(m, colours, lang) for m in out]
+
+
+def _then_rolls_message(follow: FollowUpRoll) -> Message:
+    """The forced placement that rolls again (R3.7, R3.8), with its chance node's probability."""
+    probability = follow.probability
+    params = dict(
+        player=Seats((follow.seat,)),
+        stall=StallName(follow.stall_id),
+        square=Squares(follow.stall_id, (follow.square,)),
+        market=Market(R.LOUQSOR),
+    )
+    if probability == 1:
+        return Message.of("preview.then_rolls.always", **params)
+    if probability == 0:
+        return Message.of("preview.then_rolls.never", **params)
+    return Message.of(
+        "preview.then_rolls",
+        probability=Probability(probability, R.roll_count(follow.dice)),
+        **params,
+    )
 
 
 def describe_preview(p: Preview, colours, lang: str = "en") -> str:
