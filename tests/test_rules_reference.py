@@ -355,7 +355,7 @@ def test_a_lessons_teaching_text_lists_its_rules_linked():
     from widgets.lesson import Lesson
 
     lesson = Lesson("a-turn", lang="de")
-    shown = lesson._title.object
+    shown = lesson._note.object  # the note, folded under the title
     assert "Regeln hier:" in shown
     assert 'data-r="R5.1"' in shown and 'data-r="R5.3"' in shown
     assert html.escape(RR.lookup("R5.1", "de").title) in shown

@@ -95,7 +95,12 @@ class Demo(pn.viewable.Viewer):
 
     def _build(self) -> None:
         lesson = Lesson(
-            self.scenario, lang=self.lang, variants=self._variants, width=self._width, note="open"
+            self.scenario,
+            lang=self.lang,
+            variants=self._variants,
+            width=self._width,
+            note="open",
+            hints=True,
         )
         for step in self.steps:
             if not lesson.session.play(step):

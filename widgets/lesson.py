@@ -65,6 +65,7 @@ class Lesson(pn.viewable.Viewer):
         play_moves: bool = False,
         width: int = 760,
         note: str = "folded",
+        hints: bool = False,
         coverage: Coverage | None = None,
         **params,
     ):
@@ -75,10 +76,14 @@ class Lesson(pn.viewable.Viewer):
         state = loaded.state if variants is None else with_rules(loaded.state, variants=variants)
         state.log = []
         self.scenario = loaded
-        self.session = GameSession(state, lang=lang)
+        # No closing hints on a lesson's board: its question is often "which square closes
+        # it?", and an outlined square would answer it (predict first). Demonstrations show them.
+        self.session = GameSession(state, lang=lang, hints=hints)
         self.coverage = coverage if coverage is not None else learner_coverage()
         self.coverage.add(rules_shown(state))  # a board as setup leaves it shows R2
-        self.board = Board(self.session, width=width)
+        # The board fits the notebook's column (at most ``width`` wide): a projector's narrow
+        # window shows the whole board, smaller, instead of cutting off its right-hand markets.
+        self.board = Board(self.session, width=width, fit=True)
         self.decision = DecisionPanel(self.session)
         self.log = Log(self.session)
         self._undo = pn.widgets.Button(width=110)
@@ -104,7 +109,13 @@ class Lesson(pn.viewable.Viewer):
             self._note_card,
             # the decision beside the board, or below it in a narrow notebook column
             pn.FlexBox(
-                self.board,
+                pn.Column(
+                    self.board,
+                    sizing_mode="stretch_width",
+                    max_width=width,
+                    min_width=320,
+                    styles={"flex": f"1 1 {min(width, 560)}px"},
+                ),
                 pn.Column(
                     pn.Row(self._undo, self._redo, self._restart),
                     self.decision,
