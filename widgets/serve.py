@@ -22,6 +22,7 @@ import ipaddress
 import logging
 import re
 import secrets
+import signal
 import socket
 import sys
 import time
@@ -494,10 +495,23 @@ def serve(
         idle.start()
         app._nefertiti_idle = idle
     server.start()
+    # SIGTERM (a service manager, `kill`) stops the loop like Ctrl+C, and either way the games
+    # with a save still scheduled are written before the process ends (nothing lost, #14)
+    loop = server.io_loop
+    previous = signal.signal(signal.SIGTERM, lambda *_: loop.add_callback_from_signal(loop.stop))
     try:
-        server.io_loop.start()
+        loop.start()
     except RuntimeError:  # pragma: no cover - a loop already running (a notebook)
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        from .session import flush_saves
+
+        written = flush_saves()
+        if written:
+            print(
+                f"Nefertiti tutor stopping: {written} game(s) written.", file=sys.stderr, flush=True
+            )
     return server
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 
 import param
@@ -54,6 +55,21 @@ BOT_DELAY_MS = 350  # served app: the pause before each bot move, so people can 
 AUTOSAVE_DELAY_MS = 700
 #: One thread writes every session's saves to the store, in order.
 _SAVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+#: Sessions with a save scheduled and not yet made: a server that is stopped writes them first
+#: (flush_saves), so that a move made in the last AUTOSAVE_DELAY_MS is not lost.
+_UNSAVED: weakref.WeakSet = weakref.WeakSet()
+
+
+def flush_saves(timeout: float = 10.0) -> int:
+    """Write every scheduled save now and wait (at most ``timeout`` seconds) for the writes;
+    returns how many games were written. For a server being stopped (SIGTERM, Ctrl+C)."""
+    futures = [f for s in list(_UNSAVED) if (f := s.save_now()) is not None]
+    for future in futures:
+        try:
+            future.result(timeout=timeout)
+        except Exception:  # pragma: no cover - logged by _save_quietly
+            log.exception("a save at shutdown failed")
+    return len(futures)
 
 
 def make_seat_bot(kind: str, seed: int):
@@ -382,6 +398,7 @@ class GameSession(param.Parameterized):
         """Write the game now (the record's text is made here; the store is written in the
         background thread); returns the background write's future, or None."""
         self._save_scheduled = False
+        _UNSAVED.discard(self)
         save = getattr(self, "_saver", None)
         if save is None:
             return None
@@ -401,6 +418,7 @@ class GameSession(param.Parameterized):
             self.save_now()
             return
         self._save_scheduled = True
+        _UNSAVED.add(self)
         doc.add_timeout_callback(self.save_now, AUTOSAVE_DELAY_MS)
 
     def _changed(self) -> None:

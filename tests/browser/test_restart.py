@@ -13,6 +13,7 @@ server: conftest.py. Chromium missing is a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -28,6 +29,7 @@ from support import (
     ARTIFACTS,
     ROOT,
     SANDBOX,
+    SOURCE,
     canvas_point,
     free_port,
     rows,
@@ -234,6 +236,28 @@ def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(pag
     after = what_the_page_shows(page)
     page.screenshot(path=str(ARTIFACTS / "restart-game-back.png"))
     assert_same_page(after, before)
+
+
+def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
+    """A service manager stops the server (SIGTERM) less than the autosave's delay after a
+    move: the move is written before the process ends, and is on the board after the start."""
+    play_square(page)
+    token = token_of(page)
+    servants = rows(page, "board-servants")
+    legal = source(page, "board-legal")
+    page.mouse.click(*canvas_point(page, legal["x"][-1], legal["y"][-1], G.WIDTH, G.HEIGHT))
+    # the server's answer (the next player's squares): the move is made, its save scheduled
+    # for 700 ms later...
+    page.wait_for_function(
+        f"() => JSON.stringify(({SOURCE})('board-legal').x) !== {json.dumps(legal['x'])!r}",
+        polling=10,
+    )
+    server.process.send_signal(signal.SIGTERM)  # ...when the stop comes
+    assert server.process.wait(timeout=30) == 0
+    assert "game(s) written" in server.log.read_text()
+    server.start()
+    open_sandbox(page, f"{server.url}?game={token}")
+    wait_rows(page, "board-servants", f"n === {servants + 1}")
 
 
 def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):
