@@ -6,6 +6,7 @@ happened, for the board's outline; the timeline's words cached by node."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -21,21 +22,11 @@ from nefertiti_core.announce import (
 from nefertiti_core.history import History
 from nefertiti_core.scenario import loads_scenario
 
-NOTATION = re.compile(r"\b(place|buy|take|scribe|recruit) [a-z_]+[.#]|#\d")
+#: Blue holds senets only: the Scribe scores them at once, a single-option step (R10.7).
+FORCED_SCRIBE = (Path(__file__).parent / "data" / "forced-scribe.yaml").read_text(encoding="utf-8")
 
-FORCED_SCRIBE = """\
-nefertiti: 1
-seed: 26
-players:
-  - {colour: green}
-  - {colour: red}
-  - colour: blue
-    seals: 1
-    gifts: {senet: 2}
-  - colour: black
-    gifts: {senet: 2}
-turn: blue
-"""
+
+NOTATION = re.compile(r"\b(place|buy|take|scribe|recruit) [a-z_]+[.#]|#\d")
 
 
 def first_game() -> History:

@@ -6,33 +6,16 @@ width with texts sized for it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from nefertiti_core import rules as R
 from widgets import geometry as G
 from widgets.board import PLAYER_COLOURS, Board
 from widgets.sandbox import Sandbox
 from widgets.session import GameSession
 
-FORCED_SCRIBE = b"""\
-nefertiti: 1
-title:
-  en: "One gift type"
-  de: "Eine Geschenkart"
-seed: 26
-players:
-  - {colour: green}
-  - {colour: red}
-  - colour: blue
-    seals: 1
-    gifts: {senet: 2}
-  - colour: black
-    gifts: {senet: 2}
-turn: blue
-teaching:
-  en: |
-    Blue holds senets only (R10.7).
-  de: |
-    Blau hat nur Senets (R10.7).
-"""
+#: Blue holds senets only: the Scribe scores them at once, a single-option step (R10.7).
+FORCED_SCRIBE = (Path(__file__).parent / "data" / "forced-scribe.yaml").read_bytes()
 
 
 def square(board: Board, market: int, index: int) -> G.SquareCell:

@@ -6,7 +6,7 @@ move is announced in words and outlined on the board; a single-option step (the 
 player who holds one gift type, R10.7) is announced with what it did; the timeline lists the
 steps in words, each in its player's colour; a loaded position shows its title and teaching note.
 
-One server and one Chromium for the module (its own fixtures, the same as conftest.py's); each
+One server and one Chromium for the module (conftest.py's fixtures); each
 window size gets its own browser context (a new game). Screenshots go to the artifacts folder (and are looked at, see the report).
 Chromium missing is a failure, not a skip.
 """
@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, SANDBOX, canvas_point, launch, served
+from playwright.sync_api import expect
+from support import ARTIFACTS, SOURCE, canvas_point, rows, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core import rules as R
@@ -29,76 +29,12 @@ from widgets.board import PLAYER_COLOURS
 LOAD_MS = 60_000
 STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
+FORCED_SCRIBE = Path(__file__).parents[1] / "data" / "forced-scribe.yaml"
 CELLS = G.squares(new_game(4, 0).side)  # the first-game layout (R2.8): Blue starts
+
+
 #: A position where Blue holds senets only: recruiting the Scribe leaves one gift type to score,
 #: and the engine scores it at once (R10.7, E3).
-FORCED_SCRIBE = """\
-nefertiti: 1
-title:
-  en: "One gift type: the Scribe has no choice"
-  de: "Eine Geschenkart: der Schreiber hat keine Wahl"
-seed: 26
-players:
-  - {colour: green}
-  - {colour: red}
-  - colour: blue
-    seals: 1
-    gifts: {senet: 2}
-  - colour: black
-    gifts: {senet: 2}
-turn: blue
-teaching:
-  en: |
-    Blue holds senets only. Recruiting the Scribe leaves one gift type to score,
-    so it is scored at once (R10.7).
-"""
-SOURCE = """(name) => {
-    if (!window.Bokeh) return null;
-    for (const doc of Bokeh.documents) {
-        const m = doc.get_model_by_name(name);
-        if (m) {
-            const entries = m.data instanceof Map ? [...m.data.entries()] : Object.entries(m.data);
-            const out = {};
-            for (const [k, v] of entries) out[k] = Array.from(v);
-            return out;
-        }
-    }
-    return null;
-}"""
-
-
-ROWS = f"""(name) => {{ const d = ({SOURCE})(name); return d ? d.x.length : -1; }}"""
-
-
-def rows(page, name: str) -> int:
-    return page.evaluate(ROWS, name)
-
-
-def wait_rows(page, name: str, test: str, timeout: int = STEP_MS) -> None:
-    """Wait until the number of rows of source ``name`` satisfies ``test`` (JS, on ``n``)."""
-    page.wait_for_function(
-        f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
-        arg=[name],
-        polling=5,
-        timeout=timeout,
-    )
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    with sync_playwright() as p:
-        browser = launch(p)  # raises if Chromium is missing: a failure, never a skip
-        yield browser
-        browser.close()
-
-
-@pytest.fixture(scope="module")
-def sandbox_url(tmp_path_factory):
-    home = tmp_path_factory.mktemp("projector-home")
-    with served(SANDBOX, "tutor", env={"NEFERTITI_HOME": str(home)}) as url:
-        yield url
-
-
 def cell(market: int, index: int) -> G.SquareCell:
     return next(c for c in CELLS if c.market == market and c.index == index)
 
@@ -237,7 +173,7 @@ def test_a_projector_shows_who_decides_the_board_and_the_decision_at_once(projec
     # --- a loaded position: its title and teaching note; a single-option step announced
     page.get_by_role("button", name="New game and files", exact=True).click()
     path = Path(tmp_path) / "forced-scribe.yaml"
-    path.write_text(FORCED_SCRIBE, encoding="utf-8")
+    path.write_text(FORCED_SCRIBE.read_text(encoding="utf-8"), encoding="utf-8")
     page.locator("input[type=file]").set_input_files(str(path))
     note = page.locator(".nefertiti-position")
     expect(note).to_contain_text("One gift type: the Scribe has no choice")
