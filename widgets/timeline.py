@@ -166,7 +166,7 @@ class Timeline(DeferredView):
         lang = self.session.lang
         comparison = self.session.compare(a, b)
         self._compared = (a, b)
-        self._table.object = _comparison_html(comparison, lang)
+        self._table.object = comparison_html(comparison, lang)
         self._table.visible = True
 
     # ------------------------------------------------------------------ actions
@@ -268,7 +268,8 @@ def _gifts_text(gifts: dict[str, int], lang: str) -> str:
     return tr(lang, "status.list.sep").join(parts)
 
 
-def _comparison_html(comparison, lang: str) -> str:
+def comparison_html(comparison, lang: str) -> str:
+    """Two branches side by side (the Timeline's comparison, and the what-if notebook's)."""
     a, b = comparison.branches
     th = "style='padding:3px 6px;border-bottom:1px solid #c9b98f;text-align:left'"
     td = "style='padding:3px 6px;border-bottom:1px solid #eee3c8'"
