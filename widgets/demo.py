@@ -27,18 +27,12 @@ from nefertiti_core.status import describe_status, stall_status
 
 from ._common import HTML, colour_name
 from .board import Board
-from .lesson import Lesson
+from .lesson import Lesson, lines_html
 from .log import Log
-from .rules_view import link_rule_ids
 from .session import GameSession
 from .timeline import Timeline
 
 __all__ = ["Demo", "GameReplay", "demo", "watch_game"]
-
-
-def _lines_html(lines: list[str], lang: str) -> str:
-    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
-    return link_rule_ids(f"<ul style='margin:4px 0;padding-left:20px'>{items}</ul>", lang)
 
 
 class Demo(pn.viewable.Viewer):
@@ -102,10 +96,7 @@ class Demo(pn.viewable.Viewer):
             note="open",
             hints=True,
         )
-        for step in self.steps:
-            if not lesson.session.play(step):
-                self.refused = lesson.session.error
-                break
+        self.refused = lesson.play(*self.steps).refused
         self.lesson = lesson
         self._body.append(lesson)
 
@@ -130,7 +121,7 @@ class Demo(pn.viewable.Viewer):
             self.lesson.lang = lang
             self._account.object = (
                 f"<b>{html.escape(tr(lang, 'lesson.demo.account'))}</b>"
-                + _lines_html(self.account(), lang)
+                + lines_html(self.account(), lang)
             )
 
 

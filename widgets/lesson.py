@@ -173,6 +173,12 @@ class Lesson(pn.viewable.Viewer):
         self._layout[3].title = tr(lang, "lesson.log")
 
 
+def lines_html(lines, lang: str) -> str:
+    """The engine's sentences as an HTML list, each rule ID readable (title on hover)."""
+    items = "".join(f"<li>{html.escape(line)}</li>" for line in lines)
+    return link_rule_ids(f"<ul style='margin:4px 0;padding-left:20px'>{items}</ul>", lang)
+
+
 class Account(list):
     """The engine's sentences about steps played from a cell (a list of str), shown as a list;
     ``refused`` says why a step was not played (empty when all were)."""
@@ -186,8 +192,7 @@ class Account(list):
         return "\n".join([*self, *refusal])
 
     def _repr_html_(self) -> str:
-        items = "".join(f"<li>{html.escape(line)}</li>" for line in str(self).splitlines())
-        return link_rule_ids(f"<ul>{items}</ul>", self.lang)
+        return lines_html(str(self).splitlines(), self.lang)
 
 
 def exercises(topic, lang: str = "en", board_width: int = 620) -> pn.Column:
