@@ -142,31 +142,25 @@ def _stall_id(name: str) -> int:
 
 def _pairs(history: History, branch: str | None = None):
     """(before, after, step) for every step of a branch, from the start."""
-    nodes = history._nodes  # the history's own tree (same package): each node keeps its state
-    for index in history.line(branch)[1:]:
-        node = nodes[index]
-        yield nodes[node.parent].state, node.state, node.step
+    for _index, before, after, step in history.transitions(branch):
+        yield before, after, step
 
 
 def last_step(history: History, lang: str = "en") -> StepWords | None:
     """The step that led to where the history is now (None at the start)."""
-    nodes = history._nodes
-    node = nodes[history._cursor]
-    if node.parent < 0:
-        return None
-    return describe_step(nodes[node.parent].state, node.state, lang, node.step)
+    last = history.last_transition()
+    return None if last is None else describe_step(last[0], last[1], lang, last[2])
 
 
 def last_step_place(history: History) -> tuple[int, tuple[int, int] | None, int] | None:
     """Where the last step happened, without words (cheap, for the board's highlight):
     (seat, (stall id, square index) or None, market or -1); None at the start."""
-    nodes = history._nodes
-    node = nodes[history._cursor]
-    if node.parent < 0:
+    last = history.last_transition()
+    if last is None:
         return None
-    before = nodes[node.parent].state
+    before, after, _step = last
     seat, square, market = (before.decider if before.decider >= 0 else -1), None, -1
-    for name, data in step_events(before, node.state):
+    for name, data in step_events(before, after):
         if name == "forced":
             break
         if name == "decision":
@@ -182,13 +176,11 @@ def branch_steps(history: History, lang: str = "en", branch: str | None = None, 
     """Every step of a branch in words, from the first. ``cache``: a dict kept by the caller
     (the words of a step never change: its states are snapshots), keyed by the node."""
     out = []
-    nodes = history._nodes
-    for index in history.line(branch)[1:]:
+    for index, before, after, step in history.transitions(branch):
         key = (index, lang)
         words = cache.get(key) if cache is not None else None
         if words is None:
-            node = nodes[index]
-            words = describe_step(nodes[node.parent].state, node.state, lang, node.step)
+            words = describe_step(before, after, lang, step)
             if cache is not None:
                 cache[key] = words
         out.append(words)

@@ -187,6 +187,21 @@ class History:
     def length(self, branch: str | None = None) -> int:
         return len(self.line(branch)) - 1
 
+    def transitions(self, branch: str | None = None):
+        """(node id, state before, state after, step) for every step of ``branch`` (the current
+        one by default), from the start: what a step did, for the words that announce it. The
+        states are the history's own snapshots: read them, never change them."""
+        for index in self.line(branch)[1:]:
+            node = self._nodes[index]
+            yield index, self._nodes[node.parent].state, node.state, node.step
+
+    def last_transition(self) -> tuple[GameState, GameState, Step | None] | None:
+        """(state before, state after, step) of the step that led here; None at the start."""
+        node = self._nodes[self._cursor]
+        if node.parent < 0:
+            return None
+        return self._nodes[node.parent].state, node.state, node.step
+
     @property
     def can_undo(self) -> bool:
         return self._cursor != 0
