@@ -211,7 +211,8 @@ def resolution_order(stall: Stall) -> tuple[int, ...]:
     return tuple(s.index for s in sorted(stall.squares, key=lambda s: (-s.value, -s.row, -s.col)))
 
 
-def _mask_sum(stall: Stall, mask: int) -> int:
+def bids_total(stall: Stall, mask: int) -> int:
+    """The sum of the bids on the occupied squares (``mask``: a bit per square) of ``stall``."""
     return sum(s.value for s in stall.squares if mask >> s.index & 1)
 
 
@@ -331,7 +332,7 @@ def closes_by_shape(stall: Stall, mask: int) -> bool:
     if rule == LINE3:
         return any(all(mask >> i & 1 for i in line) for line in stall.groups)
     if rule in SUM_EXACT:
-        return sum_closes(rule, _mask_sum(stall, mask))
+        return sum_closes(rule, bids_total(stall, mask))
     return False
 
 

@@ -114,7 +114,7 @@ def square_rows(state, market, lang: str = "en") -> list[dict]:
     _language(lang)
     status = stall_status(state, _market(market))
     stall = R.STALLS[status.stall_id]
-    now = sum(stall.squares[i].value for i in status.occupied)
+    now = R.bids_total(stall, state.mask[_market(market)])
     out = _outcomes(stall)
     rows = []
     for index, chance in status.closing_chances:
@@ -171,7 +171,7 @@ def square_by_square_html(state, market, lang: str = "en") -> str:
     ]
     notes = []
     if sums:
-        now = sum(stall.squares[i].value for i in status.occupied)
+        now = R.bids_total(stall, state.mask[_market(market)])
         notes.append(tr(lang, "stalltable.now", total=now))
     if status.louqsor_next_roll_probability is not None and status.dice_holder >= 0:
         chance = format_probability(status.louqsor_next_roll_probability, _outcomes(stall), lang)
@@ -224,8 +224,7 @@ def totals_rows(market="abou_simbel", lang: str = "en") -> list[dict]:
         verdicts: dict[int, bool] = {}
         for mask, closes in enumerate(R.CLOSES_TABLE[stall.id]):
             if mask:
-                total = sum(sq.value for sq in stall.squares if mask >> sq.index & 1)
-                verdicts[total] = bool(closes)
+                verdicts[R.bids_total(stall, mask)] = bool(closes)
         rows.append(
             {
                 "stall": _stall_name(lang, stall),
