@@ -710,6 +710,22 @@ def test_a_click_from_the_browser_plays_on_the_server():
     assert session.state.owners[cell.market][cell.index] >= 0
 
 
+def test_the_same_click_delivered_twice_is_played_once():
+    """Voila delivered one click's change twice: the second was refused ('the 8 already holds
+    Red's servant') on the learner's board. The browser's count tells them apart."""
+    session = GameSession()
+    board = Board(session)
+    _in_document(board)
+    state = session.state
+    cells = [c for c in G.squares(state.side) if c.option in state.legal_options()]
+    before = state.decisions
+    board._clicks.data = dict(x=[cells[0].x], y=[cells[0].y], n=[1])
+    board._clicks.data = dict(x=[cells[0].x + 0.01], y=[cells[0].y], n=[1])  # again
+    assert session.state.decisions == before + 1 and session.error == ""
+    board._clicks.data = dict(x=[cells[1].x], y=[cells[1].y], n=[2])  # the next click
+    assert session.state.decisions == before + 2
+
+
 def test_a_placement_changes_only_what_the_board_draws_on_its_overlay():
     session = GameSession()
     board = Board(session)

@@ -352,6 +352,7 @@ class Board(pn.viewable.Viewer):
         # are two changes.
         self._clicks = ColumnDataSource(name="board-clicks", data=dict(x=[], y=[], n=[]))
         self._clicks.on_change("data", self._on_click)
+        self._clicks_seen = 0  # the browser's count of the last click played
         # The last step: its square (or its market) outlined in the player's colour.
         self._last = ColumnDataSource(
             name="board-last", data=dict(x=[], y=[], w=[], h=[], colour=[], who=[])
@@ -808,6 +809,15 @@ class Board(pn.viewable.Viewer):
 
     # ------------------------------------------------------------------ clicks
     def _on_click(self, _attr, _old, new) -> None:
+        # Each click carries the browser's count: one click is played once, even where the
+        # same change arrives twice (seen in Voila: a click on the 8 placed Red's servant, and
+        # the same click, delivered again, was refused as "the 8 already holds Red's servant").
+        counts = new.get("n")
+        if counts is not None and len(counts):
+            n = int(counts[-1])
+            if n <= self._clicks_seen:
+                return
+            self._clicks_seen = n
         xs, ys = new.get("x"), new.get("y")
         if xs is not None and ys is not None and len(xs) and len(ys):
             self.click(float(xs[-1]), float(ys[-1]))
