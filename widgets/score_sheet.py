@@ -134,4 +134,6 @@ def score_sheet(
     if not folded:
         return pane
     title = tr(lang, "scoresheet.fold")
-    return pn.Card(pane, title=title, collapsed=True, sizing_mode="stretch_width")
+    return pn.Card(
+        pane, title=title, collapsed=True, sizing_mode="stretch_width", css_classes=["lesson-fold"]
+    )

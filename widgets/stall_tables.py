@@ -194,7 +194,9 @@ def square_by_square(scenario, market, *steps: str, lang: str = "en", folded: bo
         return pane
     stall = R.STALLS[stall_status(state, _market(market)).stall_id]
     title = tr(lang, "stalltable.fold", stall=_stall_name(lang, stall))
-    return pn.Card(pane, title=title, collapsed=True, sizing_mode="stretch_width")
+    return pn.Card(
+        pane, title=title, collapsed=True, sizing_mode="stretch_width", css_classes=["lesson-fold"]
+    )
 
 
 def _ranges(values: list[int]) -> str:

@@ -147,6 +147,7 @@ def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook)
         block.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}.png"))
         _press_every_demo(page, notebook)
+        _open_every_fold(page)
     except Exception as failure:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}-failed.png"))
@@ -183,6 +184,16 @@ def _press_every_demo(page, notebook: str) -> None:
         DEMOS_PRESSED[notebook] = DEMOS_PRESSED.get(notebook, 0) + 1
     if DEMOS[notebook]:
         page.screenshot(path=str(ARTIFACTS / f"every-demo-{Path(notebook).stem}.png"))
+
+
+def _open_every_fold(page) -> None:
+    """Each folded answer ("Check your answer" tables, score sheets) opens on a click."""
+    folds = page.locator(".lesson-fold")
+    for i in range(folds.count()):
+        fold = folds.nth(i)
+        fold.scroll_into_view_if_needed()
+        fold.locator(".card-header").first.click()
+        expect(fold.locator("table").first).to_be_visible(timeout=WAIT)
 
 
 def test_no_exercise_was_left_unanswered():
