@@ -116,6 +116,10 @@ def test_a_projector_shows_who_decides_the_board_and_the_decision_at_once(projec
     # --- Black becomes a bot; Blue places; Black's move is announced in words and outlined
     page.get_by_role("button", name="New game and files", exact=True).click()
     page.get_by_label("Black", exact=True).select_option(label=tr("en", "panel.seat.random"))
+    # the players' panel shows the seat's badge once the server has the change: only then is
+    # Blue's click answered by Black's bot (a click sent first is played while Black is human)
+    badge = page.locator("span[style*='8a5a00']", has_text=tr("en", "panel.seat.random"))
+    expect(badge.first).to_be_visible()  # drawn by the server in the players' panel
     # the board keeps its size whatever view is shown below it
     assert abs(board.bounding_box()["width"] - board_box["width"]) < 2
     to_top(page)
