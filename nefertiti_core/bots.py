@@ -380,6 +380,42 @@ class Evaluator:
                 est[q] += weight * gain
         return est
 
+    def sums(self, context: tuple) -> list[list[float]]:
+        """Per market m: each seat's ``estimates`` without market m's bids (``context``'s
+        values summed once, for ``placed_fast``)."""
+        _, seat_part, markets = context
+        total = seat_part[:]
+        for hit in markets:
+            if hit is not None:
+                weight, gains = hit
+                for q, gain in enumerate(gains):
+                    total[q] += weight * gain
+        out = []
+        for hit in markets:
+            row = total[:]
+            if hit is not None:
+                weight, gains = hit
+                for q, gain in enumerate(gains):
+                    row[q] -= weight * gain
+            out.append(row)
+        return out
+
+    def placed_fast(
+        self, context: tuple, sums, state: GameState, market: int, seat: int, paid: int, closes
+    ) -> list[float]:
+        """``placed`` estimated: the other markets keep their values from before the placement
+        (the placer's ``paid`` Deben counted at their worth, not as money for other bids), only
+        the market placed in is evaluated again (at weight 1 if the placement closes it)."""
+        gifts = context[0]
+        est = sums[market][:]
+        if paid:
+            est[seat] += paid * self.deben
+        weight = 1.0 if closes else self.closing_weight(state, market)
+        gains = self.market_gains(state, market, gifts[1], gifts[0], gifts[3])
+        for q, gain in enumerate(gains):
+            est[q] += weight * gain
+        return est
+
     def relative(self, est: list[float], seat: int) -> float:
         others = [e for q, e in enumerate(est) if q != seat]
         w = self.w
@@ -453,6 +489,7 @@ def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[in
 
 
 _NO_ROLL = ((1.0, (), None),)
+_BEAM = 2  # options of a decision inside the look-ahead searched to the end (the rest: one step)
 
 
 def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
@@ -605,7 +642,7 @@ class _Search:
                 return None
         # What the engine does after the placement (R5.2: next placement, re-roll or next turn):
         elif left > 0:  # the decider places again (R10.4)
-            if not self.place_gain and depth > 1:
+            if not self.place_gain and depth > 1 and self.exact:
                 return None
         elif (
             not rolled
@@ -626,7 +663,9 @@ class _Search:
                 return None
         context = self._contexts.get(id(state))
         if context is None or context[0] is not state:
-            context = self._contexts[id(state)] = (state, self.evaluate.context(state))
+            ctx = self.evaluate.context(state)
+            sums = None if self.exact else self.evaluate.sums(ctx)
+            context = self._contexts[id(state)] = (state, ctx, sums)
         # The placement (R5.2, R5.3), undone below.
         reserve, deben = state.reserve, state.deben
         paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
@@ -635,7 +674,10 @@ class _Search:
         reserve[m] -= paid
         deben[p] += paid
         try:
-            est = self.evaluate.placed(context[1], state, m, p, paid, closes)
+            if self.exact:
+                est = self.evaluate.placed(context[1], state, m, p, paid, closes)
+            else:
+                est = self.evaluate.placed_fast(context[1], context[2], state, m, p, paid, closes)
         finally:
             owners[i] = -1
             mask[m] = before
@@ -649,11 +691,20 @@ class _Search:
     def value(self, state: GameState, depth: int) -> float:
         me = self.me
         if state.phase == P_PLACE and state.decider == me and state.turn_player == me:
-            if self.place_gain:  # after a character: the placement(s) to come
+            if self.place_gain or not self.exact:  # after a character: the placement(s) to come
                 return self.evaluate(state, me) + state.placements_left * self.place_gain
         if depth <= 0 or state.phase == P_OVER or state.decider != me:
             return self.evaluate(state, me)
+        if state.phase == P_TURN and not self.exact:
+            # A new turn of the decider's (after a settlement it bid in): scored as it stands,
+            # its placements are the next decision's to look at.
+            return self.evaluate(state, me)
         legal = state.legal
+        if depth >= 2 and len(legal) > _BEAM and not self.exact:
+            # A character's decision inside the look-ahead (R10): every option one step deep,
+            # then only the best few searched to the end.
+            first = sorted(legal, key=lambda o: -self.option(state, o, depth - 1))
+            legal = first[:_BEAM]
         return max(self.option(state, o, depth) for o in legal)
 
 
