@@ -344,11 +344,15 @@ class Evaluator:
         ]
         return gifts, seat, markets
 
-    def placed(self, context: tuple, state: GameState, market: int, seat: int, paid: int):
+    def placed(
+        self, context: tuple, state: GameState, market: int, seat: int, paid: int, closes=False
+    ):
         """``estimates`` of ``state`` just after ``seat`` placed a servant in ``market`` and was
         paid ``paid`` Deben (R5.3), ``context`` being the position's before the placement: only
         the market placed in is evaluated again, and the other markets only if Deben changed.
-        The same sums in the same order as ``estimates``, so the same floating-point values."""
+        The same sums in the same order as ``estimates``, so the same floating-point values.
+        ``closes``: the placement closes the market (R3): its settlement is certain (weight 1),
+        estimated by ``market_gains``' rule instead of being searched step by step (R6)."""
         gifts, seat_part, markets = context
         counts, holders, per_gift, table = gifts
         est = seat_part[:]
@@ -363,8 +367,9 @@ class Evaluator:
         deben = tuple(state.deben) if paid else ()
         for m in range(len(R.MARKETS)):
             if m == market:
-                weight = self.closing_weight(state, m)
-                gains = self.market_gains(state, m, holders, counts, table)
+                weight, gains = self._market(state, m, gifts, deben or tuple(state.deben))
+                if closes:
+                    weight = 1.0
             elif not mask[m]:
                 continue
             elif paid:
@@ -373,6 +378,42 @@ class Evaluator:
                 weight, gains = markets[m]
             for q, gain in enumerate(gains):
                 est[q] += weight * gain
+        return est
+
+    def sums(self, context: tuple) -> list[list[float]]:
+        """Per market m: each seat's ``estimates`` without market m's bids (``context``'s
+        values summed once, for ``placed_fast``)."""
+        _, seat_part, markets = context
+        total = seat_part[:]
+        for hit in markets:
+            if hit is not None:
+                weight, gains = hit
+                for q, gain in enumerate(gains):
+                    total[q] += weight * gain
+        out = []
+        for hit in markets:
+            row = total[:]
+            if hit is not None:
+                weight, gains = hit
+                for q, gain in enumerate(gains):
+                    row[q] -= weight * gain
+            out.append(row)
+        return out
+
+    def placed_fast(
+        self, context: tuple, sums, state: GameState, market: int, seat: int, paid: int, closes
+    ) -> list[float]:
+        """``placed`` estimated: the other markets keep their values from before the placement
+        (the placer's ``paid`` Deben counted at their worth, not as money for other bids), only
+        the market placed in is evaluated again (at weight 1 if the placement closes it)."""
+        gifts = context[0]
+        est = sums[market][:]
+        if paid:
+            est[seat] += paid * self.deben
+        weight = 1.0 if closes else self.closing_weight(state, market)
+        gains = self.market_gains(state, market, gifts[1], gifts[0], gifts[3])
+        for q, gain in enumerate(gains):
+            est[q] += weight * gain
         return est
 
     def relative(self, est: list[float], seat: int) -> float:
@@ -448,6 +489,7 @@ def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[in
 
 
 _NO_ROLL = ((1.0, (), None),)
+_BEAM = 2  # options of a decision inside the look-ahead searched to the end (the rest: one step)
 
 
 def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
@@ -491,9 +533,16 @@ class GreedyBot:
 
     kind = "greedy"
 
-    def __init__(self, seed: int | None = 0, depth: int = 2, weights: Weights | None = None):
+    def __init__(
+        self,
+        seed: int | None = 0,
+        depth: int = 2,
+        weights: Weights | None = None,
+        exact: bool = False,
+    ):
         self.rng = random.Random(seed)
         self.depth = depth
+        self.exact = exact  # True: search every settlement step of a closing (the old, slow way)
         self.weights = weights or Weights()
         self._memory: dict = {}  # the evaluator's values kept between decisions
 
@@ -503,7 +552,7 @@ class GreedyBot:
         base = public_copy(state, self.rng)
         evaluate = Evaluator(state, self.weights, self._memory)
         me = state.decider
-        search = _Search(evaluate, me, self.depth)
+        search = _Search(evaluate, me, self.depth, self.exact)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
         values = {o: search.option(base, o, self.depth) for o in places}
         if len(places) < len(legal):
@@ -535,17 +584,18 @@ class _Search:
     evaluated again) and the servant taken back. Any other option is applied to a copy. Both
     give the same values (``tests/test_greedy_golden.py`` holds the choices made before)."""
 
-    def __init__(self, evaluate: Evaluator, me: int, depth: int):
+    def __init__(self, evaluate: Evaluator, me: int, depth: int, exact: bool = False):
         self.evaluate = evaluate
         self.me = me
+        self.exact = exact
         self.place_gain = 0.0
         self._contexts: dict[int, tuple[GameState, tuple]] = {}
 
     def option(self, state: GameState, option: int, depth: int) -> float:
         total = 0.0
         for p, roll, closes in _chances(state, option):
-            if closes is not True and O.OPTION_KIND[option] == O.PLACE:
-                value = self._placement(state, option, depth, rolled=closes is False)
+            if O.OPTION_KIND[option] == O.PLACE and (closes is not True or not self.exact):
+                value = self._placement(state, option, depth, closes)
                 if value is not None:
                     total += p * value
                     continue
@@ -556,19 +606,43 @@ class _Search:
             total += p * self.value(copy, depth - 1)
         return total
 
-    def _placement(self, state: GameState, option: int, depth: int, rolled: bool):
-        """The value of a placement that closes nothing (for Louqsor: its roll that does not
-        close, R3.7, R3.8), scored on ``state`` itself and undone; None where the step goes on
-        to decisions the search would look at (another placement of the decider's, a re-roll,
-        R4.2, a forced option, a closing), left to the copy."""
+    def _placement(self, state: GameState, option: int, depth: int, closes: bool | None):
+        """The value of a placement scored on ``state`` itself and undone (``closes``: None, no
+        roll; True/False: Louqsor's roll that closes or not, R3.7, R3.8). A placement that
+        closes its market is scored by the settlement's direct estimate (``market_gains``: the
+        highest bidder takes the cards best for them, the others buy or take half, R6) at
+        weight 1, not by searching each settlement step. None where a placement that closes
+        nothing goes on to decisions the search would look at (another placement of the
+        decider's, a re-roll, R4.2, a forced option), left to the copy; with ``exact`` a
+        closing is left to the copy too (the search before #15)."""
         stall = O.SQUARE_STALL[option]
         m = stall >> 1
         i = O.SQUARE_INDEX[option]
         p = state.decider
         left = state.placements_left - 1
+        mask = state.mask
+        before = mask[m]
+        after = before | 1 << i
+        rule = _STALL_RULE[stall]
+        owners = state.owners[m]
+        if closes is None:
+            if rule in _SHAPE:
+                closes = bool(R.CLOSES_TABLE[stall][after])
+            elif rule == R.COLOURS3_OR_4:  # R3.2
+                on = [o for o in owners if o >= 0]
+                on.append(p)
+                closes = R.colours_close(on)
+            else:
+                closes = False
+            rolled = False
+        else:
+            rolled = not closes
+        if closes:
+            if self.exact:
+                return None
         # What the engine does after the placement (R5.2: next placement, re-roll or next turn):
-        if left > 0:  # the decider places again (R10.4)
-            if not self.place_gain and depth > 1:
+        elif left > 0:  # the decider places again (R10.4)
+            if not self.place_gain and depth > 1 and self.exact:
                 return None
         elif (
             not rolled
@@ -580,29 +654,18 @@ class _Search:
         else:  # the next player's turn: a real choice (at least two empty squares), not forced
             if not state.hand[(state.turn_player + 1) % state.n]:
                 return None
-            status, side, mask = state.status, state.side, state.mask
+            status, side = state.status, state.side
             empty = -1
             for mm in range(4):
                 if status[mm] == OPEN:
                     empty += _EMPTY_COUNT[mm * 2 + side[mm]][mask[mm]]
             if empty < 2:
                 return None
-        mask = state.mask
-        before = mask[m]
-        after = before | 1 << i
-        rule = _STALL_RULE[stall]
-        owners = state.owners[m]
-        if rule in _SHAPE:
-            if R.CLOSES_TABLE[stall][after]:
-                return None
-        elif rule == R.COLOURS3_OR_4:  # R3.2
-            on = [o for o in owners if o >= 0]
-            on.append(p)
-            if R.colours_close(on):
-                return None
         context = self._contexts.get(id(state))
         if context is None or context[0] is not state:
-            context = self._contexts[id(state)] = (state, self.evaluate.context(state))
+            ctx = self.evaluate.context(state)
+            sums = None if self.exact else self.evaluate.sums(ctx)
+            context = self._contexts[id(state)] = (state, ctx, sums)
         # The placement (R5.2, R5.3), undone below.
         reserve, deben = state.reserve, state.deben
         paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
@@ -611,7 +674,10 @@ class _Search:
         reserve[m] -= paid
         deben[p] += paid
         try:
-            est = self.evaluate.placed(context[1], state, m, p, paid)
+            if self.exact:
+                est = self.evaluate.placed(context[1], state, m, p, paid, closes)
+            else:
+                est = self.evaluate.placed_fast(context[1], context[2], state, m, p, paid, closes)
         finally:
             owners[i] = -1
             mask[m] = before
@@ -625,17 +691,38 @@ class _Search:
     def value(self, state: GameState, depth: int) -> float:
         me = self.me
         if state.phase == P_PLACE and state.decider == me and state.turn_player == me:
-            if self.place_gain:  # after a character: the placement(s) to come
+            if self.place_gain or not self.exact:  # after a character: the placement(s) to come
                 return self.evaluate(state, me) + state.placements_left * self.place_gain
         if depth <= 0 or state.phase == P_OVER or state.decider != me:
             return self.evaluate(state, me)
+        if state.phase == P_TURN and not self.exact:
+            # A new turn of the decider's (after a settlement it bid in): scored as it stands,
+            # its placements are the next decision's to look at.
+            return self.evaluate(state, me)
         legal = state.legal
+        if depth >= 2 and len(legal) > _BEAM and not self.exact:
+            # A character's decision inside the look-ahead (R10): every option one step deep,
+            # then only the best few searched to the end.
+            first = sorted(legal, key=lambda o: -self.option(state, o, depth - 1))
+            legal = first[:_BEAM]
         return max(self.option(state, o, depth) for o in legal)
 
 
 # kind -> factory(seed, **options). Kinds whose module needs an optional package are imported
 # only when asked for, so that the engine stays standard library only.
-_FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _exact_greedy(seed: int | None = 0, **options) -> GreedyBot:
+    """The greedy bot searching every settlement step of a closing (before #15: slower, kept
+    to measure the estimate against)."""
+    bot = GreedyBot(seed=seed, exact=True, **options)
+    bot.kind = "greedy-exact"
+    return bot
+
+
+_FACTORIES: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "greedy-exact": _exact_greedy,
+}
 _LAZY: dict[str, str] = {"mcts": "nefertiti_core.openspiel"}
 
 

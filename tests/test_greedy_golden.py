@@ -27,7 +27,7 @@ def test_the_recording_covers_what_it_claims():
 @pytest.mark.parametrize("game", GOLDEN["games"], ids=lambda g: f"{g['players']}p-seed{g['seed']}")
 def test_greedy_chooses_as_recorded(game):
     state = new_game(game["players"], game["seed"], **game["options"])
-    bots = [GreedyBot(seed=game["seed"] * 10 + i) for i in range(game["players"])]
+    bots = [GreedyBot(seed=game["seed"] * 10 + i, exact=True) for i in range(game["players"])]
     for step, recorded in enumerate(game["choices"]):
         assert not state.is_over, f"the game ended early, before decision {step}"
         chosen = bots[state.decider].choose(state)
@@ -45,7 +45,7 @@ def _placing_positions():
     out = []
     for seed in (7, 8, 9):
         state = new_game(4 - seed % 2, seed, layout="random")
-        bots = [GreedyBot(seed=seed + i) for i in range(state.n)]
+        bots = [GreedyBot(seed=seed + i, exact=True) for i in range(state.n)]
         while not state.is_over:
             if state.phase in ("turn", "place") and state.decisions % 12 == 0:
                 out.append(state.copy())
@@ -65,17 +65,17 @@ def test_a_placement_scored_in_place_equals_the_one_played_on_a_copy(monkeypatch
         for depth in (1, 2):
             base = B.public_copy(state, random.Random(1))
             before = base.key()
-            search = B._Search(B.Evaluator(base), state.decider, depth)
+            search = B._Search(B.Evaluator(base), state.decider, depth, exact=True)
             fast = {o: search.option(base, o, depth) for o in places}
             assert base.key() == before  # the position is left as it was
             shortcut += sum(
-                search._placement(base, o, depth, rolled=False) is not None
+                search._placement(base, o, depth, None) is not None
                 for o in places
                 if B._chances(base, o) is B._NO_ROLL
             )
             with monkeypatch.context() as m:
                 m.setattr(B._Search, "_placement", lambda *a, **k: None)
-                slow_search = B._Search(B.Evaluator(base), state.decider, depth)
+                slow_search = B._Search(B.Evaluator(base), state.decider, depth, exact=True)
                 slow = {o: slow_search.option(base, o, depth) for o in places}
             assert fast == slow
     assert shortcut > 80  # the shortcut was taken, not only the copies
