@@ -6,7 +6,7 @@ width with texts sized for it."""
 
 from __future__ import annotations
 
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 from widgets import geometry as G
 from widgets.board import PLAYER_COLOURS, Board
 from widgets.sandbox import Sandbox

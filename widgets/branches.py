@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import panel as pn
 
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
 
 from ._common import colour_name
 
