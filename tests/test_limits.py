@@ -19,7 +19,8 @@ import pytest
 import nefertiti_core as N
 from nefertiti_core.cli import main
 from nefertiti_core.engine import limits as L
-from nefertiti_core.files.history import History, parse_step
+from nefertiti_core.engine.steps import parse_step
+from nefertiti_core.files.history import History
 from nefertiti_core.files.scenario import ScenarioError, dumps_scenario, load, loads_scenario
 from nefertiti_core.files.yaml_subset import YamlError, loads
 
