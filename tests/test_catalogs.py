@@ -27,7 +27,7 @@ from nefertiti_core.engine.i18n import LANGUAGES, catalog, placeholders
 
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != "en"]
 EXPLAIN_FILES = ("events.json", "options.json", "scoring.json")
-STATE_PY = Path(E.__file__).with_name("state.py")
+STATE_PY = Path(R.__file__).with_name("state.py")  # the engine's, next to rules.py
 EMIT = re.compile(r'_emit\(\s*"([a-z_]+)"')
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

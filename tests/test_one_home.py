@@ -143,36 +143,37 @@ def _old_sources() -> dict[str, str]:
     return out
 
 
-#: What each shape found at 9c6c70f (at least these files): the duplicates issue #15 lists.
+#: What each shape found at 9c6c70f (at least these files): the duplicates issue #15 lists
+#: (the paths of then, before the modules moved into their layers).
 OLD_DUPLICATES = {
     "dice denominator (36 or 6 equally likely rolls, R3.7, R3.8)": {
         "widgets/odds.py",
-        "nefertiti_core/teaching/status.py",
-        "nefertiti_core/files/exercises.py",
-        "nefertiti_core/play/hints.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/exercises.py",
+        "nefertiti_core/hints.py",
     },
-    "Abou Simbel's closing totals 11 / 14 / 17 (R3.5, R3.6)": {"nefertiti_core/teaching/status.py"},
+    "Abou Simbel's closing totals 11 / 14 / 17 (R3.5, R3.6)": {"nefertiti_core/status.py"},
     "longest run of consecutive values (R3.8)": {
-        "nefertiti_core/teaching/explain.py",
-        "nefertiti_core/teaching/status.py",
+        "nefertiti_core/explain.py",
+        "nefertiti_core/status.py",
     },
     "Gizeh right's colours (R3.2)": {
-        "nefertiti_core/engine/state.py",
-        "nefertiti_core/teaching/status.py",
-        "nefertiti_core/play/bots.py",
+        "nefertiti_core/state.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/bots.py",
     },
-    "Louqsor roll's outcome (R3.7, R3.8)": {"nefertiti_core/engine/state.py"},
+    "Louqsor roll's outcome (R3.7, R3.8)": {"nefertiti_core/state.py"},
     "does this option roll the dice? (R3.7, R3.8, R4.2)": {
-        "nefertiti_core/teaching/status.py",
-        "nefertiti_core/files/exercises.py",
-        "nefertiti_core/play/bots.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/exercises.py",
+        "nefertiti_core/bots.py",
     },
-    "the hidden deck's order (R2.2, R12)": {"nefertiti_core/teaching/status.py"},
+    "the hidden deck's order (R2.2, R12)": {"nefertiti_core/status.py"},
     "half the reserve, rounded up (R6.4)": {
-        "nefertiti_core/engine/state.py",
-        "nefertiti_core/teaching/explain.py",
-        "nefertiti_core/play/bots.py",
-        "nefertiti_core/play/hints.py",
+        "nefertiti_core/state.py",
+        "nefertiti_core/explain.py",
+        "nefertiti_core/bots.py",
+        "nefertiti_core/hints.py",
     },
     "a score recomputed in a widget (R8, R9.1)": {"widgets/players.py"},
     "a file read as scenario or record outside history.load_any": {
