@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # --- the measurements (run in a child process whose sys.path starts with the code measured) ---
 def _decisions(kind: str, games: int) -> dict:
-    from nefertiti_core.bots import make_bot
-    from nefertiti_core.state import new_game
+    from nefertiti_core.engine.state import new_game
+    from nefertiti_core.play.bots import make_bot
 
     decisions = 0
     cpu = 0.0
@@ -53,8 +53,8 @@ def _decisions(kind: str, games: int) -> dict:
 
 
 def _odds(playouts: int) -> dict:
-    from nefertiti_core.odds import odds
-    from nefertiti_core.state import new_game
+    from nefertiti_core.engine.state import new_game
+    from nefertiti_core.play.odds import odds
 
     state = new_game(4, 0)
     start = time.perf_counter()
@@ -68,8 +68,8 @@ def _odds(playouts: int) -> dict:
 
 
 def _mcts(iterations: int, positions: int) -> dict:
-    from nefertiti_core.bots import make_bot
-    from nefertiti_core.state import new_game
+    from nefertiti_core.engine.state import new_game
+    from nefertiti_core.play.bots import make_bot
 
     simulations = 0
     cpu = 0.0

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nefertiti_core.bots import make_bot  # noqa: E402
-from nefertiti_core.state import new_game  # noqa: E402
+from nefertiti_core.engine.state import new_game  # noqa: E402
+from nefertiti_core.play.bots import make_bot  # noqa: E402
 
 
 def main(argv=None) -> int:

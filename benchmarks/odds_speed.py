@@ -1,4 +1,4 @@
-"""Playouts per second of ``nefertiti_core.odds`` with 1 and 2 local workers (and Dask).
+"""Playouts per second of ``nefertiti_core.play.odds`` with 1 and 2 local workers (and Dask).
 
     .venv/bin/python benchmarks/odds_speed.py [--playouts 600] [--bots random] [--dask]
 
@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from nefertiti_core import new_game  # noqa: E402
-from nefertiti_core.odds import odds  # noqa: E402
+from nefertiti_core.play.odds import odds  # noqa: E402
 
 
 def main() -> None:

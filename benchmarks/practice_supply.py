@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/practice_supply.py [--games 10] [--seed 0]
 
 Plays ``--games`` self-play games (seeds ``--seed`` .. ``--seed + games - 1``, the bots of
-``nefertiti_core.practice``) and prints, per theme and exercise kind, how many exercises were
+``nefertiti_core.files.practice``) and prints, per theme and exercise kind, how many exercises were
 kept, the spread of difficulties, the distinct rule IDs tested, and the wall time per game (the
 games and the exercises' checks and filters together). Load average printed with it: the figures
 depend on what else runs on the machine.
@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from nefertiti_core import practice as P  # noqa: E402
-from nefertiti_core.coverage import rule_key  # noqa: E402
+from nefertiti_core.files import practice as P  # noqa: E402
+from nefertiti_core.teaching.coverage import rule_key  # noqa: E402
 
 
 def _count(value: str) -> int:

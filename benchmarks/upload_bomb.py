@@ -68,7 +68,7 @@ def bombs(folder: Path) -> dict[str, Path]:
     folder.mkdir(parents=True, exist_ok=True)
     big = zlib_bomb(1_050_000)
     from nefertiti_core import new_game
-    from nefertiti_core.history import History
+    from nefertiti_core.files.history import History
 
     record = History(new_game(4, seed=1)).record().dumps().rstrip()
     record = record[: -len("moves: []")] + "moves:\n" + "  - roll 6 6 6 6 6 6\n" * 3000

@@ -5,20 +5,20 @@
     >>> game.apply("place gizeh.left#0")
 
 Rule IDs in docstrings and messages refer to the rules reference,
-:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
+:mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``).
 """
 
-from .errors import (
+from .engine.errors import (
     GameOverError,
     IllegalOptionError,
     NefertitiError,
     NotationError,
     SetupError,
 )
-from .invariants import violations
-from .options import option_text, parse_option
-from .scoring import final_scores, score_breakdown, winners
-from .state import Config, GameState, new_game
+from .engine.invariants import violations
+from .engine.options import option_text, parse_option
+from .engine.scoring import final_scores, score_breakdown, winners
+from .engine.state import Config, GameState, new_game
 
 __all__ = [
     "Config",

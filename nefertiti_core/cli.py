@@ -15,8 +15,8 @@ import json
 import sys
 from importlib.metadata import entry_points
 
-from .errors import NefertitiError
-from .limits import MAX_COUNT, one_line
+from .engine.errors import NefertitiError
+from .engine.limits import MAX_COUNT, one_line
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -259,7 +259,7 @@ def _positive_float(text: str) -> float:
 
 
 def _kinds() -> tuple[str, ...]:
-    from .bots import bot_kinds
+    from .play.bots import bot_kinds
 
     return bot_kinds()
 
@@ -286,9 +286,9 @@ def _load_any(path: str):
     """A scenario or a game record from a file: (start state, steps, teaching text by language)."""
     from pathlib import Path
 
-    from .history import GameRecord, load_any
-    from .limits import FileLimitError, echo, read_text
-    from .scenario import ScenarioError
+    from .engine.limits import FileLimitError, echo, read_text
+    from .files.history import GameRecord, load_any
+    from .files.scenario import ScenarioError
 
     file = Path(path)
     try:
@@ -306,8 +306,8 @@ def _load_any(path: str):
 
 
 def _run_explain(args: argparse.Namespace) -> int:
-    from .history import GameRecord
-    from .textview import position_text
+    from .files.history import GameRecord
+    from .teaching.textview import position_text
 
     start, steps, teaching, is_record, name = _load_any(args.file)
     state = start
@@ -320,9 +320,9 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
-    from .explain import narrate
-    from .history import History
-    from .scenario import ScenarioError, dumps_scenario
+    from .files.history import History
+    from .files.scenario import ScenarioError, dumps_scenario
+    from .teaching.explain import narrate
 
     start, steps, _, _, name = _load_any(args.file)
     start.log = []
@@ -347,7 +347,7 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _run_simulate(args: argparse.Namespace) -> int:
-    from .simulate import simulate
+    from .play.simulate import simulate
 
     report = simulate(
         args.games,
@@ -367,8 +367,8 @@ def _run_simulate(args: argparse.Namespace) -> int:
 
 
 def _run_hint(args: argparse.Namespace) -> int:
-    from .hints import hints
-    from .history import GameRecord
+    from .files.history import GameRecord
+    from .play.hints import hints
 
     start, steps, _, is_record, name = _load_any(args.file)
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
@@ -385,7 +385,7 @@ def _run_hint(args: argparse.Namespace) -> int:
 
 
 def _scheduler_address(text: str) -> str:
-    from .odds import check_scheduler_address
+    from .play.odds import check_scheduler_address
 
     try:
         return check_scheduler_address(text)
@@ -394,8 +394,8 @@ def _scheduler_address(text: str) -> str:
 
 
 def _run_odds(args: argparse.Namespace) -> int:
-    from .history import GameRecord
-    from .odds import odds
+    from .files.history import GameRecord
+    from .play.odds import odds
 
     start, steps, _, is_record, name = _load_any(args.file)
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
@@ -482,7 +482,7 @@ def _run_odds(args: argparse.Namespace) -> int:
 
 
 def _run_tournament(args: argparse.Namespace) -> int:
-    from .tournament import tournament
+    from .play.tournament import tournament
 
     if len(args.bots) != args.players:
         print(
@@ -511,8 +511,8 @@ def _run_tournament(args: argparse.Namespace) -> int:
 
 
 def _run_rules(args: argparse.Namespace) -> int:
-    from .i18n import tr
-    from .rules_reference import get, normalise, search
+    from .engine.i18n import tr
+    from .teaching.rules_reference import get, normalise, search
 
     query = " ".join(args.query).strip()
     if query and normalise(query):
@@ -536,10 +536,10 @@ def _run_rules(args: argparse.Namespace) -> int:
 def _run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .exercises import check_entry
-    from .history import GameRecord, load_any
-    from .limits import FileLimitError, echo, read_text
-    from .scenario import ScenarioError
+    from .engine.limits import FileLimitError, echo, read_text
+    from .files.exercises import check_entry
+    from .files.history import GameRecord, load_any
+    from .files.scenario import ScenarioError
 
     name = Path(args.file).name
     try:

@@ -1,6 +1,6 @@
 """Helpers for the character, scoring, bad-input and notation tests (owned by those files).
 
-Positions are staged with :mod:`nefertiti_core.staging`; money moved by hand is balanced against
+Positions are staged with :mod:`nefertiti_core.files.staging`; money moved by hand is balanced against
 another player so that the R12 Deben total (40 with 4 players) still holds and
 ``violations(g) == []`` can be asserted.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
+from nefertiti_core.engine import rules as R
+from nefertiti_core.files import staging as S
 
 GREEN, RED, BLUE, BLACK = range(4)
 

@@ -1,6 +1,6 @@
 """Helpers for the rule tests (test_setup, test_stalls, test_turn, test_market_closing).
 
-Positions are staged with ``nefertiti_core.staging`` and then played through ``GameState.apply``
+Positions are staged with ``nefertiti_core.files.staging`` and then played through ``GameState.apply``
 so that the engine itself decides bonuses, closings and resolution. Rule IDs refer to
 ``shared/rules/RULINGS.md``.
 """
@@ -8,9 +8,9 @@ so that the engine itself decides bonuses, closings and resolution. Rule IDs ref
 from __future__ import annotations
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.state import P_OVER, P_PLACE, P_REROLL, P_TURN
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import P_OVER, P_PLACE, P_REROLL, P_TURN
+from nefertiti_core.files import staging as S
 
 MARKET = {name: i for i, name in enumerate(R.MARKETS)}
 SIDE = {name: i for i, name in enumerate(R.SIDES)}

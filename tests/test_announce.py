@@ -1,4 +1,4 @@
-"""One step in one line of words (nefertiti_core.announce, #16 item 1): a person's placement, a
+"""One step in one line of words (nefertiti_core.files.announce, #16 item 1): a person's placement, a
 bot's, the single-option steps the engine takes by itself (E3) with what they did, the square
 named by its bid (never the move notation), in English, German and Chinese; where the last step
 happened, for the board's outline; the timeline's words cached by node."""
@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from nefertiti_core import new_game
-from nefertiti_core import options as O
-from nefertiti_core.announce import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.files.announce import (
     branch_steps,
     describe_step,
     first_sentence,
     last_step,
     last_step_place,
 )
-from nefertiti_core.history import History
-from nefertiti_core.scenario import loads_scenario
+from nefertiti_core.files.history import History
+from nefertiti_core.files.scenario import loads_scenario
 
 #: Blue holds senets only: the Scribe scores them at once, a single-option step (R10.7).
 FORCED_SCRIBE = (Path(__file__).parent / "data" / "forced-scribe.yaml").read_text(encoding="utf-8")

@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nefertiti_core as N
-from nefertiti_core.errors import ArgumentError
-from nefertiti_core.history import History
-from nefertiti_core.scenario import from_data, loads_scenario
+from nefertiti_core.engine.errors import ArgumentError
+from nefertiti_core.files.history import History
+from nefertiti_core.files.scenario import from_data, loads_scenario
 
 # Values of every kind a caller might pass by mistake (and a few nasty ones).
 WRONG = st.one_of(
@@ -229,7 +229,7 @@ def test_wrong_types_are_still_type_errors_for_old_callers():
 
 
 def test_loads_scenario_of_none_is_a_scenario_error():
-    from nefertiti_core.scenario import ScenarioError
+    from nefertiti_core.files.scenario import ScenarioError
 
     with pytest.raises(ScenarioError, match="YAML text"):
         loads_scenario(None)

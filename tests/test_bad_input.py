@@ -30,9 +30,9 @@ from nefertiti_core import (
     new_game,
     violations,
 )
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.state import P_BID, P_EXCHANGE_GIVE, P_EXCHANGE_TAKE, P_PLACE, P_TAKE
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import P_BID, P_EXCHANGE_GIVE, P_EXCHANGE_TAKE, P_PLACE, P_TAKE
+from nefertiti_core.files import staging as S
 
 
 def assert_refused(g, option, rule: str | None) -> IllegalOptionError:
@@ -463,7 +463,7 @@ def test_refusals_are_told_in_every_language(lang):
     import random
 
     from nefertiti_core import new_game
-    from nefertiti_core.explain_illegal import why_illegal
+    from nefertiti_core.engine.explain_illegal import why_illegal
 
     rng = random.Random(5)
     seen_keys = 0
@@ -487,8 +487,8 @@ def test_refusals_are_told_in_every_language(lang):
 
 
 def test_a_refusal_in_german_names_the_square_and_the_owner():
-    from nefertiti_core.explain_illegal import why_illegal
-    from nefertiti_core.options import parse_option
+    from nefertiti_core.engine.explain_illegal import why_illegal
+    from nefertiti_core.engine.options import parse_option
 
     g = fresh_game()
     S.put_servant(g, RED, "gizeh", 2)

@@ -10,11 +10,11 @@ import time
 import pytest
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.bots import Evaluator, bot_kinds, make_bot
-from nefertiti_core.errors import NefertitiError
-from nefertiti_core.state import P_OVER
-from nefertiti_core.tournament import tournament
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.errors import NefertitiError
+from nefertiti_core.engine.state import P_OVER
+from nefertiti_core.play.bots import Evaluator, bot_kinds, make_bot
+from nefertiti_core.play.tournament import tournament
 
 
 def positions(count: int, seed: int = 0):

@@ -1,4 +1,4 @@
-"""The mcts bot (nefertiti_core/openspiel.py): legal, reproducible, blind to the deck order, on
+"""The mcts bot (nefertiti_core/play/openspiel.py): legal, reproducible, blind to the deck order, on
 time, and a clear error without OpenSpiel. Small iteration budgets keep these fast."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import time
 
 import pytest
 
-from nefertiti_core import bots
-from nefertiti_core import rules as R
-from nefertiti_core.bots import make_bot
-from nefertiti_core.errors import NefertitiError
-from nefertiti_core.state import new_game
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.errors import NefertitiError
+from nefertiti_core.engine.state import new_game
+from nefertiti_core.play import bots
+from nefertiti_core.play.bots import make_bot
 
 
 def positions(players: int, count: int, seed: int):
@@ -138,7 +138,7 @@ def test_mcts_is_listed_among_the_bot_kinds():
 def test_without_openspiel_make_bot_mcts_says_what_is_missing(monkeypatch):
     """As if the bots extra were not installed: importing pyspiel fails."""
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` raises ImportError
-    monkeypatch.delitem(sys.modules, "nefertiti_core.openspiel", raising=False)
+    monkeypatch.delitem(sys.modules, "nefertiti_core.play.openspiel", raising=False)
     monkeypatch.delitem(bots._FACTORIES, "mcts", raising=False)
     with pytest.raises(NefertitiError, match=r"bots extra.*open_spiel"):
         make_bot("mcts", seed=1)
@@ -147,7 +147,7 @@ def test_without_openspiel_make_bot_mcts_says_what_is_missing(monkeypatch):
 
 def test_mcts_searches_only_among_the_greedy_bots_best_options(monkeypatch):
     """``top_k``: the root keeps the k options the greedy evaluation ranks best."""
-    from nefertiti_core import openspiel
+    from nefertiti_core.play import openspiel
 
     states = [s for s in positions(4, 30, seed=12) if len(s.legal_options()) >= 4][:5]
     assert states
@@ -166,7 +166,7 @@ def test_mcts_searches_only_among_the_greedy_bots_best_options(monkeypatch):
 
 def test_the_leaf_temperature_may_follow_the_deck():
     """A (end, start) temperature: flatter shares early in the game than at its end."""
-    from nefertiti_core import openspiel
+    from nefertiti_core.play import openspiel
 
     state = positions(4, 1, seed=5)[0]
     assert state.deck and not state.akhenaton_drawn
@@ -185,7 +185,7 @@ def test_the_leaf_temperature_may_follow_the_deck():
 def test_with_greedy_opponents_the_tree_makes_the_opponents_moves_by_the_greedy_bot(monkeypatch):
     """``opponents="greedy"``: in the search, every decision of another player is the greedy
     bot's choice (asked once per position), never a UCT pick; the searcher's own are searched."""
-    from nefertiti_core import openspiel
+    from nefertiti_core.play import openspiel
 
     asked = []
 
@@ -212,7 +212,7 @@ def test_no_simulation_is_started_that_would_end_after_the_deadline(monkeypatch)
     """A simulation with greedy opponents can take a tenth of a second: none is started that
     would end after the deadline if it took as long as the longest so far. Here each takes 0.2 s
     and the budget is 0.5 s: two run (0.4 s); a third would end at 0.6 s."""
-    from nefertiti_core import openspiel
+    from nefertiti_core.play import openspiel
 
     def slow(self, eng):
         time.sleep(0.2)

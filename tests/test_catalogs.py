@@ -19,15 +19,15 @@ from pathlib import Path
 
 import pytest
 
-import nefertiti_core.explain as E
-import nefertiti_core.words as W
+import nefertiti_core.teaching.explain as E
+import nefertiti_core.teaching.words as W
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import LANGUAGES, catalog, placeholders
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES, catalog, placeholders
 
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != "en"]
 EXPLAIN_FILES = ("events.json", "options.json", "scoring.json")
-STATE_PY = Path(E.__file__).with_name("state.py")
+STATE_PY = Path(R.__file__).with_name("state.py")  # the engine's, next to rules.py
 EMIT = re.compile(r'_emit\(\s*"([a-z_]+)"')
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -1,4 +1,4 @@
-"""Chance as a node (nefertiti_core/chance.py): Louqsor's rolls (R3.7, R3.8, R4.2) and the cards
+"""Chance as a node (nefertiti_core/engine/chance.py): Louqsor's rolls (R3.7, R3.8, R4.2) and the cards
 drawn when a market reopens (R6.7, R6.8, R2.2) as the engine's chance nodes, with exact odds that
 the status lines, the previews and the odds read too."""
 
@@ -11,15 +11,15 @@ from fractions import Fraction
 
 import pytest
 
-from nefertiti_core import chance as C
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import status as S
-from nefertiti_core.errors import ArgumentError, IllegalOptionError
-from nefertiti_core.history import History
-from nefertiti_core.invariants import violations
-from nefertiti_core.odds import odds
-from nefertiti_core.state import P_REROLL, new_game
+from nefertiti_core.engine import chance as C
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.errors import ArgumentError, IllegalOptionError
+from nefertiti_core.engine.invariants import violations
+from nefertiti_core.engine.state import P_REROLL, new_game
+from nefertiti_core.files.history import History
+from nefertiti_core.play.odds import odds
+from nefertiti_core.teaching import status as S
 
 LEFT, RIGHT = C.LOUQSOR_LEFT, C.LOUQSOR_RIGHT
 

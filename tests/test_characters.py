@@ -1,6 +1,6 @@
 """Characters (RULINGS R5.1, R2.3, R10): recruiting and every character's effect.
 
-Each test stages a position with nefertiti_core.staging, applies the decisive option and checks
+Each test stages a position with nefertiti_core.files.staging, applies the decisive option and checks
 the rulebook's (or RULINGS') numbers. Seats: 0 green, 1 red, 2 blue, 3 black; with
 ``first_player=0`` they start with 8, 9, 9 and 10 Deben (R2.6).
 """
@@ -21,12 +21,11 @@ from helpers_chars import (
     use_top_card,
 )
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
 from nefertiti_core import violations
-from nefertiti_core.scoring import score_breakdown
-from nefertiti_core.state import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import score_breakdown
+from nefertiti_core.engine.state import (
     CLOSED,
     OPEN,
     P_EXCHANGE_GIVE,
@@ -34,6 +33,7 @@ from nefertiti_core.state import (
     P_PLACE,
     P_TURN,
 )
+from nefertiti_core.files import staging as S
 
 
 def _gift_line(g, seat: int, type_name: str):

@@ -125,8 +125,8 @@ def test_replay_narrates_each_step(capsys):
 
 
 def test_replay_to_a_step_prints_a_scenario_that_loads_back(capsys, tmp_path):
-    from nefertiti_core.history import History
-    from nefertiti_core.scenario import load, loads_scenario
+    from nefertiti_core.files.history import History
+    from nefertiti_core.files.scenario import load, loads_scenario
 
     assert main(["replay", str(SCENARIOS / "merchant.yaml"), "--to", "3"]) == 0
     out = capsys.readouterr().out
@@ -140,7 +140,7 @@ def test_replay_to_a_step_prints_a_scenario_that_loads_back(capsys, tmp_path):
 
 def test_a_record_replays_through_the_command(capsys, tmp_path):
     from nefertiti_core import new_game
-    from nefertiti_core.history import History
+    from nefertiti_core.files.history import History
 
     history = History(new_game(4, 8))
     for _ in range(12):

@@ -1,4 +1,4 @@
-"""The rule-coverage tracker (nefertiti_core/coverage.py): reading rule IDs out of real games'
+"""The rule-coverage tracker (nefertiti_core/teaching/coverage.py): reading rule IDs out of real games'
 logs, the list of IDs the engine can name (kept in step with state.py and RULINGS.md), the JSON
 record and its round trip, and files that are damaged, unreadable or unwritable."""
 
@@ -16,10 +16,13 @@ from pathlib import Path
 
 import pytest
 
-import nefertiti_core.state as state_module
+import nefertiti_core.engine.state as state_module
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.coverage import (
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.coverage import (
     ALL_RULE_IDS,
     DERIVED_RULES,
     MAX_BYTES,
@@ -35,9 +38,6 @@ from nefertiti_core.coverage import (
     rules_shown,
     section_of,
 )
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.scenario import load
 
 RULINGS = Path(__file__).resolve().parents[2] / "shared" / "rules" / "RULINGS.md"
 WELL_FORMED = re.compile(r"R(1[0-3]|[1-9])(\.[1-9]\d?)?")
@@ -207,7 +207,7 @@ def test_record_adds_only_what_happened_since_the_last_record(tmp_path):
 def test_record_follows_a_history_of_snapshots_without_counting_twice(tmp_path):
     """GameSession's History gives a new state (a copy of the log) after every step: the events
     already recorded for the same source are not counted again, an undo counts nothing."""
-    from nefertiti_core.history import History
+    from nefertiti_core.files.history import History
 
     coverage = Coverage(tmp_path / "c.json")
     start = load(scenario_path("abou-simbel-left-sums")).state
@@ -266,7 +266,7 @@ def test_answers_count_right_and_wrong_per_rule(tmp_path):
 
 
 def test_answer_rules_prefer_the_exercises_own_list_else_its_explanation():
-    from nefertiti_core.exercises import EXERCISES, Feedback
+    from nefertiti_core.files.exercises import EXERCISES, Feedback
 
     class Tagged:
         rule_ids = ("R3.5", "r6.2")
@@ -493,7 +493,7 @@ def test_a_read_only_folder_keeps_the_file_and_the_record_in_memory(tmp_path):
                 return real(*args, **kwargs)
 
             patch = pytest.MonkeyPatch()
-            patch.setattr("nefertiti_core.coverage.tempfile.mkstemp", refuse)
+            patch.setattr("nefertiti_core.teaching.coverage.tempfile.mkstemp", refuse)
         else:
             patch = None
         coverage = Coverage(path)
@@ -546,7 +546,7 @@ def test_a_failing_write_leaves_the_old_file_and_no_temporary_file(tmp_path, mon
     def refuse(src, dst):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("nefertiti_core.coverage.os.replace", refuse)
+    monkeypatch.setattr("nefertiti_core.teaching.coverage.os.replace", refuse)
     assert coverage.add(["R6.4"]) == {"R6.4"}  # recorded in memory, no exception
     assert "Permission denied" in coverage.warning and "could not be written" in coverage.warning
     assert coverage.seen() == {"R3.5", "R6.4"}
@@ -619,7 +619,7 @@ def test_a_writer_that_holds_the_lock_too_long_delays_the_save_and_loses_nothing
     path = tmp_path / "coverage.json"
     coverage = Coverage(path)
     coverage.add(["R3.5"])
-    monkeypatch.setattr("nefertiti_core.coverage.LOCK_SECONDS", 0.2)
+    monkeypatch.setattr("nefertiti_core.teaching.coverage.LOCK_SECONDS", 0.2)
     with open(str(path) + ".lock", "a") as other:  # another program's lock
         fcntl.flock(other.fileno(), fcntl.LOCK_EX)
         assert coverage.add(["R6.4"]) == {"R6.4"}  # waits 0.2 s, then keeps it for later
@@ -631,7 +631,7 @@ def test_a_writer_that_holds_the_lock_too_long_delays_the_save_and_loses_nothing
 
 
 def test_without_fcntl_the_record_is_still_written_atomically(tmp_path, monkeypatch):
-    monkeypatch.setattr("nefertiti_core.coverage.fcntl", None)
+    monkeypatch.setattr("nefertiti_core.teaching.coverage.fcntl", None)
     path = tmp_path / "coverage.json"
     coverage = Coverage(path)
     coverage.add(["R3.5"])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core.coverage import Coverage, Marks
+from nefertiti_core.teaching.coverage import Coverage, Marks
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,7 @@ WRITER = textwrap.dedent(
     """
     import os, random, sys, time
     sys.path.insert(0, {root!r})
-    from nefertiti_core.coverage import Coverage
+    from nefertiti_core.teaching.coverage import Coverage
 
     path, section, seed, go = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
     background = sys.argv[5] == "background"  # then the last saves happen at exit

@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core.coverage import (
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.files.exercises import EXERCISES, exercises_for, scenario_path
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.coverage import (
     ALL_RULE_IDS,
     Coverage,
     Marks,
@@ -21,9 +24,6 @@ from nefertiti_core.coverage import (
     rules_in,
     rules_shown,
 )
-from nefertiti_core.exercises import EXERCISES, exercises_for, scenario_path
-from nefertiti_core.i18n import LANGUAGES, tr
-from nefertiti_core.scenario import load
 from widgets import geometry as G
 from widgets.exercise import ExerciseCard
 from widgets.lesson import Lesson, coverage_html, coverage_rows, coverage_view

@@ -1,6 +1,6 @@
 """Demonstrations (widgets/demo.py): folded until asked, their own board, the engine's words."""
 
-from nefertiti_core.scoring import totals
+from nefertiti_core.engine.scoring import totals
 from widgets.demo import demo, watch_game
 
 SEVEN = "place abou_simbel.left#5"  # Red's 7 makes 14: Abou Simbel closes (R3.5)

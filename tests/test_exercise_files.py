@@ -19,8 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nefertiti_core.coverage import answer_rules
-from nefertiti_core.exercises import (
+from nefertiti_core.files.exercises import (
     EXERCISES,
     KINDS,
     LESSONS_FILE,
@@ -33,8 +32,9 @@ from nefertiti_core.exercises import (
     exercises_in,
     scenarios_folder,
 )
-from nefertiti_core.scenario import ScenarioError, loads_scenario
-from nefertiti_core.yaml_subset import dumps, loads
+from nefertiti_core.files.scenario import ScenarioError, loads_scenario
+from nefertiti_core.files.yaml_subset import dumps, loads
+from nefertiti_core.teaching.coverage import answer_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = scenarios_folder()

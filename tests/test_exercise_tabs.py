@@ -13,7 +13,7 @@ from bokeh.models import Button
 from panel.io.state import state
 
 import widgets  # noqa: F401 - applies the notebook speed patch under test
-from nefertiti_core.exercises import EXERCISES
+from nefertiti_core.files.exercises import EXERCISES
 from widgets._common import esc
 from widgets.exercise import ExerciseCard
 from widgets.lesson import exercises

@@ -1,4 +1,4 @@
-"""Self-checking exercises (nefertiti_core/exercises.py).
+"""Self-checking exercises (nefertiti_core/files/exercises.py).
 
 Every exercise of the registry: the right answer, computed here independently of the exercise by
 playing on copies of its position (previews, every square tried, every roll of the dice), is
@@ -15,9 +15,12 @@ from itertools import product
 
 import pytest
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core.exercises import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.engine.scoring import totals
+from nefertiti_core.engine.state import OPEN
+from nefertiti_core.files.exercises import (
     EXERCISES,
     TOPICS,
     ClickClosingSquare,
@@ -34,10 +37,7 @@ from nefertiti_core.exercises import (
     WillItClose,
     exercises_for,
 )
-from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.scoring import totals
-from nefertiti_core.state import OPEN
-from nefertiti_core.status import preview
+from nefertiti_core.teaching.status import preview
 
 IDS = list(EXERCISES)
 RULE_ID = re.compile(r"\bR\d+(\.\d+)?\b")
@@ -469,8 +469,8 @@ def test_broken_exercises_raise_an_exercise_error_not_a_wrong_verdict():
 def test_an_exercise_on_a_given_position_is_the_same_as_from_its_file():
     """Exercise.on_position (practice's staged exercises, a teacher's file): ``before`` and
     ``variants`` apply to a copy of the position given, exactly as to a file's."""
-    from nefertiti_core.exercises import scenario_path
-    from nefertiti_core.scenario import load
+    from nefertiti_core.files.exercises import scenario_path
+    from nefertiti_core.files.scenario import load
 
     start = load(scenario_path("akhenaton-appears")).state
     before = start.state_hash()

@@ -1,6 +1,6 @@
-"""Explanations (nefertiti_core.explain) of the rulebook's worked examples carry the right numbers.
+"""Explanations (nefertiti_core.teaching.explain) of the rulebook's worked examples carry the right numbers.
 
-Each position is staged with nefertiti_core.staging, then the decisive option is played through
+Each position is staged with nefertiti_core.files.staging, then the decisive option is played through
 GameState.apply, so the engine decides what happens and the explanation says why. Rule IDs refer
 to shared/rules/RULINGS.md.
 """
@@ -12,10 +12,12 @@ import random
 import pytest
 
 from nefertiti_core import new_game, violations
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.explain import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import score_breakdown
+from nefertiti_core.engine.state import P_BID, P_OVER
+from nefertiti_core.files import staging as S
+from nefertiti_core.teaching.explain import (
     describe_event,
     describe_option,
     narrate,
@@ -23,8 +25,6 @@ from nefertiti_core.explain import (
     score_table,
     winner_line,
 )
-from nefertiti_core.scoring import score_breakdown
-from nefertiti_core.state import P_BID, P_OVER
 
 GREEN, RED, BLUE, BLACK = range(4)  # seat 0 plays first: 8, 9, 9, 10 Deben (R2.6)
 

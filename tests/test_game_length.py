@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 from widgets.game_length import GameLength, depth_rows, game_length_view, game_lengths, summary_rows
 
 

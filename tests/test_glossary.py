@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core.i18n import LANGUAGES, catalog
-from nefertiti_core.scenario import ScenarioError, load, loads_scenario
+from nefertiti_core.engine.i18n import LANGUAGES, catalog
+from nefertiti_core.files.scenario import ScenarioError, load, loads_scenario
 
 MESSAGES = resources.files("nefertiti_core").joinpath("messages")
 SCENARIOS = sorted(
@@ -168,7 +168,7 @@ def test_a_broken_translated_teaching_text_is_named_with_its_line_and_field(teac
 
 
 def test_a_saved_translated_teaching_text_loads_back():
-    from nefertiti_core.scenario import dumps_scenario
+    from nefertiti_core.files.scenario import dumps_scenario
 
     scenario = load(SCENARIOS[0])
     again = loads_scenario(dumps_scenario(scenario.state, scenario.titles, scenario.teachings))

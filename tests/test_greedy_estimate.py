@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 
-from nefertiti_core import bots as B
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core.state import new_game
-from nefertiti_core.tournament import tournament
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import new_game
+from nefertiti_core.play import bots as B
+from nefertiti_core.play.tournament import tournament
 
 
 def _closing_placements():

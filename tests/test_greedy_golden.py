@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core.bots import GreedyBot
-from nefertiti_core.state import new_game
+from nefertiti_core.engine.state import new_game
+from nefertiti_core.play.bots import GreedyBot
 
 GOLDEN = json.loads((Path(__file__).parent / "data" / "greedy_choices.json").read_text())
 
@@ -56,8 +56,8 @@ def _placing_positions():
 def test_a_placement_scored_in_place_equals_the_one_played_on_a_copy(monkeypatch):
     """The look-ahead's shortcut (a placement that closes nothing is scored on the position and
     undone, only its market evaluated again) gives the very values of applying it to a copy."""
-    from nefertiti_core import bots as B
-    from nefertiti_core import options as O
+    from nefertiti_core.engine import options as O
+    from nefertiti_core.play import bots as B
 
     shortcut = 0
     for state in _placing_positions():
@@ -82,7 +82,7 @@ def test_a_placement_scored_in_place_equals_the_one_played_on_a_copy(monkeypatch
 
 
 def test_the_worth_table_holds_card_worth_exactly():
-    from nefertiti_core.bots import Evaluator
+    from nefertiti_core.play.bots import Evaluator
 
     for state in _placing_positions()[::4]:
         counts = Evaluator.counts(state)
@@ -95,7 +95,7 @@ def test_the_worth_table_holds_card_worth_exactly():
 
 
 def test_the_look_ahead_dice_source_is_random_seeded_when_first_used():
-    from nefertiti_core.bots import _SeededLater
+    from nefertiti_core.play.bots import _SeededLater
 
     lazy, real = _SeededLater(12345), random.Random(12345)
     assert [lazy.random() for _ in range(5)] == [real.random() for _ in range(5)]

@@ -12,8 +12,8 @@ import pytest
 
 from nefertiti_core import new_game
 from nefertiti_core.cli import main
-from nefertiti_core.hints import Hint, hints
-from nefertiti_core.scenario import loads_scenario
+from nefertiti_core.files.scenario import loads_scenario
+from nefertiti_core.play.hints import Hint, hints
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

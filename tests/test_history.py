@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nefertiti_core import IllegalOptionError, new_game
-from nefertiti_core import staging as S
-from nefertiti_core.history import GameRecord, History, HistoryError, record_from_data
-from nefertiti_core.scenario import ScenarioError
-from nefertiti_core.yaml_subset import loads
+from nefertiti_core.files import staging as S
+from nefertiti_core.files.history import GameRecord, History, HistoryError, record_from_data
+from nefertiti_core.files.scenario import ScenarioError
+from nefertiti_core.files.yaml_subset import loads
 
 
 def played(steps=30, seed=4, players=4):
@@ -120,7 +120,7 @@ def test_compare_two_branches_scores_deben_gifts_and_leaders():
     comparison = history.compare("main", "alt")
     assert comparison.branches == ("main", "alt") and comparison.steps == (40, 40)
     main_state = history.switch("main")
-    from nefertiti_core.scoring import totals
+    from nefertiti_core.engine.scoring import totals
 
     assert [p.scores[0] for p in comparison.players] == totals(main_state)
     assert [p.deben[0] for p in comparison.players] == main_state.deben

@@ -1,4 +1,4 @@
-"""Limits on everything a user can send (issue #14; the figures are in nefertiti_core/limits.py).
+"""Limits on everything a user can send (issue #14; the figures are in nefertiti_core/engine/limits.py).
 
 Each limit refuses with one line naming the file, the line and the field; nothing is read past a
 limit; a BOM is accepted. The fuzz test of the commands (test_cli_fuzz.py) runs the same kinds
@@ -17,11 +17,12 @@ import zlib
 import pytest
 
 import nefertiti_core as N
-from nefertiti_core import limits as L
 from nefertiti_core.cli import main
-from nefertiti_core.history import History, parse_step
-from nefertiti_core.scenario import ScenarioError, dumps_scenario, load, loads_scenario
-from nefertiti_core.yaml_subset import YamlError, loads
+from nefertiti_core.engine import limits as L
+from nefertiti_core.engine.steps import parse_step
+from nefertiti_core.files.history import History
+from nefertiti_core.files.scenario import ScenarioError, dumps_scenario, load, loads_scenario
+from nefertiti_core.files.yaml_subset import YamlError, loads
 
 SIMPLE = "nefertiti: 1\nplayers:\n- colour: red\n- colour: blue\n- colour: green\n- colour: black\n"
 
@@ -277,8 +278,8 @@ def test_a_huge_seed_argument_is_refused(capsys, tmp_path):
 
 
 def test_hints_and_odds_refuse_numbers_that_overflow():
-    from nefertiti_core.hints import hints
-    from nefertiti_core.odds import odds
+    from nefertiti_core.play.hints import hints
+    from nefertiti_core.play.odds import odds
 
     g = N.new_game(4, seed=1)
     g.deben[0] = 10**400
@@ -312,14 +313,14 @@ def test_the_upload_worker_is_refused_when_it_exceeds_its_memory(monkeypatch):
 
 
 def _v2_record(branches: str) -> str:
-    from nefertiti_core.scenario import dumps_scenario as dump
+    from nefertiti_core.files.scenario import dumps_scenario as dump
 
     start = "".join("  " + line + "\n" for line in dump(N.new_game(4, seed=1)).splitlines())
     return "nefertiti_record: 2\nstart:\n" + start + "branches:\n" + branches
 
 
 def test_a_record_has_at_most_5000_steps_in_all_its_branches():
-    from nefertiti_core.history import is_record, record_from_data
+    from nefertiti_core.files.history import is_record, record_from_data
 
     text = History(N.new_game(4, seed=1)).record().dumps().rstrip()
     text = text[: -len("moves: []")] + "moves:\n" + "  - roll 3\n" * (L.MAX_STEPS + 1)
@@ -364,7 +365,7 @@ def test_uploads_beyond_the_servers_workers_wait_then_are_refused(monkeypatch):
 def test_a_list_item_whose_first_key_is_quoted_reads_back():
     """Found by test_yaml_subset's round trip: ``- "no": 1`` (a reserved word as a key is written
     quoted) was read as the text '"no": 1'."""
-    from nefertiti_core.yaml_subset import dumps
+    from nefertiti_core.files.yaml_subset import dumps
 
     for data in ({"a": [{"no": "0"}]}, {"a": [{"no": None, "b": 1}]}, {"a": ["x: y"]}):
         assert loads(dumps(data)).data == data

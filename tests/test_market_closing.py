@@ -20,11 +20,11 @@ from helpers_rules import (
 )
 
 from nefertiti_core import GameOverError, violations
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.scoring import score_breakdown, totals
-from nefertiti_core.state import CLOSED, OPEN, P_BID, P_OVER, P_SHAME, P_TAKE, P_TURN
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import score_breakdown, totals
+from nefertiti_core.engine.state import CLOSED, OPEN, P_BID, P_OVER, P_SHAME, P_TAKE, P_TURN
+from nefertiti_core.files import staging as S
 
 CHAIR, HARP, GOLD, MIRROR = KIND["chair"], KIND["harp"], KIND["gold"], KIND["mirror"]
 

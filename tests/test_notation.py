@@ -1,4 +1,4 @@
-"""The move notation (nefertiti_core.options): ids <-> texts, forgiving input, stable ids.
+"""The move notation (nefertiti_core.engine.options): ids <-> texts, forgiving input, stable ids.
 
 Option ids are stored in game records and used by bots, so their layout is pinned here: a change
 must be made on purpose, with these numbers updated in the same commit.
@@ -10,9 +10,9 @@ import pytest
 from helpers_chars import GREEN, fresh_game
 
 from nefertiti_core import NotationError, new_game, option_text, parse_option
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.files import staging as S
 
 CUSTOM = ("black", "blue", "red", "green")
 

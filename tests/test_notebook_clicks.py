@@ -9,7 +9,7 @@ import asyncio
 
 from helpers_notebook import chosen, clicked, shown_in_a_notebook
 
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 from widgets import GameSession
 from widgets.decision import DecisionPanel
 from widgets.sandbox import Sandbox

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from nefertiti_core.exercises import exercises_for
+from nefertiti_core.files.exercises import exercises_for
 
 pytestmark = pytest.mark.slow  # executes every tutorial (minutes)
 

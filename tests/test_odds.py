@@ -1,4 +1,4 @@
-"""Odds by playouts (nefertiti_core.odds): the hidden deck, reproducibility, parallel runs, Dask,
+"""Odds by playouts (nefertiti_core.play.odds): the hidden deck, reproducibility, parallel runs, Dask,
 cancelling, bad arguments, and the sampled Louqsor closings against the exact probability
 (R3.7, R3.8, R2.2). Process pools use 2 workers at most (the machine has 2 cores)."""
 
@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from nefertiti_core import NefertitiError, new_game
-from nefertiti_core import rules as R
-from nefertiti_core.bots import make_bot
-from nefertiti_core.odds import (
+from nefertiti_core.engine import rules as R
+from nefertiti_core.files.scenario import loads_scenario
+from nefertiti_core.play.bots import make_bot
+from nefertiti_core.play.odds import (
     GAME_END,
     OUTCOMES,
     odds,
@@ -25,8 +26,7 @@ from nefertiti_core.odds import (
     resample_deck,
     wilson_interval,
 )
-from nefertiti_core.scenario import loads_scenario
-from nefertiti_core.status import stall_status
+from nefertiti_core.teaching.status import stall_status
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "nefertiti_core" / "scenarios"
 
@@ -272,7 +272,7 @@ def test_finished_game_has_no_odds():
 
 def test_a_roll_fixed_by_the_teacher_is_kept_in_every_playout():
     # The scenario fixes the roll at 3 and 2 (R4.4): the placement closes Louqsor for certain.
-    from nefertiti_core.scenario import load
+    from nefertiti_core.files.scenario import load
 
     state = load(SCENARIOS / "louqsor-left-dice.yaml").state
     report = odds(state, 20, "random", seed=0, workers=1, option="place louqsor.left#2")

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core import odds as odds_module
 from nefertiti_core.cli import build_parser, main
-from nefertiti_core.errors import NefertitiError
-from nefertiti_core.odds import check_scheduler_address, odds
-from nefertiti_core.scenario import load as load_scenario
+from nefertiti_core.engine.errors import NefertitiError
+from nefertiti_core.files.scenario import load as load_scenario
+from nefertiti_core.play import odds as odds_module
+from nefertiti_core.play.odds import check_scheduler_address, odds
 
 pytestmark = pytest.mark.slow  # real Dask clusters, workers killed (15-40 s a test here)
 

@@ -25,44 +25,44 @@ OLD = "9c6c70f"  # before the rules got one home each (#15)
 SHAPES: dict[str, tuple[str, dict[str, str]]] = {
     "dice denominator (36 or 6 equally likely rolls, R3.7, R3.8)": (
         r"\b36\s+if\b.*\belse\s+6\b|\bTWO_DICE\s*:\s*36\b|(?<![\w.])6\s*\*\*\s*[\w(]",
-        {"nefertiti_core/rules.py": "rules.roll_count"},
+        {"nefertiti_core/engine/rules.py": "rules.roll_count"},
     ),
     "dice counted per stall (2 on R3.7, 1 on R3.8)": (
         r"\b2\s+if\b[^\n]*(TWO_DICE|LOUQSOR_LEFT|R\.LEFT)[^\n]*\belse\s+1\b",
-        {"nefertiti_core/rules.py": "rules.dice_rolled"},
+        {"nefertiti_core/engine/rules.py": "rules.dice_rolled"},
     ),
     "Abou Simbel's closing totals 11 / 14 / 17 (R3.5, R3.6)": (
         r"\(\s*11\s*,\s*14\b|(==|>=|<=|!=)\s*1[147]\b|\b1[147]\s*-\s*[a-z_]",
-        {"nefertiti_core/rules.py": "rules.SUM_EXACT, SUM_AT_LEAST, sum_closes"},
+        {"nefertiti_core/engine/rules.py": "rules.SUM_EXACT, SUM_AT_LEAST, sum_closes"},
     ),
     "longest run of consecutive values (R3.8)": (
         r"\[-1\]\s*\+\s*1\b|\bprevious\s*\+\s*1\b",
-        {"nefertiti_core/rules.py": "rules.longest_run_values"},
+        {"nefertiti_core/engine/rules.py": "rules.longest_run_values"},
     ),
     "Gizeh right's colours (R3.2)": (
         r"len\(set\([^)]*\)\)\s*>=\s*3|>=\s*4\s+or\s+len\(set|\b3\s*-\s*len\(set\(",
-        {"nefertiti_core/rules.py": "rules.colours_close, colours_needed"},
+        {"nefertiti_core/engine/rules.py": "rules.colours_close, colours_needed"},
     ),
     "Louqsor roll's outcome (R3.7, R3.8)": (
         r"occupied\[d\w*\s*-\s*1\]|\bd\w*\s+in\s+occupied\s+for\b"
         r"|\b(d|d\w*\[0\]|full\[0\])\s*<=\s*(R\.RUN_TABLE|RUN_TABLE|run\b)",
-        {"nefertiti_core/rules.py": "rules.roll_closes"},
+        {"nefertiti_core/engine/rules.py": "rules.roll_closes"},
     ),
     "does this option roll the dice? (R3.7, R3.8, R4.2)": (
         r"mask\[R\.LOUQSOR\]\s*\|\s*1\s*<<\s*O\.SQUARE_INDEX\[",
-        {"nefertiti_core/chance.py": "chance.roll_at"},
+        {"nefertiti_core/engine/chance.py": "chance.roll_at"},
     ),
     "the hidden deck's order (R2.2, R12)": (
         r"\.shuffle\(",
         {
-            "nefertiti_core/deck.py": "deck.reshuffled / deck.unseen: the order players imagine",
-            "nefertiti_core/state.py": "the real deal at setup (R2.2), not an imagined order",
-            "nefertiti_core/scenario.py": "the real deal of a staged position (deck: shuffle)",
+            "nefertiti_core/engine/deck.py": "deck.reshuffled / deck.unseen: the order players imagine",
+            "nefertiti_core/engine/state.py": "the real deal at setup (R2.2), not an imagined order",
+            "nefertiti_core/files/scenario.py": "the real deal of a staged position (deck: shuffle)",
         },
     ),
     "half the reserve, rounded up (R6.4)": (
         r"\+\s*1\)\s*//\s*2\b",
-        {"nefertiti_core/rules.py": "rules.half_reserve"},
+        {"nefertiti_core/engine/rules.py": "rules.half_reserve"},
     ),
     "a score recomputed in a widget (R8, R9.1)": (
         r"\bgift_value\(",
@@ -70,7 +70,7 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "a file read as scenario or record outside history.load_any": (
         r"\bis_record\(\s*doc\b|\brecord_from_data\(\s*doc\.data\s*,\s*(name|file\.name)\b",
-        {"nefertiti_core/history.py": "history.load_any"},
+        {"nefertiti_core/files/history.py": "history.load_any"},
     ),
 }
 
@@ -143,7 +143,8 @@ def _old_sources() -> dict[str, str]:
     return out
 
 
-#: What each shape found at 9c6c70f (at least these files): the duplicates issue #15 lists.
+#: What each shape found at 9c6c70f (at least these files): the duplicates issue #15 lists
+#: (the paths of then, before the modules moved into their layers).
 OLD_DUPLICATES = {
     "dice denominator (36 or 6 equally likely rolls, R3.7, R3.8)": {
         "widgets/odds.py",

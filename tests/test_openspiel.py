@@ -1,6 +1,6 @@
-"""The OpenSpiel game ``python_nefertiti`` (nefertiti_core/openspiel.py): OpenSpiel's own checks,
+"""The OpenSpiel game ``python_nefertiti`` (nefertiti_core/play/openspiel.py): OpenSpiel's own checks,
 the chance distributions (R2.2, R2.7, R3.7, R3.8, R4, R6.7) read from the engine's chance nodes
-(nefertiti_core/chance.py), nothing hidden, and agreement with the engine.
+(nefertiti_core/engine/chance.py), nothing hidden, and agreement with the engine.
 
 ``make test`` installs the bots extra, so nothing here skips."""
 
@@ -13,13 +13,13 @@ from fractions import Fraction
 import pyspiel
 import pytest
 
-import nefertiti_core.openspiel as NO
-from nefertiti_core import chance as C
-from nefertiti_core import rules as R
-from nefertiti_core import status as S
-from nefertiti_core.errors import NefertitiError, SetupError
-from nefertiti_core.invariants import violations
-from nefertiti_core.state import new_game
+import nefertiti_core.play.openspiel as NO
+from nefertiti_core.engine import chance as C
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.errors import NefertitiError, SetupError
+from nefertiti_core.engine.invariants import violations
+from nefertiti_core.engine.state import new_game
+from nefertiti_core.teaching import status as S
 
 
 def load(players: int = 4):
@@ -404,9 +404,9 @@ def test_only_the_openspiel_module_imports_pyspiel():
     import sys
 
     code = (
-        "import sys, nefertiti_core, nefertiti_core.bots, nefertiti_core.simulate;"
+        "import sys, nefertiti_core, nefertiti_core.play.bots, nefertiti_core.play.simulate;"
         "assert 'pyspiel' not in sys.modules and 'numpy' not in sys.modules;"
-        "import nefertiti_core.openspiel, pyspiel;"
+        "import nefertiti_core.play.openspiel, pyspiel;"
         "assert 'python_nefertiti' in pyspiel.registered_names()"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import LANGUAGES
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES
 from widgets.pieces import (
     box_contents,
     box_rows,

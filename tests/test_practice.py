@@ -14,11 +14,11 @@ from itertools import product
 
 import pytest
 
-from nefertiti_core import options as O
-from nefertiti_core import practice as P
-from nefertiti_core import rules as R
-from nefertiti_core.coverage import Coverage, answer_rules
-from nefertiti_core.exercises import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import score_breakdown
+from nefertiti_core.files import practice as P
+from nefertiti_core.files.exercises import (
     ClickClosingSquare,
     ClosingChance,
     FinalScore,
@@ -30,8 +30,8 @@ from nefertiti_core.exercises import (
     WillItClose,
     scenario_path,
 )
-from nefertiti_core.scenario import load
-from nefertiti_core.scoring import score_breakdown
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.coverage import Coverage, answer_rules
 
 SEEDS = range(10)
 #: Every kind the issue lists, as (theme, exercise kind) pairs the supply must contain.

@@ -4,7 +4,7 @@ When an option leaves Louqsor open and the next player's only legal option is th
 square there, the engine takes that placement at once (a forced single option) and rolls again
 (R3.7, R3.8). A preview must not roll the game's dice (R4.4, R12): it stops before that roll and
 says, in words, who must place where and the roll's probability, taken from the roll's chance node
-(:mod:`nefertiti_core.chance`). Before this, such a preview raised ``RuntimeError: preview of
+(:mod:`nefertiti_core.engine.chance`). Before this, such a preview raised ``RuntimeError: preview of
 'place louqsor.left#0' rolled a die`` and the decision panel showed nothing for the option.
 """
 
@@ -17,10 +17,10 @@ from fractions import Fraction
 import pytest
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.chance import ROLL, ChanceNode, chance_node
-from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.status import (
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.chance import ROLL, ChanceNode, chance_node
+from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.teaching.status import (
     FollowUpRoll,
     describe_preview,
     louqsor_probability,

@@ -141,9 +141,9 @@ def test_only_the_openspiel_adapter_imports_openspiel_or_numpy():
         pytest.skip("nefertiti_core/ does not exist yet")
     files = sorted(p for p in ENGINE.rglob("*.py") if p.name != OPENSPIEL_ADAPTER)
     hits = [hit for path in files for hit in forbidden_imports(path, _is_openspiel)]
-    assert not hits, "only nefertiti_core/openspiel.py may import OpenSpiel or numpy:\n" + (
+    assert not hits, "only nefertiti_core/play/openspiel.py may import OpenSpiel or numpy:\n" + (
         "\n".join(hits)
     )
-    adapter = ENGINE / OPENSPIEL_ADAPTER
+    adapter = ENGINE / "play" / OPENSPIEL_ADAPTER
     if adapter.exists():
         assert forbidden_imports(adapter, _is_openspiel), "the detector finds the adapter's imports"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 from widgets import geometry as G
 from widgets.board import PLAYER_COLOURS, Board
 from widgets.sandbox import Sandbox

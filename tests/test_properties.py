@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nefertiti_core import new_game, violations
-from nefertiti_core.state import FIELDS, P_OVER, RANDOM
+from nefertiti_core.engine.state import FIELDS, P_OVER, RANDOM
 
 MAX_DECISIONS = 2_000  # a random game takes about 130; far more would mean a loop
 

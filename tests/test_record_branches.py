@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nefertiti_core import new_game
-from nefertiti_core.history import History, HistoryError, record_from_data
-from nefertiti_core.scenario import ScenarioError
-from nefertiti_core.yaml_subset import loads
+from nefertiti_core.files.history import History, HistoryError, record_from_data
+from nefertiti_core.files.scenario import ScenarioError
+from nefertiti_core.files.yaml_subset import loads
 
 
 def random_history(seed: int, actions: int = 60, players: int = 4) -> History:

@@ -8,9 +8,9 @@ import re
 import panel as pn
 import pytest
 
-from nefertiti_core import rules as R
-from nefertiti_core import rules_reference as RR
-from nefertiti_core.i18n import LANGUAGES, tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.teaching import rules_reference as RR
 from widgets import rule_summaries as T
 
 

@@ -1,4 +1,4 @@
-"""The rules reference (nefertiti_core/rules_reference.py, messages/<lang>/rules.json).
+"""The rules reference (nefertiti_core/teaching/rules_reference.py, messages/<lang>/rules.json).
 
 - Every rule ID cited anywhere in the product (code, messages, scenarios, exercises, notebooks,
   docs) has its own entry, with a title and a text, in English, German and Chinese.
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core import rules_reference as RR
 from nefertiti_core.cli import main
-from nefertiti_core.i18n import LANGUAGES
+from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.teaching import rules_reference as RR
 
 ROOT = Path(__file__).resolve().parents[1]
 SHINGLE_FILE = Path(__file__).with_name("data") / "rulebook-shingles.txt"
@@ -91,7 +91,10 @@ def catalog_file(lang: str) -> dict:
 def test_the_scan_finds_the_ids_the_product_cites():
     cited = cited_ids()
     assert {"R2.8", "R3.5", "R6.6", "R6.7", "R10.7", "R2", "R8"} <= set(cited)
-    assert "nefertiti_core/state.py" in cited["R3.5"] or "nefertiti_core/rules.py" in cited["R3.5"]
+    assert (
+        "nefertiti_core/engine/state.py" in cited["R3.5"]
+        or "nefertiti_core/engine/rules.py" in cited["R3.5"]
+    )
     assert any(name.endswith(".ipynb") for name in cited["R3.5"])
 
 

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nefertiti_core import new_game, violations
-from nefertiti_core.scenario import (
+from nefertiti_core.engine.state import P_OVER
+from nefertiti_core.files.scenario import (
     ScenarioError,
     dumps_scenario,
     from_data,
@@ -21,8 +22,7 @@ from nefertiti_core.scenario import (
     save,
     to_data,
 )
-from nefertiti_core.state import P_OVER
-from nefertiti_core.yaml_subset import loads
+from nefertiti_core.files.yaml_subset import loads
 
 SCENARIOS = Path(str(resources.files("nefertiti_core").joinpath("scenarios")))
 ALL = sorted(SCENARIOS.glob("*.yaml"))
@@ -518,7 +518,7 @@ def test_a_broken_translated_title_is_named(title, words):
 
 
 def test_every_example_scenario_has_its_title_in_german_and_chinese():
-    from nefertiti_core.exercises import scenario_path
+    from nefertiti_core.files.exercises import scenario_path
 
     for path in sorted(scenario_path("first-game").parent.glob("*.yaml")):
         scenario = load(path)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from claims.scenarios import CLAIMS
 
-from nefertiti_core.scenario import load
+from nefertiti_core.files.scenario import load
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "nefertiti_core" / "scenarios").glob("*.yaml"))
 

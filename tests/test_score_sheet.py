@@ -6,7 +6,7 @@ from __future__ import annotations
 import panel as pn
 import pytest
 
-from nefertiti_core.scoring import totals
+from nefertiti_core.engine.scoring import totals
 from widgets.score_sheet import score_rows, score_sheet, score_sheet_html
 from widgets.stall_tables import position
 

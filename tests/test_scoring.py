@@ -18,9 +18,9 @@ from helpers_chars import (
 )
 
 from nefertiti_core import new_game, score_breakdown, violations, winners
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.scoring import final_scores, totals
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import final_scores, totals
+from nefertiti_core.files import staging as S
 
 
 def _line(g, seat: int, type_name: str):

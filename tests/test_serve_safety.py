@@ -437,7 +437,7 @@ def test_a_refused_page_is_plain_text_not_a_traceback(capped):
 def test_docs_security_names_only_limits_that_exist():
     """docs/security.md describes the limits by their constants: each must exist, with the
     value the page gives for it."""
-    from nefertiti_core import limits
+    from nefertiti_core.engine import limits
 
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))

@@ -8,10 +8,10 @@ import pytest
 from helpers_rules import MARKET, game
 
 from nefertiti_core import new_game, violations
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.state import CLOSED, OPEN, P_TURN
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import CLOSED, OPEN, P_TURN
+from nefertiti_core.files import staging as S
 
 SEEDS = range(150)
 OPEN_AT_START = ("gizeh", "akhet_aton", "abou_simbel")

@@ -4,9 +4,9 @@ the engine sets up, so they follow the rules of R2."""
 from __future__ import annotations
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.scenario import load
+from nefertiti_core.engine import rules as R
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
 from widgets.setup_view import compare_layouts, compare_setups, layout_rows, setup_facts
 
 

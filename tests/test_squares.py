@@ -1,6 +1,6 @@
 """Squares are named for learners by their bid and stall, never by ``#index`` (issue #13, item 7).
 
-One function names them (:func:`nefertiti_core.squares.square_name`); Abou Simbel's stalls print
+One function names them (:func:`nefertiti_core.engine.squares.square_name`); Abou Simbel's stalls print
 some values twice (R3.5, R3.6), so there the mark or the reading order tells the squares apart.
 The move notation (``place abou_simbel.left#2``) stays where people type and read records.
 """
@@ -13,14 +13,14 @@ import string
 import pytest
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.exercises import ClickClosingSquare, ClosingChance
-from nefertiti_core.explain import describe_option, narrate
-from nefertiti_core.explain_illegal import why_illegal
-from nefertiti_core.i18n import LANGUAGES, catalog
-from nefertiti_core.squares import distinction, square_name, square_names
-from nefertiti_core.status import describe_preview, describe_status, preview, stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.explain_illegal import why_illegal
+from nefertiti_core.engine.i18n import LANGUAGES, catalog
+from nefertiti_core.engine.squares import distinction, square_name, square_names
+from nefertiti_core.files import staging as S
+from nefertiti_core.files.exercises import ClickClosingSquare, ClosingChance
+from nefertiti_core.teaching.explain import describe_option, narrate
+from nefertiti_core.teaching.status import describe_preview, describe_status, preview, stall_status
 
 CASES = ("", "dat")
 NOTATION = re.compile(r"place [a-z_]+\.(left|right)#\d+")

@@ -9,8 +9,8 @@ from fractions import Fraction
 import panel as pn
 import pytest
 
-from nefertiti_core import rules as R
-from nefertiti_core.status import stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.teaching.status import stall_status
 from widgets.stall_tables import (
     closing_totals,
     louqsor_odds,

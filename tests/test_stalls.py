@@ -19,11 +19,11 @@ from helpers_rules import (
     stage_stall,
 )
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
 from nefertiti_core import violations
-from nefertiti_core.state import CLOSED, OPEN, P_BID, P_TAKE, P_TURN
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import CLOSED, OPEN, P_BID, P_TAKE, P_TURN
+from nefertiti_core.files import staging as S
 
 STAGED_SEATS = (1, 2, 3, 1, 2, 3)  # owners of staged servants; seat 0 places the last one
 LEVELS = ((0,), (1, 2), (3, 4, 5), (6, 7, 8, 9))  # akhet_aton.left: 0 / 1 2 / 3 4D 5 / 6 7 8 10X

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core import state as S
-from nefertiti_core.bots import GreedyBot
-from nefertiti_core.errors import NefertitiError
-from nefertiti_core.state import FIELDS, GameState, fast_copy, new_game
+from nefertiti_core.engine import state as S
+from nefertiti_core.engine.errors import NefertitiError
+from nefertiti_core.engine.state import FIELDS, GameState, fast_copy, new_game
+from nefertiti_core.play.bots import GreedyBot
 
 ROOT = Path(__file__).resolve().parents[1]
 IMMUTABLE_TYPES = (int, float, str, bytes, bool, type(None), range)
@@ -265,7 +265,11 @@ def test_the_private_name_search_finds_a_state_read():
 
 @pytest.mark.parametrize(
     "path",
-    ["nefertiti_core/bots.py", "nefertiti_core/odds.py", "nefertiti_core/simulate.py"]
+    [
+        "nefertiti_core/play/bots.py",
+        "nefertiti_core/play/odds.py",
+        "nefertiti_core/play/simulate.py",
+    ]
     + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "widgets").glob("*.py")),
 )
 def test_no_private_name_of_a_state_is_read_outside_the_engine(path):

@@ -1,4 +1,4 @@
-"""nefertiti_core.status: how close each market is to closing (R3, R4) and option previews.
+"""nefertiti_core.teaching.status: how close each market is to closing (R3, R4) and option previews.
 
 Every claim of :func:`stall_status` is checked against the engine itself: for each empty square a
 copy of the game plays the placement with ``apply`` and we look for a ``market_closes`` event; for
@@ -21,15 +21,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nefertiti_core import IllegalOptionError, new_game, violations
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.i18n import LANGUAGES, catalog
-from nefertiti_core.state import CLOSED, P_REROLL, P_TAKE
-from nefertiti_core.status import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES, catalog
+from nefertiti_core.engine.state import CLOSED, P_REROLL, P_TAKE
+from nefertiti_core.files import staging as S
+from nefertiti_core.teaching.status import (
     CLOSED as ST_CLOSED,
 )
-from nefertiti_core.status import (
+from nefertiti_core.teaching.status import (
     DEAD,
     OPEN,
     RESOLVING,
@@ -47,7 +47,7 @@ from nefertiti_core.status import (
 
 ROOT = Path(__file__).resolve().parent.parent
 MESSAGES = ROOT / "nefertiti_core" / "messages"
-SOURCE = ROOT / "nefertiti_core" / "status.py"
+SOURCE = ROOT / "nefertiti_core" / "teaching" / "status.py"
 MARKET = {name: i for i, name in enumerate(R.MARKETS)}
 SIDE = {name: i for i, name in enumerate(R.SIDES)}
 DETERMINISTIC = [st for st in R.STALLS if st.rule not in (R.TWO_DICE, R.ONE_DIE_RUN)]

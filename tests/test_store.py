@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import update
 
-from nefertiti_core.history import record_from_data
-from nefertiti_core.yaml_subset import loads
+from nefertiti_core.files.history import record_from_data
+from nefertiti_core.files.yaml_subset import loads
 from widgets.sandbox import Sandbox
 from widgets.session import GameSession
 from widgets.store import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core.scenario import load
+from nefertiti_core.files.scenario import load
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "nefertiti_core" / "scenarios").glob("*.yaml"))
 _NUMBER = re.compile(r"\d+")

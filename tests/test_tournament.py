@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from nefertiti_core import bots as B
 from nefertiti_core.cli import main
-from nefertiti_core.tournament import seat_kinds, tournament, wilson_interval
+from nefertiti_core.play import bots as B
+from nefertiti_core.play.tournament import seat_kinds, tournament, wilson_interval
 
 RECORD = {"bot", "games", "wins", "win_rate", "ci95", "mean_score"}
 
@@ -90,7 +90,7 @@ def test_results_do_not_depend_on_the_number_of_workers():
 
 
 def test_shared_wins_count_a_fraction_for_each_winner():
-    from nefertiti_core.tournament import GameResult, TournamentReport
+    from nefertiti_core.play.tournament import GameResult, TournamentReport
 
     results = [
         GameResult(0, 0, ("a", "b", "b"), (10, 10, 3), (0, 1), 1, 0.0),  # shared (R9.2)

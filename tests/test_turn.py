@@ -16,10 +16,10 @@ from helpers_rules import (
 )
 
 from nefertiti_core import IllegalOptionError, violations
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.state import CLOSED, OPEN, P_TURN
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import CLOSED, OPEN, P_TURN
+from nefertiti_core.files import staging as S
 
 
 def placed(g, seat, market, side, index):

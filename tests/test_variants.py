@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from nefertiti_core import SetupError, new_game, violations
-from nefertiti_core import rules as R
-from nefertiti_core import staging as S
-from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.scenario import load
-from nefertiti_core.scoring import score_breakdown
-from nefertiti_core.variants import compare_rules, describe_variant, with_rules
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.engine.scoring import score_breakdown
+from nefertiti_core.engine.variants import compare_rules, describe_variant, with_rules
+from nefertiti_core.files import staging as S
+from nefertiti_core.files.scenario import load
 
 
 def closing_gizeh_with_akhenaton_next(variants=()):

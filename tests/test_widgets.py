@@ -16,14 +16,19 @@ import pytest
 from bokeh.core.properties import value
 
 from nefertiti_core import new_game
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core.explain import describe_event, describe_option, score_lines, winner_line
-from nefertiti_core.history import History
-from nefertiti_core.i18n import tr
-from nefertiti_core.scenario import load
-from nefertiti_core.scoring import totals
-from nefertiti_core.status import describe_preview, preview
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.scoring import totals
+from nefertiti_core.files.history import History
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.explain import (
+    describe_event,
+    describe_option,
+    score_lines,
+    winner_line,
+)
+from nefertiti_core.teaching.status import describe_preview, preview
 from widgets import (
     Board,
     Characters,

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from nefertiti_core import options as O
-from nefertiti_core.bots import bot_kinds
-from nefertiti_core.hints import hints as engine_hints
-from nefertiti_core.i18n import tr
-from nefertiti_core.scenario import load
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.scenario import load
+from nefertiti_core.play.bots import bot_kinds
+from nefertiti_core.play.hints import hints as engine_hints
 from widgets import GameSession, HintsView, OddsView, Sandbox
 from widgets import session as session_module
 from widgets.board import PLAYER_COLOURS

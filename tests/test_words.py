@@ -1,4 +1,4 @@
-"""The one wording layer (nefertiti_core.words, #15): the rule ID of an explanation comes from the
+"""The one wording layer (nefertiti_core.teaching.words, #15): the rule ID of an explanation comes from the
 engine's event, events whose handler added nothing are worded generically, and explain, status,
 exercises, practice and hints word through the same helpers."""
 
@@ -9,12 +9,15 @@ import re
 
 import pytest
 
-from nefertiti_core import exercises, hints, new_game, practice, status
-from nefertiti_core import explain as E
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import LANGUAGES, tr
-from nefertiti_core.rules_reference import ids
-from nefertiti_core.words import Message, Seats, Words, render, section_of
+from nefertiti_core import new_game
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.files import exercises, practice
+from nefertiti_core.play import hints
+from nefertiti_core.teaching import explain as E
+from nefertiti_core.teaching import status
+from nefertiti_core.teaching.rules_reference import ids
+from nefertiti_core.teaching.words import Message, Seats, Words, render, section_of
 
 
 def _events(seeds=range(6)):

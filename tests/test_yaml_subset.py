@@ -7,7 +7,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nefertiti_core.yaml_subset import YamlError, dumps, loads
+from nefertiti_core.files.yaml_subset import YamlError, dumps, loads
 
 words = st.text(
     alphabet=st.sampled_from(

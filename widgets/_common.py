@@ -15,7 +15,7 @@ import panel as pn
 import param
 from bokeh.models import Legend, LegendItem, Tooltip
 
-from nefertiti_core.i18n import has, tr
+from nefertiti_core.engine.i18n import has, tr
 
 from .board import PLAYER_COLOURS
 from .session import _server_document

@@ -5,7 +5,7 @@ sources' data (no figure is rebuilt, so nothing flickers and the page stays fast
 empty square places the deciding player's servant when that is a legal option (drawn as soon as
 the button is pressed, played when it is released on the same square: CLICKS_JS); a click on a
 card buys it, or takes it for the Chief, when that is the decision at hand. Everything shown comes
-from the engine: the legal options, each stall's closing status (``nefertiti_core.status``), the
+from the engine: the legal options, each stall's closing status (``nefertiti_core.teaching.status``), the
 names in the chosen language.
 """
 
@@ -21,13 +21,13 @@ from bokeh.models import ColumnDataSource, CustomJS, Label
 from bokeh.plotting import figure
 from panel.io import hold
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core.announce import last_step_place
-from nefertiti_core.i18n import tr
-from nefertiti_core.squares import square_name
-from nefertiti_core.state import OPEN, P_BID, P_CHIEF, P_TAKE
-from nefertiti_core.status import DEAD, describe_status, stall_status
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.squares import square_name
+from nefertiti_core.engine.state import OPEN, P_BID, P_CHIEF, P_TAKE
+from nefertiti_core.files.announce import last_step_place
+from nefertiti_core.teaching.status import DEAD, describe_status, stall_status
 
 from . import geometry as G
 from .session import GameSession

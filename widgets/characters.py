@@ -8,10 +8,10 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core.explain import describe_option
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.teaching.explain import describe_option
 
 from ._common import HTML, DeferredView, esc, guarded, player_name, tooltip
 from .rules_view import link_rule_ids

@@ -12,16 +12,16 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
-from nefertiti_core.explain import describe_option, score_table, why_deciding, winner_line
-from nefertiti_core.i18n import tr
-from nefertiti_core.state import (
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.state import (
     P_BID,
     P_SHAME,
     P_TAKE,
 )
-from nefertiti_core.status import describe_preview, preview
+from nefertiti_core.teaching.explain import describe_option, score_table, why_deciding, winner_line
+from nefertiti_core.teaching.status import describe_preview, preview
 
 from ._common import (
     HTML,

@@ -20,10 +20,10 @@ import panel as pn
 import param
 
 from nefertiti_core import new_game
-from nefertiti_core.explain import narrate, winner_line
-from nefertiti_core.i18n import LANGUAGES, tr
-from nefertiti_core.scoring import totals
-from nefertiti_core.status import describe_status, stall_status
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.scoring import totals
+from nefertiti_core.teaching.explain import narrate, winner_line
+from nefertiti_core.teaching.status import describe_status, stall_status
 
 from ._common import HTML, colour_name
 from .board import Board

@@ -1,11 +1,11 @@
 """An exercise card for the tutorials: the question, a live board of its position, an answer,
 and feedback that explains the right answer. The engine checks the answer
-(:mod:`nefertiti_core.exercises`); this card only shows it.
+(:mod:`nefertiti_core.files.exercises`); this card only shows it.
 
 Two ways to answer: "click the square that..." exercises take a click on the board; the others
 take a choice, a number or a probability, then "Check". After answering, the learner can play on
 the board to see the answer happen ("predict, then reveal"); every step they play counts towards
-their rule coverage (:mod:`nefertiti_core.coverage`).
+their rule coverage (:mod:`nefertiti_core.teaching.coverage`).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core import rules as R
-from nefertiti_core.coverage import Coverage, answer_rules
-from nefertiti_core.exercises import Exercise, Feedback
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import Exercise, Feedback
+from nefertiti_core.teaching.coverage import Coverage, answer_rules
 
 from ._common import HTML, after_page_message, colour_name, esc, md_escape
 from .board import FONT_STACK, Board

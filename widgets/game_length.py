@@ -1,7 +1,7 @@
 """How long a game lasts: random games played by the engine, counted and drawn.
 
 The length of a game depends on where the Akhenaton card lies among the bottom five cards of the
-deck (R2.2, R6.8, R7.1). These games are played by random bots (``nefertiti_core.simulate``), not
+deck (R2.2, R6.8, R7.1). These games are played by random bots (``nefertiti_core.play.simulate``), not
 by people, so the figures are a rough guide; the statistics peek at the deck, which nobody at a
 real table can do (R12).
 
@@ -19,9 +19,9 @@ import panel as pn
 from bokeh.plotting import figure
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import tr
-from nefertiti_core.simulate import play_random
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.play.simulate import play_random
 
 from .pieces import html_table
 

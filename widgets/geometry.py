@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from nefertiti_core import options as O
-from nefertiti_core import rules as R
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
 
 REGION_W, REGION_H = 12.0, 9.5
 GAP = 0.5

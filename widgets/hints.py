@@ -1,4 +1,4 @@
-"""Hints on request: the decider's options ranked by ``nefertiti_core.hints.hints``.
+"""Hints on request: the decider's options ranked by ``nefertiti_core.play.hints.hints``.
 
 A "Hint" button asks the engine (``hints(state, lang=..., time_budget=...)``, a list of ``Hint``:
 ``option``, ``text``, ``value``, ``rank``, ``reasons``) and shows the best options, each with its
@@ -19,7 +19,7 @@ import param
 from bokeh.document import Document
 from panel.io import hold
 
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
 
 from ._common import HTML, WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
 from .rules_view import link_rule_ids
@@ -30,7 +30,7 @@ TIME_BUDGET = 1.0
 
 
 def _engine_hints(state, lang: str, time_budget: float):
-    from nefertiti_core.hints import hints
+    from nefertiti_core.play.hints import hints
 
     return hints(state, lang=lang, time_budget=time_budget)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core.i18n import LANGUAGES, tr
+from nefertiti_core.engine.i18n import LANGUAGES, tr
 
 from ._common import esc, guarded
 from .session import GameSession

@@ -14,7 +14,11 @@ import html
 import panel as pn
 import param
 
-from nefertiti_core.coverage import (
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.variants import with_rules
+from nefertiti_core.files.exercises import exercises_for, scenario_path
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.coverage import (
     ALL_RULE_IDS,
     KINDS,
     SHOWN_ONLY,
@@ -22,12 +26,8 @@ from nefertiti_core.coverage import (
     rules_shown,
     section_of,
 )
-from nefertiti_core.exercises import exercises_for, scenario_path
-from nefertiti_core.explain import narrate
-from nefertiti_core.i18n import tr
-from nefertiti_core.rules_reference import ids_in
-from nefertiti_core.scenario import load
-from nefertiti_core.variants import with_rules
+from nefertiti_core.teaching.explain import narrate
+from nefertiti_core.teaching.rules_reference import ids_in
 
 from ._common import md_escape
 from .board import Board
@@ -204,7 +204,7 @@ def exercises(topic, lang: str = "en", board_width: int = 620) -> pn.Column:
     """
     import os
 
-    from nefertiti_core.exercises import exercises_in
+    from nefertiti_core.files.exercises import exercises_in
 
     if isinstance(topic, os.PathLike) or str(topic).endswith((".yaml", ".yml")):
         asked = exercises_in(topic)  # a teacher's file: ScenarioError names file, line, field

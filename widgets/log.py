@@ -11,9 +11,9 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core import rules as R
-from nefertiti_core.explain import SILENT_EVENTS, describe_event, narrate
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.teaching.explain import SILENT_EVENTS, describe_event, narrate
 
 from ._common import HTML, DeferredView, esc, guarded, swatch
 from .rules_view import link_rule_ids

@@ -1,4 +1,4 @@
-"""Odds by playouts for the position on the board (``nefertiti_core.odds``).
+"""Odds by playouts for the position on the board (``nefertiti_core.play.odds``).
 
 Choose how many playouts and which bots play the game out, press Run: a progress bar follows the
 playouts (Cancel stops them and keeps what was played), then a histogram of the final scores per
@@ -27,13 +27,13 @@ from bokeh.core.properties import value
 from bokeh.models import ColumnDataSource, Range1d
 from bokeh.plotting import figure
 
-from nefertiti_core import rules as R
-from nefertiti_core.bots import bot_kinds
-from nefertiti_core.errors import NefertitiError
-from nefertiti_core.explain import describe_option
-from nefertiti_core.i18n import tr
-from nefertiti_core.odds import GAME_END, OddsReport, odds
-from nefertiti_core.status import Chances, Message, StallName, format_probability, render
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.errors import NefertitiError
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.play.bots import bot_kinds
+from nefertiti_core.play.odds import GAME_END, OddsReport, odds
+from nefertiti_core.teaching.explain import describe_option
+from nefertiti_core.teaching.status import Chances, Message, StallName, format_probability, render
 
 from ._common import (
     HTML,

@@ -1,7 +1,7 @@
 """The game's pieces as tables a lesson shows: the gift cards in the box, the character piles, the
 stalls' squares and the shapes that close them.
 
-Every figure is read from the engine (``nefertiti_core.rules`` and, for what a game puts in
+Every figure is read from the engine (``nefertiti_core.engine.rules`` and, for what a game puts in
 play, a game the engine sets up), so a table can never disagree with the rules it shows. Each
 table comes in two forms: the plain rows (lists of strings, for tests and other views) and a
 Panel pane (an HTML table, which also shows in Voilà).
@@ -20,8 +20,8 @@ import html
 import panel as pn
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
 
 from .rules_view import link_rule_ids
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import tr
-from nefertiti_core.scoring import score_breakdown
-from nefertiti_core.words import Words
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.scoring import score_breakdown
+from nefertiti_core.teaching.words import Words
 
 from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from .board import PLAYER_COLOURS

@@ -1,9 +1,9 @@
 """The Practice view: one exercise at a time, generated from the bots' games, chosen for the rules
-the learner got wrong or has not met (:mod:`nefertiti_core.practice`).
+the learner got wrong or has not met (:mod:`nefertiti_core.files.practice`).
 
 The card is the tutorials' :class:`~widgets.exercise.ExerciseCard` (its board never shows closing
 hints: the generator's on-screen filter counts on it); beside it the players' table of
-:func:`nefertiti_core.practice.table_lines` (gifts counted, never valued). The rule IDs an exercise
+:func:`nefertiti_core.files.practice.table_lines` (gifts counted, never valued). The rule IDs an exercise
 tests are shown once it has been answered, as links (title on hover, text on click): shown before,
 they would give the answer away ("R6.1" on "who decides next?" says that the market closes).
 
@@ -19,9 +19,9 @@ import threading
 import panel as pn
 import param
 
-from nefertiti_core import practice as P
-from nefertiti_core.coverage import Coverage
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files import practice as P
+from nefertiti_core.teaching.coverage import Coverage
 
 from ._common import HTML, esc
 from .board import FONT_STACK

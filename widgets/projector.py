@@ -4,7 +4,7 @@ the single-option steps the engine took by itself), and a loaded position's titl
 note.
 
 Every word is the engine's: why the decider decides (the decision panel's reading of the phase),
-each step through ``nefertiti_core.announce`` (the events the step logged, worded by
+each step through ``nefertiti_core.files.announce`` (the events the step logged, worded by
 ``explain.describe_event``). Computed on ``version`` (after the board's update has left, so a
 click on the board never waits for these words).
 """
@@ -14,9 +14,9 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core.announce import last_step
-from nefertiti_core.explain import why_deciding, winner_line
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.announce import last_step
+from nefertiti_core.teaching.explain import why_deciding, winner_line
 
 from ._common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from .board import PLAYER_COLOURS

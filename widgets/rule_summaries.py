@@ -21,10 +21,10 @@ import re
 
 import panel as pn
 
-from nefertiti_core import rules as R
-from nefertiti_core import rules_reference as RR
-from nefertiti_core.i18n import LANGUAGES, tr
-from nefertiti_core.scoring import DEBEN_PER_POINT, POINTS_PER_SEAL
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.scoring import DEBEN_PER_POINT, POINTS_PER_SEAL
+from nefertiti_core.teaching import rules_reference as RR
 
 from .rules_view import link_rule_ids
 

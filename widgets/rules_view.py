@@ -5,7 +5,7 @@ exercise feedback, the lessons' summaries and coverage) passes the HTML of its p
 :func:`link_rule_ids` just before it sets it. Each ID in the text (``R3.5``, both ends of
 ``R2.6-R2.8``) becomes a small button: its ``title`` is the rule's title (the
 browser shows it on hover), and a click opens the rule's text below it, from the project's own
-rules reference (:mod:`nefertiti_core.rules_reference`) in the pane's language. The texts of the
+rules reference (:mod:`nefertiti_core.teaching.rules_reference`) in the pane's language. The texts of the
 IDs a pane cites are put into the pane once each (hidden), and one click handler per pane copies
 a text into the box that is being opened, so a long log stays small.
 
@@ -27,8 +27,8 @@ import re
 import panel as pn
 import param
 
-from nefertiti_core import rules_reference as RR
-from nefertiti_core.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from nefertiti_core.engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from nefertiti_core.teaching import rules_reference as RR
 
 from ._common import HTML, guarded
 from .session import GameSession

@@ -20,9 +20,9 @@ import panel as pn
 import param
 from bokeh.models import ColumnDataSource, CustomJS
 
-from nefertiti_core.i18n import tr
-from nefertiti_core.limits import MAX_FILE_BYTES
-from nefertiti_core.rules import COLOURS
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.limits import MAX_FILE_BYTES
+from nefertiti_core.engine.rules import COLOURS
 
 from ._common import HTML, after_page_message, esc, guarded, md_escape, seat_kind_label
 from .board import Board
@@ -524,7 +524,7 @@ class Sandbox(pn.viewable.Viewer):
 
     def _show_position(self, text: str, name: str) -> None:
         """A loaded position's title and teaching note above the board (a record has none)."""
-        from nefertiti_core.history import GameRecord, load_any
+        from nefertiti_core.files.history import GameRecord, load_any
 
         try:
             loaded = load_any(text, name)
@@ -621,8 +621,8 @@ class Sandbox(pn.viewable.Viewer):
         )  # fmt: skip
 
     def _restore(self, saved) -> bool:
-        from nefertiti_core.history import record_from_data
-        from nefertiti_core.yaml_subset import loads
+        from nefertiti_core.files.history import record_from_data
+        from nefertiti_core.files.yaml_subset import loads
 
         try:
             doc = loads(saved.record)

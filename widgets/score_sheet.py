@@ -4,8 +4,8 @@ with the winner and the tie-break under it (R9.2), in the learner's language.
 Each row is one player: the gifts (kind, how many, what one is worth for the number of players
 holding that kind, R8; a value the project estimated is marked), the Deben and what they bring,
 the unspent Royal Seals and what they bring, the prestige scored during the game, the total. Every
-figure is :func:`nefertiti_core.scoring.score_breakdown`'s; the last line is
-:func:`nefertiti_core.explain.winner_line`'s.
+figure is :func:`nefertiti_core.engine.scoring.score_breakdown`'s; the last line is
+:func:`nefertiti_core.teaching.explain.winner_line`'s.
 
     from widgets.score_sheet import score_sheet
     score_sheet("last-market", "place akhet_aton.right#8")   # a position file and steps
@@ -18,10 +18,10 @@ import html
 
 import panel as pn
 
-from nefertiti_core import rules as R
-from nefertiti_core.explain import winner_line
-from nefertiti_core.i18n import tr
-from nefertiti_core.scoring import final_scores
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.scoring import final_scores
+from nefertiti_core.teaching.explain import winner_line
 
 from ._common import colour_name
 from .rules_view import link_rule_ids
@@ -119,8 +119,8 @@ def score_sheet(
     played when ``play_moves``, or a state) after ``steps``, and who wins (R9.1, R9.2).
     ``folded``: in a closed card the learner opens (after predicting who wins)."""
     if isinstance(scenario, str) and play_moves:
-        from nefertiti_core.exercises import scenario_path
-        from nefertiti_core.scenario import load
+        from nefertiti_core.files.exercises import scenario_path
+        from nefertiti_core.files.scenario import load
 
         loaded = load(scenario_path(scenario))
         loaded.play_moves()

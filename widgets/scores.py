@@ -15,9 +15,9 @@ from bokeh.core.properties import value
 from bokeh.models import ColumnDataSource, FixedTicker, HoverTool, Range1d
 from bokeh.plotting import figure
 
-from nefertiti_core.explain import score_lines, winner_line
-from nefertiti_core.i18n import tr
-from nefertiti_core.scoring import totals
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.engine.scoring import totals
+from nefertiti_core.teaching.explain import score_lines, winner_line
 
 from ._common import HTML, DeferredView, esc, player_name, players_legend
 from .rules_view import link_rule_ids

@@ -49,7 +49,7 @@ CHECK_UNUSED_MS = 5_000
 PING_INTERVAL_S = 20
 PING_TIMEOUT_S = 60
 #: Largest message a page may send (Bokeh's default is 20 MB): an upload travels as one message,
-#: base64-encoded; nefertiti_core.limits.MAX_FILE_BYTES (1 MiB) is about 1.4 MB of it. A larger
+#: base64-encoded; nefertiti_core.engine.limits.MAX_FILE_BYTES (1 MiB) is about 1.4 MB of it. A larger
 #: message closes that page's connection (its game is autosaved); the memory a session can make
 #: the server hold for one message is bounded by this.
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024

@@ -18,12 +18,12 @@ import param
 from panel.io import hold
 
 from nefertiti_core import NefertitiError, new_game
-from nefertiti_core.bots import bot_kinds, make_bot
-from nefertiti_core.explain_illegal import why_illegal
-from nefertiti_core.history import GameRecord, History, load_any
-from nefertiti_core.i18n import LANGUAGES
-from nefertiti_core.scenario import ScenarioError, dumps_scenario
-from nefertiti_core.state import GameState
+from nefertiti_core.engine.explain_illegal import why_illegal
+from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.engine.state import GameState
+from nefertiti_core.files.history import GameRecord, History, load_any
+from nefertiti_core.files.scenario import ScenarioError, dumps_scenario
+from nefertiti_core.play.bots import bot_kinds, make_bot
 
 from . import _panel_patches
 
@@ -128,7 +128,7 @@ class GameSession(param.Parameterized):
 
         ``by_learner``: only the page's click and choice handlers say True; the events this step
         emits then go to :attr:`learner_events` (what the learner practised, not what a notebook
-        cell or a bot played; see nefertiti_core.coverage).
+        cell or a bot played; see nefertiti_core.teaching.coverage).
         """
         before = self.state.log
         try:

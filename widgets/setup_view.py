@@ -14,10 +14,10 @@ from __future__ import annotations
 import panel as pn
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.i18n import tr
-from nefertiti_core.scenario import load
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
 
 from ._common import colour_name
 from .board import Board

@@ -3,7 +3,7 @@
 - :func:`square_by_square`: each empty square of a market's visible stall in a position: its bid,
   the total of the bids it makes (on Abou Simbel, where totals decide, R3.5, R3.6), and whether a
   servant there closes the market — yes / no, or on Louqsor the exact chance that the roll after
-  it closes it (R3.7, R3.8). From :func:`nefertiti_core.status.stall_status`. Folded by default,
+  it closes it (R3.7, R3.8). From :func:`nefertiti_core.teaching.status.stall_status`. Folded by default,
   so that the learner works the answer out before looking.
 - :func:`closing_totals`: for a market that closes on a total (Abou Simbel), which totals close
   each stall and which leave it open, from the engine's closing table.
@@ -26,16 +26,16 @@ from fractions import Fraction
 
 import panel as pn
 
-from nefertiti_core import rules as R
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.i18n import LANGUAGES, tr
-from nefertiti_core.scenario import load
-from nefertiti_core.status import format_probability, louqsor_probability, stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.status import format_probability, louqsor_probability, stall_status
 
 from .rules_view import link_rule_ids
 
 try:  # the learner's names of squares ("the Deben 2"), from the engine
-    from nefertiti_core.squares import square_name
+    from nefertiti_core.engine.squares import square_name
 except ImportError:  # pragma: no cover - an engine without them: the bid and its mark
 
     def square_name(stall, index, lang="en"):

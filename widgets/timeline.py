@@ -1,6 +1,6 @@
 """The timeline: undo, redo, jump to any step, the branch's steps, named branches, and two branches
 compared side by side. Everything goes through the session's history
-(``nefertiti_core.history.History``); a refused action (a name already taken, nothing to undo)
+(``nefertiti_core.files.history.History``); a refused action (a name already taken, nothing to undo)
 shows the engine's message through ``session.error``.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core import rules as R
-from nefertiti_core.announce import branch_steps
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.announce import branch_steps
 
 from ._common import HTML, DeferredView, after_page_message, esc, guarded, swatch
 from .board import PLAYER_COLOURS

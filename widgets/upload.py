@@ -4,7 +4,7 @@ An upload arrives as bytes in the session's callback, on the event loop that ser
 session. Reading it there let one crafted file stall everyone (a zlib bomb in ``random_state``
 took the server from 100 MB to 2-4 GB and another session's click waited 6 s). Now:
 
-1. The size is checked at once (:data:`nefertiti_core.limits.MAX_FILE_BYTES`).
+1. The size is checked at once (:data:`nefertiti_core.engine.limits.MAX_FILE_BYTES`).
 2. A worker process loads the file exactly as the session will, under an address-space limit
    (RLIMIT_AS, :data:`WORKER_MEMORY_MIB`) and a CPU-time limit (:data:`WORKER_CPU_SECONDS`), and
    is killed after :data:`WORKER_WALL_SECONDS`. Whatever the file does, the server's memory and
@@ -25,8 +25,8 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from nefertiti_core.errors import NefertitiError
-from nefertiti_core.limits import MAX_FILE_BYTES, FileLimitError, decode, one_line
+from nefertiti_core.engine.errors import NefertitiError
+from nefertiti_core.engine.limits import MAX_FILE_BYTES, FileLimitError, decode, one_line
 
 #: The worker's budget: CPU seconds, real seconds (a loaded machine), address space in MiB.
 WORKER_CPU_SECONDS = 5
@@ -77,8 +77,8 @@ class Upload:
 def read_upload(data: bytes, name: str) -> Upload:
     """Read an upload as the session loads it (raises the engine's errors; for the worker and
     for the thread). A record is replayed here, so that the loop only installs the result."""
-    from nefertiti_core.history import GameRecord, load_any
-    from nefertiti_core.scenario import ScenarioError
+    from nefertiti_core.files.history import GameRecord, load_any
+    from nefertiti_core.files.scenario import ScenarioError
 
     try:
         text = decode(data)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from nefertiti_core.exercises import Exercise
+from nefertiti_core.files.exercises import Exercise
 from widgets import geometry as G
 
 CHROMIUM = os.environ.get("NEFERTITI_CHROMIUM", "/usr/bin/chromium")

@@ -14,8 +14,8 @@ import re
 from playwright.sync_api import expect
 from support import ARTIFACTS, canvas_point, rows, wait_rows
 
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
 from widgets import geometry as G
 
 STEP_MS = 60_000  # a greedy move and a Hint take a second or two on a busy 2-core machine

@@ -13,8 +13,8 @@ from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.scenario import load
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
 from widgets import geometry as G
 
 

@@ -24,8 +24,8 @@ from playwright.sync_api import expect, sync_playwright
 from support import ARTIFACTS, expect_verdict, give_answer, launch, wrong_and_right
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
-from nefertiti_core.exercises import EXERCISES, TOPICS, exercises_for
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import EXERCISES, TOPICS, exercises_for
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine

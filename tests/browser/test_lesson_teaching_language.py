@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from support import ARTIFACTS, launch, served
 
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.i18n import tr
-from nefertiti_core.scenario import load
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
 
 APP = """
 import panel as pn

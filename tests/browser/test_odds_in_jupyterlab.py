@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
 from test_jupyterlab import NOTEBOOK, open_and_run_all, start_jupyterlab
 
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
 
 SOURCE = """from widgets.lesson import Lesson
 from widgets.odds import OddsView

@@ -24,7 +24,7 @@ from support import (
     wrong_and_right,
 )
 
-from nefertiti_core import practice as P
+from nefertiti_core.files import practice as P
 from widgets.practice import FIRST_SEEDS
 
 LOAD_MS = 60_000

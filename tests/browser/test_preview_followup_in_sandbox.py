@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from support import ARTIFACTS
 
 from nefertiti_core import new_game
-from nefertiti_core.history import History
+from nefertiti_core.files.history import History
 
 STEP_MS = 60_000  # loading a 133-step record on a busy 2-core machine
 

@@ -21,8 +21,8 @@ from playwright.sync_api import expect
 from support import ARTIFACTS, SOURCE, canvas_point, rows, wait_rows
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
 from widgets import geometry as G
 from widgets.board import PLAYER_COLOURS
 

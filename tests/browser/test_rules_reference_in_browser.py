@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from support import ARTIFACTS, canvas_point, code_notebook, notebook_in_jupyterlab
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core import rules_reference as RR
+from nefertiti_core.engine import rules as R
+from nefertiti_core.teaching import rules_reference as RR
 from widgets import geometry as G
 
 LOAD_MS = 60_000

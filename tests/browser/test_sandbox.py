@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from support import ARTIFACTS, SOURCE, canvas_point, rows, source, wait_rows
 
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 from widgets import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from session_flood import PROBE, Flood, _placement_targets, click_and_undo  # noqa: E402
 
-from nefertiti_core.i18n import tr  # noqa: E402
+from nefertiti_core.engine.i18n import tr  # noqa: E402
 from widgets.session import GameSession  # noqa: E402
 
 LOAD_MS = 90_000

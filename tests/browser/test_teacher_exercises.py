@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support import ARTIFACTS, expect_verdict, give_answer, launch, served
 
-from nefertiti_core.exercises import exercises_in
+from nefertiti_core.files.exercises import exercises_in
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("NEFERTITI_SHOTS", ARTIFACTS))

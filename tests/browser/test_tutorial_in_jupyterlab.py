@@ -11,7 +11,7 @@ from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
-from nefertiti_core.exercises import EXERCISES
+from nefertiti_core.files.exercises import EXERCISES
 from widgets import geometry as G
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"

@@ -32,7 +32,7 @@ STEP_MS = 60_000
 
 def _record(steps: str) -> str:
     from nefertiti_core import new_game
-    from nefertiti_core.history import History
+    from nefertiti_core.files.history import History
 
     text = History(new_game(4, seed=1)).record().dumps().rstrip()
     return text[: -len("moves: []")] + "moves:\n" + steps

@@ -28,8 +28,8 @@ from support import (
     wrong_and_right,
 )
 
-from nefertiti_core.exercises import EXERCISES
-from nefertiti_core.i18n import tr
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import EXERCISES
 from widgets import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@ mark, reserves, and what a stall's bids add up to, all read from a position file
 
 from __future__ import annotations
 
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 
 from .engine import position
 

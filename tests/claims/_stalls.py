@@ -4,9 +4,9 @@ names ("the Deben 2"), who holds them, the sum of the bids, whether a placement 
 from __future__ import annotations
 
 from claims.engine import position
-from nefertiti_core import rules as R
-from nefertiti_core.squares import square_name
-from nefertiti_core.status import stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.squares import square_name
+from nefertiti_core.teaching.status import stall_status
 
 
 def stall(name: str, market: str, *steps: str) -> R.Stall:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.history import History
-from nefertiti_core.scenario import load
-from nefertiti_core.scoring import totals
-from nefertiti_core.status import stall_status
+from nefertiti_core.engine.scoring import totals
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.history import History
+from nefertiti_core.files.scenario import load
+from nefertiti_core.teaching.status import stall_status
 
 
 def position(name: str, *steps: str, play_moves: bool = False):

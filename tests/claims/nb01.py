@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 
 from . import Claim
 from ._firstgame import deben_gain, empty_stall, is_square, market, reserve

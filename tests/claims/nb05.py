@@ -5,8 +5,8 @@ from __future__ import annotations
 from claims import Claim
 from claims.engine import position, seat
 from nefertiti_core import new_game
-from nefertiti_core import rules as R
-from nefertiti_core.scoring import totals
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import totals
 
 SEEDS = range(6)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claims import Claim
 from claims.engine import deben, is_open, position, seat
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 
 ABOU_LEFT = R.stall_of(R.ABOU_SIMBEL, R.LEFT)
 ABOU_RIGHT = R.stall_of(R.ABOU_SIMBEL, R.RIGHT)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claims import Claim
 from claims.engine import is_open, position
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 
 LEFT = R.stall_of(R.GIZEH, R.LEFT)
 RIGHT = R.stall_of(R.GIZEH, R.RIGHT)

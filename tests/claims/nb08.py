@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from claims import Claim
 from claims.engine import is_open, position, seat
-from nefertiti_core import rules as R
+from nefertiti_core.engine import rules as R
 
 LEFT = R.stall_of(R.AKHET_ATON, R.LEFT)
 RIGHT = R.stall_of(R.AKHET_ATON, R.RIGHT)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from claims import Claim
 from claims._stalls import bid_sum, closes, holds, index, place, stall, to_play, totals
 from claims.engine import deben, position
-from nefertiti_core import rules as R
-from nefertiti_core.status import stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.teaching.status import stall_status
 
 LEFT, RIGHT = R.LEFT, R.RIGHT
 SUMS, ELEVEN, SEVENTEEN = "abou-simbel-left-sums", "abou-simbel-left-eleven", "abou-simbel-right-17"

@@ -9,9 +9,9 @@ from pathlib import Path
 from claims import Claim
 from claims._stalls import holds, index, place, stall, to_play
 from claims.engine import position
-from nefertiti_core import rules as R
-from nefertiti_core.chance import roll_outcomes
-from nefertiti_core.status import DIE_FACES, louqsor_probability, stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.chance import roll_outcomes
+from nefertiti_core.teaching.status import DIE_FACES, louqsor_probability, stall_status
 
 DICE, RUN, REROLL = "louqsor-left-dice", "louqsor-right-run", "louqsor-reroll"
 LEFT = R.stall_of(R.LOUQSOR, R.LEFT)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from claims import Claim
 from claims.engine import position
-from nefertiti_core import rules as R
-from nefertiti_core.scoring import DEBEN_PER_POINT, POINTS_PER_SEAL, score_breakdown
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.scoring import DEBEN_PER_POINT, POINTS_PER_SEAL, score_breakdown
 
 
 def _double_senet() -> bool:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from claims import Claim
 from claims._stalls import bid_sum, closes, place, to_play
 from claims.engine import position
-from nefertiti_core import rules as R
-from nefertiti_core.status import stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.teaching.status import stall_status
 
 HIGH = "gizeh-left-high-bids"
 

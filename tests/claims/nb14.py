@@ -7,12 +7,12 @@ from fractions import Fraction
 
 from claims import Claim
 from claims.engine import is_open, position
-from nefertiti_core import rules as R
-from nefertiti_core.exercises import scenario_path
-from nefertiti_core.odds import Z95
-from nefertiti_core.scenario import load
-from nefertiti_core.status import stall_status
-from nefertiti_core.variants import compare_rules
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.variants import compare_rules
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.scenario import load
+from nefertiti_core.play.odds import Z95
+from nefertiti_core.teaching.status import stall_status
 
 SUMS = "abou-simbel-left-sums"
 SEVEN, EIGHT = "place abou_simbel.left#5", "place abou_simbel.left#6"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from claims import Claim
-from nefertiti_core.scenario import loads_scenario
+from nefertiti_core.files.scenario import loads_scenario
 
 #: The smallest position file: everything left out takes its set-up value.
 _BARE = """\

@@ -15,10 +15,10 @@ from fractions import Fraction
 from claims import Claim
 from claims._stalls import bid_sum, index, place, stall
 from claims.engine import deben, is_open, position, seat
-from nefertiti_core import rules as R
-from nefertiti_core.chance import closing_probability, roll_outcomes
-from nefertiti_core.scoring import totals, winners
-from nefertiti_core.status import stall_status
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.chance import closing_probability, roll_outcomes
+from nefertiti_core.engine.scoring import totals, winners
+from nefertiti_core.teaching.status import stall_status
 
 
 # ---------------------------------------------------------------------------- small questions
@@ -91,8 +91,8 @@ def _line(name: str, values: tuple[int, ...]) -> bool:
 
 
 def _moves(name: str) -> tuple[str, ...]:
-    from nefertiti_core.exercises import scenario_path
-    from nefertiti_core.scenario import load
+    from nefertiti_core.files.exercises import scenario_path
+    from nefertiti_core.files.scenario import load
 
     return tuple(load(scenario_path(name)).moves)
 

@@ -20,8 +20,8 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from nefertiti_core import new_game  # noqa: E402
-from nefertiti_core.history import History  # noqa: E402
-from nefertiti_core.scenario import dumps_scenario  # noqa: E402
+from nefertiti_core.files.history import History  # noqa: E402
+from nefertiti_core.files.scenario import dumps_scenario  # noqa: E402
 
 SIMPLE = "nefertiti: 1\nplayers:\n- colour: red\n- colour: blue\n- colour: green\n- colour: black\n"
 

@@ -24,10 +24,10 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from ..engine.errors import NefertitiError
+from ..engine.scoring import totals, winners
+from ..engine.state import new_game
 from .bots import make_bot
-from .errors import NefertitiError
-from .scoring import totals, winners
-from .state import new_game
 from .stats import wilson_interval
 
 

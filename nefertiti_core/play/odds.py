@@ -1,6 +1,6 @@
 """Odds by playouts: from any position, play the game out many times with bots and count.
 
-    >>> from nefertiti_core.odds import odds
+    >>> from nefertiti_core.play.odds import odds
     >>> report = odds(game, playouts=1000, bots="greedy", seed=0)
     >>> report.win_probability(0), report.win_interval(0)     # seat 0's chance, 95% interval
     >>> report.next_close_frequency()                         # {"gizeh": 0.41, ..., "game_end": 0}
@@ -17,7 +17,7 @@ for a given seed whatever the number of workers, local processes or a Dask clust
 
 Standard library only; Dask's ``distributed`` is imported only when a cluster is asked for.
 Rule IDs refer to the rules reference,
-:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
+:mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``).
 """
 
 from __future__ import annotations
@@ -33,14 +33,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from . import options as O
-from . import rules as R
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.deck import reshuffled
+from ..engine.errors import NefertitiError
+from ..engine.limits import check_magnitudes
+from ..engine.scoring import totals, winners
+from ..engine.state import P_PLACE, P_TURN, GameState
 from .bots import bot_kinds, make_bot
-from .deck import reshuffled
-from .errors import NefertitiError
-from .limits import check_magnitudes
-from .scoring import totals, winners
-from .state import P_PLACE, P_TURN, GameState
 from .stats import Z95, wilson_interval  # noqa: F401 (part of this module's API)
 
 GAME_END = "game_end"  # the game ended before any further market closed
@@ -323,8 +323,8 @@ def _studied_option(state: GameState, option) -> int | None:
 
 
 def _louqsor_facts(state: GameState, option: int | None, report: OddsReport) -> None:
-    from .chance import ROLL, chance_node
-    from .status import preview, stall_status
+    from ..engine.chance import ROLL, chance_node
+    from ..teaching.status import preview, stall_status
 
     stall_id = R.LOUQSOR * 2 + state.side[R.LOUQSOR]
     if option is not None:

@@ -2,7 +2,7 @@
 
 Everything the engine knows about the printed game lives here, in tables, so that a correction
 (a stall layout, a gift value) is one edit. The rule IDs (R2.1, R3.5, ...) refer to
-the rules reference, :mod:`nefertiti_core.rules_reference` (``nefertiti rules``); the rulebook is the authority behind them.
+the rules reference, :mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``); the rulebook is the authority behind them.
 """
 
 from __future__ import annotations
@@ -49,7 +49,9 @@ TOTAL_GIFTS = {4: 46, 3: 38}  # with 3 players the 8 senet cards stay in the box
 
 
 def _load_gift_values() -> tuple[tuple[tuple[int, int, int, int], ...], dict[str, list[int]]]:
-    raw = json.loads(resources.files(__package__).joinpath("data/gift_values.json").read_text())
+    raw = json.loads(
+        resources.files("nefertiti_core").joinpath("data/gift_values.json").read_text()
+    )
     table = []
     estimated = {}
     for name in GIFT_TYPES:

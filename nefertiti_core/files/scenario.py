@@ -20,12 +20,12 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import options as O
-from . import rules as R
-from .errors import NefertitiError
-from .i18n import LANGUAGES
-from .invariants import violations
-from .limits import (
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.errors import NefertitiError
+from ..engine.i18n import LANGUAGES
+from ..engine.invariants import violations
+from ..engine.limits import (
     MAX_COUNT,
     MAX_FORCED_ROLLS,
     MAX_MOVE_CHARS,
@@ -38,7 +38,7 @@ from .limits import (
     echo,
     read_text,
 )
-from .state import (
+from ..engine.state import (
     AFTER_ACTION,
     AFTER_REROLL,
     CLOSED,
@@ -156,7 +156,7 @@ class Scenario:
 
     def play_moves(self, upto: int | None = None) -> GameState:
         """Play the file's moves (all, or the first ``upto``) on the position; returns the state."""
-        from .history import apply_step, parse_step  # moves may fix chance: "roll 3 5" (R4.4)
+        from ..engine.steps import apply_step, parse_step  # moves may fix chance: "roll 3 5" (R4.4)
 
         for index, text in enumerate(self.moves[:upto]):
             try:
@@ -577,7 +577,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     state.decisions = 0
     state.final = None
     if state.phase == P_OVER:
-        from .scoring import final_scores
+        from ..engine.scoring import final_scores
 
         state.final = final_scores(state)
     state._settle() if state.phase != P_OVER else setattr(state, "_legal", ())

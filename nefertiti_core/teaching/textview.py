@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import rules as R
-from .i18n import tr
-from .scoring import score_breakdown
+from ..engine import rules as R
+from ..engine.i18n import tr
+from ..engine.scoring import score_breakdown
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from ..engine.state import GameState
 
 
 def _colour(state: GameState, seat: int, lang: str) -> str:

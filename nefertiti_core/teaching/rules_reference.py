@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from .errors import NefertitiError
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, catalog
+from ..engine.errors import NefertitiError
+from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, catalog
 
 __all__ = [
     "Rule",
@@ -114,7 +114,7 @@ def ids() -> tuple[str, ...]:
 @cache
 def readings() -> frozenset[str]:
     """The IDs whose entry is the project's reading or estimate (``_readings`` of the catalog)."""
-    path = resources.files(__package__).joinpath("messages", DEFAULT_LANGUAGE, CATALOG_FILE)
+    path = resources.files("nefertiti_core").joinpath("messages", DEFAULT_LANGUAGE, CATALOG_FILE)
     data = json.loads(path.read_text(encoding="utf-8"))
     return frozenset(data.get("_readings", ()))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .limits import BOM, MAX_DEPTH, MAX_INT_DIGITS, echo
+from ..engine.limits import BOM, MAX_DEPTH, MAX_INT_DIGITS, echo
 
 
 class YamlError(ValueError):

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import options as O
-from . import rules as R
-from .i18n import DEFAULT_LANGUAGE
-from .scoring import POINTS_PER_SEAL, score_breakdown, totals, winners
-from .squares import square_name
-from .state import (
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.i18n import DEFAULT_LANGUAGE
+from ..engine.scoring import POINTS_PER_SEAL, score_breakdown, totals, winners
+from ..engine.squares import square_name
+from ..engine.state import (
     P_BID,
     P_CHIEF,
     P_EXCHANGE_GIVE,
@@ -35,7 +35,7 @@ from .state import (
 from .words import Words
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from ..engine.state import GameState
 
 #: Events that are pure bookkeeping: the option chosen is explained by the events it causes.
 SILENT_EVENTS = frozenset({"decision"})

@@ -43,32 +43,32 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from . import options as O
-from . import rules as R
-from .chance import roll_at
-from .deck import unseen as unseen_deck  # the deck as the players know it (R12)
-from .errors import NefertitiError
-from .explain import narrate, score_lines
-from .explain_illegal import why_illegal
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
-from .limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, FileLimitError, echo, read_text
-from .rules_reference import ids as rule_ids
-from .scenario import Scenario, ScenarioError, _Reader, load, read_moves
-from .scoring import score_breakdown
-from .squares import square_names
-from .status import (
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.chance import roll_at
+from ..engine.deck import unseen as unseen_deck  # the deck as the players know it (R12)
+from ..engine.errors import NefertitiError
+from ..engine.explain_illegal import why_illegal
+from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
+from ..engine.limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, FileLimitError, echo, read_text
+from ..engine.scoring import score_breakdown
+from ..engine.squares import square_names
+from ..engine.variants import describe_variant, with_rules
+from ..teaching.explain import narrate, score_lines
+from ..teaching.rules_reference import ids as rule_ids
+from ..teaching.status import (
     describe_status,
     format_probability,
     louqsor_outcomes,
     louqsor_probability,
     stall_status,
 )
-from .variants import describe_variant, with_rules
-from .words import Words
+from ..teaching.words import Words
+from .scenario import Scenario, ScenarioError, _Reader, load, read_moves
 from .yaml_subset import Document, YamlError, loads
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from ..engine.state import GameState
 
 __all__ = [
     "EXERCISES",  # noqa: F822 (read from the files on first use: __getattr__)
@@ -144,7 +144,7 @@ def scenario_path(name: str | Path) -> Path:
     path = Path(name)
     if path.suffix == ".yaml" or len(path.parts) > 1:
         return path
-    folder = Path(str(resources.files(__package__).joinpath(SCENARIOS)))
+    folder = Path(str(resources.files("nefertiti_core").joinpath(SCENARIOS)))
     return folder / f"{name}.yaml"
 
 
@@ -1518,7 +1518,7 @@ LESSONS_FILE = "lessons/lessons.yaml"
 
 def scenarios_folder() -> Path:
     """The folder of the shipped position files."""
-    return Path(str(resources.files(__package__).joinpath(SCENARIOS)))
+    return Path(str(resources.files("nefertiti_core").joinpath(SCENARIOS)))
 
 
 def read_lessons(path: str | Path) -> tuple[dict[str, tuple[str, ...]], Document]:

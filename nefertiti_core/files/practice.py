@@ -89,26 +89,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import options as O
-from . import rules as R
-from .bots import make_bot
-from .coverage import default_path, normalise, rule_key, rules_in
-from .exercises import (
-    ClickClosingSquare,
-    ClosingChance,
-    Exercise,
-    ExerciseError,
-    FinalScore,
-    GiftValue,
-    HowManyPoints,
-    HowMuchDeben,
-    WhoDecidesNext,
-    WillItClose,
-)
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
-from .scoring import score_breakdown
-from .squares import square_name
-from .state import (
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from ..engine.scoring import score_breakdown
+from ..engine.squares import square_name
+from ..engine.state import (
     OPEN,
     P_BID,
     P_EXCHANGE_GIVE,
@@ -121,12 +107,26 @@ from .state import (
     P_TURN,
     new_game,
 )
-from .status import describe_status, format_probability, stall_status
-from .words import Words
+from ..play.bots import make_bot
+from ..teaching.coverage import default_path, normalise, rule_key, rules_in
+from ..teaching.status import describe_status, format_probability, stall_status
+from ..teaching.words import Words
+from .exercises import (
+    ClickClosingSquare,
+    ClosingChance,
+    Exercise,
+    ExerciseError,
+    FinalScore,
+    GiftValue,
+    HowManyPoints,
+    HowMuchDeben,
+    WhoDecidesNext,
+    WillItClose,
+)
 
 if TYPE_CHECKING:
-    from .coverage import Coverage
-    from .state import GameState
+    from ..engine.state import GameState
+    from ..teaching.coverage import Coverage
 
 __all__ = [
     "THEMES",

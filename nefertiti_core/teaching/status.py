@@ -17,7 +17,7 @@ again: the preview stops before that roll and gives its probability from the rol
 :func:`describe_status` and :func:`describe_preview` put both into words, in every language of the
 message catalogs (``messages/<lang>/status.json`` and ``previews.json``). Standard library only.
 Rule IDs refer to the rules reference,
-:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
+:mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``).
 """
 
 from __future__ import annotations
@@ -26,11 +26,11 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from . import options as O
-from . import rules as R
-from .chance import ROLL, chance_node, closing_probability, roll_at, roll_outcomes
-from .deck import unseen
-from .state import OPEN as _MARKET_OPEN
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.chance import ROLL, chance_node, closing_probability, roll_at, roll_outcomes
+from ..engine.deck import unseen
+from ..engine.state import OPEN as _MARKET_OPEN
 from .words import (  # noqa: F401 (the message types are status's public names too)
     Cards,
     Chances,
@@ -49,7 +49,7 @@ from .words import (  # noqa: F401 (the message types are status's public names 
 )
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from ..engine.state import GameState
 
 # What a market is doing (StallStatus.condition).
 OPEN = "open"
@@ -416,7 +416,7 @@ def _sum_messages(stall: R.Stall, mask: int) -> list[Message]:
     return out
 
 
-# --- rendering: nefertiti_core.words ----------------------------------------------------------
+# --- rendering: nefertiti_core.teaching.words ----------------------------------------------------------
 
 
 def _sentences(lang: str, parts: list[str]) -> str:

@@ -1,6 +1,6 @@
 """One step of a game in one line of words: what the projector announces and the timeline lists.
 
-A step of a :class:`~nefertiti_core.history.History` is a decision (a person's or a bot's) or a
+A step of a :class:`~nefertiti_core.files.history.History` is a decision (a person's or a bot's) or a
 fixed chance outcome; the engine may then take single-option decisions by itself (E3: the Scribe
 of a player with one gift type, "half" when no card is affordable, ...). Those are announced too,
 each with why it had no choice: they are the step's ``forced`` lines.
@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import rules as R
-from .explain import SILENT_EVENTS, describe_event
-from .history import History, step_text
-from .state import GameState
+from ..engine import rules as R
+from ..engine.state import GameState
+from ..engine.steps import step_text
+from ..teaching.explain import SILENT_EVENTS, describe_event
+from .history import History
 
 #: Events that only say what comes next, or repeat what the step's first line says.
 _QUIET = frozenset({"turn", "market_closed", "reopen", "pay", "decision"})

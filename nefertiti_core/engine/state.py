@@ -8,7 +8,7 @@ choice. :meth:`GameState.apply` checks an option and explains a refusal; :meth:`
 is the fast path for bots and self-play.
 
 Rule IDs refer to the rules reference,
-:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
+:mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``).
 """
 
 from __future__ import annotations

@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import rules as R
-from .i18n import tr
-from .squares import square_name, square_names
+from ..engine import rules as R
+from ..engine.i18n import tr
+from ..engine.squares import square_name, square_names
 
 # --- language-neutral message parameters -------------------------------------------------------
 # A Message holds a catalog key and parameters, never sentences. Parameters that need words in

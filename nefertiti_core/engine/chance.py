@@ -27,13 +27,13 @@ The probabilities are those the players can know (R12):
   closes the stall. :func:`roll_outcomes` is the one place this is counted: the status lines,
   the previews, the odds and the OpenSpiel adapter all read it;
 * a draw: the cards still in the deck as the players know them (the box minus every card they
-  have seen), never their order (:mod:`nefertiti_core.deck`): a gift kind with ``c`` copies left
+  have seen), never their order (:mod:`nefertiti_core.engine.deck`): a gift kind with ``c`` copies left
   among ``g`` gifts has probability ``c/g`` while the Akhenaton card cannot be on top; the
   Akhenaton card lies uniformly among the bottom five (R2.2), so it is on top with probability
   ``1/k`` once ``k <= 5`` cards are left, and never before. A staged position that put it higher
   (a scenario's ``akhenaton: N``) keeps that known place, as ``deck.reshuffled`` keeps it.
 
-Standard library only; no UI. Rule IDs refer to :mod:`nefertiti_core.rules_reference`.
+Standard library only; no UI. Rule IDs refer to :mod:`nefertiti_core.teaching.rules_reference`.
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ class _Need(NefertitiError):
 
     def __init__(self, kind: str):
         super().__init__(
-            f"this state's chance comes from chance nodes (nefertiti_core.chance): a {kind} was "
+            f"this state's chance comes from chance nodes (nefertiti_core.engine.chance): a {kind} was "
             f"asked of it; use chance_node/advance, or fix it first (force_roll/force_draw, R4.4)"
         )
         self.kind = kind

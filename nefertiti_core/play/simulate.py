@@ -6,9 +6,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from .invariants import violations
-from .scoring import winners
-from .state import GameState, new_game
+from ..engine.invariants import violations
+from ..engine.scoring import winners
+from ..engine.state import GameState, new_game
 
 
 @dataclass

@@ -10,9 +10,9 @@ Deben, seals and prestige are set as asked, which may break a conservation rule 
 
 from __future__ import annotations
 
-from . import rules as R
-from .errors import SetupError
-from .state import CLOSED, OPEN, P_TURN, GameState
+from ..engine import rules as R
+from ..engine.errors import SetupError
+from ..engine.state import CLOSED, OPEN, P_TURN, GameState
 
 
 def _market(name_or_index) -> int:

@@ -16,95 +16,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import rules as R
-from .errors import ArgumentError, NefertitiError, NotationError, require_int, require_state
-from .limits import (
+from ..engine import rules as R
+from ..engine.errors import ArgumentError, NefertitiError, require_int, require_state
+from ..engine.limits import (
     MAX_BRANCHES,
-    MAX_DICE_PER_ROLL,
     MAX_MOVE_CHARS,
     MAX_NAME_CHARS,
     MAX_STEPS,
     echo,
 )
-from .scoring import totals, winners
-from .state import GameState
-
-# A step: ("option", id) | ("roll", (d1, d2, ...)) | ("draw", kind)
-Step = tuple
+from ..engine.scoring import totals, winners
+from ..engine.state import GameState
+from ..engine.steps import Step, apply_step, check_step, parse_step, step_text
 
 
 class HistoryError(NefertitiError):
     """An undo past the start, an unknown branch name, a step that does not exist, ..."""
-
-
-def step_text(state: GameState, step: Step) -> str:
-    """A step in the move notation (chance steps as ``roll 3 5`` / ``draw harp``)."""
-    kind, value = step
-    if kind == "option":
-        return state.option_text(value)
-    if kind == "roll":
-        return "roll " + " ".join(str(d) for d in value)
-    name = "akhenaton" if value == R.AKHENATON else R.CARD_KINDS[value]
-    return f"draw {name}"
-
-
-def parse_step(state: GameState, text: str) -> Step:
-    """The inverse of :func:`step_text`."""
-    if not isinstance(text, str):
-        raise NotationError(f"a step is written as text, not {echo(text)}")
-    if len(text) > MAX_MOVE_CHARS:
-        raise NotationError(f"a step of {len(text):,} characters is not a step: {echo(text)}")
-    words = text.split()
-    if words and words[0] == "roll":
-        if not 2 <= len(words) <= MAX_DICE_PER_ROLL + 1:
-            raise NotationError(
-                f"{echo(text)}: write a fixed roll as 'roll 3' or 'roll 3 5' "
-                f"(at most {MAX_DICE_PER_ROLL} dice)"
-            )
-        if not all(w in ("1", "2", "3", "4", "5", "6") for w in words[1:]):
-            raise NotationError(f"{echo(text)}: dice show 1 to 6")
-        return ("roll", tuple(int(w) for w in words[1:]))
-    if words and words[0] == "draw":
-        names = list(R.CARD_KINDS) + ["akhenaton"]
-        if len(words) != 2 or words[1] not in names:
-            raise NotationError(f"{echo(text)}: write 'draw harp'; cards are {', '.join(names)}")
-        return ("draw", names.index(words[1]))
-    return ("option", state.parse(text))
-
-
-def check_step(step) -> Step:
-    """``step`` if it is a well-formed step tuple; else ArgumentError (nothing is applied)."""
-    if not isinstance(step, tuple) or len(step) != 2:
-        raise ArgumentError(
-            "a step is an option id, its text, or ('option', id), ('roll', (d1, ...)), "
-            f"('draw', kind); not {echo(step)}"
-        )
-    kind, value = step
-    if kind == "option":
-        require_int(value, "an option id")
-    elif kind == "roll":
-        if not isinstance(value, tuple) or not 1 <= len(value) <= MAX_DICE_PER_ROLL:
-            raise ArgumentError(
-                f"a roll is a tuple of 1 to {MAX_DICE_PER_ROLL} dice, not {echo(value)}"
-            )
-        for die in value:
-            require_int(die, "a die (R4.4)", 1, 6)
-    elif kind == "draw":
-        require_int(value, "a card kind", 0, R.NUM_KINDS)
-    else:
-        raise ArgumentError(f"a step's kind is 'option', 'roll' or 'draw', not {echo(kind)}")
-    return step
-
-
-def apply_step(state: GameState, step: Step) -> None:
-    """Apply one step to ``state`` (checked: an illegal step raises and changes nothing)."""
-    kind, value = step
-    if kind == "option":
-        state.apply(value)
-    elif kind == "roll":
-        state.force_roll(*value)
-    else:
-        state.force_draw(value)
 
 
 @dataclass
@@ -543,7 +470,7 @@ def is_record(data) -> bool:
 def load_any(text: str, name: str):
     """A scenario or a game record from a file's text (``name``: the file's name in messages):
     a :class:`GameRecord` when the file is a record (``nefertiti_record:``), else a
-    :class:`~nefertiti_core.scenario.Scenario`. Broken YAML or data raises a one-line
+    :class:`~nefertiti_core.files.scenario.Scenario`. Broken YAML or data raises a one-line
     ScenarioError naming the file, line and field. The command line and the Sandbox both read
     files through this one function."""
     from .scenario import ScenarioError, from_data
@@ -631,7 +558,7 @@ def _is_int(value) -> bool:
 
 
 def _steps(moves: list, path: tuple, fail) -> list[str]:
-    """A record's steps, within the limits (nefertiti_core/limits.py): at most MAX_STEPS, each a
+    """A record's steps, within the limits (nefertiti_core/engine/limits.py): at most MAX_STEPS, each a
     text of at most MAX_MOVE_CHARS."""
     if len(moves) > MAX_STEPS:
         fail(path, f"{len(moves):,} steps; a record has at most {MAX_STEPS:,}")
@@ -703,7 +630,7 @@ def _branch_lines(branches: list[BranchRecord]) -> dict[str, list[str]]:
 
 
 def _read_seats(seats, players: int, fail) -> list[str]:
-    from .bots import bot_kinds
+    from ..play.bots import bot_kinds
 
     kinds = ("human", *bot_kinds())
     if not isinstance(seats, list) or len(seats) != players:

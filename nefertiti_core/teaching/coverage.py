@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import rules as R
-from .i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from ..engine import rules as R
+from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 
 try:  # POSIX; elsewhere the record is written without a lock (still atomically)
     import fcntl
@@ -60,7 +60,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None
 
 if TYPE_CHECKING:
-    from .state import GameState
+    from ..engine.state import GameState
 
 __all__ = [
     "ALL_RULE_IDS",

@@ -1,6 +1,6 @@
 """Hints: the options of the pending decision, ranked, each with its reasons in the rules' terms.
 
-    >>> from nefertiti_core.hints import hints
+    >>> from nefertiti_core.play.hints import hints
     >>> for h in hints(game, lang="de"):
     ...     print(h.rank, h.text, round(h.value, 1), h.reasons)
 
@@ -25,16 +25,16 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import options as O
-from . import rules as R
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.errors import ArgumentError, require_state
+from ..engine.i18n import DEFAULT_LANGUAGE
+from ..engine.limits import check_magnitudes, echo
+from ..engine.state import P_OVER, P_TAKE, GameState
+from ..teaching.explain import describe_option
+from ..teaching.status import format_probability, louqsor_probability
+from ..teaching.words import Words
 from .bots import Evaluator, GreedyBot, _best_take, fast_copy, public_copy
-from .errors import ArgumentError, require_state
-from .explain import describe_option
-from .i18n import DEFAULT_LANGUAGE
-from .limits import check_magnitudes, echo
-from .state import P_OVER, P_TAKE, GameState
-from .status import format_probability, louqsor_probability
-from .words import Words
 
 _DICE = R.DICE_RULES
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)

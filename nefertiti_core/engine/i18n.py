@@ -27,7 +27,7 @@ def catalog(lang: str) -> dict[str, str]:
     if lang not in LANGUAGES:
         raise CatalogError(f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}")
     merged: dict[str, str] = {}
-    folder = resources.files(__package__).joinpath("messages", lang)
+    folder = resources.files("nefertiti_core").joinpath("messages", lang)
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".json"):
             continue

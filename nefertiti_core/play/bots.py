@@ -1,6 +1,6 @@
 """Opponents: a bot chooses one legal option for whoever must decide.
 
-    >>> from nefertiti_core.bots import make_bot
+    >>> from nefertiti_core.play.bots import make_bot
     >>> bot = make_bot("random", seed=1)
     >>> option = bot.choose(game)        # an id from game.legal_options()
 
@@ -16,14 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import options as O
-from . import rules as R
-from .chance import roll_at
-from .deck import reshuffled
-from .errors import NefertitiError
-from .scoring import totals, winners
-from .state import OPEN, P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState, fast_copy
-from .status import louqsor_outcomes, louqsor_probability
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.chance import roll_at
+from ..engine.deck import reshuffled
+from ..engine.errors import NefertitiError
+from ..engine.scoring import totals, winners
+from ..engine.state import OPEN, P_OVER, P_PLACE, P_SHAME, P_TAKE, P_TURN, GameState, fast_copy
+from ..teaching.status import louqsor_outcomes, louqsor_probability
 
 
 class Bot(Protocol):
@@ -723,7 +723,7 @@ _FACTORIES: dict[str, Callable[..., Bot]] = {
     "greedy": GreedyBot,
     "greedy-exact": _exact_greedy,
 }
-_LAZY: dict[str, str] = {"mcts": "nefertiti_core.openspiel"}
+_LAZY: dict[str, str] = {"mcts": "nefertiti_core.play.openspiel"}
 
 
 def register(kind: str, factory: Callable[..., Bot]) -> None:

@@ -1,15 +1,15 @@
 """Nefertiti as an OpenSpiel game (``python_nefertiti``) and the ``mcts`` bot searching it.
 
-    >>> import pyspiel, nefertiti_core.openspiel          # importing registers the game
+    >>> import pyspiel, nefertiti_core.play.openspiel          # importing registers the game
     >>> game = pyspiel.load_game("python_nefertiti", {"players": 3})
     >>> pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
-    >>> from nefertiti_core.bots import make_bot
+    >>> from nefertiti_core.play.bots import make_bot
     >>> make_bot("mcts", seed=1, time_limit=0.5).choose(engine_state)
 
 This is the only engine module that imports OpenSpiel (``pyspiel``, ``open_spiel``) or numpy:
 they come with the ``bots`` extra, and ``bots.make_bot("mcts")`` imports this module only when
 asked for one. Rule IDs refer to the rules reference,
-:mod:`nefertiti_core.rules_reference` (``nefertiti rules``).
+:mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``).
 
 How the game is modelled, and why
 ---------------------------------
@@ -34,7 +34,7 @@ How the game is modelled, and why
   3. the dice (Louqsor, R3.7, R3.8, R4.2): one node per roll, the 6 faces of one die or the 36
      ordered pairs of two, each equally likely (outcome = the dice read in base 6).
 
-  Nodes 2 (after setup) and 3 are the engine's own chance nodes (:mod:`nefertiti_core.chance`),
+  Nodes 2 (after setup) and 3 are the engine's own chance nodes (:mod:`nefertiti_core.engine.chance`),
   mapped one to one: the engine resolves an option's dice and draws inside ``apply`` (after
   forced single options, E3, one action may even roll, close, refill and roll again), so the
   engine's chance point is "this option, with these outcomes fixed so far", and the node's
@@ -162,13 +162,13 @@ import math
 import random
 import time
 
-from . import chance as C
-from . import options as O
-from . import rules as R
+from ..engine import chance as C
+from ..engine import options as O
+from ..engine import rules as R
+from ..engine.deck import reshuffled
+from ..engine.errors import NefertitiError, SetupError
 from .bots import Evaluator as Estimator
 from .bots import GreedyBot, fast_copy, game_progress, legal_or_raise, register
-from .deck import reshuffled
-from .errors import NefertitiError, SetupError
 
 try:
     import numpy as np
@@ -180,8 +180,8 @@ except ImportError as error:  # the bots extra is not installed
         f"the OpenSpiel game and the mcts bot need the bots extra (open_spiel, numpy): "
         f"pip install -e '.[bots]' ({error})"
     ) from error
-from .scoring import winners
-from .state import P_BID, P_TAKE, GameState, new_game
+from ..engine.scoring import winners
+from ..engine.state import P_BID, P_TAKE, GameState, new_game
 
 GAME_NAME = "python_nefertiti"
 DEFAULT_PLAYERS = 4
