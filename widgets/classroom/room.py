@@ -1,0 +1,589 @@
+"""A classroom's room: one shared table, a teacher who leads, learners on their own devices.
+
+No Panel here: a :class:`Room` is plain Python that the pages (``pages.py``), the store
+(``room_store.py``) and the tests drive. It holds
+
+* a short **join code** (8 characters from an alphabet without look-alikes: 31**8, about
+  8.5e11 codes; the server's per-computer session rate makes guessing one hopeless for the
+  life of a class) and a long **teacher secret** (the teacher's link carries it; only its hash
+  is kept);
+* one shared game, the engine's :class:`~nefertiti_core.files.history.History` (every rule is
+  the engine's: a step is played through ``History.play``, which refuses an illegal one);
+* **participants**: an id, a name (length-limited, no control characters), a language, a
+  seat or None, and a private token their browser keeps (only its hash is kept here) so that a
+  reload or a restart reconnects them to the same participant;
+* per learner, an optional private **break-away** copy of the table, which nobody else sees;
+* pause / resume, removal, staging a position (a scenario of ``nefertiti_core/scenarios`` by
+  name: never a path), and expiry.
+
+Every permission is checked here: a learner acts only for their own seat and only when it is
+that seat's decision; only the teacher stages, changes seats, pauses, removes, undoes. A refused
+action returns a :class:`Refusal` (a sentence in the actor's language, EN/DE/ZH) and changes
+nothing; nothing raises into a page for a bad request.
+
+Listeners (:meth:`Room.subscribe`) are called after each change with the room's new version
+number (strictly increasing) and what changed (``"table"``, ``"people"``, ``"private:<id>"``,
+...). They are called in the thread that made the change, with the room's lock held: a page's
+listener only schedules its own update on its own document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from dataclasses import dataclass, field
+from importlib import resources
+
+from nefertiti_core import NefertitiError, new_game
+from nefertiti_core.engine.explain_illegal import why_illegal
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.files.history import History
+
+log = logging.getLogger("widgets.classroom")
+
+#: Join codes: no 0/O, 1/I/L; 8 characters (31**8 ~ 8.5e11 codes).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
+TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+MAX_NAME = 24
+MAX_PARTICIPANTS = 60
+MAX_ROOMS = 200
+#: A room nobody used for this long is gone (and its code with it).
+ROOM_TTL_S = 12 * 3600
+#: The longest text a browser may hand to any room method (a code, a name, an option's text).
+MAX_INPUT = 200
+
+
+def scenario_names() -> list[str]:
+    """The positions a teacher may stage: the scenario files shipped with the engine, by name."""
+    folder = resources.files("nefertiti_core").joinpath("scenarios")
+    return sorted(e.name[:-5] for e in folder.iterdir() if e.name.endswith(".yaml"))
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_secret() -> str:
+    """A teacher's or a participant's secret: 192 random bits, URL-safe (32 characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def normal_code(text) -> str | None:
+    """A typed join code as stored (upper case; spaces and dashes dropped), or None if it
+    cannot be one."""
+    if not isinstance(text, str) or len(text) > 40:
+        return None
+    code = re.sub(r"[\s-]", "", text).upper()
+    return code if CODE_RE.fullmatch(code) else None
+
+
+def valid_token(text) -> bool:
+    return isinstance(text, str) and bool(TOKEN_RE.fullmatch(text))
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action was refused: a message id of the classroom catalog and its values."""
+
+    key: str
+    params: dict = field(default_factory=dict)
+    text_en: str = ""  # an engine message, already worded (English)
+    text_by_lang: dict = field(default_factory=dict)
+
+    def text(self, lang: str = "en") -> str:
+        if self.text_by_lang.get(lang):
+            return self.text_by_lang[lang]
+        if self.key:
+            lang = lang if lang in LANGUAGES else "en"
+            params = {
+                k: tr(lang, f"colour.{v}") if k.startswith("colour") else v
+                for k, v in self.params.items()
+            }
+            return tr(lang, self.key, **params)
+        return self.text_en
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+def clean_name(name) -> tuple[str | None, Refusal | None]:
+    """A participant's name as shown, or why it is refused (empty, too long, control or
+    invisible formatting characters)."""
+    if not isinstance(name, str):
+        return None, Refusal("room.refuse.name_empty")
+    if len(name) > MAX_INPUT:
+        return None, Refusal("room.refuse.name_long", {"n": MAX_NAME})
+    for char in name:
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            return None, Refusal("room.refuse.name_control")
+    name = " ".join(name.split())
+    if not name:
+        return None, Refusal("room.refuse.name_empty")
+    if len(name) > MAX_NAME:
+        return None, Refusal("room.refuse.name_long", {"n": MAX_NAME})
+    return name, None
+
+
+@dataclass
+class Participant:
+    id: int
+    name: str
+    lang: str
+    token_hash: str
+    seat: int | None = None
+    joined: float = 0.0
+
+
+class Room:
+    """One class's table (see the module's doc). Thread-safe: every change holds ``lock``."""
+
+    def __init__(
+        self,
+        code: str,
+        teacher_hash: str,
+        history: History | None = None,
+        *,
+        clock=time.time,
+        ttl_s: float = ROOM_TTL_S,
+    ):
+        self.code = code
+        self.teacher_hash = teacher_hash
+        self.table = history if history is not None else History(_start_state())
+        self.title = ""  # the staged position's name (empty for a new game)
+        self.paused = False
+        self.participants: dict[int, Participant] = {}
+        self._next_id = 1
+        self._private: dict[int, History] = {}
+        self._listeners: dict[int, object] = {}
+        self._next_listener = 1
+        self.version = 0
+        self.table_version = 0  # bumped only when the table's position changes
+        self.lock = threading.RLock()
+        self._clock = clock
+        self.ttl_s = ttl_s
+        self.created = self.touched = clock()
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def open(cls, code: str | None = None, **kwargs) -> tuple[Room, str]:
+        """A new room and its teacher's secret (kept only as a hash in the room)."""
+        secret = new_secret()
+        return cls(code or new_code(), digest(secret), **kwargs), secret
+
+    # ------------------------------------------------------------------ who is who
+    def is_teacher(self, secret) -> bool:
+        return valid_token(secret) and hmac.compare_digest(digest(secret), self.teacher_hash)
+
+    def participant(self, token) -> Participant | None:
+        """The participant whose browser holds ``token`` (None for an unknown or removed one)."""
+        if not valid_token(token):
+            return None
+        wanted = digest(token)
+        with self.lock:
+            for person in self.participants.values():
+                if hmac.compare_digest(person.token_hash, wanted):
+                    return person
+        return None
+
+    def seat_holder(self, seat: int) -> Participant | None:
+        return next((p for p in self.participants.values() if p.seat == seat), None)
+
+    @property
+    def expires_at(self) -> float:
+        return self.touched + self.ttl_s
+
+    def expired(self, now: float | None = None) -> bool:
+        return (self._clock() if now is None else now) >= self.expires_at
+
+    # ------------------------------------------------------------------ listeners
+    def subscribe(self, listener) -> int:
+        """Call ``listener(version, what)`` after every change; returns an id for
+        :meth:`unsubscribe`."""
+        with self.lock:
+            key = self._next_listener
+            self._next_listener += 1
+            self._listeners[key] = listener
+            return key
+
+    def unsubscribe(self, key: int) -> None:
+        with self.lock:
+            self._listeners.pop(key, None)
+
+    @property
+    def listeners(self) -> int:
+        return len(self._listeners)
+
+    def _changed(self, what: str) -> None:
+        self.version += 1
+        if what == "table":
+            self.table_version += 1
+        self.touched = self._clock()
+        for key, listener in list(self._listeners.items()):
+            try:
+                listener(self.version, what)
+            except Exception:  # one broken page must not stop the others
+                log.exception("room %s: listener %s failed", self.code, key)
+
+    # ------------------------------------------------------------------ joining
+    def join(self, name, lang="en") -> tuple[Participant | None, str, Refusal | None]:
+        """A new participant: (participant, their browser's token, None) or (None, "", why)."""
+        lang = lang if lang in LANGUAGES else "en"
+        name, why = clean_name(name)
+        if why is not None:
+            return None, "", why
+        with self.lock:
+            if self.expired():
+                return None, "", Refusal("room.refuse.expired")
+            if len(self.participants) >= MAX_PARTICIPANTS:
+                return None, "", Refusal("room.refuse.full", {"n": MAX_PARTICIPANTS})
+            folded = name.casefold()
+            if any(p.name.casefold() == folded for p in self.participants.values()):
+                return None, "", Refusal("room.refuse.name_taken", {"name": name})
+            token = new_secret()
+            person = Participant(self._next_id, name, lang, digest(token), joined=self._clock())
+            self.participants[person.id] = person
+            self._next_id += 1
+            self._changed("people")
+            return person, token, None
+
+    def set_language(self, token, lang) -> Refusal | None:
+        with self.lock:
+            person = self.participant(token)
+            if person is None:
+                return Refusal("room.refuse.not_in_room")
+            if lang not in LANGUAGES:
+                return Refusal("room.refuse.bad_language")
+            person.lang = lang
+            self._changed("people")
+            return None
+
+    # ------------------------------------------------------------------ the teacher leads
+    def _teacher_only(self, secret) -> Refusal | None:
+        if not self.is_teacher(secret):
+            return Refusal("room.refuse.teacher_only")
+        return None
+
+    def assign_seat(self, secret, participant_id, seat) -> Refusal | None:
+        """Give ``seat`` (0..n-1) to participant ``participant_id``, or take their seat away
+        (``seat`` None). A seat held by another is taken from them. Teacher only."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            person = self.participants.get(participant_id) if _is_int(participant_id) else None
+            if person is None:
+                return Refusal("room.refuse.no_participant")
+            if seat is not None and not (_is_int(seat) and 0 <= seat < self.table.state.n):
+                return Refusal("room.refuse.no_seat", {"n": self.table.state.n})
+            if seat is not None:
+                holder = self.seat_holder(seat)
+                if holder is not None and holder is not person:
+                    holder.seat = None
+            person.seat = seat
+            self._changed("people")
+            return None
+
+    def free_seat(self, secret, seat) -> Refusal | None:
+        """The teacher plays ``seat`` again (whoever held it watches)."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            if not (_is_int(seat) and 0 <= seat < self.table.state.n):
+                return Refusal("room.refuse.no_seat", {"n": self.table.state.n})
+            holder = self.seat_holder(seat)
+            if holder is not None:
+                holder.seat = None
+            self._changed("people")
+            return None
+
+    def remove(self, secret, participant_id) -> Refusal | None:
+        """Remove a participant: their token no longer opens the room; their seat is free."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            if not _is_int(participant_id) or participant_id not in self.participants:
+                return Refusal("room.refuse.no_participant")
+            del self.participants[participant_id]
+            self._private.pop(participant_id, None)
+            self._changed("people")
+            return None
+
+    def pause(self, secret, paused: bool = True) -> Refusal | None:
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            self.paused = bool(paused)
+            self._changed("people")
+            return None
+
+    def stage(self, secret, name) -> Refusal | None:
+        """Put a shipped position on the table (by its file's name, without ``.yaml``), or a
+        new game (``"new"``). The learners' private copies are dropped."""
+        from nefertiti_core.files.scenario import ScenarioError, loads_scenario
+
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            if name == "new":
+                state, title = _start_state(), ""
+            else:
+                if not isinstance(name, str) or name not in scenario_names():
+                    shown = str(name)[:40] if isinstance(name, str) else type(name).__name__
+                    return Refusal("room.refuse.no_position", {"name": shown})
+                folder = resources.files("nefertiti_core").joinpath("scenarios")
+                text = folder.joinpath(f"{name}.yaml").read_text(encoding="utf-8")
+                try:
+                    scenario = loads_scenario(text, f"{name}.yaml")
+                except ScenarioError as error:  # a shipped file: a bug, said plainly
+                    return Refusal("", text_en=str(error))
+                state, title = scenario.state, name
+                state.log = []
+            n_before = self.table.state.n
+            self.table = History(state)
+            self.title = title
+            self._private.clear()
+            if state.n < n_before:
+                for person in self.participants.values():
+                    if person.seat is not None and person.seat >= state.n:
+                        person.seat = None
+            self._changed("table")
+            return None
+
+    # ------------------------------------------------------------------ playing the table
+    def may_act(self, actor) -> tuple[bool, Participant | None]:
+        """(True, None) for the teacher; (True/False, the participant) for a learner whose
+        seat decides now or not."""
+        if self.is_teacher(actor):
+            return True, None
+        person = self.participant(actor)
+        state = self.table.state
+        return (
+            person is not None
+            and not self.paused
+            and not state.is_over
+            and person.seat == state.decider
+        ), person
+
+    def play(self, actor, option) -> Refusal | None:
+        """Play ``option`` (an id or the notation) on the table for whoever decides now. The
+        teacher may play every seat; a learner only their own seat, when it decides (and not
+        while the room is paused)."""
+        with self.lock:
+            teacher = self.is_teacher(actor)
+            if not teacher:
+                person = self.participant(actor)
+                if person is None:
+                    return Refusal("room.refuse.not_in_room")
+                why = self._learner_may_play(person)
+                if why:
+                    return why
+            return self._play_on(self.table, option, "table", self._lang_of(actor))
+
+    def _learner_may_play(self, person: Participant) -> Refusal | None:
+        state = self.table.state
+        if self.paused:
+            return Refusal("room.refuse.paused")
+        if state.is_over:
+            return Refusal("room.refuse.over")
+        if person.seat is None:
+            return Refusal("room.refuse.no_seat_yours")
+        if person.seat != state.decider:
+            colour = state.colours[state.decider]
+            mine = state.colours[person.seat]
+            return Refusal("room.refuse.not_your_turn", {"colour": colour, "colour_mine": mine})
+        return None
+
+    def _play_on(self, history: History, option, what: str, lang: str) -> Refusal | None:
+        if isinstance(option, str) and len(option) > MAX_INPUT:
+            return Refusal("room.refuse.bad_option")
+        if not isinstance(option, (int, str)) or isinstance(option, bool):
+            return Refusal("room.refuse.bad_option")
+        state = history.state
+        try:
+            history.play(option)
+        except NefertitiError as error:
+            return _engine_refusal(error, state, option, lang)
+        except Exception as error:  # never into a page
+            log.warning("room %s: a step failed: %s", self.code, error)
+            return Refusal("room.refuse.bad_option")
+        self._changed(what)
+        return None
+
+    def _lang_of(self, actor) -> str:
+        person = None if self.is_teacher(actor) else self.participant(actor)
+        return person.lang if person is not None else "en"
+
+    def undo(self, secret) -> Refusal | None:
+        return self._teacher_move(secret, "undo")
+
+    def redo(self, secret) -> Refusal | None:
+        return self._teacher_move(secret, "redo")
+
+    def _teacher_move(self, secret, which: str) -> Refusal | None:
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            try:
+                getattr(self.table, which)()
+            except NefertitiError as error:
+                return Refusal("", text_en=str(error))
+            self._changed("table")
+            return None
+
+    # ------------------------------------------------------------------ breaking away
+    def break_away(self, token) -> Refusal | None:
+        """A private copy of the table's position for this learner (only they see it)."""
+        with self.lock:
+            person = self.participant(token)
+            if person is None:
+                return Refusal("room.refuse.not_in_room")
+            self._private[person.id] = History(self.table.state.copy())
+            self._changed(f"private:{person.id}")
+            return None
+
+    def rejoin(self, token) -> Refusal | None:
+        """Back to the table's position: the private copy is dropped."""
+        with self.lock:
+            person = self.participant(token)
+            if person is None:
+                return Refusal("room.refuse.not_in_room")
+            self._private.pop(person.id, None)
+            self._changed(f"private:{person.id}")
+            return None
+
+    def private(self, token) -> History | None:
+        """The caller's own private copy, if they broke away (never another's)."""
+        person = self.participant(token)
+        return self._private.get(person.id) if person is not None else None
+
+    def play_private(self, token, option) -> Refusal | None:
+        """Try a step on the caller's private copy (any seat: it is theirs alone)."""
+        with self.lock:
+            person = self.participant(token)
+            if person is None:
+                return Refusal("room.refuse.not_in_room")
+            history = self._private.get(person.id)
+            if history is None:
+                return Refusal("room.refuse.not_away")
+            return self._play_on(history, option, f"private:{person.id}", person.lang)
+
+    def undo_private(self, token) -> Refusal | None:
+        with self.lock:
+            person = self.participant(token)
+            history = self._private.get(person.id) if person is not None else None
+            if history is None:
+                return Refusal("room.refuse.not_away")
+            try:
+                history.undo()
+            except NefertitiError as error:
+                return Refusal("", text_en=str(error))
+            self._changed(f"private:{person.id}")
+            return None
+
+    # ------------------------------------------------------------------ reading
+    def seat_names(self) -> list[str | None]:
+        """Per seat of the table: the name of the learner who plays it, or None (the teacher)."""
+        n = self.table.state.n
+        names: list[str | None] = [None] * n
+        for person in self.participants.values():
+            if person.seat is not None and person.seat < n:
+                names[person.seat] = person.name
+        return names
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _start_state():
+    return new_game(4, 0, record_events=True)
+
+
+def _engine_refusal(error, state, option, lang: str) -> Refusal:
+    """The engine's refusal, in the actor's language where the engine can say it (the engine
+    raises in English)."""
+    texts = {"en": str(error)}
+    opt = getattr(error, "option", None)
+    if lang != "en" and isinstance(opt, int) and not state.is_legal(opt):
+        try:
+            texts[lang] = why_illegal(state, opt, lang)[0]
+        except NefertitiError:
+            pass
+    return Refusal("", text_en=str(error), text_by_lang=texts)
+
+
+class Rooms:
+    """Every open room of a server, by join code (thread-safe)."""
+
+    def __init__(self, clock=time.time, ttl_s: float = ROOM_TTL_S, max_rooms: int = MAX_ROOMS):
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.Lock()
+        self._clock = clock
+        self.ttl_s = ttl_s
+        self.max_rooms = max_rooms
+        self.on_open = None  # called with each new room (the store: room_store.py)
+
+    def open(self) -> tuple[Room | None, str, Refusal | None]:
+        """A new room with a code no open room has: (room, teacher secret, None) or why not."""
+        with self._lock:
+            self._expire_locked()
+            if len(self._rooms) >= self.max_rooms:
+                return None, "", Refusal("room.refuse.too_many_rooms", {"n": self.max_rooms})
+            code = new_code()
+            while code in self._rooms:
+                code = new_code()
+            room, secret = Room.open(code, clock=self._clock, ttl_s=self.ttl_s)
+            self._rooms[code] = room
+        if self.on_open is not None:
+            self.on_open(room)
+        return room, secret, None
+
+    def add(self, room: Room) -> None:
+        """A room read back from the store."""
+        with self._lock:
+            self._rooms[room.code] = room
+
+    def find(self, code) -> Room | None:
+        """The open room with this join code (typed as people type it), or None."""
+        code = normal_code(code)
+        if code is None:
+            return None
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is not None and room.expired():
+                del self._rooms[code]
+                return None
+            return room
+
+    def expire(self) -> list[str]:
+        with self._lock:
+            return self._expire_locked()
+
+    def _expire_locked(self) -> list[str]:
+        gone = [code for code, room in self._rooms.items() if room.expired()]
+        for code in gone:
+            del self._rooms[code]
+        return gone
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def __iter__(self):
+        return iter(list(self._rooms.values()))
