@@ -1,0 +1,759 @@
+"""Exercise polls for a classroom: the teacher pushes one exercise to the learners, the answers
+arrive, the teacher reveals the engine's answer; and the class record (per learner: the rules
+seen and the exercises answered right and wrong). No Panel here: the views are in
+:mod:`widgets.classroom.poll_view`, the room wires both (#16 item 3).
+
+API (for the room)
+==================
+
+::
+
+    from widgets.classroom.poll import ClassRecord, PollError, Polls, find_exercise
+
+    record = ClassRecord()
+    record.join("l1", "Ana")                    # a learner id (the room's) and the name shown
+    polls = Polls(record)                       # one per room
+    polls.on_change(callback)                   # callback(polls, what) after every change;
+                                                # what: "push" "answer" "reveal" "include" "remove"
+    poll = polls.push(exercise, ["l1", "l2"])   # an Exercise (or a ref, see below) to these
+                                                # learners (ids, or {id: name}); the poll before
+                                                # it ends (unrevealed: nothing recorded)
+    polls.answer("l1", "yes")  -> str           # the key counted; may change until the reveal
+    polls.counts()   -> {key: n}                # every choice (0 too), then free answers in order
+    polls.answered() -> ("l1", ...)             # who has answered (in the order they first did)
+    polls.waiting()  -> ("l2", ...)             # who has not
+    reveal = polls.reveal()                     # -> Reveal; answers close, record updated
+    reveal.right_keys                           # the keys (bars) that are right
+    reveal.right_answer(lang)                   # the engine's right answer, in words
+    reveal.explanation(lang)                    # the engine's own reason (Feedback.reason)
+    reveal.verdict("l1", lang) -> Feedback|None # one learner's verdict (None: no answer)
+    polls.include("l3"); polls.remove("l2")     # a learner who joined late / was removed
+    polls.current -> Poll | None;  polls.history -> [Poll, ...]
+
+A :class:`Poll` has the same ``answer/counts/answered/waiting/reveal`` plus ``choices(lang)``
+(``[(key, label)]``; empty for a free answer: a number or a probability, typed),
+``label(key, lang)``, ``answer_of(learner_id)``, ``prompt(lang)``, ``revealed``, ``ref``.
+
+Exercises: :func:`lesson_exercises` (the lessons' exercises, topic by topic in the order of
+``lessons.yaml``), :func:`practice_exercises` (generated from the bots' games, seed 0 first);
+:func:`exercise_ref` / :func:`find_exercise` turn one into a short string and back
+(``"lesson:welcome/who-plays-next"``, ``"practice:s0-p3-click_closing-abou_simbel"``) for the
+store and the teacher's menu.
+
+The record: ``record.saw(learner_ids, events)`` adds the rules named by a game's events
+(``GameState.log`` entries, read as :func:`nefertiti_core.teaching.coverage.rules_in` reads them)
+to every learner watching; ``record.row(id)`` / ``record.rows()`` give :class:`LearnerRow`
+(``name, rules_seen, right, wrong``: rule IDs in RULINGS order, exercise ids answered right and
+wrong, once per poll). ``Polls.reveal`` records every answer of the poll.
+
+Everything stores as plain data: ``polls.as_dict()`` / ``Polls.from_dict(data, record)``,
+``record.as_dict()`` / ``ClassRecord.from_dict(data)``.
+
+Refusals: bad input (an unknown learner, a choice that is not one of the choices, an answer after
+the reveal, an oversized or hostile string, a number the engine cannot read) raises
+:class:`PollError` and changes nothing; ``str(error)`` is one English sentence,
+``error.text(lang)`` the same in the learner's language (``poll.refused.*`` messages).
+
+The right answer and every verdict come from the engine (:meth:`Exercise.check`); nothing here
+decides a rule.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+import weakref
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from nefertiti_core.engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from nefertiti_core.engine.limits import MAX_NAME_CHARS, echo
+from nefertiti_core.engine.squares import square_name
+from nefertiti_core.files import exercises as E
+from nefertiti_core.files import practice as P
+from nefertiti_core.files.exercises import ClickClosingSquare, Exercise, ExerciseError, Feedback
+from nefertiti_core.teaching.coverage import rule_key, rules_in
+from nefertiti_core.teaching.status import stall_status
+
+__all__ = [
+    "MAX_ANSWER_CHARS",
+    "MAX_ID_CHARS",
+    "MAX_LEARNERS",
+    "ClassRecord",
+    "LearnerRow",
+    "Poll",
+    "PollError",
+    "Polls",
+    "Reveal",
+    "exercise_ref",
+    "find_exercise",
+    "lesson_exercises",
+    "practice_exercises",
+]
+
+log = logging.getLogger("widgets.classroom")
+
+MAX_ID_CHARS = 64  # a learner id (the room makes them: a few dozen characters at most)
+MAX_ANSWER_CHARS = 40  # an answer: a choice's key, a number or a probability ("4/36", "11%")
+MAX_LEARNERS = 500  # in one poll or one record
+MAX_REF_CHARS = 120
+MAX_SEED = 10**6  # a practice exercise's game; generating one takes ~0.3 s
+PRACTICE_SEEDS = (0,)
+
+_REF = re.compile(r"(lesson|practice):([a-z0-9_/\-]{1,110})")
+_PRACTICE_KEY = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
+
+
+class PollError(ValueError):
+    """Bad input to a poll, refused with nothing changed: ``str(error)`` in English,
+    :meth:`text` in another language."""
+
+    def __init__(self, key: str, reason: Callable[[str], str] | None = None, **params):
+        self.key, self.params, self._reason = key, params, reason
+        super().__init__(self.text(DEFAULT_LANGUAGE))
+
+    def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        params = dict(self.params)
+        if self._reason is not None:
+            params["reason"] = self._reason(lang)
+        return tr(lang, self.key, **params)
+
+
+# ------------------------------------------------------------------------------------ checks
+def _has_control(text: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
+
+
+def _learner_id(value) -> str:
+    """A learner id as the room gives it: a short printable string (or an int)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**12:
+        value = str(value)
+    if not isinstance(value, str) or not value or len(value) > MAX_ID_CHARS or _has_control(value):
+        raise PollError("poll.refused.learner_id", learner=echo(value), limit=MAX_ID_CHARS)
+    return value
+
+
+def _name(value, learner_id: str) -> str:
+    if value is None:
+        return learner_id
+    if not isinstance(value, str):
+        raise PollError("poll.refused.name", name=echo(value), limit=MAX_NAME_CHARS)
+    text = " ".join(value.split())
+    if not text or len(text) > MAX_NAME_CHARS or _has_control(text):
+        raise PollError("poll.refused.name", name=echo(value), limit=MAX_NAME_CHARS)
+    return text
+
+
+def _answer_text(value) -> str:
+    """An answer as text: a string or a whole number, short and printable."""
+    if isinstance(value, bool) or value is None:
+        raise PollError("poll.refused.not_text", answer=echo(value))
+    if isinstance(value, int):
+        if abs(value) >= 10**6:
+            raise PollError("poll.refused.too_long", answer=echo(value), limit=MAX_ANSWER_CHARS)
+        return str(value)
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    if not isinstance(value, str):
+        raise PollError("poll.refused.not_text", answer=echo(value))
+    if len(value) > MAX_ANSWER_CHARS:
+        raise PollError("poll.refused.too_long", answer=echo(value), limit=MAX_ANSWER_CHARS)
+    if _has_control(value):
+        raise PollError("poll.refused.not_text", answer=echo(value))
+    text = value.strip()
+    if not text:
+        raise PollError("poll.refused.empty")
+    return text
+
+
+def _language(lang) -> str:
+    return lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+
+
+# ------------------------------------------------------------------------------------ exercises
+def lesson_exercises() -> list[tuple[str, Exercise]]:
+    """(topic, exercise) for every exercise of the lessons, topic by topic in the lessons' order
+    (``scenarios/lessons/lessons.yaml``), each topic's exercises in their order."""
+    return [(topic, ex) for topic in E.TOPICS for ex in E.exercises_for(topic)]
+
+
+_SUPPLY: dict[int, list[P.Generated]] = {}
+_SUPPLY_LOCK = threading.Lock()
+
+
+def _generated(seed: int) -> list[P.Generated]:
+    with _SUPPLY_LOCK:
+        if seed not in _SUPPLY:
+            _SUPPLY[seed] = P.generate(seed)
+        return _SUPPLY[seed]
+
+
+def practice_exercises(seeds: Iterable[int] = PRACTICE_SEEDS) -> list[P.Generated]:
+    """Exercises generated from the bots' games of ``seeds`` (deterministic; generated once per
+    process and seed), in the generator's order."""
+    out: list[P.Generated] = []
+    for seed in seeds:
+        out.extend(_generated(int(seed)))
+    return out
+
+
+def exercise_ref(exercise: Exercise) -> str | None:
+    """A short string naming a lessons' or practice exercise (None for any other)."""
+    if exercise.topic == "practice" and _PRACTICE_KEY.fullmatch(exercise.id or ""):
+        return f"practice:{exercise.id}"
+    if exercise.topic and E.EXERCISES.get(exercise.id) is exercise:
+        return f"lesson:{exercise.id}"
+    return None
+
+
+def find_exercise(ref: str) -> Exercise:
+    """The exercise an :func:`exercise_ref` names; :class:`PollError` for anything else."""
+    if not isinstance(ref, str) or len(ref) > MAX_REF_CHARS or not _REF.fullmatch(ref):
+        raise PollError("poll.refused.ref", ref=echo(ref))
+    kind, name = ref.split(":", 1)
+    if kind == "lesson":
+        exercise = E.EXERCISES.get(name)
+        if exercise is None:
+            raise PollError("poll.refused.ref", ref=echo(ref))
+        return exercise
+    match = _PRACTICE_KEY.fullmatch(name)
+    if match is None or int(match.group(1)) > MAX_SEED:
+        raise PollError("poll.refused.ref", ref=echo(ref))
+    for generated in _generated(int(match.group(1))):
+        if generated.key == name:
+            return generated.exercise
+    raise PollError("poll.refused.ref", ref=echo(ref))
+
+
+def _as_exercise(exercise) -> Exercise:
+    if isinstance(exercise, P.Generated):
+        return exercise.exercise
+    if isinstance(exercise, str):
+        return find_exercise(exercise)
+    if not isinstance(exercise, Exercise):
+        raise PollError("poll.refused.exercise", exercise=echo(exercise))
+    return exercise
+
+
+# ------------------------------------------------------------------------------------ a poll
+@dataclass(frozen=True)
+class _Answer:
+    key: str  # what is counted (a choice's key, or the engine's reading of a free answer)
+    given: str  # what the learner sent (checked again by the engine at the reveal)
+
+
+class Reveal:
+    """What a poll's reveal shows: the engine's right answer, its reason, each learner's verdict."""
+
+    def __init__(self, poll: Poll):
+        self.poll = poll
+        ex = poll.exercise
+        truth = ex.right_answer()
+        self._truth_answer = truth[0] if isinstance(truth, (list, tuple)) else truth
+        if poll.free:
+            truth_key = ex.check(self._truth_answer, DEFAULT_LANGUAGE).answer
+            right = {truth_key}
+            right |= {a.key for a in poll._answers.values() if self._check(a, "en").correct}
+        elif isinstance(truth, (list, tuple)):
+            right = {str(v) for v in truth}
+        else:
+            right = {str(truth)}
+        self.right_keys: frozenset[str] = frozenset(right)
+        #: learner id -> answered right (only those who answered)
+        self.correct: dict[str, bool] = {
+            learner: self._check(a, DEFAULT_LANGUAGE).correct
+            for learner, a in poll._answers.items()
+        }
+
+    def _check(self, answer: _Answer, lang: str) -> Feedback:
+        given = int(answer.given) if self.poll.square else answer.given
+        return self.poll.exercise.check(given, _language(lang))
+
+    def _right(self, lang: str) -> Feedback:
+        return self.poll.exercise.check(self._truth_answer, _language(lang))
+
+    def right_answer(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The engine's right answer in words (every right square for a square question)."""
+        return self._right(lang).right_answer
+
+    def headline(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        return self._right(lang).headline
+
+    def explanation(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The engine's own reason for the right answer (with its rule IDs)."""
+        feedback = self._right(lang)
+        return feedback.reason or feedback.explanation
+
+    def verdict(self, learner_id, lang: str = DEFAULT_LANGUAGE) -> Feedback | None:
+        """The engine's verdict on one learner's answer (None if they did not answer)."""
+        answer = self.poll._answers.get(str(learner_id))
+        return None if answer is None else self._check(answer, lang)
+
+
+class Poll:
+    """One exercise pushed to a set of learners (see the module docstring)."""
+
+    def __init__(self, exercise, learner_ids: Iterable | Mapping, *, number: int = 1):
+        self.exercise = _as_exercise(exercise)
+        self.ref = exercise_ref(self.exercise)
+        self.number = number
+        self.square = isinstance(self.exercise, ClickClosingSquare)
+        self.free = self.exercise.answer_kind in ("integer", "probability")
+        self.names: dict[str, str] = {}
+        ids = learner_ids.items() if isinstance(learner_ids, Mapping) else learner_ids
+        learners: list[str] = []
+        for item in ids:
+            learner, name = item if isinstance(learner_ids, Mapping) else (item, None)
+            learner = _learner_id(learner)
+            if learner not in learners:
+                learners.append(learner)
+            if name is not None:
+                self.names[learner] = _name(name, learner)
+            if len(learners) > MAX_LEARNERS:
+                raise PollError("poll.refused.too_many", limit=MAX_LEARNERS)
+        self.learners: list[str] = learners
+        self._answers: dict[str, _Answer] = {}  # in the order of each learner's first answer
+        self._reveal: Reveal | None = None
+        self._lock = threading.RLock()
+        try:
+            self._keys = self._choice_keys()
+            self.exercise.prompt(DEFAULT_LANGUAGE)
+        except ExerciseError as error:  # an exercise that cannot be asked: say so, push nothing
+            message = str(error)
+            raise PollError("poll.refused.cannot_ask", reason=lambda _l: message) from None
+
+    def __repr__(self) -> str:
+        state = "revealed" if self.revealed else f"{len(self._answers)}/{len(self.learners)}"
+        return f"<Poll {self.number} {self.exercise.id} {state}>"
+
+    # --- the question
+    def _square_stall(self) -> int:
+        state = self.exercise.state()
+        market = self.exercise.market
+        return market * 2 + state.side[market]
+
+    def _choice_keys(self) -> tuple[str, ...]:
+        if self.free:
+            return ()
+        if self.square:
+            state = self.exercise.state()
+            status = stall_status(state, self.exercise.market, state.decider)
+            return tuple(str(i) for i in status.empty)
+        return tuple(value for value, _ in self.exercise.choices(DEFAULT_LANGUAGE))
+
+    def prompt(self, lang: str = DEFAULT_LANGUAGE) -> str:
+        """The question in ``lang`` (the exercise's own, as the lessons ask it)."""
+        return self.exercise.prompt(_language(lang))
+
+    def choices(self, lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
+        """``[(key, label)]`` to pick from; empty for a free answer (a number, a probability)."""
+        return [(key, self.label(key, lang)) for key in self._keys]
+
+    def label(self, key: str, lang: str = DEFAULT_LANGUAGE) -> str:
+        """A key in words: a choice's label, a square's name, or a free answer as written."""
+        lang = _language(lang)
+        if self.square and key in self._keys:
+            return str(square_name(self._square_stall(), int(key), lang))
+        if not self.free and key in self._keys:
+            return dict(self.exercise.choices(lang)).get(key, key)
+        return key
+
+    @property
+    def revealed(self) -> bool:
+        return self._reveal is not None
+
+    @property
+    def result(self) -> Reveal | None:
+        return self._reveal
+
+    # --- the learners
+    def include(self, learner_id, name: str | None = None) -> bool:
+        """Add a learner (one who joined after the push); True if new. Refused after the reveal."""
+        learner = _learner_id(learner_id)
+        with self._lock:
+            if self.revealed:
+                raise PollError("poll.refused.revealed")
+            if name is not None:
+                self.names[learner] = _name(name, learner)
+            if learner in self.learners:
+                return False
+            if len(self.learners) >= MAX_LEARNERS:
+                raise PollError("poll.refused.too_many", limit=MAX_LEARNERS)
+            self.learners.append(learner)
+            return True
+
+    def remove(self, learner_id) -> bool:
+        """Take a learner (and their answer) out of the poll; True if they were in it."""
+        learner = _learner_id(learner_id)
+        with self._lock:
+            if learner not in self.learners:
+                return False
+            self.learners.remove(learner)
+            self._answers.pop(learner, None)
+            return True
+
+    # --- answers
+    def answer(self, learner_id, choice) -> str:
+        """Record ``learner_id``'s answer (replacing theirs, until the reveal); the key counted.
+
+        Raises :class:`PollError` (nothing changed) for an unknown learner, an answer after the
+        reveal, a choice that is not one of the choices, an oversized or hostile string, or a
+        free answer the engine cannot read as an answer (its own reason is quoted)."""
+        learner = _learner_id(learner_id)
+        text = _answer_text(choice)
+        with self._lock:
+            if self.revealed:
+                raise PollError("poll.refused.revealed")
+            if learner not in self.learners:
+                raise PollError("poll.refused.unknown_learner", learner=echo(learner))
+            if self.free:
+                feedback = self.exercise.check(text, DEFAULT_LANGUAGE)
+                if not feedback.valid:
+                    exercise = self.exercise
+                    raise PollError(
+                        "poll.refused.invalid",
+                        reason=lambda lang: exercise.check(text, lang).headline,
+                        answer=echo(text),
+                    )
+                key = feedback.answer
+            else:
+                if text not in self._keys:
+                    raise PollError(
+                        "poll.refused.not_a_choice",
+                        answer=echo(text),
+                        choices=", ".join(self._keys),
+                    )
+                key = text
+            self._answers[learner] = _Answer(key, text)
+            return key
+
+    def answer_of(self, learner_id) -> str | None:
+        """The key a learner's answer is counted under (None: no answer yet)."""
+        answer = self._answers.get(str(learner_id))
+        return None if answer is None else answer.key
+
+    def given(self, learner_id) -> str | None:
+        """A learner's answer as they sent it."""
+        answer = self._answers.get(str(learner_id))
+        return None if answer is None else answer.given
+
+    def counts(self) -> dict[str, int]:
+        """Answers per key: every choice in order (0 included), then free answers in the order
+        they first came. The counts add up to ``len(answered())``."""
+        with self._lock:
+            out = dict.fromkeys(self._keys, 0)
+            for answer in self._answers.values():
+                out[answer.key] = out.get(answer.key, 0) + 1
+            return out
+
+    def answered(self) -> tuple[str, ...]:
+        """The learners who have answered, in the order of their first answer."""
+        with self._lock:
+            return tuple(self._answers)
+
+    def waiting(self) -> tuple[str, ...]:
+        """The learners of the poll who have not answered yet."""
+        with self._lock:
+            return tuple(learner for learner in self.learners if learner not in self._answers)
+
+    def reveal(self) -> Reveal:
+        """Close the answers and judge them (the engine's right answer and reason); a second
+        call returns the same reveal."""
+        with self._lock:
+            if self._reveal is None:
+                self._reveal = Reveal(self)
+            return self._reveal
+
+    # --- storing
+    def as_dict(self) -> dict:
+        with self._lock:
+            return {
+                "ref": self.ref,
+                "number": self.number,
+                "learners": list(self.learners),
+                "names": dict(self.names),
+                "answers": [[k, a.key, a.given] for k, a in self._answers.items()],
+                "revealed": self.revealed,
+            }
+
+    @classmethod
+    def from_dict(cls, data) -> Poll:
+        """A poll as :meth:`as_dict` stored it (every answer checked again)."""
+        if not isinstance(data, Mapping) or data.get("ref") is None:
+            raise PollError("poll.refused.stored")
+        learners = data.get("learners") or []
+        names = data.get("names") or {}
+        if not isinstance(learners, list) or not isinstance(names, Mapping):
+            raise PollError("poll.refused.stored")
+        number = data.get("number", 1)
+        poll = cls(
+            find_exercise(data["ref"]),
+            {learner: names.get(learner) for learner in learners},
+            number=number if isinstance(number, int) and not isinstance(number, bool) else 1,
+        )
+        for item in data.get("answers") or []:
+            if not isinstance(item, list) or len(item) != 3:
+                raise PollError("poll.refused.stored")
+            poll.answer(item[0], item[2])
+        if data.get("revealed"):
+            poll.reveal()
+        return poll
+
+
+# ------------------------------------------------------------------------------------ the record
+@dataclass(frozen=True)
+class LearnerRow:
+    """One learner's line of the class view."""
+
+    learner_id: str
+    name: str
+    rules_seen: tuple[str, ...]  # rule IDs, in RULINGS order
+    right: tuple[str, ...]  # exercise ids answered right (once per poll)
+    wrong: tuple[str, ...]  # exercise ids answered wrong (once per poll)
+
+
+@dataclass
+class _Learner:
+    name: str
+    rules: set[str] = field(default_factory=set)
+    right: list[str] = field(default_factory=list)
+    wrong: list[str] = field(default_factory=list)
+
+
+class ClassRecord:
+    """Per learner of a class: the rules seen at work and the exercises answered right and wrong."""
+
+    def __init__(self):
+        self._learners: dict[str, _Learner] = {}
+        self._lock = threading.RLock()
+
+    def join(self, learner_id, name: str | None = None) -> str:
+        """Add a learner (or rename one); returns the id."""
+        learner = _learner_id(learner_id)
+        shown = _name(name, learner)
+        with self._lock:
+            if learner in self._learners:
+                if name is not None:
+                    self._learners[learner].name = shown
+                return learner
+            if len(self._learners) >= MAX_LEARNERS:
+                raise PollError("poll.refused.too_many", limit=MAX_LEARNERS)
+            self._learners[learner] = _Learner(shown)
+            return learner
+
+    def __contains__(self, learner_id) -> bool:
+        return str(learner_id) in self._learners
+
+    def learners(self) -> tuple[str, ...]:
+        return tuple(self._learners)
+
+    def name(self, learner_id) -> str:
+        entry = self._learners.get(str(learner_id))
+        return entry.name if entry is not None else str(learner_id)
+
+    def saw(self, learner_ids: Iterable, events: Iterable) -> set[str]:
+        """The rules ``events`` name (``GameState.log`` entries; :func:`.coverage.rules_in`) are
+        seen by every learner of ``learner_ids`` known to the record; returns the rule IDs."""
+        rules = rules_in(events)
+        if not rules:
+            return rules
+        with self._lock:
+            for learner in learner_ids:
+                entry = self._learners.get(str(learner))
+                if entry is not None:
+                    entry.rules |= rules
+        return rules
+
+    def answered(self, learner_id, exercise_id: str, correct: bool) -> None:
+        """One answer to a revealed poll (a learner not in the record joins under their id)."""
+        learner = self.join(learner_id)
+        with self._lock:
+            entry = self._learners[learner]
+            (entry.right if correct else entry.wrong).append(str(exercise_id))
+
+    def row(self, learner_id) -> LearnerRow:
+        with self._lock:
+            entry = self._learners.get(str(learner_id))
+            if entry is None:
+                raise PollError("poll.refused.unknown_learner", learner=echo(learner_id))
+            return LearnerRow(
+                str(learner_id),
+                entry.name,
+                tuple(sorted(entry.rules, key=rule_key)),
+                tuple(entry.right),
+                tuple(entry.wrong),
+            )
+
+    def rows(self) -> list[LearnerRow]:
+        """Every learner, in the order they joined."""
+        return [self.row(learner) for learner in self.learners()]
+
+    def as_dict(self) -> dict:
+        with self._lock:
+            return {
+                learner: {
+                    "name": e.name,
+                    "rules": sorted(e.rules, key=rule_key),
+                    "right": list(e.right),
+                    "wrong": list(e.wrong),
+                }
+                for learner, e in self._learners.items()
+            }
+
+    @classmethod
+    def from_dict(cls, data) -> ClassRecord:
+        record = cls()
+        if not isinstance(data, Mapping):
+            raise PollError("poll.refused.stored")
+        for learner, entry in data.items():
+            if not isinstance(entry, Mapping):
+                raise PollError("poll.refused.stored")
+            record.join(learner, entry.get("name"))
+            stored = record._learners[str(learner)]
+            rules = entry.get("rules") or []
+            stored.rules = {r for r in rules if isinstance(r, str) and rule_key(r)[0] < 10**6}
+            stored.right = [str(x) for x in entry.get("right") or [] if isinstance(x, str)]
+            stored.wrong = [str(x) for x in entry.get("wrong") or [] if isinstance(x, str)]
+        return record
+
+
+# ------------------------------------------------------------------------------------ a room's polls
+class Polls:
+    """A room's polls: the current one, those before it, the class record, and listeners."""
+
+    def __init__(self, record: ClassRecord | None = None):
+        self.record = record if record is not None else ClassRecord()
+        self.history: list[Poll] = []
+        self._listeners: list = []
+        self._lock = threading.RLock()
+
+    @property
+    def current(self) -> Poll | None:
+        return self.history[-1] if self.history else None
+
+    # --- listeners
+    def on_change(self, callback: Callable[[Polls, str], None]) -> Callable[[], None]:
+        """Call ``callback(polls, what)`` after every change; returns a function that stops it.
+        A bound method is held weakly (a closed page's view does not stay alive for it)."""
+        if hasattr(callback, "__self__") and hasattr(callback, "__func__"):
+            ref = weakref.WeakMethod(callback)
+        else:
+            ref = lambda: callback  # noqa: E731
+        with self._lock:
+            self._listeners.append(ref)
+
+        def stop() -> None:
+            with self._lock:
+                if ref in self._listeners:
+                    self._listeners.remove(ref)
+
+        return stop
+
+    def _changed(self, what: str) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for ref in listeners:
+            callback = ref()
+            if callback is None:
+                with self._lock:
+                    if ref in self._listeners:
+                        self._listeners.remove(ref)
+                continue
+            try:
+                callback(self, what)
+            except Exception:  # one broken page never stops the others
+                log.exception("a poll listener failed")
+
+    # --- the teacher
+    def push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:
+        """Ask ``exercise`` (an Exercise, a practice ``Generated`` or a ref) of these learners;
+        the poll before it ends (if it was not revealed, its answers are not recorded)."""
+        names = learner_ids if isinstance(learner_ids, Mapping) else None
+        ids = list(learner_ids)
+        poll = Poll(exercise, ids, number=len(self.history) + 1)
+        for learner in poll.learners:
+            name = names.get(learner) if names is not None else None
+            if learner not in self.record or name is not None:
+                self.record.join(learner, name)
+        with self._lock:
+            self.history.append(poll)
+            del self.history[:-50]  # older polls are in the record already
+        self._changed("push")
+        return poll
+
+    def _poll(self) -> Poll:
+        poll = self.current
+        if poll is None:
+            raise PollError("poll.refused.no_poll")
+        return poll
+
+    def reveal(self) -> Reveal:
+        """Reveal the current poll and record each answer in the class record (once)."""
+        poll = self._poll()
+        with poll._lock:
+            first = not poll.revealed
+            result = poll.reveal()
+        if first:
+            for learner, correct in result.correct.items():
+                self.record.answered(learner, poll.exercise.id, correct)
+            self._changed("reveal")
+        return result
+
+    def include(self, learner_id, name: str | None = None) -> bool:
+        """A learner who joined after the push answers the current poll too."""
+        learner = self.record.join(learner_id, name)
+        poll = self.current
+        added = poll.include(learner) if poll is not None and not poll.revealed else False
+        if added:
+            self._changed("include")
+        return added
+
+    def remove(self, learner_id) -> bool:
+        """A learner removed from the room: out of the current poll (the record keeps them)."""
+        poll = self.current
+        removed = poll.remove(learner_id) if poll is not None and not poll.revealed else False
+        if removed:
+            self._changed("remove")
+        return removed
+
+    # --- the learners
+    def answer(self, learner_id, choice) -> str:
+        key = self._poll().answer(learner_id, choice)
+        self._changed("answer")
+        return key
+
+    def counts(self) -> dict[str, int]:
+        poll = self.current
+        return poll.counts() if poll is not None else {}
+
+    def answered(self) -> tuple[str, ...]:
+        poll = self.current
+        return poll.answered() if poll is not None else ()
+
+    def waiting(self) -> tuple[str, ...]:
+        poll = self.current
+        return poll.waiting() if poll is not None else ()
+
+    def name(self, learner_id) -> str:
+        poll = self.current
+        if poll is not None and str(learner_id) in poll.names:
+            return poll.names[str(learner_id)]
+        return self.record.name(learner_id)
+
+    # --- storing
+    def as_dict(self) -> dict:
+        with self._lock:
+            polls = [p.as_dict() for p in self.history if p.ref is not None]
+        return {"polls": polls, "record": self.record.as_dict()}
+
+    @classmethod
+    def from_dict(cls, data) -> Polls:
+        if not isinstance(data, Mapping):
+            raise PollError("poll.refused.stored")
+        polls = cls(ClassRecord.from_dict(data.get("record") or {}))
+        polls.history = [Poll.from_dict(p) for p in data.get("polls") or []]
+        return polls
