@@ -35,9 +35,28 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # --- the measurements (run in a child process whose sys.path starts with the code measured) ---
+def _module(name: str):
+    """``nefertiti_core``'s module ``name`` (engine.state, play.bots, play.odds, play.openspiel)
+    in the code measured, whichever layout it has (the layers came with #15: before them the
+    modules sat in nefertiti_core itself). The module must come from the code measured: with an
+    editable install, a module missing there would silently be imported from this checkout."""
+    import importlib
+
+    import nefertiti_core
+
+    where = Path(nefertiti_core.__file__).resolve().parent
+    layered = (where / "engine").is_dir()
+    module = importlib.import_module(
+        f"nefertiti_core.{name if layered else name.rsplit('.', 1)[-1]}"
+    )
+    if where not in Path(module.__file__).resolve().parents:
+        sys.exit(f"{module.__name__} came from {module.__file__}, not from {where}")
+    return module
+
+
 def _decisions(kind: str, games: int) -> dict:
-    from nefertiti_core.engine.state import new_game
-    from nefertiti_core.play.bots import make_bot
+    new_game = _module("engine.state").new_game
+    make_bot = _module("play.bots").make_bot
 
     decisions = 0
     cpu = 0.0
@@ -53,8 +72,8 @@ def _decisions(kind: str, games: int) -> dict:
 
 
 def _odds(playouts: int) -> dict:
-    from nefertiti_core.engine.state import new_game
-    from nefertiti_core.play.odds import odds
+    new_game = _module("engine.state").new_game
+    odds = _module("play.odds").odds
 
     state = new_game(4, 0)
     start = time.perf_counter()
@@ -68,8 +87,9 @@ def _odds(playouts: int) -> dict:
 
 
 def _mcts(iterations: int, positions: int) -> dict:
-    from nefertiti_core.engine.state import new_game
-    from nefertiti_core.play.bots import make_bot
+    new_game = _module("engine.state").new_game
+    make_bot = _module("play.bots").make_bot
+    _module("play.openspiel")  # registers the mcts kind from the code measured
 
     simulations = 0
     cpu = 0.0
