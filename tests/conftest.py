@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+from pg import postgres_url  # noqa: F401  (a private PostgreSQL server for any test; tests/pg.py)
+
 
 def pytest_configure(config):
     """The run's saved games (the served Sandbox autosaves every game, widgets/store.py) and

@@ -2,6 +2,9 @@
 
 The browser journeys (a reload, a server killed and started again) are in
 tests/browser/test_restart.py; here the store itself and the Sandbox's choices, without a server.
+Every test taking ``store`` runs twice: on the default SQLite file and on a real PostgreSQL
+server (tests/pg.py; a database of its own per test). Schema versions, database URLs and
+compare-and-set between processes: tests/test_store_db.py.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from pg import fresh_database
 from sqlalchemy import update
 
 from nefertiti_core.files.history import record_from_data
@@ -19,6 +23,7 @@ from widgets.sandbox import Sandbox
 from widgets.session import GameSession
 from widgets.store import (
     MAX_RECORD_CHARS,
+    SCHEMA_VERSION,
     Store,
     StoreError,
     games_table,
@@ -30,20 +35,34 @@ from widgets.store import (
 ME, THEM = new_token(), new_token()
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request, tmp_path, monkeypatch):
+    """A new store: the default (SQLite under $NEFERTITI_HOME) or a new PostgreSQL database."""
     monkeypatch.setenv("NEFERTITI_HOME", str(tmp_path / "home"))
-    store = Store()
+    if request.param == "sqlite":
+        store = Store()
+    else:
+        store = Store(fresh_database(request.getfixturevalue("postgres_url")))
     yield store
     store.close()
 
 
-def test_the_default_store_is_an_sqlite_file_in_wal_mode_under_nefertiti_home(store, tmp_path):
+def reopened(store) -> Store:
+    """The same store opened again (as a restarted server does)."""
+    store.close()
+    return Store(store.url)
+
+
+def test_the_default_store_is_an_sqlite_file_in_wal_mode_under_nefertiti_home(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("NEFERTITI_HOME", str(tmp_path / "home"))
+    Store().close()
     path = tmp_path / "home" / "games.sqlite3"
     assert path.exists()
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert db.execute("SELECT version FROM nefertiti_schema").fetchall() == [(1,)]
+        assert db.execute("SELECT version FROM nefertiti_schema").fetchall() == [(SCHEMA_VERSION,)]
 
 
 def test_a_game_is_kept_and_read_back_by_its_owner_only(store):
@@ -61,6 +80,7 @@ def test_a_game_is_kept_and_read_back_by_its_owner_only(store):
     store.save(token, owner_of(ME), "second save", step=8)
     again = store.load(token, owner_of(ME))
     assert (again.record, again.step, again.created) == ("second save", 8, saved.created)
+    assert (saved.revision, again.revision) == (1, 2)  # each save counted
     assert store.count() == 1
 
 
@@ -104,15 +124,19 @@ def test_latest_is_the_owners_last_saved_game(store):
     assert store.latest(owner_of(new_token())) is None
 
 
-def test_a_store_from_a_newer_version_is_refused_with_a_clear_message(store, tmp_path):
+def test_a_store_from_a_newer_version_is_refused_with_a_clear_message(store):
+    token = new_token()
+    store.save(token, owner_of(ME), "kept")
     with store.engine.begin() as db:
         db.execute(schema_table.insert().values(version=99))
-    store.close()
     with pytest.raises(StoreError) as caught:
-        Store()
+        reopened(store)
     message = str(caught.value)
-    assert "newer version of the tutor (schema 99; this one reads 1)" in message
-    assert "games.sqlite3" in message and "\n" not in message
+    assert f"newer version of the tutor (schema 99; this one reads {SCHEMA_VERSION})" in message
+    assert store.where() in message and "\n" not in message
+    with store.engine.connect() as db:  # refused, never changed
+        assert sorted(db.scalars(schema_table.select())) == [SCHEMA_VERSION, 99]
+        assert db.scalar(games_table.select().with_only_columns(games_table.c.record)) == "kept"
 
 
 def test_an_unusable_home_is_a_clear_error(tmp_path, monkeypatch):
@@ -248,12 +272,11 @@ def test_a_new_browser_gets_a_cookie_and_an_old_one_keeps_its_own(store):
 
 def test_the_saved_game_survives_a_store_opened_again(store, tmp_path):
     first = branched(store)
-    store.close()
-    reopened = Store()
+    second = reopened(store)
     again = Sandbox(GameSession())
-    again.connect_store(reopened, browser=ME, game=first.game_token)
+    again.connect_store(second, browser=ME, game=first.game_token)
     same_game(first.session, again.session)
-    reopened.close()
+    second.close()
 
 
 def test_save_downloads_the_whole_game_that_loads_back_identically(store):

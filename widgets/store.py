@@ -1,18 +1,33 @@
-"""The store of saved games: every Sandbox game, autosaved, so a reload or a restart loses nothing.
+"""The store: saved games (and the classroom's rooms) in one database, behind SQLAlchemy.
 
-One table, ``saved_games``, keyed by a random, unguessable token (``secrets.token_urlsafe``):
-the whole game record (format 2: every branch, the current branch and step, the seats and the
-bots' seed; see ``docs/scenario-format.md``) as text, the session's language and hints, who owns
-it (a hash of the browser's own random id, so a shared link does not hand the game to another
-browser), and when it was created and last saved. A second table, ``nefertiti_schema``, holds
-the schema's version: a store written by a newer version of the tutor is refused with a clear
-message, never changed.
+``saved_games`` holds every Sandbox game, autosaved, so a reload or a restart loses nothing: keyed
+by a random, unguessable token (``secrets.token_urlsafe``), the whole game record (format 2: every
+branch, the current branch and step, the seats and the bots' seed; see
+``docs/scenario-format.md``) as text, the session's language and hints, who owns it (a hash of the
+browser's own random id, so a shared link does not hand the game to another browser), how many
+times it was saved (``revision``) and when it was created and last saved.
 
-By default the store is an SQLite file, ``games.sqlite3`` under ``$NEFERTITI_HOME`` (default
-``~/.nefertiti``), in WAL mode (a reader never waits for the writer). Any SQLAlchemy URL works
-instead (``Store("postgresql+psycopg://...")``; the served app reads ``$NEFERTITI_STORE_URL``):
-nothing here is specific to SQLite but the pragmas (checked with PostgreSQL 15 and psycopg 3). Bounded: a record larger than ``MAX_RECORD_CHARS`` is not stored (the caller is told),
-and games untouched for ``EXPIRE_DAYS`` are deleted when the store is opened and then hourly.
+Where: an SQLite file, ``games.sqlite3`` under ``$NEFERTITI_HOME`` (default ``~/.nefertiti``), in
+WAL mode (a reader never waits for the writer) — one server process. Several processes (or
+machines) share one **PostgreSQL** database instead: ``nefertiti serve --database
+postgresql://user:password@host/db`` or ``$NEFERTITI_STORE_URL`` (docs/deploy.md). Only these
+two are accepted (:func:`database_url`); ``postgresql://`` means psycopg 3.
+
+The schema is the project's own, versioned (``nefertiti_schema`` holds one row per version
+applied): opening a store creates it, or migrates an older one in one transaction (each
+version's steps in :data:`MIGRATIONS`, in order; then every table declared on :data:`metadata`
+that is missing is created — other modules, e.g. the classroom's rooms, declare theirs there),
+or refuses a newer one with a clear message, never changing it. Two processes opening the same
+store at once take turns (a lock for the transaction). A module that changes one of its tables
+adds a step to :data:`MIGRATIONS` under a new :data:`SCHEMA_VERSION`.
+
+Between processes, :meth:`Store.compare_and_set` / :meth:`Store.append_step` write a row only if
+its version is still the one the writer read (one ``UPDATE … WHERE version = :expected``): of two
+processes writing the same room at once one wins and the other is told, nothing is lost or
+doubled. widgets/classroom/feed.py tells the other processes that something changed.
+
+Bounded: a record larger than ``MAX_RECORD_CHARS`` is not stored (the caller is told), and games
+untouched for ``EXPIRE_DAYS`` are deleted when the store is opened and then hourly.
 
 The engine knows nothing of this module: it only writes and reads record text.
 """
@@ -26,6 +41,8 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,23 +56,34 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    and_,
+    case,
     create_engine,
     delete,
     event,
     insert,
+    literal,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("widgets.store")
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 MAX_RECORD_CHARS = 1_000_000  # a whole game of ~130 steps with a few branches is ~20-60 kB
 EXPIRE_DAYS = 30
 EXPIRE_EVERY_S = 3600
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 FILE_NAME = "games.sqlite3"
+#: The databases a store may be in (SQLAlchemy backend names).
+BACKENDS = ("sqlite", "postgresql")
+#: PostgreSQL: how long to wait for the server when connecting (seconds).
+CONNECT_TIMEOUT_S = 5
+#: PostgreSQL advisory lock taken by the transaction that opens (creates, migrates) the store.
+_OPEN_LOCK = 0x4E_4546_4552  # "NEFER"
 
 metadata = MetaData()
 schema_table = Table(
@@ -73,6 +101,7 @@ games_table = Table(
     Column("hints", Boolean, nullable=False, default=True),
     Column("branch", String(100), nullable=False, default="main"),  # for the resume offer
     Column("step", Integer, nullable=False, default=0),
+    Column("revision", Integer, nullable=False, default=0, server_default="0"),  # schema 2
     Column("created", DateTime(timezone=True), nullable=False),
     Column("updated", DateTime(timezone=True), nullable=False, index=True),
 )
@@ -92,6 +121,7 @@ class SavedGame:
     step: int
     created: datetime
     updated: datetime
+    revision: int = 0  # how many times it was saved (schema 2)
 
 
 def nefertiti_home() -> Path:
@@ -116,6 +146,66 @@ def owner_of(browser: str) -> str:
     return hashlib.sha256(browser.encode()).hexdigest()
 
 
+# ---------------------------------------------------------------------- schema versions
+def _v2_revision(db: Connection) -> None:
+    """Schema 2: saved games count their saves (``revision``), so a writer can tell that
+    another process wrote the game since it read it."""
+    db.execute(text("ALTER TABLE saved_games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
+
+
+#: Each schema version's steps from the version before it, in order. Version 1 is the first
+#: (saved_games); tables new in a version need no step (they are created as declared).
+MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
+    2: [_v2_revision],
+}
+
+
+# ---------------------------------------------------------------------- database URLs
+def database_url(value: str | URL) -> URL:
+    """``value`` checked as a store's address: an SQLAlchemy URL of SQLite or PostgreSQL
+    (``postgresql://`` and ``postgres://`` mean psycopg 3). A :class:`StoreError` with one line
+    naming what is wrong otherwise."""
+    try:
+        url = make_url(value)
+    except (ArgumentError, ValueError, TypeError):
+        raise StoreError(
+            f"{str(value)[:80]!r} is not a database URL (e.g. "
+            "postgresql://user:password@host:5432/nefertiti or sqlite:////path/games.sqlite3)"
+        ) from None
+    backend = url.get_backend_name()
+    if backend == "postgres":
+        url, backend = url.set(drivername="postgresql"), "postgresql"
+    where = url.render_as_string(hide_password=True)
+    if backend not in BACKENDS:
+        raise StoreError(
+            f"{where[:80]!r}: a {backend!r} database is not supported; give a "
+            "postgresql://… or sqlite:///… URL"
+        )
+    if backend == "postgresql":
+        if url.get_driver_name() not in ("psycopg", "postgresql"):  # "postgresql": no +driver
+            raise StoreError(
+                f"{where[:80]!r}: the driver {url.get_driver_name()!r} is not the tutor's; "
+                "write postgresql://… (psycopg 3)"
+            )
+        url = url.set(drivername="postgresql+psycopg")
+        if not url.database:
+            raise StoreError(
+                f"{where[:80]!r} names no database: add it after the host, e.g. "
+                "postgresql://user@host:5432/nefertiti"
+            )
+        if url.port is not None and not 1 <= url.port <= 65535:
+            raise StoreError(f"{where[:80]!r}: the port is not from 1 to 65535")
+    return url
+
+
+def _reason(error: BaseException) -> str:
+    """The driver's own words for a database error, on one line (no SQL, no traceback)."""
+    original = getattr(error, "orig", None) or error
+    lines = [line.strip() for line in str(original).splitlines() if line.strip()]
+    words = " ".join(lines[:2]) or type(original).__name__
+    return re.sub(r"\s*\(Background on this error at: [^)]*\)", "", words)[:300]
+
+
 def _utc(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)  # SQLite drops the zone
 
@@ -123,7 +213,7 @@ def _utc(value: datetime) -> datetime:
 class Store:
     """Saved games in a database (an SQLite file by default); thread-safe."""
 
-    def __init__(self, url: str | None = None):
+    def __init__(self, url: str | URL | None = None):
         if url is None:
             home = nefertiti_home()
             try:
@@ -133,37 +223,135 @@ class Store:
                     f"cannot create the folder for saved games {home}: {error}"
                 ) from None
             url = default_url()
-        self.url = url
-        self.engine = create_engine(url)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.url = database_url(url)
+        if self.url.get_backend_name() == "sqlite":
+            self.engine = create_engine(self.url)
+            event.listen(self.engine, "connect", _sqlite_connect)
+            event.listen(self.engine, "begin", _sqlite_begin)
+        else:
+            self.engine = create_engine(
+                self.url,
+                pool_pre_ping=True,  # a connection cut by a database restart is replaced
+                connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+            )
         self._last_expiry = 0.0
         self._lock = threading.Lock()
+        self._tables: set[str] = set()
         try:
             self._open()
             self.expire()
         except SQLAlchemyError as error:
-            raise StoreError(
-                f"cannot open the store of saved games {self._where()}: {error}"
-            ) from None
+            self.engine.dispose()
+            raise StoreError(f"cannot open the store {self.where()}: {_reason(error)}") from None
 
-    def _where(self) -> str:
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    def where(self) -> str:
+        """The store's URL without its password (for messages)."""
         return self.engine.url.render_as_string(hide_password=True)
 
+    _where = where
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction, committed at the end (rolled back on an exception). On SQLite
+        it takes the write lock at its start (BEGIN IMMEDIATE), so it never fails half-way on
+        another process's lock; it waits for it (busy_timeout)."""
+        with self.engine.connect() as db:
+            db.execution_options(nefertiti_write=True)
+            with db.begin():
+                yield db
+
     def _open(self) -> None:
-        metadata.create_all(self.engine)
-        with self.engine.begin() as db:
+        """Create, migrate (one transaction) or refuse the store; see the module's docstring."""
+        with self._lock, self.transaction() as db:
+            if self.dialect == "postgresql":  # two processes opening at once take turns
+                db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
+            schema_table.create(db, checkfirst=True)
             versions = list(db.scalars(select(schema_table.c.version)))
-            if not versions:
+            current = max(versions, default=0)
+            if current > SCHEMA_VERSION:
+                raise StoreError(
+                    f"the store {self.where()} was written by a newer version of the "
+                    f"tutor (schema {current}; this one reads {SCHEMA_VERSION}): update the "
+                    "tutor, or give it another store (NEFERTITI_HOME, NEFERTITI_STORE_URL or "
+                    "--database)"
+                )
+            if current:  # an older store: each later version's steps, in order
+                for version in range(current + 1, SCHEMA_VERSION + 1):
+                    for step in MIGRATIONS.get(version, ()):
+                        step(db)
+                    db.execute(insert(schema_table).values(version=version))
+                    log.info("store %s migrated to schema %d", self.where(), version)
+            metadata.create_all(db)  # a new store, or tables declared since
+            if not current:
                 db.execute(insert(schema_table).values(version=SCHEMA_VERSION))
-                return
-        newest = max(versions)
-        if newest > SCHEMA_VERSION:
-            raise StoreError(
-                f"the store of saved games {self._where()} was written by a newer version of the "
-                f"tutor (schema {newest}; this one reads {SCHEMA_VERSION}): update the tutor, or "
-                "give it another store (NEFERTITI_HOME or NEFERTITI_STORE_URL)"
-            )
+            self._tables = set(metadata.tables)
+
+    def create_tables(self) -> None:
+        """Create the tables declared on :data:`metadata` since the store was opened (a module
+        imported later, e.g. the rooms'); :func:`get_store` calls it when there are new ones."""
+        if set(metadata.tables) <= self._tables:
+            return
+        with self._lock, self.transaction() as db:
+            if self.dialect == "postgresql":
+                db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
+            metadata.create_all(db)
+            self._tables = set(metadata.tables)
+
+    # ------------------------------------------------------------------ between processes
+    def compare_and_set(
+        self,
+        table: Table,
+        key: dict,
+        expected: int,
+        *,
+        version: str = "version",
+        then: Callable[[Connection], None] | None = None,
+        **values,
+    ) -> bool:
+        """Write ``values`` to the row ``key`` (column: value) of ``table`` only if its
+        ``version`` column still holds ``expected``, and make it ``expected + 1``: one
+        ``UPDATE … WHERE key AND version = :expected``, in one transaction. True if this call
+        won; False if the row is at another version (another writer got there first: nothing
+        was written; re-read, decide again, and tell the player as for a stale move) or does
+        not exist. ``then(db)`` runs in the same transaction when it won (e.g. the feed's
+        publish: the news leaves with the commit, or not at all)."""
+        where = [table.c[name] == value for name, value in key.items()]
+        statement = (
+            update(table)
+            .where(and_(*where), table.c[version] == expected)
+            .values({version: expected + 1, **values})
+        )
+        with self._lock, self.transaction() as db:
+            won = db.execute(statement).rowcount == 1
+            if won and then is not None:
+                then(db)
+        return won
+
+    def append_step(
+        self,
+        table: Table,
+        key: dict,
+        expected: int,
+        step: str,
+        *,
+        column: str = "steps",
+        version: str = "version",
+        then: Callable[[Connection], None] | None = None,
+    ) -> bool:
+        """Append ``step`` (one line of text) to the text column ``column`` (lines) of the row
+        ``key`` if its version is still ``expected`` (see :meth:`compare_and_set`)."""
+        if not isinstance(step, str) or "\n" in step or "\r" in step:
+            raise StoreError(f"a step is one line of text, not {str(step)[:60]!r}")
+        lines = table.c[column]
+        joined = case((lines == "", literal(step)), else_=lines + literal("\n" + step))
+        return self.compare_and_set(
+            table, key, expected, version=version, then=then, **{column: joined}
+        )
 
     # ------------------------------------------------------------------ writing
     def save(
@@ -190,30 +378,34 @@ class Store:
             owner=owner, record=record, lang=lang, hints=bool(hints), branch=branch[:100],
             step=int(step), updated=now,
         )  # fmt: skip
-        with self._lock, self.engine.begin() as db:
+        with self._lock, self.transaction() as db:
             done = db.execute(
                 update(games_table)
                 .where(games_table.c.token == token, games_table.c.owner == owner)
-                .values(**values)
+                .values(revision=games_table.c.revision + 1, **values)
             ).rowcount
             if not done:
                 try:
                     with db.begin_nested():
-                        db.execute(insert(games_table).values(token=token, created=now, **values))
+                        db.execute(
+                            insert(games_table).values(
+                                token=token, created=now, revision=1, **values
+                            )
+                        )
                 except IntegrityError:  # the token is someone else's: never overwritten
                     raise StoreError(f"game {token[:6]}… belongs to another browser") from None
         if time.monotonic() - self._last_expiry > EXPIRE_EVERY_S:
             self.expire()
 
     def delete(self, token: str) -> None:
-        with self._lock, self.engine.begin() as db:
+        with self._lock, self.transaction() as db:
             db.execute(delete(games_table).where(games_table.c.token == token))
 
     def expire(self, days: float = EXPIRE_DAYS) -> int:
         """Delete the games untouched for ``days``; returns how many."""
         self._last_expiry = time.monotonic()
         cutoff = datetime.now(UTC) - timedelta(days=days)
-        with self._lock, self.engine.begin() as db:
+        with self._lock, self.transaction() as db:
             gone = db.execute(delete(games_table).where(games_table.c.updated < cutoff)).rowcount
         if gone:
             log.info("expired %d saved games untouched for %s days", gone, days)
@@ -255,16 +447,24 @@ class Store:
 def _saved(row) -> SavedGame:
     return SavedGame(
         row.token, row.record, row.lang, bool(row.hints), row.branch, row.step,
-        _utc(row.created), _utc(row.updated),
+        _utc(row.created), _utc(row.updated), row.revision,
     )  # fmt: skip
 
 
-def _sqlite_pragmas(connection, _record) -> None:
+def _sqlite_connect(connection, _record) -> None:
+    # pysqlite's own transaction handling would commit before DDL (a migration half done);
+    # the store begins its transactions itself (_sqlite_begin)
+    connection.isolation_level = None
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")  # WAL: safe against a crash of the process
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def _sqlite_begin(db: Connection) -> None:
+    write = db.get_execution_options().get("nefertiti_write")
+    db.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 # ---------------------------------------------------------------------- one store per process
@@ -273,9 +473,22 @@ _store_error: str | None = None
 _store_lock = threading.Lock()
 
 
+def configure(url: str | URL | None) -> Store:
+    """Open the process's store at ``url`` now (``nefertiti serve --database``; None: the
+    default or ``$NEFERTITI_STORE_URL``); :class:`StoreError` (one line) if it cannot be."""
+    global _store, _store_error
+    with _store_lock:
+        if _store is not None:
+            _store.close()
+        _store, _store_error = None, None
+        _store = Store(url or os.environ.get("NEFERTITI_STORE_URL") or None)
+        return _store
+
+
 def get_store() -> Store | None:
     """The process's store, opened on first use; None (and the reason logged once, and kept in
-    :func:`store_problem`) if it cannot be opened: the tutor then works without autosave."""
+    :func:`store_problem`) if it cannot be opened: the tutor then works without autosave.
+    Tables declared on :data:`metadata` since it was opened are created first."""
     global _store, _store_error
     with _store_lock:
         if _store is None and _store_error is None:
@@ -284,7 +497,10 @@ def get_store() -> Store | None:
             except StoreError as error:
                 _store_error = str(error)
                 log.error("saved games are off: %s", error)
-        return _store
+        store = _store
+    if store is not None and not set(metadata.tables) <= store._tables:
+        store.create_tables()
+    return store
 
 
 def store_problem() -> str | None:
