@@ -20,6 +20,7 @@ import collections
 import html
 import ipaddress
 import logging
+import os
 import re
 import secrets
 import signal
@@ -124,6 +125,14 @@ def register(subparsers) -> None:
         help=f"close a game whose page sent nothing for M minutes (default {IDLE_MINUTES}; "
         "0: never)",
     )
+    cmd.add_argument(
+        "--database",
+        type=_database,
+        metavar="URL",
+        help="where saved games and rooms are kept: postgresql://user:password@host:5432/db for "
+        "several server processes sharing rooms (docs/deploy.md), or sqlite:///path; default "
+        "$NEFERTITI_STORE_URL, else an SQLite file under $NEFERTITI_HOME",
+    )
     cmd.add_argument("--show", action="store_true", help="open a browser tab")
     cmd.set_defaults(run=run)
 
@@ -166,6 +175,18 @@ def _origin(text: str) -> str:
             "no http://, path or *)"
         )
     return text.lower()
+
+
+def _database(text: str) -> str:
+    try:
+        from .store import StoreError, database_url
+    except ImportError:  # SQLAlchemy missing: run() says what to install
+        return text
+    try:
+        database_url(text)
+    except StoreError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _count(option: str, low: int, high: int):
@@ -526,6 +547,17 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    url = getattr(args, "database", None) or os.environ.get("NEFERTITI_STORE_URL")
+    if url:  # a database named: it must work before a page is served (docs/deploy.md)
+        from .store import StoreError, configure
+
+        try:
+            store = configure(url)
+        except StoreError as error:
+            given = "--database" if getattr(args, "database", None) else "NEFERTITI_STORE_URL"
+            print(f"nefertiti serve: error: {given}: {error}", file=sys.stderr)
+            return 2
+        print(f"Saved games and rooms: {store.where()}", flush=True)
     host = args.address if args.address not in _WILDCARD else "127.0.0.1"
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"
