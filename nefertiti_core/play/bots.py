@@ -203,14 +203,17 @@ class Evaluator:
             queue = [i for i in _ORDER[stall] if owners[i] >= 0]
             first = True
             paid = False
-        for pos, i in enumerate(queue):
+        half_reserve = R.half_reserve
+        seal_worth = self.seal
+        for i in queue:
             q = owners[i]
             bid = values[i]
             row = table[q]
-            worth = [-1.0 if c < 0 else row[c] for c in cards]
+            worth = [row[c] if c >= 0 else -1.0 for c in cards]
             if seal and cards[0] >= 0:
-                worth[0] += self.seal
-            if first and pos == 0:
+                worth[0] += seal_worth
+            if first:
+                first = False
                 if not paid:
                     if deben[q] < bid:  # R6.3: pay nothing, discard a gift
                         g = state.gifts[q]
@@ -226,9 +229,10 @@ class Evaluator:
                     if s == R.UPPER:
                         seal = False
                 continue
-            best = max(range(R.MARKET_CARDS), key=worth.__getitem__)
-            buy = worth[best] - bid * dv if deben[q] >= bid and cards[best] >= 0 else -1e9
-            half = R.half_reserve(reserve)  # R6.4
+            top = max(worth)
+            best = worth.index(top)  # the first of the best (R6.4)
+            buy = top - bid * dv if deben[q] >= bid and cards[best] >= 0 else -1e9
+            half = half_reserve(reserve)  # R6.4
             if buy > half * dv:
                 deben[q] -= bid
                 reserve += bid
@@ -434,22 +438,27 @@ class Evaluator:
 
 def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     """The highest bidder's best card set by the winning square's symbol (R6.2)."""
-    lower = sorted((s for s in (1, 2, 3) if worth[s] > -1.0), key=lambda s: -worth[s])
-    upper = worth[0] > -1.0
     if symbol == R.SINGLE:
-        present = [s for s in range(R.MARKET_CARDS) if worth[s] > -1.0]
-        return (max(present, key=worth.__getitem__),) if present else ()
-    if symbol == R.EXTRA:
-        sets = [tuple(lower)] if lower else []
-        if upper:
-            sets.append((0, *lower[:1]))
-    else:
-        sets = [tuple(lower[:2])] if lower else []
-        if upper:
-            sets.append((0,))
-    if not sets:
+        top = max(worth)
+        return (worth.index(top),) if top > -1.0 else ()
+    lower = [s for s in (1, 2, 3) if worth[s] > -1.0]
+    if len(lower) > 1:
+        lower.sort(key=worth.__getitem__, reverse=True)  # stable: equal worths by slot
+    if worth[0] > -1.0:  # the upper card
+        if symbol == R.EXTRA:
+            upper = (0, *lower[:1])
+            if not lower:
+                return upper
+            first = tuple(lower)
+        else:
+            upper = (0,)
+            if not lower:
+                return upper
+            first = tuple(lower[:2])
+        return upper if sum(worth[s] for s in upper) > sum(worth[s] for s in first) else first
+    if not lower:
         return ()
-    return max(sets, key=lambda slots: sum(worth[s] for s in slots))
+    return tuple(lower) if symbol == R.EXTRA else tuple(lower[:2])
 
 
 class _SeededLater:
@@ -589,6 +598,7 @@ class _Search:
         self.me = me
         self.exact = exact
         self.place_gain = 0.0
+        self.unsettled = 0  # copies reaching a decision of the decider's (see ``_settled``)
         self._contexts: dict[int, tuple[GameState, tuple]] = {}
 
     def option(self, state: GameState, option: int, depth: int) -> float:
@@ -603,8 +613,22 @@ class _Search:
             if roll:
                 copy.force_roll(*roll)
             copy.apply_unchecked(option)
+            if not self._settled(copy):
+                self.unsettled += 1
             total += p * self.value(copy, depth - 1)
         return total
+
+    def _settled(self, state: GameState) -> bool:
+        """``value(state, depth)`` is the same for every depth (no decision of the decider's
+        left to search there)."""
+        me = self.me
+        if state.phase == P_PLACE and state.decider == me and state.turn_player == me:
+            return self.place_gain or not self.exact
+        return (
+            state.decider != me
+            or state.phase == P_OVER
+            or (state.phase == P_TURN and not self.exact)
+        )
 
     def _placement(self, state: GameState, option: int, depth: int, closes: bool | None):
         """The value of a placement scored on ``state`` itself and undone (``closes``: None, no
@@ -637,6 +661,7 @@ class _Search:
             rolled = False
         else:
             rolled = not closes
+        reroll = False
         if closes:
             if self.exact:
                 return None
@@ -649,8 +674,10 @@ class _Search:
             and state.holder == p
             and state.holder_turn < state.turn_no
             and state.status[R.LOUQSOR] == OPEN
-        ):
-            return None  # the decider may re-roll (R4.2)
+        ):  # the decider may re-roll (R4.2)
+            if self.exact:
+                return None
+            reroll = True
         else:  # the next player's turn: a real choice (at least two empty squares), not forced
             if not state.hand[(state.turn_player + 1) % state.n]:
                 return None
@@ -684,8 +711,27 @@ class _Search:
             reserve[m] += paid
             deben[p] -= paid
         value = self.evaluate.relative(est, self.me)
+        if reroll:
+            return max(value, self._reroll(state, context[1], est, value))
         if left > 0 and self.place_gain:
             return value + left * self.place_gain
+        return value
+
+    def _reroll(self, state: GameState, context: tuple, est: list[float], keep: float) -> float:
+        """The dice holder's re-roll after its last placement (R4.2), scored in place: a roll
+        that closes Louqsor settles it (its bids at weight 1, as a closing placement's), one
+        that does not leaves the position as keeping the dice does (``keep``)."""
+        louqsor = context[2][R.LOUQSOR]
+        if louqsor is None:
+            return keep
+        weight, gains = louqsor
+        value = 0.0
+        for p, _, closes in _chances(state, O.REROLL_ID):
+            if closes:
+                closed = [e + (1.0 - weight) * g for e, g in zip(est, gains, strict=True)]
+                value += p * self.evaluate.relative(closed, self.me)
+            else:
+                value += p * keep
         return value
 
     def value(self, state: GameState, depth: int) -> float:
@@ -703,8 +749,16 @@ class _Search:
         if depth >= 2 and len(legal) > _BEAM and not self.exact:
             # A character's decision inside the look-ahead (R10): every option one step deep,
             # then only the best few searched to the end.
-            first = sorted(legal, key=lambda o: -self.option(state, o, depth - 1))
-            legal = first[:_BEAM]
+            # then only the best few searched to the end: an option whose one step reached no
+            # further decision of the decider's already has its value to the end.
+            step = {}
+            for o in legal:
+                before = self.unsettled
+                step[o] = (self.option(state, o, depth - 1), self.unsettled == before)
+            first = sorted(legal, key=lambda o: -step[o][0])
+            return max(
+                step[o][0] if step[o][1] else self.option(state, o, depth) for o in first[:_BEAM]
+            )
         return max(self.option(state, o, depth) for o in legal)
 
 
