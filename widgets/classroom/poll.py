@@ -14,7 +14,8 @@ API (for the room)
     record.join("l1", "Ana")                    # a learner id (the room's) and the name shown
     polls = Polls(record)                       # one per room
     polls.on_change(callback)                   # callback(polls, what) after every change;
-                                                # what: "push" "answer" "reveal" "include" "remove"
+                                                # what: "push" "answer" "reveal" "include"
+                                                # "remove" "record"
     poll = polls.push(exercise, ["l1", "l2"])   # an Exercise (or a ref, see below) to these
                                                 # learners (ids, or {id: name}); the poll before
                                                 # it ends (unrevealed: nothing recorded)
@@ -28,6 +29,7 @@ API (for the room)
     reveal.explanation(lang)                    # the engine's own reason (Feedback.reason)
     reveal.verdict("l1", lang) -> Feedback|None # one learner's verdict (None: no answer)
     polls.include("l3"); polls.remove("l2")     # a learner who joined late / was removed
+    polls.saw(learner_ids, events)              # record.saw (below), then the views refresh
     polls.current -> Poll | None;  polls.history -> [Poll, ...]
 
 A :class:`Poll` has the same ``answer/counts/answered/waiting/reveal`` plus ``choices(lang)``
@@ -417,7 +419,6 @@ class Poll:
                     raise PollError(
                         "poll.refused.invalid",
                         reason=lambda lang: exercise.check(text, lang).headline,
-                        answer=echo(text),
                     )
                 key = feedback.answer
             else:
@@ -719,6 +720,14 @@ class Polls:
         if removed:
             self._changed("remove")
         return removed
+
+    def saw(self, learner_ids: Iterable, events: Iterable) -> set[str]:
+        """``record.saw`` (the rules a game's events name, seen by these learners), then tell
+        the views."""
+        rules = self.record.saw(learner_ids, events)
+        if rules:
+            self._changed("record")
+        return rules
 
     # --- the learners
     def answer(self, learner_id, choice) -> str:

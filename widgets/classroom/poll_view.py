@@ -1,0 +1,617 @@
+"""The classroom's poll components (#16 item 3), for the room's pages to place:
+
+- :class:`TeacherPollPanel`: pick an exercise (the lessons' in order, or a generated practice
+  one), ask the class, watch the answers arrive (a bar per answer, who has answered and who not),
+  reveal the engine's right answer with its explanation; sized for a projector.
+- :class:`LearnerPollCard`: one learner's card: the question, its position on a small board,
+  the choices (or a box for a number), their answer kept, and their verdict after the reveal.
+- :class:`ClassView`: a table of the class: learner, rules seen, right, wrong, current answer.
+
+Each takes the room's :class:`~widgets.classroom.poll.Polls` and follows it (``polls.on_change``):
+a change made from another learner's page is applied to this page's own document on its next
+tick (Bokeh documents are per session). Every text is in ``messages/<lang>/polls.json``; learner
+names and every other text are escaped. Nothing here decides a rule: choices, right answers and
+verdicts are the engine's (:meth:`Exercise.check`, through :mod:`.poll`).
+
+The room wires them::
+
+    panel = TeacherPollPanel(polls, learners=lambda: room_learners_by_id, lang="en")
+    card = LearnerPollCard(polls, learner_id, lang="de", submit=None)  # submit: (id, choice)
+    table = ClassView(polls, learners=None)  # learners: a callable giving the ids to list
+
+``submit`` (default ``polls.answer``) lets the room check its own rules first (a paused room, a
+removed learner): it must return the key or raise :class:`~.poll.PollError`.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+import panel as pn
+import param
+from panel.io.state import set_curdoc
+
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.practice import Generated
+
+from .._common import HTML, esc
+from ..board import FONT_STACK, Board
+from ..exercise import collections_text, feedback_html
+from ..rules_view import link_rule_ids
+from ..session import GameSession, _server_document
+from .poll import Poll, PollError, Polls, lesson_exercises, practice_exercises
+
+__all__ = ["ClassView", "LearnerPollCard", "TeacherPollPanel", "bars_html"]
+
+log = logging.getLogger("widgets.classroom")
+
+LANGS = ["en", "de", "zh"]
+RIGHT = ("#1b5e20", "#e8f5e9", "#2e7d32")  # text, background, bar
+BAR = "#4e7ab5"
+PRACTICE_SHOWN = 24  # generated exercises offered in the teacher's menu
+QUESTION_CHARS = 90  # a question in the menu is cut here
+
+
+def _cut(text: str, limit: int = QUESTION_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+class _FollowsPolls(pn.viewable.Viewer):
+    """A view that refreshes when the room's polls change, on its own page's document."""
+
+    lang = param.Selector(default="en", objects=LANGS)
+
+    def _follow(self, polls: Polls) -> None:
+        self.polls = polls
+        self._doc = _server_document()
+        self._pending = False
+        self._stop = polls.on_change(self._on_polls)
+        if self._doc is not None:
+            self._doc.on_session_destroyed(lambda _context: self.detach())
+        self.param.watch(lambda *_: self.refresh(), "lang")
+
+    def detach(self) -> None:
+        """Stop following the polls (a closed page)."""
+        stop, self._stop = getattr(self, "_stop", None), None
+        if stop is not None:
+            stop()
+
+    def _on_polls(self, _polls, _what) -> None:
+        doc = self._doc
+        if doc is None or doc is _server_document():
+            self._refresh_safely()
+            return
+        if self._pending:  # one refresh per tick, however many answers came
+            return
+        self._pending = True
+
+        def run():
+            self._pending = False
+            with set_curdoc(doc):
+                self._refresh_safely()
+
+        try:
+            doc.add_next_tick_callback(run)
+        except Exception:  # the page is gone
+            self._pending = False
+            self.detach()
+
+    def _refresh_safely(self) -> None:
+        try:
+            self.refresh()
+        except Exception:  # one page's bug never reaches the learner who answered
+            log.exception("%s refresh failed", type(self).__name__)
+
+    def refresh(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+
+def _guard(method):
+    """A button's callback: a refusal becomes the view's error line, never a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            self._error.object = ""
+            return method(self, *args, **kwargs)
+        except PollError as error:
+            self._show_error(error.text(self.lang))
+        except Exception as error:  # a bug: say so in the view
+            log.exception("%s failed", method.__qualname__)
+            self._show_error(str(error))
+        return None
+
+    return wrapper
+
+
+def _error_html(text: str) -> str:
+    return (
+        f"<div class='poll-error' style='color:#8a1c1c;background:#fdecea;padding:6px 10px;"
+        f"border-radius:4px;font-family:{esc(FONT_STACK)}'>{esc(text)}</div>"
+    )
+
+
+def bars_html(poll: Poll, lang: str, *, size: int = 22) -> str:
+    """The answers as horizontal bars (label, bar, count); after the reveal the right ones in
+    green with a mark. Texts escaped."""
+    counts = poll.counts()
+    total = max(1, len(poll.answered()))
+    right = poll.result.right_keys if poll.revealed else frozenset()
+    rows = []
+    for key, n in counts.items():
+        is_right = key in right
+        colour = RIGHT[2] if is_right else BAR
+        mark = (
+            f" <span class='poll-right-mark' style='color:{RIGHT[0]};font-weight:700'>"
+            f"\u2714 {esc(tr(lang, 'poll.right_mark'))}</span>"
+            if is_right
+            else ""
+        )
+        width = 100 * n / total
+        rows.append(
+            f"<div class='poll-bar{' poll-bar-right' if is_right else ''}' data-key='{esc(key)}'"
+            f" style='margin:6px 0'>"
+            f"<div style='display:flex;justify-content:space-between;gap:12px'>"
+            f"<span class='poll-bar-label'>{esc(poll.label(key, lang))}{mark}</span>"
+            f"<span class='poll-bar-count' style='font-weight:700'>{n}</span></div>"
+            f"<div style='background:#eee;border-radius:4px;height:{size * 0.8:.0f}px'>"
+            f"<div style='background:{colour};width:{width:.1f}%;height:100%;"
+            f"border-radius:4px'></div></div></div>"
+        )
+    if not counts:
+        rows.append(f"<div style='color:#777'>{esc(tr(lang, 'poll.teacher.nobody_yet'))}</div>")
+    return (
+        f"<div class='poll-bars' style='font-family:{esc(FONT_STACK)};font-size:{size}px;"
+        f"line-height:1.3'>{''.join(rows)}</div>"
+    )
+
+
+def _reveal_html(poll: Poll, lang: str, size: int) -> str:
+    result = poll.result
+    ink, paper, edge = RIGHT
+    explanation = esc(result.explanation(lang))
+    return link_rule_ids(
+        f"<div class='poll-reveal' style='font-family:{esc(FONT_STACK)};color:{ink};"
+        f"background:{paper};border-left:6px solid {edge};padding:10px 14px;border-radius:4px;"
+        f"line-height:1.45;font-size:{size}px'>"
+        f"<div style='font-weight:700;font-size:1.15em'>\u2714 "
+        f"{esc(tr(lang, 'poll.right_answer', answer=result.right_answer(lang)))}</div>"
+        f"<div style='color:#2b2b2b;margin-top:6px'><b>{esc(tr(lang, 'poll.why'))}</b> "
+        f"{explanation}</div></div>",
+        lang,
+    )
+
+
+# ------------------------------------------------------------------------------------ the teacher
+class TeacherPollPanel(_FollowsPolls):
+    """The teacher's poll panel: pick, ask, watch the answers, reveal (for a projector)."""
+
+    def __init__(self, polls: Polls, *, learners=None, lang: str = "en", font_px: int = 22, **p):
+        """``learners``: a callable giving the learners to ask now (ids, or ``{id: name}``);
+        default: every learner of the class record."""
+        super().__init__(lang=lang, **p)
+        self.learners = learners or (lambda: list(polls.record.learners()))
+        self.font_px = font_px
+        self._lessons = lesson_exercises()
+        self._practice: list[Generated] = practice_exercises()[:PRACTICE_SHOWN]
+        self._title = HTML("", sizing_mode="stretch_width", css_classes=["poll-title"])
+        self._pick = pn.widgets.Select(
+            sizing_mode="stretch_width", css_classes=["poll-pick"], stylesheets=[self._big_css()]
+        )
+        big = [f".bk-btn {{ font-size: {max(16, font_px - 4)}px; }}"]
+        self._push = pn.widgets.Button(
+            button_type="primary", css_classes=["poll-push"], width=220, height=52, stylesheets=big
+        )
+        self._push.on_click(self._on_push)
+        self._reveal = pn.widgets.Button(
+            button_type="success",
+            css_classes=["poll-reveal-button"],
+            width=260,
+            height=52,
+            stylesheets=big,
+        )
+        self._reveal.on_click(self._on_reveal)
+        self._question = HTML("", sizing_mode="stretch_width", css_classes=["poll-question"])
+        self._bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
+        self._who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
+        self._result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
+        self._error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
+        self._layout = pn.Column(
+            self._title,
+            pn.Row(self._pick, self._push, sizing_mode="stretch_width"),
+            self._error,
+            self._question,
+            self._bars,
+            self._who,
+            self._reveal,
+            self._result,
+            sizing_mode="stretch_width",
+            css_classes=["poll-teacher"],
+        )
+        self._follow(polls)
+        self.refresh()
+
+    def __panel__(self):
+        return self._layout
+
+    def _big_css(self) -> str:
+        return f"select, .bk-input {{ font-size: {max(14, self.font_px - 6)}px; }}"
+
+    def _show_error(self, text: str) -> None:
+        self._error.object = _error_html(tr(self.lang, "poll.error", reason=text))
+
+    # --- the menu
+    def _menu(self) -> dict:
+        lang = self.lang
+        groups: dict[str, dict[str, str]] = {}
+        topics: list[str] = []
+        for n, (topic, exercise) in enumerate(self._lessons, start=1):
+            if topic not in topics:
+                topics.append(topic)
+            group = tr(
+                lang,
+                "poll.teacher.lesson_group",
+                number=len(topics),
+                topic=tr(lang, f"poll.topic.{topic}"),
+            )
+            label = tr(lang, "poll.teacher.item", number=n, question=_cut(exercise.prompt(lang)))
+            groups.setdefault(group, {})[label] = f"lesson:{exercise.id}"
+        practice: dict[str, str] = {}
+        for n, g in enumerate(self._practice, start=len(self._lessons) + 1):
+            question = _cut(g.exercise.prompt(lang))
+            label = tr(
+                lang,
+                "poll.teacher.practice_item",
+                theme=tr(lang, f"practice.theme.{g.theme}"),
+                level=g.difficulty,
+                question=question,
+            )
+            practice[f"{n}. {label}"] = f"practice:{g.key}"
+        groups[tr(lang, "poll.teacher.practice_group")] = practice
+        return groups
+
+    def select(self, ref: str) -> None:
+        """Choose the exercise to ask (what the menu does), by its ref."""
+        self._pick.value = ref
+
+    # --- actions
+    @_guard
+    def _on_push(self, _event=None) -> None:
+        self.push()
+
+    def push(self, ref: str | None = None) -> Poll | None:
+        """Ask the chosen exercise (or ``ref``) of the learners now in the room."""
+        ref = ref or self._pick.value
+        learners = self.learners()
+        if not learners:
+            self._show_error(tr(self.lang, "poll.teacher.no_learners"))
+            return None
+        return self.polls.push(ref, learners)
+
+    @_guard
+    def _on_reveal(self, _event=None) -> None:
+        self.polls.reveal()
+
+    # --- showing
+    def refresh(self) -> None:
+        lang, size = self.lang, self.font_px
+        font = esc(FONT_STACK)
+        self._title.object = (
+            f"<h2 style='margin:2px 0;font-family:{font};font-size:{size + 4}px'>"
+            f"{esc(tr(lang, 'poll.teacher.title'))}</h2>"
+        )
+        menu = self._menu()
+        if self._pick.groups != menu:
+            value = self._pick.value
+            self._pick.groups = menu
+            refs = [ref for group in menu.values() for ref in group.values()]
+            self._pick.value = value if value in refs else refs[0]
+        self._pick.name = tr(lang, "poll.teacher.pick")
+        self._push.name = tr(lang, "poll.teacher.push")
+        self._reveal.name = tr(lang, "poll.teacher.reveal")
+        poll = self.polls.current
+        if poll is None:
+            self._question.object = (
+                f"<div style='font-family:{font};font-size:{size}px;color:#555'>"
+                f"{esc(tr(lang, 'poll.teacher.none'))}</div>"
+            )
+            self._bars.object = self._who.object = self._result.object = ""
+            self._reveal.visible = False
+            return
+        note = (
+            f"<div style='color:#666;font-size:0.7em'>{esc(tr(lang, 'poll.teacher.free'))}</div>"
+            if poll.free
+            else ""
+        )
+        self._question.object = (
+            f"<div style='font-family:{font};font-size:{size}px;line-height:1.4'>"
+            f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
+            f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span>{note}</div>"
+        )
+        self._bars.object = bars_html(poll, lang, size=size)
+        answered, waiting = poll.answered(), poll.waiting()
+        names = ", ".join(esc(self.polls.name(x)) for x in answered)
+        progress = esc(
+            tr(
+                lang,
+                "poll.teacher.progress",
+                answered=len(answered),
+                total=len(answered) + len(waiting),
+            )
+        )
+        still = (
+            esc(tr(lang, "poll.teacher.waiting", names=", ".join(map(self.polls.name, waiting))))
+            if waiting
+            else esc(tr(lang, "poll.teacher.all_answered"))
+        )
+        self._who.object = (
+            f"<div style='font-family:{font};font-size:{max(14, size - 4)}px;line-height:1.4'>"
+            f"<div class='poll-progress'><b>{progress}</b>"
+            f"{': ' + names if names else ''}</div>"
+            f"<div class='poll-waiting' style='color:#8a5a00'>{still}</div></div>"
+        )
+        self._reveal.visible = not poll.revealed
+        self._result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
+
+
+# ------------------------------------------------------------------------------------ a learner
+class LearnerPollCard(_FollowsPolls):
+    """One learner's card: the question, its position, the choices, their answer, the verdict."""
+
+    def __init__(
+        self,
+        polls: Polls,
+        learner_id: str,
+        *,
+        lang: str = "en",
+        submit=None,
+        board_width: int = 360,
+        **p,
+    ):
+        super().__init__(lang=lang, **p)
+        self.learner_id = str(learner_id)
+        self.submit = submit or polls.answer
+        self._poll: Poll | None = None  # the poll the widgets are built for
+        self._setting = False  # the card itself sets the choice (not the learner)
+        self.board_width = board_width
+        # the position, on a board made with the first question (a board drawn while hidden
+        # came up blank in Chromium once it was shown); never played on
+        self.session: GameSession | None = None
+        self.board: Board | None = None
+        self._collections = HTML("", sizing_mode="stretch_width", css_classes=["poll-holds"])
+        self._board_box = pn.Column(
+            self._collections, sizing_mode="stretch_width", css_classes=["poll-board"]
+        )
+        self._question = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-question"])
+        self._choices = pn.widgets.RadioButtonGroup(
+            options={},
+            orientation="vertical",
+            button_type="primary",
+            button_style="outline",
+            sizing_mode="stretch_width",
+            css_classes=["poll-choices"],
+            stylesheets=[".bk-btn { font-size: 17px; padding: 8px 12px; white-space: normal; }"],
+        )
+        self._choices.param.watch(self._on_choice, "value")
+        self._typed = pn.widgets.TextInput(
+            max_length=40, sizing_mode="stretch_width", css_classes=["poll-typed"]
+        )
+        self._send = pn.widgets.Button(
+            button_type="primary",
+            width=110,
+            css_classes=["poll-send"],
+            stylesheets=[".bk-btn { font-size: 17px; }"],
+        )
+        self._send.on_click(self._on_send)
+        self._free = pn.Row(self._typed, self._send, sizing_mode="stretch_width")
+        self._status = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-status"])
+        self._error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
+        self._verdict = HTML("", sizing_mode="stretch_width", css_classes=["poll-verdict"])
+        self._layout = pn.Column(
+            self._question,
+            self._choices,
+            self._free,
+            self._error,
+            self._status,
+            self._verdict,
+            self._board_box,
+            sizing_mode="stretch_width",
+            css_classes=["poll-card"],
+        )
+        self._follow(polls)
+        self.refresh()
+
+    def __panel__(self):
+        return self._layout
+
+    def _show_error(self, text: str) -> None:
+        self._error.object = _error_html(text)
+
+    # --- answering
+    def answer(self, choice) -> str | None:
+        """Send ``choice`` (a key of the choices, or a typed answer) as this learner's answer;
+        the key counted, or None (the refusal shown on the card)."""
+        self._error.object = ""
+        try:
+            return self.submit(self.learner_id, choice)
+        except PollError as error:
+            self._show_error(error.text(self.lang))
+            self.refresh()  # back to the answer actually kept
+            return None
+
+    def _on_choice(self, event) -> None:
+        if self._setting or event.new is None:
+            return
+        self.answer(event.new)
+
+    def _on_send(self, _event=None) -> None:
+        self.answer(self._typed.value_input or self._typed.value)
+
+    def _on_square(self, cell) -> None:
+        poll = self.polls.current
+        if poll is not None and poll.square and str(cell.index) in dict(poll.choices()):
+            if cell.market == poll.exercise.market:
+                self.answer(str(cell.index))
+
+    # --- showing
+    def _rebuild(self, poll: Poll | None) -> None:
+        """New widgets' contents for a new poll (the board's position, the choices)."""
+        self._poll = poll
+        self._error.object = ""
+        self._typed.value = ""
+        if poll is None:
+            return
+        if self.session is None:
+            self.session = GameSession(poll.exercise.state(), lang=self.lang, hints=False)
+            self.board = Board(
+                self.session,
+                width=self.board_width,
+                fit=True,
+                max_height="45vh",
+                on_square=self._on_square,
+            )
+            self._board_box.append(self.board)
+        else:
+            self.session.load_state(poll.exercise.state())
+
+    def refresh(self) -> None:
+        lang = self.lang
+        font = esc(FONT_STACK)
+        poll = self.polls.current
+        if poll is None or self.learner_id not in poll.learners:
+            key = "poll.learner.idle" if poll is None else "poll.learner.not_asked"
+            self._question.object = (
+                f"<div style='font-family:{font};font-size:17px;color:#555'>"
+                f"{esc(tr(lang, key))}</div>"
+            )
+            self._choices.visible = self._free.visible = self._board_box.visible = False
+            self._status.object = self._verdict.object = ""
+            return
+        if poll is not self._poll:
+            self._rebuild(poll)
+        self.session.lang = lang
+        self._board_box.visible = True
+        self._collections.object = (
+            f"<span style='font-size:14px;font-family:{font}'>"
+            f"{esc(collections_text(self.session.state, lang))}</span>"
+        )
+        self._question.object = (
+            f"<div style='font-family:{font};font-size:18px;line-height:1.4'>"
+            f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
+            f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span></div>"
+        )
+        given = poll.given(self.learner_id)
+        closed = poll.revealed
+        self._setting = True
+        try:
+            if poll.free:
+                self._choices.visible = False
+                self._free.visible = not closed
+                self._typed.placeholder = tr(
+                    lang, f"poll.learner.placeholder.{poll.exercise.answer_kind}"
+                )
+                self._send.name = tr(lang, "poll.learner.send")
+            else:
+                self._free.visible = False
+                self._choices.visible = True
+                options = {label: key for key, label in poll.choices(lang)}
+                if self._choices.options != options:
+                    self._choices.value = None
+                    self._choices.options = options
+                self._choices.value = given
+                self._choices.disabled = closed
+        finally:
+            self._setting = False
+        if given is not None:
+            shown = poll.label(poll.answer_of(self.learner_id), lang)
+            status = esc(tr(lang, "poll.learner.your_answer", answer=shown))
+            if not closed:
+                status += f" <span style='color:#666'>{esc(tr(lang, 'poll.learner.change'))}</span>"
+            self._status.object = (
+                f"<div class='poll-your-answer' style='font-family:{font};font-size:16px'>"
+                f"{status}</div>"
+            )
+        else:
+            self._status.object = ""
+        if not closed:
+            self._verdict.object = ""
+            return
+        verdict = poll.result.verdict(self.learner_id, lang)
+        if verdict is not None:
+            self._verdict.object = link_rule_ids(feedback_html(verdict), lang)
+        else:
+            self._verdict.object = (
+                f"<div style='font-family:{font};color:#555'>"
+                f"{esc(tr(lang, 'poll.learner.no_answer'))}</div>" + _reveal_html(poll, lang, 16)
+            )
+
+
+# ------------------------------------------------------------------------------------ the class
+class ClassView(_FollowsPolls):
+    """The class at a glance: per learner the rules seen, the answers right and wrong, and their
+    answer to the current question."""
+
+    def __init__(self, polls: Polls, *, learners=None, lang: str = "en", **p):
+        """``learners``: a callable giving the learner ids to list (default: the record's)."""
+        super().__init__(lang=lang, **p)
+        self.learners = learners
+        self._table = HTML("", sizing_mode="stretch_width", css_classes=["poll-class"])
+        self._follow(polls)
+        self.refresh()
+
+    def __panel__(self):
+        return self._table
+
+    def refresh(self) -> None:
+        lang = self.lang
+        record = self.polls.record
+        ids = list(self.learners()) if self.learners is not None else list(record.learners())
+        poll = self.polls.current
+        heads = ("learner", "rules", "right", "wrong", "current")
+        cells = "".join(
+            f"<th style='text-align:left;padding:4px 10px;border-bottom:2px solid #c9b98f'>"
+            f"{esc(tr(lang, f'poll.class.{h}'))}</th>"
+            for h in heads
+        )
+        rows = []
+        for learner in ids:
+            if learner not in record:
+                continue
+            row = record.row(learner)
+            if poll is None or learner not in poll.learners:
+                current = f"<span style='color:#999'>{esc(tr(lang, 'poll.class.not_asked'))}</span>"
+                if poll is None:
+                    current = ""
+            elif poll.answer_of(learner) is None:
+                current = (
+                    f"<span style='color:#8a5a00'>{esc(tr(lang, 'poll.class.not_yet'))}</span>"
+                )
+            else:
+                current = esc(poll.label(poll.answer_of(learner), lang))
+                if poll.revealed:
+                    ok = poll.result.correct.get(learner)
+                    current += " \u2714" if ok else " \u2717"
+            rules = esc(", ".join(row.rules_seen))
+            rows.append(
+                f"<tr class='poll-class-row'>"
+                f"<td style='padding:4px 10px'>{esc(row.name)}</td>"
+                f"<td style='padding:4px 10px' title='{rules}'>{len(row.rules_seen)}"
+                f"<div style='color:#777;font-size:0.8em'>{rules}</div></td>"
+                f"<td style='padding:4px 10px;color:{RIGHT[0]}' title='{esc(', '.join(row.right))}'>"
+                f"{len(row.right)}</td>"
+                f"<td style='padding:4px 10px;color:#8a3b00' title='{esc(', '.join(row.wrong))}'>"
+                f"{len(row.wrong)}</td>"
+                f"<td style='padding:4px 10px'>{current}</td></tr>"
+            )
+        if not rows:
+            rows.append(
+                f"<tr><td colspan='5' style='padding:6px 10px;color:#777'>"
+                f"{esc(tr(lang, 'poll.class.empty'))}</td></tr>"
+            )
+        self._table.object = (
+            f"<div style='font-family:{esc(FONT_STACK)};font-size:16px'>"
+            f"<h3 style='margin:4px 0'>{esc(tr(lang, 'poll.class.title'))}</h3>"
+            f"<table style='border-collapse:collapse;width:100%'><thead><tr>{cells}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>"
+        )
