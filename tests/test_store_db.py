@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pg
 import pytest
 from pg import free_port, fresh_database
 from sqlalchemy import (
@@ -330,3 +331,21 @@ def test_a_stale_write_is_refused_and_what_runs_with_it_is_rolled_back(url):
         assert db.execute(select(CAS_ROOMS.c.version, CAS_ROOMS.c.steps).where(
             CAS_ROOMS.c.code == "ROOM2")).one() == (4, "x\ny")  # fmt: skip
     store.close()
+
+
+def test_without_postgresql_installed_the_database_tests_fail_saying_what_to_install(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("NEFERTITI_PG_BIN", str(tmp_path / "nowhere"))
+    with pytest.raises(RuntimeError, match=r"`apt-get install postgresql` \(Debian\)"):
+        pg.PgServer()
+    probe = tmp_path / "test_probe.py"
+    probe.write_text("def test_needs_a_server(postgres_url):\n    assert postgres_url\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "pg", str(probe)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "tests")},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout  # failed, not skipped
+    assert "1 error" in done.stdout and "skipped" not in done.stdout, done.stdout
+    assert "apt-get install postgresql" in done.stdout, done.stdout
