@@ -486,8 +486,11 @@ def serve(
     extra = list(kwargs.pop("extra_patterns", []))
     # before Panel's own /components/ route: tornado takes the first route that matches
     extra.append((r"/components/(.*)", _component_handler(), {}))
+    from .classroom.pages import learner_app, teacher_app
+
     server = pn.serve(
-        {APP_NAME: deferred_app},
+        # the Sandbox; the classroom's teacher page and learners' page (#16)
+        {APP_NAME: deferred_app, "classroom": teacher_app, "join": learner_app},
         port=port,
         address=address,
         show=show,

@@ -1,0 +1,253 @@
+"""A class at one table (#16 items 2, 4, 5), in Chromium against ``nefertiti serve``.
+
+A teacher opens a room at ``/classroom`` (a code, a link, its QR code); three learners, each in
+a browser context of their own (their own cookies), join at ``/join`` with the code and a name
+(one name is markup: it shows as text). The teacher gives them seats; each learner makes their
+seat's move from their own page and every other page shows it; a learner who tries to play
+another seat's decision (a click on the board) is refused in words and nothing changes on any
+page; a learner breaks away, tries a step nobody else sees, and rejoins the table's position.
+Then the server is stopped mid-class and started again on the same port (the same
+``$NEFERTITI_HOME``): the room is back, the teacher's link still leads it, and each learner's
+page, reloaded, is the same participant in the same seat, and the class plays on.
+
+One server process at a time for the module (restarted once by the last test) and one Chromium
+(conftest.py). Chromium missing is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+from support import ARTIFACTS, ROOT, SANDBOX, free_port, rows, wait_for_http, wait_rows
+
+from nefertiti_core import new_game
+from widgets import geometry as G
+
+LOAD_MS = 60_000
+STEP_MS = 30_000
+expect.set_options(timeout=STEP_MS)
+SHOTS = ARTIFACTS / "classroom"
+#: The first game (seed 0): Blue, Black, Green, Red place in turn (R5.2).
+COLOURS = new_game(4, 0).colours
+SEAT = {colour: seat for seat, colour in enumerate(COLOURS)}
+NAMES = {"blue": "Anna", "black": "Ben", "green": "<i>Chen</i>"}
+
+
+class Server:
+    """``nefertiti serve``'s server, which a test may stop and start again on its port."""
+
+    def __init__(self, home: Path):
+        self.home, self.port = home, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+        self.log = Path(tempfile.mkdtemp(prefix="classroom-")) / "server.log"
+
+    def start(self) -> None:
+        code = SANDBOX.replace("PORT", str(self.port))
+        env = {**os.environ, "NEFERTITI_HOME": str(self.home)}
+        self._out = open(self.log, "a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=self._out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            wait_for_http(f"{self.base}/tutor", timeout=120)
+        except RuntimeError:
+            self.stop()
+            raise RuntimeError(f"no server: {self.log.read_text()[-3000:]}") from None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()  # SIGTERM: the store is written before it ends
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+            self.process = None
+            self._out.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("classroom-home"))
+    server.start()
+    yield server
+    server.stop()
+
+
+class Class:
+    """The teacher's page and the learners' pages (one browser context each)."""
+
+    def __init__(self, chromium, server):
+        self.chromium, self.server = chromium, server
+        self.errors: list[str] = []
+        self.contexts = []
+        self.teacher = self.page({"width": 1024, "height": 768})
+        self.learners: dict[str, object] = {}
+        self.code = ""
+
+    def page(self, viewport):
+        context = self.chromium.new_context(viewport=viewport)
+        context.set_default_timeout(STEP_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    def pages(self):
+        return [self.teacher, *self.learners.values()]
+
+    def close(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def klass(chromium, server):
+    klass = Class(chromium, server)
+    yield klass
+    klass.close()
+    assert not klass.errors, f"JavaScript errors in the pages: {klass.errors}"
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def table_step(page) -> int:
+    """The table's step as the page shows it (the learner's status line, the teacher's list)."""
+    marker = page.locator(".room-status, .room-table-step").first
+    return int(marker.get_attribute("data-step"))
+
+
+def expect_step(page, step: int) -> None:
+    expect(page.locator(f".room-status[data-step='{step}'], .room-table-step[data-step='{step}']"))\
+        .to_have_count(1, timeout=STEP_MS)  # fmt: skip
+
+
+def servants(page) -> int:
+    return rows(page, "board-servants")
+
+
+def press_place(page) -> None:
+    page.get_by_role("button", name="Place", exact=True).click()
+
+
+def test_teacher_opens_a_room_and_learners_join_by_code(klass, server):
+    teacher = klass.teacher
+    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
+    teacher.locator(".room-open button").click(timeout=LOAD_MS)
+    code_box = teacher.locator(".room-join-code")
+    expect(code_box).to_be_visible(timeout=LOAD_MS)
+    klass.code = teacher.locator(".room-code").inner_text().strip()
+    assert len(klass.code) == 8
+    # the teacher's address now names the room and the key: a reload comes back to it
+    assert f"room={klass.code}" in teacher.url and "key=" in teacher.url
+    expect(teacher.locator(".room-qr svg")).to_be_visible()
+    expect(teacher.get_by_text(f"{server.base.split('//')[1]}/join")).to_be_visible()
+    for colour, name in NAMES.items():
+        page = klass.page({"width": 390, "height": 844})
+        page.goto(f"{server.base}/join", timeout=LOAD_MS)
+        # typed as people type it: lower case, with a space
+        page.locator(".room-code-input input").fill(klass.code[:4].lower() + " " + klass.code[4:])
+        page.locator(".room-name-input input").fill(name)
+        page.locator(".room-join button").click(timeout=LOAD_MS)
+        expect(page.locator(".room-status")).to_contain_text("You watch", timeout=LOAD_MS)
+        klass.learners[colour] = page
+    people = teacher.locator(".room-people")
+    expect(people.locator(".room-person")).to_have_count(3)
+    # a name with markup shows as the text typed, on every page that shows it
+    expect(people).to_contain_text("<i>Chen</i>")
+    expect(people.locator("i")).to_have_count(0)
+    # a wrong code is refused in words
+    stranger = klass.page({"width": 390, "height": 844})
+    stranger.goto(f"{server.base}/join", timeout=LOAD_MS)
+    stranger.locator(".room-code-input input").fill("ABCD2345")
+    stranger.locator(".room-name-input input").fill("Eve")
+    stranger.locator(".room-join button").click(timeout=LOAD_MS)
+    expect(stranger.get_by_text("No open room has this code")).to_be_visible()
+    expect(people.locator(".room-person")).to_have_count(3)
+
+
+def test_teacher_gives_seats_and_every_move_is_seen_everywhere(klass):
+    teacher = klass.teacher
+    for colour, name in NAMES.items():
+        teacher.locator(f".room-seat-{SEAT[colour]} select").select_option(
+            label=f"{name} (#{list(NAMES).index(colour) + 1})"
+        )
+        expect(klass.learners[colour].locator(".room-status")).to_have_attribute(
+            "data-seat", str(SEAT[colour])
+        )
+    anna = klass.learners["blue"]
+    expect(anna.locator(".room-your-turn")).to_be_visible()
+    # on a phone the whole board is in the window's width
+    box = anna.locator(".bk-Canvas").first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 391, box
+    shot(teacher, "teacher-1024-seats")
+    shot(anna, "learner-390-her-turn")
+    # Blue (Anna), Black (Ben), Green (Chen) place from their own devices; Red is the teacher's
+    for step, colour in enumerate(("blue", "black", "green"), start=1):
+        page = klass.learners[colour]
+        expect(page.locator(".room-your-turn")).to_be_visible()
+        press_place(page)
+        for other in klass.pages():
+            wait_rows(other, "board-servants", f"n == {step}")
+            expect_step(other, step)
+    press_place(teacher)  # the teacher plays the seat nobody holds
+    for other in klass.pages():
+        wait_rows(other, "board-servants", "n == 4")
+        expect_step(other, 4)
+
+
+def test_a_learner_cannot_act_for_another_seat(klass):
+    anna, teacher = klass.learners["blue"], klass.teacher
+    before = [(servants(p), table_step(p)) for p in klass.pages()]
+    # Red (the teacher's seat) decides now: Anna clicks a free square of her board
+    state = new_game(4, 0)
+    cell = next(c for c in G.squares(state.side) if c.market == 1 and c.index == 0)
+    box = anna.locator(".bk-Canvas").first.bounding_box()
+    anna.mouse.click(
+        box["x"] + cell.x / G.WIDTH * box["width"],
+        box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
+    )
+    expect(anna.locator(".room-error")).to_contain_text("not yours: you play Blue")
+    # her page has no decision to offer her, and nothing changed on any page
+    expect(anna.get_by_role("button", name="Place", exact=True)).to_have_count(0)
+    anna.wait_for_timeout(300)
+    assert [(servants(p), table_step(p)) for p in klass.pages()] == before
+    expect(teacher.locator(".nefertiti-banner")).to_have_attribute("data-colour", "red")
+    shot(anna, "learner-390-refused")
+
+
+def test_break_away_and_rejoin(klass):
+    chen, teacher = klass.learners["green"], klass.teacher
+    step = table_step(teacher)
+    take = "Take the upper card (statuette) and its seal"  # Red's first choice (R6.2)
+    expect(teacher.locator(".nefertiti-banner")).to_have_attribute("data-colour", "red")
+    chen.locator(".room-away button").click()
+    expect(chen.locator(".room-status")).to_have_attribute("data-away", "1")
+    # on her own copy she decides for every seat: Red's take, which nobody else sees
+    chen.get_by_role("button", name=take).click()
+    expect(chen.locator(".nefertiti-banner")).to_have_attribute("data-colour", "green")
+    for page in (teacher, klass.learners["blue"], klass.learners["black"]):
+        expect(page.locator(".nefertiti-banner")).to_have_attribute("data-colour", "red")
+        expect_step(page, step)
+    shot(chen, "learner-390-away")
+    # the table goes on without her: the teacher plays Red's step there
+    teacher.get_by_role("button", name="Take lower card 1 (harp) and lower card 2 (chair)").click()
+    for page in klass.pages():
+        expect_step(page, step + 1)
+    expect(chen.locator(".room-status")).to_have_attribute("data-away", "1")
+    # one click brings her back to the table's position
+    chen.locator(".room-away button").click()
+    expect(chen.locator(".room-status")).to_have_attribute("data-away", "0")
+    expect(chen.locator(".nefertiti-banner")).to_have_attribute("data-colour", "green")
+    expect(chen.locator(".nefertiti-last")).to_contain_text("harp")
