@@ -91,6 +91,12 @@ _NEEDED = tuple(_needed_table(st.id) if st.rule in _SHAPE else () for st in R.ST
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _ORDER = R.RESOLUTION_ORDER
+# Per stall, per occupancy mask: the occupied squares in resolution order (R6.1).
+_QUEUE = tuple(
+    tuple(tuple(i for i in _ORDER[st.id] if mask >> i & 1) for mask in range(1 << len(st.squares)))
+    for st in R.STALLS
+)
+assert R.MARKET_CARDS == 4  # market_gains reads a market's cards as four slots
 _MEMORY_LIMIT = 5_000  # market and gift values a bot keeps between decisions
 _WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card kind
 # How likely a market is to close with its present bids, by the servants still needed (R3).
@@ -138,10 +144,9 @@ class Evaluator:
         self.deben = weights.deben_end + (weights.deben_early - weights.deben_end) * left
         characters = any(state.piles)
         self.seal = weights.seal + (weights.seal_character * left if characters else 0.0)
-        self._cache: dict[tuple, tuple[float, list[float]]] = {}
         # What stays true from one decision to the next (a bot's ``memory``): for the latest
         # evaluator setting only, market values by their exact inputs and gift values by the
-        # counts, a few thousand of each at most (a served Sandbox keeps a bot per seat).
+        # gifts held, a few thousand of each at most (a served Sandbox keeps a bot per seat).
         setting = (weights, self.deben, self.seal, state.values, state.n)
         if memory is None:
             memory = {}
@@ -149,7 +154,7 @@ class Evaluator:
         if kept is None or len(kept[0]) > _MEMORY_LIMIT or len(kept[1]) > _MEMORY_LIMIT:
             memory.clear()
             kept = memory[setting] = ({}, {})
-        self._exact, self._gift_cache = kept
+        self._markets, self._gift_cache = kept
 
     # -- pieces -----------------------------------------------------------------------------
     @staticmethod
@@ -200,7 +205,7 @@ class Evaluator:
                 queue = queue[1:]
                 first = False
         else:
-            queue = [i for i in _ORDER[stall] if owners[i] >= 0]
+            queue = _QUEUE[stall][state.mask[m]]
             first = True
             paid = False
         half_reserve = R.half_reserve
@@ -209,9 +214,17 @@ class Evaluator:
             q = owners[i]
             bid = values[i]
             row = table[q]
-            worth = [row[c] if c >= 0 else -1.0 for c in cards]
-            if seal and cards[0] >= 0:
-                worth[0] += seal_worth
+            c0, c1, c2, c3 = cards
+            if c0 >= 0:
+                w0 = row[c0] + seal_worth if seal else row[c0]
+            else:
+                w0 = -1.0
+            worth = [
+                w0,
+                row[c1] if c1 >= 0 else -1.0,
+                row[c2] if c2 >= 0 else -1.0,
+                row[c3] if c3 >= 0 else -1.0,
+            ]
             if first:
                 first = False
                 if not paid:
@@ -274,9 +287,9 @@ class Evaluator:
     def _market(
         self, state: GameState, m: int, gifts: tuple, deben: tuple
     ) -> tuple[float, list[float]]:
-        """(closing weight, gains per seat) of a market not being resolved, through the cache:
-        the look-ahead changes one market at a time, the others come from the cache."""
-        counts, holders, _, table = gifts
+        """(closing weight, gains per seat) of a market not being resolved, kept by its exact
+        inputs (``gifts[4]`` numbers the gifts held): the look-ahead changes one market at a
+        time, and from one decision to the next most markets stay as they were."""
         key = (
             m,
             state.side[m],
@@ -285,41 +298,38 @@ class Evaluator:
             state.seal_on_upper[m],
             state.reserve[m],
             deben,
-            counts,
+            gifts[4],
         )
-        hit = self._cache.get(key)
+        hit = self._markets.get(key)
         if hit is None:
-            # The key above is this evaluator's (it tells apart gifts by their counts only); a
-            # value kept from an earlier decision is taken only for exactly the same inputs.
-            exact = (key, tuple(map(tuple, state.gifts)))
-            hit = self._exact.get(exact)
-            if hit is None:
-                hit = self._exact[exact] = (
-                    self.closing_weight(state, m),
-                    self.market_gains(state, m, holders, counts, table),
-                )
-            self._cache[key] = hit
+            hit = self._markets[key] = (
+                self.closing_weight(state, m),
+                self.market_gains(state, m, gifts[1], gifts[0], gifts[3]),
+            )
         return hit
 
     def _gifts(self, state: GameState) -> tuple:
-        """(counts, holders, value per gift, worth table) of the gifts held, kept per counts
-        (most positions of a look-ahead hold the same gifts)."""
-        counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in state.gifts])
-        hit = self._gift_cache.get(counts)
+        """(counts, holders, value per gift, worth table, number) of the gifts held, kept per
+        gifts held (most positions of a look-ahead hold the same gifts); the number tells the
+        gifts apart in the market values' keys."""
+        held = tuple([tuple(g) for g in state.gifts])
+        hit = self._gift_cache.get(held)
         if hit is None:
+            counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
             holders = [sum(map(bool, column)) for column in zip(*counts, strict=True)]
             per_gift = [
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
             ]
             table = self.worth_table(state, holders, counts)
-            hit = self._gift_cache[counts] = (counts, holders, per_gift, table)
+            number = len(self._gift_cache)
+            hit = self._gift_cache[held] = (counts, holders, per_gift, table, number)
         return hit
 
     def estimates(self, state: GameState) -> list[float]:
         """Each player's estimated final score: prestige, gifts at today's values (R8), Deben
         and seals at what they are worth now (R9.1), and the bids on the board (R6)."""
         gifts = self._gifts(state)
-        counts, holders, per_gift, table = gifts
+        counts, holders, per_gift, table, _ = gifts
         est = self._seat_part(state, counts, per_gift)
         mask = state.mask
         deben = tuple(state.deben)
@@ -358,7 +368,7 @@ class Evaluator:
         ``closes``: the placement closes the market (R3): its settlement is certain (weight 1),
         estimated by ``market_gains``' rule instead of being searched step by step (R6)."""
         gifts, seat_part, markets = context
-        counts, holders, per_gift, table = gifts
+        counts, holders, per_gift, table, _ = gifts
         est = seat_part[:]
         if paid:
             est[seat] = (
@@ -421,7 +431,7 @@ class Evaluator:
         return est
 
     def relative(self, est: list[float], seat: int) -> float:
-        others = [e for q, e in enumerate(est) if q != seat]
+        others = est[:seat] + est[seat + 1 :]
         w = self.w
         return (
             est[seat] - w.opponent_max * max(others) - w.opponent_mean * sum(others) / len(others)
@@ -599,7 +609,7 @@ class _Search:
         self.exact = exact
         self.place_gain = 0.0
         self.unsettled = 0  # copies reaching a decision of the decider's (see ``_settled``)
-        self._contexts: dict[int, tuple[GameState, tuple]] = {}
+        self._prepared: dict[int, list] = {}  # per position placed on: see ``_prepare``
 
     def option(self, state: GameState, option: int, depth: int) -> float:
         total = 0.0
@@ -639,11 +649,13 @@ class _Search:
         nothing goes on to decisions the search would look at (another placement of the
         decider's, a re-roll, R4.2, a forced option), left to the copy; with ``exact`` a
         closing is left to the copy too (the search before #15)."""
+        prepared = self._prepared.get(id(state))
+        if prepared is None or prepared[0] is not state:
+            prepared = self._prepared[id(state)] = self._prepare(state)
+        _, p, left, may_reroll, next_chooses, ev = prepared
         stall = O.SQUARE_STALL[option]
         m = stall >> 1
         i = O.SQUARE_INDEX[option]
-        p = state.decider
-        left = state.placements_left - 1
         mask = state.mask
         before = mask[m]
         after = before | 1 << i
@@ -662,37 +674,25 @@ class _Search:
         else:
             rolled = not closes
         reroll = False
+        exact = self.exact
         if closes:
-            if self.exact:
+            if exact:
                 return None
         # What the engine does after the placement (R5.2: next placement, re-roll or next turn):
         elif left > 0:  # the decider places again (R10.4)
-            if not self.place_gain and depth > 1 and self.exact:
+            if not self.place_gain and depth > 1 and exact:
                 return None
-        elif (
-            not rolled
-            and state.holder == p
-            and state.holder_turn < state.turn_no
-            and state.status[R.LOUQSOR] == OPEN
-        ):  # the decider may re-roll (R4.2)
-            if self.exact:
+        elif not rolled and may_reroll:  # the decider may re-roll (R4.2)
+            if exact:
                 return None
             reroll = True
-        else:  # the next player's turn: a real choice (at least two empty squares), not forced
-            if not state.hand[(state.turn_player + 1) % state.n]:
-                return None
-            status, side = state.status, state.side
-            empty = -1
-            for mm in range(4):
-                if status[mm] == OPEN:
-                    empty += _EMPTY_COUNT[mm * 2 + side[mm]][mask[mm]]
-            if empty < 2:
-                return None
-        context = self._contexts.get(id(state))
-        if context is None or context[0] is not state:
+        elif not next_chooses:
+            return None
+        if ev is None:
             ctx = self.evaluate.context(state)
-            sums = None if self.exact else self.evaluate.sums(ctx)
-            context = self._contexts[id(state)] = (state, ctx, sums)
+            ev = prepared[5] = (ctx, None if exact else self.evaluate.sums(ctx))
+        ctx, sums = ev
+        evaluate = self.evaluate
         # The placement (R5.2, R5.3), undone below.
         reserve, deben = state.reserve, state.deben
         paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
@@ -701,21 +701,49 @@ class _Search:
         reserve[m] -= paid
         deben[p] += paid
         try:
-            if self.exact:
-                est = self.evaluate.placed(context[1], state, m, p, paid, closes)
-            else:
-                est = self.evaluate.placed_fast(context[1], context[2], state, m, p, paid, closes)
+            if exact:
+                est = evaluate.placed(ctx, state, m, p, paid, closes)
+            else:  # ``Evaluator.placed_fast``, inline
+                gifts = ctx[0]
+                est = sums[m][:]
+                if paid:
+                    est[p] += paid * evaluate.deben
+                weight = 1.0 if closes else evaluate.closing_weight(state, m)
+                gains = evaluate.market_gains(state, m, gifts[1], gifts[0], gifts[3])
+                for q, gain in enumerate(gains):
+                    est[q] += weight * gain
         finally:
             owners[i] = -1
             mask[m] = before
             reserve[m] += paid
             deben[p] -= paid
-        value = self.evaluate.relative(est, self.me)
+        value = evaluate.relative(est, self.me)
         if reroll:
-            return max(value, self._reroll(state, context[1], est, value))
+            return max(value, self._reroll(state, ctx, est, value))
         if left > 0 and self.place_gain:
             return value + left * self.place_gain
         return value
+
+    def _prepare(self, state: GameState) -> list:
+        """What every placement from ``state`` shares: [state, the placer, placements left
+        after this one, whether the placer may re-roll at the turn's end (R4.2), whether the
+        next player has a real choice (a servant and at least two empty squares, not a forced
+        option), the evaluation's context and sums (made when first needed)]."""
+        p = state.decider
+        may_reroll = (
+            state.holder == p
+            and state.holder_turn < state.turn_no
+            and state.status[R.LOUQSOR] == OPEN
+        )
+        next_chooses = False
+        if state.hand[(state.turn_player + 1) % state.n]:
+            status, side, mask = state.status, state.side, state.mask
+            empty = -1  # the square placed on
+            for mm in range(4):
+                if status[mm] == OPEN:
+                    empty += _EMPTY_COUNT[mm * 2 + side[mm]][mask[mm]]
+            next_chooses = empty >= 2
+        return [state, p, state.placements_left - 1, may_reroll, next_chooses, None]
 
     def _reroll(self, state: GameState, context: tuple, est: list[float], keep: float) -> float:
         """The dice holder's re-roll after its last placement (R4.2), scored in place: a roll
