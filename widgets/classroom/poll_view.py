@@ -201,11 +201,11 @@ class TeacherPollPanel(_FollowsPolls):
         )
         big = [f".bk-btn {{ font-size: {max(16, font_px - 4)}px; }}"]
         self._push = pn.widgets.Button(
-            button_type="primary", css_classes=["poll-push"], width=220, height=52, stylesheets=big
+            color="primary", css_classes=["poll-push"], width=220, height=52, stylesheets=big
         )
         self._push.on_click(self._on_push)
         self._reveal = pn.widgets.Button(
-            button_type="success",
+            color="success",
             css_classes=["poll-reveal-button"],
             width=260,
             height=52,
@@ -387,8 +387,8 @@ class LearnerPollCard(_FollowsPolls):
         self._choices = pn.widgets.RadioButtonGroup(
             options={},
             orientation="vertical",
-            button_type="primary",
-            button_style="outline",
+            color="primary",
+            variant="outline",
             sizing_mode="stretch_width",
             css_classes=["poll-choices"],
             stylesheets=[".bk-btn { font-size: 17px; padding: 8px 12px; white-space: normal; }"],
@@ -398,7 +398,7 @@ class LearnerPollCard(_FollowsPolls):
             max_length=40, sizing_mode="stretch_width", css_classes=["poll-typed"]
         )
         self._send = pn.widgets.Button(
-            button_type="primary",
+            color="primary",
             width=110,
             css_classes=["poll-send"],
             stylesheets=[".bk-btn { font-size: 17px; }"],
