@@ -349,3 +349,73 @@ def test_without_postgresql_installed_the_database_tests_fail_saying_what_to_ins
     assert done.returncode == 1, done.stdout  # failed, not skipped
     assert "1 error" in done.stdout and "skipped" not in done.stdout, done.stdout
     assert "apt-get install postgresql" in done.stdout, done.stdout
+
+
+def test_the_process_store_follows_nefertiti_store_url_and_creates_tables_declared_later(
+    url, monkeypatch
+):
+    monkeypatch.setenv("NEFERTITI_STORE_URL", url)
+    monkeypatch.setattr(S, "_store", None)
+    monkeypatch.setattr(S, "_store_error", None)
+    store = S.get_store()
+    try:
+        assert store is not None and store.dialect == url.split(":")[0].split("+")[0]
+        late = Table("test_late_rooms", S.metadata, Column("code", String(16), primary_key=True))
+        try:
+            assert S.get_store() is store
+            assert "test_late_rooms" in inspect(store.engine).get_table_names()
+        finally:
+            S.metadata.remove(late)
+    finally:
+        store.close()
+
+
+def _open(url: str, start, results) -> None:
+    """Open the store at ``url`` with a migration that takes 0.5 s (the others come meanwhile)."""
+    S.MIGRATIONS[2] = [*S.MIGRATIONS[2], lambda db: time.sleep(0.5)]
+    start.wait()
+    try:
+        Store(url).close()
+        results.put("opened")
+    except Exception as error:  # reported to the test
+        results.put(f"{type(error).__name__}: {error}")
+
+
+def test_processes_opening_an_old_store_at_once_migrate_it_once(url):
+    write_version_1_store(url, new_token())
+    context = multiprocessing.get_context("spawn")
+    start, results = context.Event(), context.Queue()
+    workers = [context.Process(target=_open, args=(url, start, results)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    time.sleep(0.5)
+    start.set()
+    assert sorted(results.get(timeout=120) for _ in workers) == ["opened"] * 3
+    for worker in workers:
+        worker.join(timeout=30)
+    assert versions(url) == list(range(1, SCHEMA_VERSION + 1))
+    assert "revision" in columns(url, "saved_games")
+
+
+def test_a_pg_dump_backup_restores_the_saved_games(postgres_url, tmp_path):
+    """docs/deploy.md's backup and restore commands, as written there."""
+    url = fresh_database(postgres_url)
+    plain = url.replace("postgresql+psycopg://", "postgresql://")
+    store = Store(url)
+    token = new_token()
+    store.save(token, owner_of(ME), "kept in the backup")
+    dump = tmp_path / "nefertiti.dump"
+    tools = pg.server().bin
+    subprocess.run(
+        [tools / "pg_dump", "--format=custom", f"--file={dump}", plain], check=True, timeout=60
+    )
+    store.delete(token)
+    store.close()
+    subprocess.run(
+        [tools / "pg_restore", "--clean", "--if-exists", "--no-owner", "--role=postgres",
+         f"--dbname={plain}", dump],
+        check=True, timeout=60,
+    )  # fmt: skip
+    again = Store(url)
+    assert again.load(token, owner_of(ME)).record == "kept in the backup"
+    again.close()
