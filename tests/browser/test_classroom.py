@@ -27,6 +27,8 @@ from playwright.sync_api import expect
 from support import ARTIFACTS, ROOT, SANDBOX, free_port, rows, wait_for_http, wait_rows
 
 from nefertiti_core import new_game
+from nefertiti_core.engine import options as O
+from nefertiti_core.teaching.explain import describe_option
 from widgets import geometry as G
 
 LOAD_MS = 60_000
@@ -251,3 +253,43 @@ def test_break_away_and_rejoin(klass):
     expect(chen.locator(".room-status")).to_have_attribute("data-away", "0")
     expect(chen.locator(".nefertiti-banner")).to_have_attribute("data-colour", "green")
     expect(chen.locator(".nefertiti-last")).to_contain_text("harp")
+
+
+def table_after(steps: int):
+    """The table's state in this journey after ``steps`` steps (the engine's, for the labels)."""
+    state = new_game(4, 0, record_events=True)
+    for _ in range(4):  # Blue, Black, Green, Red place on the first free square
+        state.apply(next(o for o in state.legal_options() if O.OPTION_KIND[o] == O.PLACE))
+    state.apply(state.legal_options()[1])  # the teacher's take for Red
+    assert steps == 5
+    return state
+
+
+def test_restart_mid_class_everyone_back_in_their_seat(klass, server):
+    teacher = klass.teacher
+    teacher_url = teacher.url
+    step = table_step(teacher)
+    n = servants(teacher)
+    server.stop()  # mid-class (SIGTERM; the rooms are written at once after each change)
+    server.start()  # the same port, the same $NEFERTITI_HOME
+    teacher.goto(teacher_url, timeout=LOAD_MS)  # the teacher's link still leads the room
+    expect(teacher.locator(".room-person")).to_have_count(3, timeout=LOAD_MS)
+    expect_step(teacher, step)
+    wait_rows(teacher, "board-servants", f"n == {n}", timeout=LOAD_MS)
+    for colour, page in klass.learners.items():
+        page.reload(timeout=LOAD_MS)  # the browser's token: the same participant, same seat
+        status = page.locator(".room-status")
+        expect(status).to_have_attribute("data-seat", str(SEAT[colour]), timeout=LOAD_MS)
+        expect(status).to_contain_text(f"You are {NAMES[colour]}")
+        expect_step(page, step)
+        wait_rows(page, "board-servants", f"n == {n}", timeout=LOAD_MS)
+    expect(klass.teacher.locator(".room-person")).to_have_count(3)  # nobody joined twice
+    # the class plays on: Green's decision, from Chen's device
+    state = table_after(step)
+    assert state.colours[state.decider] == "green"
+    chen = klass.learners["green"]
+    label = describe_option(state, state.legal_options()[0], "en")
+    chen.locator(".room-decision").get_by_role("button", name=label).click()
+    for page in klass.pages():
+        expect_step(page, step + 1)
+    shot(teacher, "teacher-1024-after-restart")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
 
 import panel as pn
 import param
@@ -78,7 +79,22 @@ window.history.replaceState(window.history.state, "", url);
 """
 
 
+_CONNECTED = threading.Lock()
+_connected = False
+
+
 def rooms() -> Rooms:
+    """The server's rooms; the first call reads them back from the store (room_store.py)."""
+    global _connected
+    with _CONNECTED:
+        if not _connected:
+            _connected = True
+            from .room_store import connect
+
+            try:
+                connect(ROOMS)
+            except Exception:  # the classroom works without the store; said in the log
+                log.exception("the classroom's rooms are not kept in the store")
     return ROOMS
 
 
@@ -402,7 +418,11 @@ class LearnerPage(pn.viewable.Viewer):
         self._away = pn.widgets.Button(width=230, css_classes=["room-away"])
         self._away.on_click(self._on_away)
         self._decision_box = pn.Column(
-            self.decision, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)
+            self.decision,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+            css_classes=["room-decision"],
         )
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(self._status, self._away, self._error, self._decision_box, styles=SIDE)

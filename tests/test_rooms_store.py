@@ -1,0 +1,130 @@
+"""Rooms in the store (widgets/classroom/room_store.py): a room read back is the same room —
+the table's whole game (branches, step), the staged title, paused, the participants with their
+seats and languages — the teacher's secret and the participants' tokens still open it, neither
+is written in the database, and expired rooms are deleted when rooms are read back."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from widgets.classroom.room import Rooms
+from widgets.classroom.room_store import connect, participants_table, rooms_table
+
+
+class Clock:
+    def __init__(self, now=1_800_000_000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture()
+def engine(tmp_path):
+    engine = create_engine(f"sqlite:///{tmp_path / 'store.sqlite3'}")
+    yield engine
+    engine.dispose()
+
+
+def a_class(rooms):
+    room, key, _ = rooms.open()
+    anna, anna_token, _ = room.join("Anna", "de")
+    ben, ben_token, _ = room.join("Ben <b>", "zh")
+    room.assign_seat(key, anna.id, room.table.state.decider)
+    room.play(anna_token, room.table.state.legal_options()[0])
+    room.play(key, room.table.state.legal_options()[0])
+    room.undo(key)
+    room.play(key, room.table.state.legal_options()[-1])  # a second branch
+    room.pause(key)
+    return room, key, {anna.id: anna_token, ben.id: ben_token}
+
+
+def test_a_room_comes_back_the_same(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, key, tokens = a_class(rooms)
+    store.flush()
+    again = Rooms()
+    connect(again, engine)
+    back = again.find(room.code)
+    assert back is not None and back is not room
+    assert back.is_teacher(key) and not back.is_teacher(key[:-1] + "x")
+    for pid, token in tokens.items():
+        person, before = back.participant(token), room.participants[pid]
+        assert (person.id, person.name, person.lang, person.seat) == (
+            before.id, before.name, before.lang, before.seat,
+        )  # fmt: skip
+    assert back.table.branches == room.table.branches
+    assert back.table.branch == room.table.branch and back.table.step == room.table.step
+    assert back.table.steps() == room.table.steps()
+    assert back.paused and back.version == room.version
+    # the class goes on: ids continue, the learner plays her seat
+    carl, _, why = back.join("Carl")
+    assert why is None and carl.id == 3
+
+
+def test_no_secret_or_token_is_written(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, key, tokens = a_class(rooms)
+    store.flush()
+    with engine.connect() as db:
+        dump = " ".join(
+            str(row) for table in (rooms_table, participants_table)
+            for row in db.execute(table.select()).all()
+        )  # fmt: skip
+    assert room.code in dump
+    assert key not in dump
+    assert not any(token in dump for token in tokens.values())
+
+
+def test_changes_are_written_by_the_saver_thread(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, key, _ = rooms.open()
+    room.join("Anna")
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with engine.connect() as db:
+            if db.execute(text("select count(*) from classroom_participants")).scalar() == 1:
+                break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the participant was not written within 10 s")
+    store.stop()
+
+
+def test_expired_rooms_are_deleted_when_read_back(engine):
+    clock = Clock()
+    rooms = Rooms(clock=clock, ttl_s=3600)
+    store = connect(rooms, engine)
+    old, _, _ = rooms.open()
+    clock.now += 3000
+    fresh, _, _ = rooms.open()
+    fresh.join("Anna")
+    store.flush()
+    clock.now += 1000  # old: 4000 s unused; fresh: 1000 s
+    again = Rooms(clock=clock, ttl_s=3600)
+    connect(again, engine)
+    assert again.find(old.code) is None and again.find(fresh.code) is not None
+    with engine.connect() as db:
+        codes = [row.code for row in db.execute(rooms_table.select()).all()]
+    assert codes == [fresh.code]
+
+
+def test_a_room_whose_game_no_longer_loads_is_left_out(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    good, _, _ = rooms.open()
+    bad, _, _ = rooms.open()
+    store.flush()
+    with engine.begin() as db:
+        db.execute(
+            rooms_table.update().where(rooms_table.c.code == bad.code).values(record="moves: [")
+        )
+    again = Rooms()
+    connect(again, engine)
+    assert again.find(good.code) is not None and again.find(bad.code) is None
