@@ -304,14 +304,14 @@ class Evaluator:
         if hit is None:
             hit = self._markets[key] = (
                 self.closing_weight(state, m),
-                self.market_gains(state, m, gifts[1], gifts[0], gifts[3]),
+                self.market_gains(state, m, gifts[1], gifts[0], self._table(gifts, state)),
             )
         return hit
 
     def _gifts(self, state: GameState) -> tuple:
-        """(counts, holders, value per gift, worth table, number) of the gifts held, kept per
-        gifts held (most positions of a look-ahead hold the same gifts); the number tells the
-        gifts apart in the market values' keys."""
+        """[counts, holders, value per gift, worth table (None until ``_table`` makes it),
+        number] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
+        same gifts); the number tells the gifts apart in the market values' keys."""
         held = tuple([tuple(g) for g in state.gifts])
         hit = self._gift_cache.get(held)
         if hit is None:
@@ -320,30 +320,55 @@ class Evaluator:
             per_gift = [
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
             ]
-            table = self.worth_table(state, holders, counts)
             number = len(self._gift_cache)
-            hit = self._gift_cache[held] = (counts, holders, per_gift, table, number)
+            hit = self._gift_cache[held] = [counts, holders, per_gift, None, number]
         return hit
 
-    def estimates(self, state: GameState) -> list[float]:
+    def _table(self, gifts: list, state: GameState) -> list[list[float]]:
+        """``worth_table`` of ``gifts`` (a ``_gifts`` entry), made once when first needed."""
+        table = gifts[3]
+        if table is None:
+            table = gifts[3] = self.worth_table(state, gifts[1], gifts[0])
+        return table
+
+    def estimates(self, state: GameState, near: list | None = None) -> list[float]:
         """Each player's estimated final score: prestige, gifts at today's values (R8), Deben
-        and seals at what they are worth now (R9.1), and the bids on the board (R6)."""
+        and seals at what they are worth now (R9.1), and the bids on the board (R6).
+        ``near``: ``bids`` of a position this one was reached from: a market whose own state
+        (bids, cards, seal, reserve) is as it was there keeps its value from there (the gifts
+        and Deben changed since are not carried into its bids)."""
         gifts = self._gifts(state)
-        counts, holders, per_gift, table, _ = gifts
+        counts, holders, per_gift, _, _ = gifts
         est = self._seat_part(state, counts, per_gift)
         mask = state.mask
         deben = tuple(state.deben)
         for m in range(len(R.MARKETS)):
             if m == state.res_market:
-                gains = self.market_gains(state, m, holders, counts, table)
+                gains = self.market_gains(state, m, holders, counts, self._table(gifts, state))
                 weight = 1.0
             elif mask[m]:
-                weight, gains = self._market(state, m, gifts, deben)
+                was = near[m] if near is not None else None
+                if was is not None and was[0] == _own(state, m):
+                    weight, gains = was[1]
+                else:
+                    weight, gains = self._market(state, m, gifts, deben)
             else:
                 continue
             for q, gain in enumerate(gains):
                 est[q] += weight * gain
         return est
+
+    def bids(self, state: GameState) -> list:
+        """Per market not being resolved and holding bids: (its own state, (closing weight,
+        gains per seat)), for ``estimates(near=...)`` of the positions that follow."""
+        gifts = self._gifts(state)
+        deben = tuple(state.deben)
+        return [
+            (_own(state, m), self._market(state, m, gifts, deben))
+            if state.mask[m] and m != state.res_market
+            else None
+            for m in range(len(R.MARKETS))
+        ]
 
     # -- incremental: a placement changes one market (and perhaps the placer's Deben) ----------
     def context(self, state: GameState) -> tuple:
@@ -368,7 +393,7 @@ class Evaluator:
         ``closes``: the placement closes the market (R3): its settlement is certain (weight 1),
         estimated by ``market_gains``' rule instead of being searched step by step (R6)."""
         gifts, seat_part, markets = context
-        counts, holders, per_gift, table, _ = gifts
+        counts, _, per_gift, _, _ = gifts
         est = seat_part[:]
         if paid:
             est[seat] = (
@@ -425,7 +450,7 @@ class Evaluator:
         if paid:
             est[seat] += paid * self.deben
         weight = 1.0 if closes else self.closing_weight(state, market)
-        gains = self.market_gains(state, market, gifts[1], gifts[0], gifts[3])
+        gains = self.market_gains(state, market, gifts[1], gifts[0], self._table(gifts, state))
         for q, gain in enumerate(gains):
             est[q] += weight * gain
         return est
@@ -437,13 +462,24 @@ class Evaluator:
             est[seat] - w.opponent_max * max(others) - w.opponent_mean * sum(others) / len(others)
         )
 
-    def __call__(self, state: GameState, seat: int) -> float:
+    def __call__(self, state: GameState, seat: int, near: list | None = None) -> float:
         if state.phase == P_OVER:
             scores = totals(state)
             value = self.relative([float(s) for s in scores], seat)
             won = winners(state)
             return value + (self.w.win_bonus / len(won) if seat in won else 0.0)
-        return self.relative(self.estimates(state), seat)
+        return self.relative(self.estimates(state, near), seat)
+
+
+def _own(state: GameState, m: int) -> tuple:
+    """Market ``m``'s own state: its side, bids, cards, seal and reserve."""
+    return (
+        state.side[m],
+        tuple(state.owners[m]),
+        tuple(state.cards[m]),
+        state.seal_on_upper[m],
+        state.reserve[m],
+    )
 
 
 def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
@@ -568,10 +604,17 @@ class GreedyBot:
     def option_values(self, state: GameState, legal=None) -> dict[int, float]:
         """Each legal option's score (``Evaluator`` units: points ahead of the opponents)."""
         legal = state.legal_options() if legal is None else legal
-        base = public_copy(state, self.rng)
         evaluate = Evaluator(state, self.weights, self._memory)
         me = state.decider
         search = _Search(evaluate, me, self.depth, self.exact)
+        if self.exact:
+            base = public_copy(state, self.rng)
+        else:
+            # ``public_copy`` with the deck reshuffled only before a first copy is played on
+            # (a placement scored in place draws no card).
+            base = fast_copy(state, _SeededLater(self.rng.getrandbits(64)))
+            search.unshuffled = (base, self.rng)
+            search.near = evaluate.bids(base)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
         values = {o: search.option(base, o, self.depth) for o in places}
         if len(places) < len(legal):
@@ -608,6 +651,8 @@ class _Search:
         self.me = me
         self.exact = exact
         self.place_gain = 0.0
+        self.unshuffled = None  # (position, random source): its deck to reshuffle first
+        self.near = None  # Evaluator.bids of the position searched from (not with ``exact``)
         self.unsettled = 0  # copies reaching a decision of the decider's (see ``_settled``)
         self._prepared: dict[int, list] = {}  # per position placed on: see ``_prepare``
 
@@ -619,6 +664,10 @@ class _Search:
                 if value is not None:
                     total += p * value
                     continue
+            if self.unshuffled is not None:
+                hidden, rng = self.unshuffled
+                hidden.deck = reshuffled(hidden.deck, rng)  # the order is hidden (R12)
+                self.unshuffled = None
             copy = fast_copy(state, state.rng)
             if roll:
                 copy.force_roll(*roll)
@@ -709,7 +758,8 @@ class _Search:
                 if paid:
                     est[p] += paid * evaluate.deben
                 weight = 1.0 if closes else evaluate.closing_weight(state, m)
-                gains = evaluate.market_gains(state, m, gifts[1], gifts[0], gifts[3])
+                table = evaluate._table(gifts, state)
+                gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
                 for q, gain in enumerate(gains):
                     est[q] += weight * gain
         finally:
@@ -766,13 +816,13 @@ class _Search:
         me = self.me
         if state.phase == P_PLACE and state.decider == me and state.turn_player == me:
             if self.place_gain or not self.exact:  # after a character: the placement(s) to come
-                return self.evaluate(state, me) + state.placements_left * self.place_gain
+                return self.evaluate(state, me, self.near) + state.placements_left * self.place_gain
         if depth <= 0 or state.phase == P_OVER or state.decider != me:
-            return self.evaluate(state, me)
+            return self.evaluate(state, me, self.near)
         if state.phase == P_TURN and not self.exact:
             # A new turn of the decider's (after a settlement it bid in): scored as it stands,
             # its placements are the next decision's to look at.
-            return self.evaluate(state, me)
+            return self.evaluate(state, me, self.near)
         legal = state.legal
         if depth >= 2 and len(legal) > _BEAM and not self.exact:
             # A character's decision inside the look-ahead (R10): every option one step deep,
