@@ -67,9 +67,18 @@ class _FollowsPolls(pn.viewable.Viewer):
         self._doc = _server_document()
         self._pending = False
         self._stop = polls.on_change(self._on_polls)
+        # A served page follows the polls only once its browser has loaded it: changes made to
+        # its models before that were lost in Chromium (a learner's page opened as the teacher
+        # asked showed the question but kept the answer box hidden), so they wait for onload.
+        self._ready = self._doc is None
         if self._doc is not None:
             self._doc.on_session_destroyed(lambda _context: self.detach())
+            pn.state.onload(self._on_load)
         self.param.watch(lambda *_: self.refresh(), "lang")
+
+    def _on_load(self) -> None:
+        self._ready = True
+        self._refresh_safely()
 
     def detach(self) -> None:
         """Stop following the polls (a closed page)."""
@@ -78,6 +87,8 @@ class _FollowsPolls(pn.viewable.Viewer):
             stop()
 
     def _on_polls(self, _polls, _what) -> None:
+        if not self._ready:  # _on_load refreshes
+            return
         doc = self._doc
         if doc is None or doc is _server_document():
             self._refresh_safely()
