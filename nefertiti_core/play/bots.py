@@ -274,15 +274,13 @@ class Evaluator:
             needed = _NEEDED[stall][mask]
         return _CLOSING_WEIGHT[min(needed, len(_CLOSING_WEIGHT) - 1)]
 
-    def _seat_part(self, state: GameState, counts, per_gift) -> list[float]:
-        """Each player's prestige, Deben, seals and gifts at today's values (R8, R9.1)."""
+    def _seat_part(self, state: GameState, gifts: list) -> list[float]:
+        """Each player's prestige, Deben, seals and gifts at today's values (R8, R9.1);
+        ``gifts``: a ``_gifts`` entry."""
         dv, sv = self.deben, self.seal
-        mul = operator.mul
         prestige, deben, seals = state.prestige, state.deben, state.seals
-        return [
-            prestige[q] + deben[q] * dv + seals[q] * sv + sum(map(mul, counts[q], per_gift))
-            for q in range(state.n)
-        ]
+        points = gifts[5]
+        return [prestige[q] + deben[q] * dv + seals[q] * sv + points[q] for q in range(state.n)]
 
     def _market(
         self, state: GameState, m: int, gifts: tuple, deben: tuple
@@ -310,7 +308,7 @@ class Evaluator:
 
     def _gifts(self, state: GameState) -> tuple:
         """[counts, holders, value per gift, worth table (None until ``_table`` makes it),
-        number] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
+        number, each seat's gifts in points] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
         same gifts); the number tells the gifts apart in the market values' keys."""
         held = tuple([tuple(g) for g in state.gifts])
         hit = self._gift_cache.get(held)
@@ -321,7 +319,9 @@ class Evaluator:
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
             ]
             number = len(self._gift_cache)
-            hit = self._gift_cache[held] = [counts, holders, per_gift, None, number]
+            mul = operator.mul
+            points = [sum(map(mul, c, per_gift)) for c in counts[: state.n]]
+            hit = self._gift_cache[held] = [counts, holders, per_gift, None, number, points]
         return hit
 
     def _table(self, gifts: list, state: GameState) -> list[list[float]]:
@@ -338,8 +338,8 @@ class Evaluator:
         (bids, cards, seal, reserve) is as it was there keeps its value from there (the gifts
         and Deben changed since are not carried into its bids)."""
         gifts = self._gifts(state)
-        counts, holders, per_gift, _, _ = gifts
-        est = self._seat_part(state, counts, per_gift)
+        counts, holders = gifts[0], gifts[1]
+        est = self._seat_part(state, gifts)
         mask = state.mask
         deben = tuple(state.deben)
         for m in range(len(R.MARKETS)):
@@ -375,7 +375,7 @@ class Evaluator:
         """What every placement from ``state`` (a placing decision, no market being resolved)
         shares: the gift values (a placement moves no card) and each market's contribution."""
         gifts = self._gifts(state)
-        seat = self._seat_part(state, gifts[0], gifts[2])
+        seat = self._seat_part(state, gifts)
         deben = tuple(state.deben)
         markets = [
             self._market(state, m, gifts, deben) if state.mask[m] else None
@@ -393,14 +393,13 @@ class Evaluator:
         ``closes``: the placement closes the market (R3): its settlement is certain (weight 1),
         estimated by ``market_gains``' rule instead of being searched step by step (R6)."""
         gifts, seat_part, markets = context
-        counts, _, per_gift, _, _ = gifts
         est = seat_part[:]
         if paid:
             est[seat] = (
                 state.prestige[seat]
                 + state.deben[seat] * self.deben
                 + state.seals[seat] * self.seal
-                + sum(map(operator.mul, counts[seat], per_gift))
+                + gifts[5][seat]
             )
         mask = state.mask
         deben = tuple(state.deben) if paid else ()
