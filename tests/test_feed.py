@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pg
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, create_engine, insert, text
 
 from widgets.classroom.feed import FeedError, LocalFeed, PgFeed, feed_for, wait_for
 from widgets.store import Store
@@ -193,3 +193,62 @@ def test_news_sent_while_the_listener_was_away_is_covered_by_the_resync(pg_feeds
     assert all(v in got for v in sent if sent[v] > heard.resyncs[0])
     print(f"{len(missed)} of 200 sent during the reconnection missed, covered by the resync")
     engine.dispose()
+
+
+#: A room's row, as the rooms will have one (tests/test_store_db.py has its own).
+ROOMS = Table(
+    "feed_rooms",
+    MetaData(),
+    Column("code", String(16), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("steps", Text, nullable=False),
+)
+
+APPENDER = """
+import sys
+from sqlalchemy import select
+sys.path.insert(0, "tests")
+from test_feed import ROOMS
+from widgets.classroom.feed import PgFeed
+from widgets.store import Store
+
+store = Store(sys.argv[1])
+feed = PgFeed(store.url, engine=store.engine)
+won = lost = 0
+while won < 100:
+    with store.engine.connect() as db:
+        version = db.scalar(select(ROOMS.c.version).where(ROOMS.c.code == "SHARED"))
+    if store.append_step(ROOMS, {"code": "SHARED"}, version, f"{sys.argv[2]}{won}",
+                         then=lambda db: feed.publish("SHARED", version + 1, db=db)):
+        won += 1
+    else:
+        lost += 1
+feed.close()
+print(lost)
+"""
+
+
+def test_two_processes_writing_one_room_publish_each_version_once_with_its_commit(pg_feeds):
+    """Compare-and-set with the news sent in the same transaction (what the rooms will do): a
+    third process hears every version once, in order, and nothing of the lost races."""
+    url, (_, feed) = pg_feeds
+    store = Store(url)
+    ROOMS.metadata.create_all(store.engine)
+    with store.transaction() as db:
+        db.execute(insert(ROOMS).values(code="SHARED", version=0, steps=""))
+    heard = Heard()
+    feed.subscribe(heard.change, heard.resync)
+    writers = [
+        subprocess.Popen([sys.executable, "-c", APPENDER, url, name], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for name in "ab"
+    ]  # fmt: skip
+    outputs = [writer.communicate(timeout=120) for writer in writers]
+    assert all(writer.returncode == 0 for writer in writers), outputs
+    assert wait_for(lambda: len(heard.changes) >= 200, 10)
+    time.sleep(0.2)
+    assert heard.changes == [("SHARED", version) for version in range(1, 201)]
+    with store.engine.connect() as db:
+        assert db.scalar(text("SELECT version FROM feed_rooms")) == 200
+    print(f"lost races (told, not published): {[int(out) for out, _ in outputs]}")
+    store.close()
