@@ -243,6 +243,9 @@ class Store:
         except SQLAlchemyError as error:
             self.engine.dispose()
             raise StoreError(f"cannot open the store {self.where()}: {_reason(error)}") from None
+        except BaseException:  # refused (a newer schema) or a migration step failed
+            self.engine.dispose()
+            raise
 
     @property
     def dialect(self) -> str:
