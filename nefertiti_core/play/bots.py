@@ -10,6 +10,7 @@ the odds all use it). A bot never changes the state it is given; it may copy it 
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 from collections.abc import Callable
@@ -348,7 +349,13 @@ class Evaluator:
                 weight = 1.0
             elif mask[m]:
                 was = near[m] if near is not None else None
-                if was is not None and was[0] == _own(state, m):
+                if was is not None and was[0] == (
+                    state.side[m],
+                    state.owners[m],
+                    state.cards[m],
+                    state.seal_on_upper[m],
+                    state.reserve[m],
+                ):  # the lists compared in place, not copied
                     weight, gains = was[1]
                 else:
                     weight, gains = self._market(state, m, gifts, deben)
@@ -471,11 +478,11 @@ class Evaluator:
 
 
 def _own(state: GameState, m: int) -> tuple:
-    """Market ``m``'s own state: its side, bids, cards, seal and reserve."""
+    """Market ``m``'s own state: its side, bids, cards, seal and reserve (copies)."""
     return (
         state.side[m],
-        tuple(state.owners[m]),
-        tuple(state.cards[m]),
+        list(state.owners[m]),
+        list(state.cards[m]),
         state.seal_on_upper[m],
         state.reserve[m],
     )
@@ -543,7 +550,7 @@ def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[in
 
 
 _NO_ROLL = ((1.0, (), None),)
-_BEAM = 2  # options of a decision inside the look-ahead searched to the end (the rest: one step)
+_BEAM = 1  # options of a decision inside the look-ahead searched to the end (the rest: one step)
 
 
 def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
@@ -615,7 +622,7 @@ class GreedyBot:
             search.unshuffled = (base, self.rng)
             search.near = evaluate.bids(base)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
-        values = {o: search.option(base, o, self.depth) for o in places}
+        values = search.placements(base, places, self.depth)
         if len(places) < len(legal):
             if places and state.phase == P_TURN:
                 # A character is followed by the placement still to make (R5.1, R5.2): count it
@@ -654,6 +661,20 @@ class _Search:
         self.near = None  # Evaluator.bids of the position searched from (not with ``exact``)
         self.unsettled = 0  # copies reaching a decision of the decider's (see ``_settled``)
         self._prepared: dict[int, list] = {}  # per position placed on: see ``_prepare``
+
+    def placements(self, state: GameState, options: list[int], depth: int) -> dict[int, float]:
+        """``option`` of each of ``options`` (a placing decision's), a placement that rolls no
+        dice scored in place without the detour."""
+        out = {}
+        kinds, place, placement = O.OPTION_KIND, O.PLACE, self._placement
+        for o in options:
+            if kinds[o] == place and roll_at(state, o) is None:
+                value = placement(state, o, depth, None)
+                if value is not None:
+                    out[o] = value
+                    continue
+            out[o] = self.option(state, o, depth)
+        return out
 
     def option(self, state: GameState, option: int, depth: int) -> float:
         total = 0.0
@@ -824,18 +845,21 @@ class _Search:
             return self.evaluate(state, me, self.near)
         legal = state.legal
         if depth >= 2 and len(legal) > _BEAM and not self.exact:
-            # A character's decision inside the look-ahead (R10): every option one step deep,
-            # then only the best few searched to the end.
-            # then only the best few searched to the end: an option whose one step reached no
-            # further decision of the decider's already has its value to the end.
+            # A character's decision inside the look-ahead (R10): every option one step deep;
+            # an option whose step reached no further decision of the decider's has its value
+            # to the end, of the others only the best (_BEAM) is searched to the end.
+            best = -math.inf
             step = {}
             for o in legal:
                 before = self.unsettled
-                step[o] = (self.option(state, o, depth - 1), self.unsettled == before)
-            first = sorted(legal, key=lambda o: -step[o][0])
-            return max(
-                step[o][0] if step[o][1] else self.option(state, o, depth) for o in first[:_BEAM]
-            )
+                value = self.option(state, o, depth - 1)
+                if self.unsettled == before:
+                    best = max(best, value)
+                else:
+                    step[o] = value
+            for o in sorted(step, key=lambda o: -step[o])[:_BEAM]:
+                best = max(best, self.option(state, o, depth))
+            return best
         return max(self.option(state, o, depth) for o in legal)
 
 
