@@ -43,7 +43,7 @@ def learner():
 
 def side():
     return pn.Row(
-        pn.Column(TeacherPollPanel(POLLS, font_px=18), width=480, css_classes=["side-teacher"]),
+        pn.Column(TeacherPollPanel(POLLS, font_px=18, board=False), width=480, css_classes=["side-teacher"]),
         pn.Column(LearnerPollCard(POLLS, "l1"), width=320, css_classes=["side-l1"]),
         pn.Column(LearnerPollCard(POLLS, "l2", lang="de"), width=320, css_classes=["side-l2"]),
     )

@@ -198,10 +198,24 @@ def _reveal_html(poll: Poll, lang: str, size: int) -> str:
 class TeacherPollPanel(_FollowsPolls):
     """The teacher's poll panel: pick, ask, watch the answers, reveal (for a projector)."""
 
-    def __init__(self, polls: Polls, *, learners=None, lang: str = "en", font_px: int = 22, **p):
+    def __init__(
+        self,
+        polls: Polls,
+        *,
+        learners=None,
+        lang: str = "en",
+        font_px: int = 22,
+        board: bool = True,
+        **p,
+    ):
         """``learners``: a callable giving the learners to ask now (ids, or ``{id: name}``);
-        default: every learner of the class record."""
+        default: every learner of the class record. ``board``: the question's position beside
+        the answers (for the class to look at on the projector)."""
         super().__init__(lang=lang, **p)
+        self.show_board = board
+        self.session: GameSession | None = None
+        self.board: Board | None = None
+        self._board_poll: Poll | None = None
         self.learners = learners or (lambda: list(polls.record.learners()))
         self.font_px = font_px
         self._lessons = lesson_exercises()
@@ -228,15 +242,15 @@ class TeacherPollPanel(_FollowsPolls):
         self._who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
         self._result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
         self._error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
+        self._board_box = pn.Column(sizing_mode="stretch_width", css_classes=["poll-board"])
+        answers = pn.Column(self._bars, self._who, self._reveal, sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title,
             pn.Row(self._pick, self._push, sizing_mode="stretch_width"),
             self._error,
             self._question,
-            self._bars,
-            self._who,
-            self._reveal,
-            self._result,
+            self._result,  # under the question: on a 1024 x 768 projector it stays in view
+            pn.Row(answers, self._board_box, sizing_mode="stretch_width") if board else answers,
             sizing_mode="stretch_width",
             css_classes=["poll-teacher"],
         )
@@ -305,6 +319,22 @@ class TeacherPollPanel(_FollowsPolls):
         self.polls.reveal()
 
     # --- showing
+    def _show_position(self, poll: Poll) -> None:
+        """The question's position on a board beside the answers (made with the first
+        question: a board drawn while hidden came up blank), never played on."""
+        if not self.show_board:
+            return
+        if self.session is None:
+            self.session = GameSession(poll.exercise.state(), lang=self.lang, hints=False)
+            self.board = Board(
+                self.session, fit=True, max_height="70vh", on_square=lambda _cell: None
+            )
+            self._board_box.append(self.board)
+        elif poll is not self._board_poll:
+            self.session.load_state(poll.exercise.state())
+        self._board_poll = poll
+        self.session.lang = self.lang
+
     def refresh(self) -> None:
         lang, size = self.lang, self.font_px
         font = esc(FONT_STACK)
@@ -341,6 +371,7 @@ class TeacherPollPanel(_FollowsPolls):
             f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span>{note}</div>"
         )
         self._bars.object = bars_html(poll, lang, size=size)
+        self._show_position(poll)
         answered, waiting = poll.answered(), poll.waiting()
         names = ", ".join(esc(self.polls.name(x)) for x in answered)
         progress = esc(
