@@ -93,6 +93,7 @@ def test_ask_answer_and_reveal_through_the_buttons(classroom):
     staged = E.EXERCISES[WHO].state()  # the card's board shows the question's position
     assert ana.board is not None
     assert ana.session.state.owners == staged.owners and ana.session.state.deben == staged.deben
+    assert teacher.board is not None and teacher.session.state.owners == staged.owners
 
     ana._choices.value = "green"  # Ana clicks Green, then changes her mind
     ana._choices.value = "red"
@@ -180,6 +181,8 @@ def test_a_square_question_is_answered_by_a_button_or_a_click_on_the_board(class
     right = ex.right_answer()[0]
     state = ex.state()
     cell = next(c for c in G.squares(state.side) if c.market == ex.market and c.index == right)
+    assert teacher.session.state.owners == state.owners  # the projector shows this question's
+    assert teacher.session.state.owners != E.EXERCISES[WHO].state().owners  # not the last one's
     ana.board.click(cell.x, cell.y)  # a click on the board's square answers
     assert polls.current.answer_of("a") == str(right)
     wrong = next(k for k in bo._choices.options.values() if k != str(right))
