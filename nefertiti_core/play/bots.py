@@ -721,7 +721,7 @@ class _Search:
         prepared = self._prepared.get(id(state))
         if prepared is None or prepared[0] is not state:
             prepared = self._prepared[id(state)] = self._prepare(state)
-        _, p, left, may_reroll, next_chooses, ev = prepared
+        _, p, left, may_reroll, next_chooses, ev, _ = prepared
         stall = O.SQUARE_STALL[option]
         m = stall >> 1
         i = O.SQUARE_INDEX[option]
@@ -778,8 +778,15 @@ class _Search:
                 if paid:
                     est[p] += paid * evaluate.deben
                 weight = 1.0 if closes else evaluate.closing_weight(state, m)
-                table = evaluate._table(gifts, state)
-                gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
+                if rule in _DICE:  # both rolls' outcomes place the same servant (R3.7, R3.8)
+                    gains = prepared[6].get(option)
+                    if gains is None:
+                        table = evaluate._table(gifts, state)
+                        gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
+                        prepared[6][option] = gains
+                else:
+                    table = evaluate._table(gifts, state)
+                    gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
                 for q, gain in enumerate(gains):
                     est[q] += weight * gain
         finally:
@@ -798,7 +805,8 @@ class _Search:
         """What every placement from ``state`` shares: [state, the placer, placements left
         after this one, whether the placer may re-roll at the turn's end (R4.2), whether the
         next player has a real choice (a servant and at least two empty squares, not a forced
-        option), the evaluation's context and sums (made when first needed)]."""
+        option), the evaluation's context and sums (made when first needed), the gains of the
+        placements on Louqsor (the same for either roll)]."""
         p = state.decider
         may_reroll = (
             state.holder == p
@@ -813,7 +821,7 @@ class _Search:
                 if status[mm] == OPEN:
                     empty += _EMPTY_COUNT[mm * 2 + side[mm]][mask[mm]]
             next_chooses = empty >= 2
-        return [state, p, state.placements_left - 1, may_reroll, next_chooses, None]
+        return [state, p, state.placements_left - 1, may_reroll, next_chooses, None, {}]
 
     def _reroll(self, state: GameState, context: tuple, est: list[float], keep: float) -> float:
         """The dice holder's re-roll after its last placement (R4.2), scored in place: a roll
