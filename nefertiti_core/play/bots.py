@@ -103,6 +103,10 @@ _WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card k
 # How likely a market is to close with its present bids, by the servants still needed (R3).
 _CLOSING_WEIGHT = (1.0, 0.7, 0.45, 0.3, 0.25)
 _LOUQSOR_CHANCE: dict[tuple[int, int], float] = {}
+# A shape or sum stall's closing weight per occupancy mask (empty for the other stalls).
+_SHAPE_WEIGHT = tuple(
+    tuple(_CLOSING_WEIGHT[min(n, len(_CLOSING_WEIGHT) - 1)] for n in needed) for needed in _NEEDED
+)
 
 
 def _louqsor_chance(stall_id: int, mask: int) -> float:
@@ -265,8 +269,11 @@ class Evaluator:
         if m == state.res_market:
             return 1.0
         stall = m * 2 + state.side[m]
-        rule = R.STALLS[stall].rule
         mask = state.mask[m]
+        shape = _SHAPE_WEIGHT[stall]
+        if shape:
+            return shape[mask]
+        rule = _STALL_RULE[stall]
         if rule in _DICE:
             return min(1.0, 0.3 + _louqsor_chance(stall, mask))
         if rule == R.COLOURS3_OR_4:  # R3.2
@@ -774,9 +781,6 @@ class _Search:
                 est = evaluate.placed(ctx, state, m, p, paid, closes)
             else:  # ``Evaluator.placed_fast``, inline
                 gifts = ctx[0]
-                est = sums[m][:]
-                if paid:
-                    est[p] += paid * evaluate.deben
                 weight = 1.0 if closes else evaluate.closing_weight(state, m)
                 if rule in _DICE:  # both rolls' outcomes place the same servant (R3.7, R3.8)
                     gains = prepared[6].get(option)
@@ -787,8 +791,10 @@ class _Search:
                 else:
                     table = evaluate._table(gifts, state)
                     gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
-                for q, gain in enumerate(gains):
-                    est[q] += weight * gain
+                others = sums[m]
+                est = [e + weight * gain for e, gain in zip(others, gains)]  # noqa: B905
+                if paid:
+                    est[p] = others[p] + paid * evaluate.deben + weight * gains[p]
         finally:
             owners[i] = -1
             mask[m] = before
