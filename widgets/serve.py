@@ -29,6 +29,8 @@ import sys
 import time
 import weakref
 
+from nefertiti_core.engine.i18n import language_from_header
+
 log = logging.getLogger("nefertiti.serve")
 
 APP_NAME = "tutor"
@@ -274,17 +276,9 @@ class SessionGuard:
         return None
 
     def message(self, why: str, accept_language: str = "") -> str:
-        lang = _language(accept_language)
+        lang = language_from_header(accept_language)
         n = self.max_sessions if why == "full" else self.per_minute
         return REFUSALS[why][lang].format(n=n)
-
-
-def _language(accept_language: str) -> str:
-    for part in (accept_language or "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in ("en", "de", "zh"):
-            return code
-    return "en"
 
 
 def live_sessions(application) -> int:

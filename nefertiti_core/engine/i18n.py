@@ -58,3 +58,12 @@ def tr(lang: str, key: str, **params) -> str:
 
 def has(lang: str, key: str) -> bool:
     return key in catalog(lang)
+
+
+def language_from_header(accept_language: str) -> str:
+    """The first of the tutor's languages a browser's Accept-Language header names (else English)."""
+    for part in (accept_language or "").split(",")[:20]:
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in LANGUAGES:
+            return code
+    return "en"

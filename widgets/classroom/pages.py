@@ -23,7 +23,7 @@ import threading
 import panel as pn
 import param
 
-from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.i18n import LANGUAGES, language_from_header, tr
 
 from .._common import HTML, esc, guarded
 from ..board import PLAYER_COLOURS, Board
@@ -610,7 +610,11 @@ class TeacherPage(pn.viewable.Viewer):
         self._error = pn.pane.Alert("", alert_type="warning", visible=False)
         self._updating = False
         self._decision_box = pn.Column(
-            self.decision, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)
+            self.decision,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+            css_classes=["room-decision"],
         )
         people_card = pn.Column(
             self._people,
@@ -800,9 +804,7 @@ def _arg(name: str, limit: int = 80) -> str:
 
 
 def _browser_lang() -> str:
-    from ..serve import _language
-
-    return _language((pn.state.headers or {}).get("Accept-Language", ""))
+    return language_from_header((pn.state.headers or {}).get("Accept-Language", ""))
 
 
 def _deferred(build):
