@@ -48,7 +48,13 @@ def side():
         pn.Column(LearnerPollCard(POLLS, "l2", lang="de"), width=320, css_classes=["side-l2"]),
     )
 
-pn.serve({"teacher": teacher, "learner": learner, "side": side}, port=PORT,
+def later():
+    # as the room's learner page does: the card is made in a callback, after the page loaded
+    page = pn.Column(pn.widgets.Button(name="Show my card", css_classes=["show-card"]))
+    page[0].on_click(lambda _e: page.append(LearnerPollCard(POLLS, arg("learner", "l1"))))
+    return page
+
+pn.serve({"teacher": teacher, "learner": learner, "side": side, "later": later}, port=PORT,
          address="127.0.0.1", show=False, websocket_origin=["127.0.0.1:PORT"])
 """.replace("HOSTILE", repr(HOSTILE))
 
@@ -148,4 +154,20 @@ def test_a_typed_answer_the_engine_cannot_read_is_refused_on_the_learners_page(c
     bo.locator(".poll-send button").click()
     expect(teacher.locator(".poll-bar[data-key='+1'] .poll-bar-count")).to_have_text("1")
     expect(teacher.locator(".poll-progress")).to_contain_text("1 of 2")
+    assert not errors, f"JavaScript errors in the pages: {errors}"
+
+
+def test_a_card_made_after_the_page_loaded_follows_the_questions(chromium, app_url):
+    errors: list[str] = []
+    teacher = open_page(chromium, f"{app_url}/teacher", PROJECTOR, errors)
+    ana = open_page(chromium, f"{app_url}/later?learner=l1", PHONE, errors)
+    ana.locator(".show-card button").click()
+    expect(ana.locator(".poll-card")).to_be_visible()
+    teacher.locator(".poll-pick select").select_option(index=0)  # welcome/who-plays-next
+    teacher.locator(".poll-push button").click()
+    expect(ana.locator(".poll-card-question")).to_contain_text(E.EXERCISES[WHO].prompt("en"))
+    ana.get_by_role("button", name="Red", exact=True).click()
+    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    teacher.locator(".poll-reveal-button button").click()
+    expect(ana.locator(".poll-verdict")).to_contain_text(E.EXERCISES[WHO].check("red").headline)
     assert not errors, f"JavaScript errors in the pages: {errors}"
