@@ -146,6 +146,23 @@ class Participant:
     joined: float = 0.0
 
 
+def _retried(method):
+    """A change that is the actor's wish whatever the table shows (a join, a seat, a pause...):
+    when another process overtook it (``room.refuse.stale``; the room has been re-read), it is
+    made again on the room as it is now (a few times at most), instead of refused."""
+
+    def again(self, *args, **kwargs):
+        for _ in range(4):
+            result = method(self, *args, **kwargs)
+            why = result[2] if isinstance(result, tuple) else result
+            if why is None or why.key != "room.refuse.stale":
+                return result
+        return result
+
+    again.__name__, again.__doc__ = method.__name__, method.__doc__
+    return again
+
+
 class Room:
     """One class's table (see the module's doc). Thread-safe: every change holds ``lock``."""
 
@@ -170,6 +187,12 @@ class Room:
         self._next_listener = 1
         self.version = 0
         self.table_version = 0  # bumped only when the table's position changes
+        #: Several processes (#17): the version of the database's record this room mirrors,
+        #: and the hook that writes a change there first (``room_store.RoomStore.commit``:
+        #: compare-and-set on ``stored_version``; False when another process got there first,
+        #: after it has re-read the room).
+        self.stored_version = 0
+        self.commit = None
         self.lock = threading.RLock()
         self._clock = clock
         self.ttl_s = ttl_s
@@ -225,7 +248,18 @@ class Room:
     def listeners(self) -> int:
         return len(self._listeners)
 
-    def _changed(self, what: str) -> None:
+    def _changed(self, what: str) -> Refusal | None:
+        """After a change (the lock held): write it to the database first when the room is
+        shared between processes; a change another process overtook is refused
+        (``room.refuse.stale``: the room then shows the database's record), as a stale move."""
+        if self.commit is not None and not what.startswith("private:"):
+            if not self.commit(self, what):
+                return Refusal("room.refuse.stale")
+        self.notify(what)
+        return None
+
+    def notify(self, what: str) -> None:
+        """Tell the listeners (``what``: see the module's doc); the lock held."""
         self.version += 1
         if what == "table":
             self.table_version += 1
@@ -237,6 +271,7 @@ class Room:
                 log.exception("room %s: listener %s failed", self.code, key)
 
     # ------------------------------------------------------------------ joining
+    @_retried
     def join(self, name, lang="en") -> tuple[Participant | None, str, Refusal | None]:
         """A new participant: (participant, their browser's token, None) or (None, "", why)."""
         lang = lang if lang in LANGUAGES else "en"
@@ -255,9 +290,12 @@ class Room:
             person = Participant(self._next_id, name, lang, digest(token), joined=self._clock())
             self.participants[person.id] = person
             self._next_id += 1
-            self._changed("people")
+            why = self._changed("people")
+            if why is not None:
+                return None, "", why
             return person, token, None
 
+    @_retried
     def set_language(self, token, lang) -> Refusal | None:
         with self.lock:
             person = self.participant(token)
@@ -266,8 +304,7 @@ class Room:
             if lang not in LANGUAGES:
                 return Refusal("room.refuse.bad_language")
             person.lang = lang
-            self._changed("people")
-            return None
+            return self._changed("people")
 
     # ------------------------------------------------------------------ the teacher leads
     def _teacher_only(self, secret) -> Refusal | None:
@@ -275,6 +312,7 @@ class Room:
             return Refusal("room.refuse.teacher_only")
         return None
 
+    @_retried
     def assign_seat(self, secret, participant_id, seat) -> Refusal | None:
         """Give ``seat`` (0..n-1) to participant ``participant_id``, or take their seat away
         (``seat`` None). A seat held by another is taken from them. Teacher only."""
@@ -292,9 +330,9 @@ class Room:
                 if holder is not None and holder is not person:
                     holder.seat = None
             person.seat = seat
-            self._changed("people")
-            return None
+            return self._changed("people")
 
+    @_retried
     def free_seat(self, secret, seat) -> Refusal | None:
         """The teacher plays ``seat`` again (whoever held it watches)."""
         with self.lock:
@@ -306,9 +344,9 @@ class Room:
             holder = self.seat_holder(seat)
             if holder is not None:
                 holder.seat = None
-            self._changed("people")
-            return None
+            return self._changed("people")
 
+    @_retried
     def remove(self, secret, participant_id) -> Refusal | None:
         """Remove a participant: their token no longer opens the room; their seat is free."""
         with self.lock:
@@ -319,17 +357,16 @@ class Room:
                 return Refusal("room.refuse.no_participant")
             del self.participants[participant_id]
             self._private.pop(participant_id, None)
-            self._changed("people")
-            return None
+            return self._changed("people")
 
+    @_retried
     def pause(self, secret, paused: bool = True) -> Refusal | None:
         with self.lock:
             why = self._teacher_only(secret)
             if why:
                 return why
             self.paused = bool(paused)
-            self._changed("people")
-            return None
+            return self._changed("people")
 
     def stage(self, secret, name) -> Refusal | None:
         """Put a shipped position on the table (by its file's name, without ``.yaml``), or a
@@ -362,8 +399,7 @@ class Room:
                 for person in self.participants.values():
                     if person.seat is not None and person.seat >= state.n:
                         person.seat = None
-            self._changed("table")
-            return None
+            return self._changed("table")
 
     # ------------------------------------------------------------------ playing the table
     def may_act(self, actor) -> tuple[bool, Participant | None]:
@@ -422,8 +458,7 @@ class Room:
         except Exception as error:  # never into a page
             log.warning("room %s: a step failed: %s", self.code, error)
             return Refusal("room.refuse.bad_option")
-        self._changed(what)
-        return None
+        return self._changed(what)
 
     def _lang_of(self, actor) -> str:
         person = None if self.is_teacher(actor) else self.participant(actor)
@@ -444,8 +479,7 @@ class Room:
                 getattr(self.table, which)()
             except NefertitiError as error:
                 return Refusal("", text_en=str(error))
-            self._changed("table")
-            return None
+            return self._changed("table")
 
     # ------------------------------------------------------------------ breaking away
     def break_away(self, token) -> Refusal | None:
@@ -455,8 +489,7 @@ class Room:
             if person is None:
                 return Refusal("room.refuse.not_in_room")
             self._private[person.id] = History(self.table.state.copy())
-            self._changed(f"private:{person.id}")
-            return None
+            return self._changed(f"private:{person.id}")
 
     def rejoin(self, token) -> Refusal | None:
         """Back to the table's position: the private copy is dropped."""
@@ -465,8 +498,7 @@ class Room:
             if person is None:
                 return Refusal("room.refuse.not_in_room")
             self._private.pop(person.id, None)
-            self._changed(f"private:{person.id}")
-            return None
+            return self._changed(f"private:{person.id}")
 
     def private(self, token) -> History | None:
         """The caller's own private copy, if they broke away (never another's)."""
@@ -494,8 +526,7 @@ class Room:
                 history.undo()
             except NefertitiError as error:
                 return Refusal("", text_en=str(error))
-            self._changed(f"private:{person.id}")
-            return None
+            return self._changed(f"private:{person.id}")
 
     # ------------------------------------------------------------------ reading
     def seat_names(self) -> list[str | None]:
@@ -539,6 +570,9 @@ class Rooms:
         self.ttl_s = ttl_s
         self.max_rooms = max_rooms
         self.on_open = None  # called with each new room (the store: room_store.py)
+        #: Several processes (#17): ``loader(code)`` reads a room this process does not hold
+        #: from the database (another process opened it), or None.
+        self.loader = None
 
     def open(self) -> tuple[Room | None, str, Refusal | None]:
         """A new room with a code no open room has: (room, teacher secret, None) or why not."""
@@ -570,7 +604,17 @@ class Rooms:
             if room is not None and room.expired():
                 del self._rooms[code]
                 return None
-            return room
+        if room is None and self.loader is not None:
+            loaded = self.loader(code)
+            if loaded is not None:
+                with self._lock:  # two pages asking at once keep the first one read
+                    room = self._rooms.setdefault(code, loaded)
+        return room
+
+    def held(self, code: str) -> Room | None:
+        """The room this process holds with this code (never read from the store)."""
+        with self._lock:
+            return self._rooms.get(code)
 
     def expire(self) -> list[str]:
         with self._lock:

@@ -15,6 +15,19 @@ the changes in between are written together), never on the event loop; :func:`fl
 what is still pending (a server being stopped: atexit). Rooms unused for their time to live are
 deleted when the rooms are read back. The learners' private copies are not kept (a copy is a
 try-out; a learner comes back at the table).
+
+**Several processes** (#17, a PostgreSQL store; :class:`RoomStore` with a ``feed``): a room in a
+process is a cache of the database's record, whose ``version`` column counts its changes
+(``Room.stored_version`` is the version the cache mirrors). Each change is written at once, on
+the thread that made it and with the room's lock held (``Room.commit``): one transaction that
+updates the room only if its version is still the cached one (compare-and-set), rewrites its
+participants and publishes ``code:version`` on the feed (``pg_notify``: the news leaves with the
+commit). If another process got there first nothing is written, the room is re-read from the
+database and the change is refused as stale (``room.refuse.stale``). Every process hears the
+feed and re-reads a room it holds when its version moved on (the whole record, replayed through
+the engine; the pages follow through the room's listeners); a room it does not hold is read
+from the database the first time a page asks for its code (a learner whose process died,
+sent to another by the load balancer, finds their room and seat there).
 """
 
 from __future__ import annotations
@@ -86,8 +99,16 @@ def _seconds(value: datetime) -> float:
 class RoomStore:
     """Writes rooms to the database (in a background thread) and reads them back."""
 
-    def __init__(self, engine):
+    def __init__(self, engine, feed=None, rooms: Rooms | None = None):
+        """``feed``: rooms shared with other processes through it (see the module's doc):
+        every change written at once with compare-and-set; ``rooms``: this process's rooms,
+        re-read when the feed says another process changed one."""
         self.engine = engine
+        self.feed = feed
+        self.rooms = rooms
+        self.conflicts = 0  # changes refused because another process wrote first
+        self.refreshes = 0  # rooms re-read after another process's change
+        self._records: dict[str, str] = {}  # per room: the record text it was last read at
         metadata.create_all(engine, tables=TABLES)
         self._dirty: dict[str, Room] = {}
         self._lock = threading.Lock()
@@ -99,8 +120,172 @@ class RoomStore:
     # ------------------------------------------------------------------ writing
     def track(self, room: Room) -> None:
         """Write ``room`` now and after each of its changes."""
+        if self.feed is not None:
+            self._share(room)
+            self.save(room)
+            return
         room.subscribe(lambda _version, what, room=room: self._changed(room, what))
         self.save(room)
+
+    # ------------------------------------------------------------------ several processes
+    def _share(self, room: Room) -> None:
+        room.commit = self.commit
+
+    def _snapshot(self, room: Room) -> tuple[str, dict, list[dict]]:
+        """The room's row values and participants' rows (the room's lock held)."""
+        text = room.table.whole_record().dumps()
+        values = dict(
+            teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
+            paused=room.paused, next_id=room._next_id,
+            created=_when(room.created), touched=_when(room.touched),
+        )  # fmt: skip
+        people = [
+            dict(
+                room=room.code,
+                id=p.id,
+                name=p.name,
+                lang=p.lang,
+                token_hash=p.token_hash,
+                seat=p.seat,
+                joined=_when(p.joined),
+            )  # fmt: skip
+            for p in room.participants.values()
+        ]
+        return text, values, people
+
+    def commit(self, room: Room, what: str) -> bool:
+        """``Room.commit``: write the change just made to ``room`` if the database's record is
+        still at ``room.stored_version`` and publish the news in the same transaction. False
+        (and the room re-read from the database) when another process wrote first."""
+        from sqlalchemy import update
+
+        room.touched = room._clock()
+        text, values, people = self._snapshot(room)
+        if len(text) > MAX_RECORD_CHARS:
+            log.warning("room %s: its game is too long to keep", room.code)
+        expected = room.stored_version
+        try:
+            with self.engine.begin() as db:
+                won = (
+                    db.execute(
+                        update(rooms_table)
+                        .where(rooms_table.c.code == room.code)
+                        .where(rooms_table.c.version == expected)
+                        .values(version=expected + 1, **values)
+                    ).rowcount
+                    == 1
+                )
+                if won:
+                    db.execute(
+                        delete(participants_table).where(participants_table.c.room == room.code)
+                    )
+                    if people:
+                        db.execute(insert(participants_table), people)
+                    self.feed.publish(room.code, expected + 1, db)
+        except (SQLAlchemyError, OSError) as error:
+            log.warning("room %s: a change was not written: %s", room.code, error)
+            won = False
+        if won:
+            room.stored_version = expected + 1
+            self._records[room.code] = text
+            return True
+        self.conflicts += 1
+        self.refresh(room)
+        return False
+
+    def _read(self, code: str):
+        with self.engine.connect() as db:
+            row = db.execute(select(rooms_table).where(rooms_table.c.code == code)).first()
+            people = (
+                db.execute(
+                    select(participants_table).where(participants_table.c.room == code)
+                ).all()
+                if row is not None
+                else []
+            )
+        return row, people
+
+    def refresh(self, room: Room, force: bool = False) -> bool:
+        """Re-read ``room`` from the database if its record moved past the cached version (or
+        ``force``): the table (replayed only when its record changed), seats, people, pause;
+        then the room's listeners hear it. True if it changed."""
+        try:
+            row, people = self._read(room.code)
+        except (SQLAlchemyError, OSError) as error:
+            log.warning("room %s was not re-read: %s", room.code, error)
+            return False
+        if row is None:
+            return False
+        with room.lock:
+            if row.version <= room.stored_version and not force:
+                return False
+            table_changed = self._records.get(room.code) != row.record
+            if table_changed:
+                history = _history(row)
+                if history is None:
+                    return False
+                room.table = history
+                self._records[room.code] = row.record
+            room.title, room.paused = row.title, bool(row.paused)
+            room._next_id = row.next_id
+            room.touched = _seconds(row.touched)
+            room.stored_version = row.version
+            room.participants.clear()
+            for p in people:
+                seat = p.seat if p.seat is not None and p.seat < room.table.state.n else None
+                room.participants[p.id] = Participant(
+                    p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
+                )
+            for gone in [i for i in room._private if i not in room.participants]:
+                del room._private[gone]
+            self.refreshes += 1
+            if table_changed:
+                room.notify("table")
+            room.notify("people")
+        return True
+
+    def load_one(self, code: str) -> Room | None:
+        """The room ``code`` read from the database (another process opened it), shared."""
+        try:
+            row, people = self._read(code)
+        except (SQLAlchemyError, OSError) as error:
+            log.warning("room %s was not read: %s", code, error)
+            return None
+        if row is None or self.rooms is None:
+            return None
+        room = self._room(row, people, self.rooms)
+        if room is None or room.expired():
+            return None
+        self._share(room)
+        return room
+
+    def _room(self, row, people, rooms: Rooms) -> Room | None:
+        history = _history(row)
+        if history is None:
+            return None
+        room = Room(row.code, row.teacher_hash, history, clock=rooms._clock, ttl_s=rooms.ttl_s)
+        room.title, room.paused = row.title, bool(row.paused)
+        room.version = room.stored_version = row.version
+        room._next_id = row.next_id
+        room.created, room.touched = _seconds(row.created), _seconds(row.touched)
+        for p in people:
+            seat = p.seat if p.seat is not None and p.seat < history.state.n else None
+            room.participants[p.id] = Participant(
+                p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
+            )
+        self._records[row.code] = row.record
+        return room
+
+    def on_feed(self, code: str, version: int) -> None:
+        """The feed's news: re-read the room if this process holds it at an older version."""
+        room = self.rooms.held(code) if self.rooms is not None else None
+        if room is not None and version > room.stored_version:
+            self.refresh(room)
+
+    def on_resync(self) -> None:
+        """The feed was away: re-read every room this process holds."""
+        for room in list(self.rooms or ()):
+            self.refresh(room)
 
     def _changed(self, room: Room, what: str) -> None:
         if what.startswith("private:"):
@@ -132,7 +317,7 @@ class RoomStore:
                 text = room.table.whole_record().dumps()
                 values = dict(
                     teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
-                    paused=room.paused, version=room.version, next_id=room._next_id,
+                    paused=room.paused, version=room.stored_version if self.feed else room.version, next_id=room._next_id,
                     created=_when(room.created), touched=_when(room.touched),
                 )  # fmt: skip
                 people = [
@@ -165,9 +350,6 @@ class RoomStore:
     def load_into(self, rooms: Rooms) -> int:
         """Read every room back into ``rooms`` (and track it); rooms past their time to live
         are deleted instead. Returns how many came back."""
-        from nefertiti_core.files.history import record_from_data
-        from nefertiti_core.files.yaml_subset import loads
-
         with self.engine.connect() as db:
             rows = db.execute(select(rooms_table)).all()
             people = db.execute(select(participants_table)).all()
@@ -176,29 +358,17 @@ class RoomStore:
             by_room.setdefault(row.room, []).append(row)
         back, gone = 0, []
         for row in rows:
-            try:
-                doc = loads(row.record)
-                record = record_from_data(doc.data, f"room {row.code}", doc)
-                record.start.log = []
-                history = record.replay(source=f"room {row.code}")
-            except Exception as error:  # a room that no longer loads is left out, said why
-                log.warning("room %s did not load: %s", row.code, error)
+            room = self._room(row, by_room.get(row.code, []), rooms)
+            if room is None:
                 continue
-            room = Room(row.code, row.teacher_hash, history, clock=rooms._clock, ttl_s=rooms.ttl_s)
-            room.title, room.paused = row.title, bool(row.paused)
-            room.version = row.version
-            room._next_id = row.next_id
-            room.created, room.touched = _seconds(row.created), _seconds(row.touched)
             if room.expired():
                 gone.append(row.code)
                 continue
-            for p in by_room.get(row.code, []):
-                seat = p.seat if p.seat is not None and p.seat < history.state.n else None
-                room.participants[p.id] = Participant(
-                    p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
-                )
             rooms.add(room)
-            room.subscribe(lambda _v, what, room=room: self._changed(room, what))
+            if self.feed is not None:
+                self._share(room)
+            else:
+                room.subscribe(lambda _v, what, room=room: self._changed(room, what))
             back += 1
         if gone:
             with self.engine.begin() as db:
@@ -212,21 +382,41 @@ class RoomStore:
         self.flush()
 
 
+def _history(row):
+    """The table of a stored room (its whole record replayed through the engine), or None."""
+    from nefertiti_core.files.history import record_from_data
+    from nefertiti_core.files.yaml_subset import loads
+
+    try:
+        doc = loads(row.record)
+        record = record_from_data(doc.data, f"room {row.code}", doc)
+        record.start.log = []
+        return record.replay(source=f"room {row.code}")
+    except Exception as error:  # a room that no longer loads is left out, said why
+        log.warning("room %s did not load: %s", row.code, error)
+        return None
+
+
 _room_store: RoomStore | None = None
 
 
-def connect(rooms: Rooms, engine=None) -> RoomStore | None:
+def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
     """Keep ``rooms`` in the process's store (``widgets.store.get_store()``; or ``engine``):
-    the rooms it holds come back, each new room is tracked. None if there is no store (the
-    classroom then works without it)."""
+    the rooms it holds come back, each new room is tracked. On a PostgreSQL store (or with a
+    ``feed``) the rooms are shared with the other processes (see the module's doc). None if
+    there is no store (the classroom then works without it)."""
     global _room_store
     if engine is None:
         store = get_store()
         if store is None:
             return None
         engine = store.engine
+        if feed is None and store.dialect == "postgresql":
+            from .feed import get_feed
+
+            feed = get_feed()
     try:
-        room_store = RoomStore(engine)
+        room_store = RoomStore(engine, feed=feed, rooms=rooms)
         back = room_store.load_into(rooms)
     except SQLAlchemyError as error:
         log.error("classroom rooms are not kept: %s", error)
@@ -234,6 +424,9 @@ def connect(rooms: Rooms, engine=None) -> RoomStore | None:
     if back:
         log.info("%d classroom room(s) back from the store", back)
     rooms.on_open = room_store.track
+    if feed is not None:
+        rooms.loader = room_store.load_one
+        feed.subscribe(room_store.on_feed, room_store.on_resync)
     _room_store = room_store
     return room_store
 

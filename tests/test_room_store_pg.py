@@ -1,0 +1,219 @@
+"""Rooms shared by several server processes on one PostgreSQL database (#17, room_store.py).
+
+Each "process" here is its own room cache: a :class:`Rooms`, an SQLAlchemy engine and a
+:class:`PgFeed` of its own on the same real PostgreSQL server (tests/pg.py), wired exactly as
+``nefertiti serve --database postgresql://...`` wires them (``room_store.connect``). Threads
+stand in for the participants' browsers. What is checked: a change made through one cache
+reaches the other's pages (its room listeners) through the database; a room opened by one
+process is found by code on the other with its participants and seats (a learner whose process
+died finds their seat); two caches writing one room at once lose and double nothing, and the
+loser is refused as stale; every stored game replays through the engine to the same position
+with no broken invariant.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from sqlalchemy import create_engine, select
+
+from nefertiti_core import violations
+from widgets.classroom.feed import PgFeed, wait_for
+from widgets.classroom.room import Rooms
+from widgets.classroom.room_store import _history, connect, rooms_table
+
+
+class Process:
+    """One server process's side of the classroom: rooms, engine, feed, room store."""
+
+    def __init__(self, url):
+        self.engine = create_engine(url, pool_size=10)
+        self.feed = PgFeed(url, engine=self.engine)
+        self.rooms = Rooms()
+        self.store = connect(self.rooms, self.engine, feed=self.feed)
+
+    def close(self):
+        self.feed.close()
+        self.engine.dispose()
+
+
+@pytest.fixture
+def two(postgres_url):
+    a, b = Process(postgres_url), Process(postgres_url)
+    yield a, b
+    a.close()
+    b.close()
+
+
+class Heard:
+    """A page following a room: the table's steps each time it is told of a change."""
+
+    def __init__(self, room):
+        self.room = room
+        self.seen: list[int] = []
+        room.subscribe(lambda _v, what: self.seen.append(room.table.step))
+
+
+def a_class(a, b):
+    """A room opened on A; Anna joins on A, Ben on B (by code), both seated by the teacher."""
+    room_a, key, _ = a.rooms.open()
+    anna, anna_token, why = room_a.join("Anna")
+    assert why is None
+    room_b = b.rooms.find(room_a.code)
+    assert room_b is not None and room_b is not room_a
+    ben, ben_token, why = room_b.join("Ben")
+    assert why is None and ben.id != anna.id
+    assert wait_for(lambda: len(room_a.participants) == 2, 2)
+    state = room_a.table.state
+    assert room_a.assign_seat(key, anna.id, state.decider) is None
+    assert room_a.assign_seat(key, ben.id, (state.decider + 1) % state.n) is None
+    assert wait_for(lambda: room_b.participants[ben.id].seat is not None, 2)
+    return room_a, room_b, key, anna_token, ben_token
+
+
+def test_a_move_on_one_process_reaches_the_other_and_the_database(two):
+    a, b = two
+    room_a, room_b, key, anna_token, ben_token = a_class(a, b)
+    heard_b = Heard(room_b)
+    option = room_a.table.state.legal_options()[0]
+    assert room_a.play(anna_token, option) is None
+    assert wait_for(lambda: room_b.table.step == 1, 2), "process B never saw Anna's move"
+    assert heard_b.seen and heard_b.seen[-1] == 1
+    assert room_b.table.steps() == room_a.table.steps()
+    assert room_b.stored_version == room_a.stored_version
+    # Ben plays his seat on B if it decides now; else the teacher plays through B
+    decider = room_b.table.state.decider
+    actor = ben_token if room_b.participant(ben_token).seat == decider else key
+    assert room_b.play(actor, room_b.table.state.legal_options()[0]) is None
+    assert wait_for(lambda: room_a.table.step == 2, 2)
+    assert room_a.table.steps() == room_b.table.steps()
+    # pause and seats travel too
+    assert room_b.pause(key) is None
+    assert wait_for(lambda: room_a.paused, 2)
+    refused = room_a.play(anna_token, room_a.table.state.legal_options()[0])
+    assert refused is not None and refused.key in (
+        "room.refuse.paused",
+        "room.refuse.not_your_turn",
+    )
+
+
+def test_a_conflicting_move_is_refused_as_stale_and_nothing_is_doubled(two):
+    a, b = two
+    room_a, room_b, key, _, _ = a_class(a, b)
+    b.feed.unsubscribe(1)  # B deaf to the feed: its cache stays behind while A moves
+    before = room_a.stored_version
+    assert room_a.play(key, room_a.table.state.legal_options()[0]) is None
+    assert room_b.table.step == 0 and room_b.stored_version == before
+    why = room_b.play(key, room_b.table.state.legal_options()[-1])
+    assert why is not None and why.key == "room.refuse.stale"
+    assert "changed just before your move" in why.text("en")
+    assert why.text("de") != why.text("en") and why.text("zh") != why.text("en")
+    # B re-read the room: the database's one move, not B's
+    assert room_b.table.steps() == room_a.table.steps() and room_b.table.step == 1
+    with a.engine.connect() as db:
+        row = db.execute(select(rooms_table).where(rooms_table.c.code == room_a.code)).one()
+    assert row.version == before + 1 == room_b.stored_version
+    assert _history(row).steps() == room_a.table.steps()
+    # the next move from B is accepted (its cache is current again)
+    assert room_b.play(key, room_b.table.state.legal_options()[0]) is None
+
+
+def test_a_learner_whose_process_died_finds_room_and_seat_on_the_other(two, postgres_url):
+    a, b = two
+    room_a, room_b, key, anna_token, ben_token = a_class(a, b)
+    assert room_a.play(key, room_a.table.state.legal_options()[0]) is None
+    seat = room_a.participant(ben_token).seat
+    # B dies; Ben's page reloads on a fresh process C (or A): the room is read from the database
+    fresh = Process(postgres_url)
+    try:
+        room_c = fresh.rooms.find(room_a.code.lower())
+        assert room_c is not None
+        ben = room_c.participant(ben_token)
+        assert ben is not None and ben.name == "Ben" and ben.seat == seat
+        assert room_c.table.steps() == room_a.table.steps()
+        assert room_c.is_teacher(key)
+        assert fresh.rooms.find("ZZZZZZZZ") is None  # an unknown code stays unknown
+    finally:
+        fresh.close()
+
+
+def test_many_participants_in_two_processes_lose_and_double_no_move(two):
+    """The concurrency run (threads as browsers, two room caches as the two processes)."""
+    a, b = two
+    rng = random.Random(17)
+    n_rooms, moves_each = 3, 25
+    rooms = []
+    for _ in range(n_rooms):
+        room_a, key, _ = a.rooms.open()
+        room_b = b.rooms.find(room_a.code)
+        tokens = []
+        for i in range(4):  # 4 learners a room, 2 joined on each process, one seat each
+            room = room_a if i % 2 == 0 else room_b
+            person, token, why = room.join(f"L{i}")
+            assert why is None
+            tokens.append((room, person.id, token))
+        for seat, (_, pid, _) in enumerate(tokens):
+            assert wait_for(lambda pid=pid, ra=room_a: pid in ra.participants, 2)
+            assert room_a.assign_seat(key, pid, seat) is None
+        rooms.append((room_a, room_b, key, tokens))
+    accepted = {r[0].code: 0 for r in rooms}
+    stale = {r[0].code: 0 for r in rooms}
+    lock = threading.Lock()
+
+    def participant(room, token, seed):
+        local = random.Random(seed)
+        while True:
+            with lock:
+                if accepted[room.code] >= moves_each:
+                    return
+            with room.lock:
+                state = room.table.state
+                if state.is_over:
+                    return
+                options = state.legal_options()
+            why = room.play(token, local.choice(options))
+            with lock:
+                if why is None:
+                    accepted[room.code] += 1
+                elif why.key == "room.refuse.stale":
+                    stale[room.code] += 1
+
+    conflicts_before = a.store.conflicts + b.store.conflicts  # joins retried in the set-up
+    threads = []
+    for room_a, room_b, key, tokens in rooms:
+        for room, _, token in tokens:
+            threads.append(threading.Thread(target=participant, args=(room, token, rng.random())))
+        for room in (room_a, room_b):  # the teacher, on both processes, plays any seat
+            threads.append(threading.Thread(target=participant, args=(room, key, rng.random())))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(t.is_alive() for t in threads)
+    with a.engine.connect() as db:
+        rows = {
+            r.code: r
+            for r in db.execute(
+                select(rooms_table).where(rooms_table.c.code.in_([r[0].code for r in rooms]))
+            )
+        }
+    for room_a, room_b, _, _ in rooms:
+        row = rows[room_a.code]
+        stored = _history(row)  # the stored game replayed through the engine
+        assert stored is not None
+        # every accepted move is in the database once: the game's length is the count
+        assert stored.length() == accepted[room_a.code] >= moves_each
+        assert wait_for(lambda ra=room_a, rb=room_b: ra.stored_version == rb.stored_version, 3)
+        for room in (room_a, room_b):
+            assert room.table.steps() == stored.steps()
+            assert room.table.state.key() == stored.state.key()
+        for _, _before, after, _ in stored.transitions():
+            assert violations(after) == [], violations(after)
+        assert not violations(stored.state)
+    total, refused = sum(accepted.values()), sum(stale.values())
+    print(f"concurrency: {n_rooms} rooms, {len(threads)} participants, {total} moves stored, "
+          f"{refused} refused as stale, conflicts A {a.store.conflicts} B {b.store.conflicts}")  # fmt: skip
+    assert refused == a.store.conflicts + b.store.conflicts - conflicts_before
+    assert total >= n_rooms * moves_each
