@@ -32,6 +32,8 @@ from ..language import LanguageSelector
 from ..projector import ProjectorBar, last_move_html
 from ..rules_view import link_rule_ids
 from ..session import GameSession
+from .poll import ClassRecord, PollError, Polls
+from .poll_view import ClassView, LearnerPollCard, TeacherPollPanel
 from .room import (
     MAX_NAME,
     Refusal,
@@ -96,6 +98,87 @@ def rooms() -> Rooms:
             except Exception:  # the classroom works without the store; said in the log
                 log.exception("the classroom's rooms are not kept in the store")
     return ROOMS
+
+
+# ---------------------------------------------------------------------- the room's polls
+_POLLS = threading.Lock()
+
+
+class _PollKeeper:
+    """Keeps a room's polls and class record in step with the room (a listener of the room):
+    a learner who joins is in the record and in the current question; a removed learner is out
+    of it; the rules the table's steps name are seen by every learner in the room."""
+
+    def __init__(self, room: Room, polls: Polls):
+        self.room, self.polls = room, polls
+        self.seen = len(room.table.state.log)
+        self.people: set[str] = set()
+        self.on_people()
+        self.key = room.subscribe(self)
+
+    def learners(self) -> dict[str, str]:
+        return {str(p.id): p.name for p in self.room.participants.values()}
+
+    def on_people(self) -> None:
+        now = self.learners()
+        for learner, name in now.items():
+            if learner not in self.people:
+                self.polls.include(learner, name)
+        for learner in self.people - set(now):
+            self.polls.remove(learner)
+        self.people = set(now)
+
+    def __call__(self, _version: int, what: str) -> None:
+        try:
+            if what == "people":
+                self.on_people()
+            elif what == "table":
+                log_ = self.room.table.state.log
+                if len(log_) < self.seen:  # a new game or an undo: count from here
+                    self.seen = 0 if len(log_) == 0 else len(log_)
+                    return
+                new, self.seen = list(log_[self.seen :]), len(log_)
+                if new:
+                    self.polls.saw(list(self.learners()), new)
+        except Exception:  # the class record never stops the table
+            log.exception("room %s: the class record failed", self.room.code)
+
+
+def room_polls(room: Room) -> Polls:
+    """The room's polls (the questions asked, the answers, the class record), made with the
+    room's first page. Kept on the room for the life of the process."""
+    with _POLLS:
+        polls = getattr(room, "polls", None)
+        if polls is None:
+            polls = Polls(ClassRecord())
+            room.polls = polls
+            room.poll_keeper = _PollKeeper(room, polls)
+        return polls
+
+
+def _submit_for(room: Room, token: str, polls: Polls):
+    """A learner's answer goes through the room's rules first: a removed learner and a paused
+    room take no answers."""
+
+    def submit(learner_id, choice):
+        person = room.participant(token)
+        if person is None or str(person.id) != str(learner_id):
+            raise PollError("poll.refused.removed")
+        if room.paused:
+            raise PollError("poll.refused.paused")
+        return polls.answer(learner_id, choice)
+
+    return submit
+
+
+def _poll_box(*objects, css: str) -> pn.Column:
+    return pn.Column(
+        *objects,
+        styles={**CARD, "padding": "6px 10px"},
+        sizing_mode="stretch_width",
+        margin=(5, 5),
+        css_classes=[css],
+    )
 
 
 # ---------------------------------------------------------------------- one page's game
@@ -424,10 +507,19 @@ class LearnerPage(pn.viewable.Viewer):
             margin=(5, 5),
             css_classes=["room-decision"],
         )
+        polls = room_polls(room)
+        learner_id = str(person.id) if person is not None else "0"
+        self.poll_card = LearnerPollCard(
+            polls, learner_id, lang=lang, submit=_submit_for(room, token, polls), board_width=340
+        )
+        self._poll_box = _poll_box(self.poll_card, css="room-poll")
+        self._poll_box.visible = polls.current is not None
+        self._poll_stop = polls.on_change(self._on_polls)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(self._status, self._away, self._error, self._decision_box, styles=SIDE)
         self._layout.objects = [
             _header(self._title, self.language),
+            self._poll_box,
             pn.FlexBox(
                 main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
             ),
@@ -458,8 +550,11 @@ class LearnerPage(pn.viewable.Viewer):
             ]
             if self._follower is not None:
                 self._follower.close()
+            self.poll_card.detach()
+            self._poll_stop()
             self.room = None
             return
+        self._poll_box.visible = self.room.polls.current is not None
         self.session.sync()
         self.refresh()
 
@@ -489,9 +584,15 @@ class LearnerPage(pn.viewable.Viewer):
         else:
             self._error.visible = False
 
+    def _on_polls(self, polls, _what) -> None:
+        """A question asked: the card comes up (on this page's next tick, with the room's)."""
+        if self._follower is not None and _what == "push":
+            self._follower._notify(0, "polls")
+
     @guarded
     def _on_lang(self, event):
         self.lang = event.new
+        self.poll_card.lang = event.new
         if self.room is not None:
             self.room.set_language(self.token, event.new)  # notifies: follow() relabels
 
@@ -635,6 +736,23 @@ class TeacherPage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(5, 5),
         )
+        polls = room_polls(room)
+        keeper = room.poll_keeper
+        self.poll_panel = TeacherPollPanel(
+            polls, learners=keeper.learners, lang=self.lang, font_px=20, board=True
+        )
+        self.class_view = ClassView(polls, learners=lambda: list(keeper.learners()), lang=self.lang)
+        polls_row = pn.FlexBox(
+            pn.Column(
+                _poll_box(self.poll_panel, css="room-poll-teacher"), styles={"flex": "2 1 560px"}
+            ),
+            pn.Column(
+                _poll_box(self.class_view, css="room-class-view"), styles={"flex": "1 1 380px"}
+            ),
+            flex_wrap="wrap",
+            align_items="flex-start",
+            sizing_mode="stretch_width",
+        )
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(self._join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
@@ -648,6 +766,7 @@ class TeacherPage(pn.viewable.Viewer):
             pn.FlexBox(
                 main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
             ),
+            polls_row,
             self._keep,
         ]
         session.param.watch(self._on_lang, ["lang"])
@@ -663,6 +782,7 @@ class TeacherPage(pn.viewable.Viewer):
     @guarded
     def _on_lang(self, event):
         self.lang = event.new
+        self.poll_panel.lang = self.class_view.lang = event.new
         self.session.sync_seats()
         self.refresh()
 
