@@ -1,0 +1,232 @@
+"""The greedy look-ahead's shortcuts (#15, "look-ahead ten times faster"), each pinned against the
+plain computation it replaces: the dice holder's re-roll scored in place (R4.2), a character's
+decision searched only where a deeper search can change its value (R10), the markets a position
+did not change kept at the searched position's value, the highest bidder's card set (R6.2) and
+the settlement estimate with the same values as their plain definitions. ``greedy-exact`` keeps
+the search before #15 (``test_greedy_golden.py`` holds its choices)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.state import P_PLACE, fast_copy, new_game
+from nefertiti_core.play import bots as B
+
+
+def _positions(pick, seeds=(3, 4, 5, 6), players=4, limit=40):
+    """(position, option) pairs of seeded greedy games that ``pick(state)`` chooses."""
+    out = []
+    for seed in seeds:
+        state = new_game(players, seed)
+        bots = [B.GreedyBot(seed=seed + i) for i in range(players)]
+        while not state.is_over and len(out) < limit:
+            out += [(state.copy(), o) for o in pick(state)]
+            state.apply(bots[state.decider].choose(state))
+    return out
+
+
+def _closes_nothing(state, o):
+    """A placement on a shape or sum stall (R3.1, R3.3-R3.6) that does not close it."""
+    stall = O.SQUARE_STALL[o]
+    after = state.mask[stall >> 1] | 1 << O.SQUARE_INDEX[o]
+    return B._STALL_RULE[stall] in B._SHAPE and not R.CLOSES_TABLE[stall][after]
+
+
+def _rerolls(state):
+    """The last placement of a turn (closing nothing) whose player holds Louqsor's dice and may
+    roll again."""
+    if (
+        state.phase in ("turn", "place")
+        and state.placements_left == 1
+        and state.holder == state.decider
+        and state.holder_turn < state.turn_no
+        and state.status[R.LOUQSOR] == B.OPEN
+    ):
+        return [
+            o
+            for o in state.legal
+            if O.OPTION_KIND[o] == O.PLACE
+            and B._chances(state, o) is B._NO_ROLL
+            and _closes_nothing(state, o)
+        ]
+    return []
+
+
+def _placed(search, base, o):
+    """The position's estimates after placement ``o``, by hand: the other markets as before the
+    placement (the placer's paid Deben at their worth), the market placed in evaluated again."""
+    ev = search.evaluate
+    ctx = ev.context(base)
+    m = O.SQUARE_STALL[o] >> 1
+    i = O.SQUARE_INDEX[o]
+    copy = base.copy()
+    paid = min((copy.mask[m] == 0) + B._DEBEN_SQUARE[O.SQUARE_STALL[o]][i], copy.reserve[m])
+    copy.owners[m][i] = base.decider
+    copy.mask[m] |= 1 << i
+    copy.reserve[m] -= paid
+    copy.deben[base.decider] += paid
+    est = ev.sums(ctx)[m][:]
+    est[base.decider] += paid * ev.deben
+    weight = ev.closing_weight(copy, m)
+    gains = ev.market_gains(copy, m, ctx[0][1], ctx[0][0], None)
+    return [e + weight * g for e, g in zip(est, gains, strict=True)], ctx
+
+
+def test_r4_2_a_reroll_after_the_last_placement_is_scored_in_place():
+    """Keeping the dice leaves the position as placed; a re-roll that closes Louqsor settles its
+    bids at weight 1 (its closing chance counted from the dice, R3.7, R3.8); the better of the
+    two is the placement's value. The search before #15 played it on a copy."""
+    found = _positions(_rerolls)
+    assert len(found) >= 20
+    closing = 0
+    for state, o in found:
+        base = B.public_copy(state, random.Random(1))
+        before = base.key()
+        fast = B._Search(B.Evaluator(base), state.decider, 2)
+        exact = B._Search(B.Evaluator(base), state.decider, 2, exact=True)
+        assert exact._placement(base, o, 2, None) is None
+        value = fast._placement(base, o, 2, None)
+        assert value is not None and base.key() == before
+        est, ctx = _placed(fast, base, o)
+        ev = fast.evaluate
+        keep = ev.relative(est, state.decider)
+        weight, gains = ctx[2][R.LOUQSOR]
+        roll = 0.0
+        for p, _, closes in B._chances(base, O.REROLL_ID):
+            if closes:
+                closed = [e + (1.0 - weight) * g for e, g in zip(est, gains, strict=True)]
+                roll += p * ev.relative(closed, state.decider)
+                closing += 1
+            else:
+                roll += p * keep
+        assert value == max(keep, roll)
+    assert closing  # rolls that can close were among them
+
+
+def _characters():
+    """Positions right after a recruit (R5.1): the character's first decision. A character
+    with no decision of its own leaves the recruiter at its placement (R5.2): such a position is
+    no character's decision (``_Search.value`` scores a placement to come by its estimate) and is
+    left out."""
+    out = []
+    for seed in (3, 4, 5, 6, 7):
+        state = new_game(4, seed)
+        bots = [B.GreedyBot(seed=seed + i) for i in range(4)]
+        while not state.is_over:
+            if state.phase == "turn":
+                for o in state.legal:
+                    if O.OPTION_KIND[o] == O.RECRUIT:
+                        copy = state.copy()
+                        copy.apply(o)
+                        if (
+                            copy.decider == state.decider
+                            and copy.phase != P_PLACE
+                            and len(copy.legal) > 1
+                        ):
+                            out.append((state.copy(), copy))
+            state.apply(bots[state.decider].choose(state))
+    return out
+
+
+def test_r10_a_characters_decision_searches_only_what_a_deeper_search_changes():
+    """Inside the look-ahead, a character's option whose one step ends the decider's decisions
+    (``_settled``) is worth the same at any depth, so it is not searched again; of the others
+    only the best by one step is searched to the end (``_BEAM``)."""
+    found = _characters()
+    kinds = {O.OPTION_KIND[c.legal[0]] for _, c in found}
+    assert {O.ROYAL, O.EXCHANGE_TAKE} <= kinds  # Royal Servant's and Merchant's decisions
+    settled = 0
+    for state, position in found:
+        me = state.decider
+        search = B._Search(B.Evaluator(state), me, 2)
+        search.place_gain = 1.5
+        for o in position.legal:
+            copy = fast_copy(position, position.rng)
+            copy.apply_unchecked(o)
+            if search._settled(copy):
+                settled += 1
+                assert search.value(copy, 0) == search.value(copy, 2)
+        # The decision's value by hand.
+        best, unsettled = -float("inf"), {}
+        for o in position.legal:
+            copy = fast_copy(position, position.rng)
+            copy.apply_unchecked(o)
+            one = search.value(copy, 0)
+            if search._settled(copy):
+                best = max(best, one)
+            else:
+                unsettled[o] = one
+        if unsettled:
+            top = max(unsettled, key=unsettled.get)
+            best = max(best, search.option(position, top, 2))
+        assert search.value(position, 2) == best
+    assert settled > 20
+
+
+def test_a_market_a_position_did_not_change_keeps_the_searched_positions_value():
+    """``estimates(near=bids(...))``: a market whose bids, cards, seal and reserve are as in
+    the searched position keeps that position's value; one that changed is evaluated again; the
+    rest (prestige, Deben, seals, gifts) is always the position's own."""
+    checked = changed = 0
+    for state, position in _characters()[:30]:
+        ev = B.Evaluator(state)
+        near = ev.bids(state)
+        assert ev.estimates(state, near) == ev.estimates(state)
+        for o in position.legal:
+            copy = fast_copy(position, position.rng)
+            copy.apply_unchecked(o)
+            if copy.phase != P_PLACE:
+                continue
+            by_hand = ev._seat_part(copy, ev._gifts(copy))
+            for m in range(len(R.MARKETS)):
+                if not copy.mask[m]:
+                    continue
+                own = (
+                    copy.side[m],
+                    copy.owners[m],
+                    copy.cards[m],
+                    copy.seal_on_upper[m],
+                    copy.reserve[m],
+                )
+                if near[m] is not None and near[m][0] == own:
+                    weight, gains = near[m][1]
+                    checked += 1
+                else:
+                    weight, gains = ev._market(copy, m, ev._gifts(copy), tuple(copy.deben))
+                    changed += 1
+                by_hand = [e + weight * g for e, g in zip(by_hand, gains, strict=True)]
+            assert ev.estimates(copy, near) == by_hand
+    assert checked > 50 and changed  # the Chief's or the Treasurer's market changed
+
+
+def _best_take_plain(worth, symbol):
+    """R6.2 as first written: the card sets the winning square allows, the best by worth."""
+    lower = sorted((s for s in (1, 2, 3) if worth[s] > -1.0), key=lambda s: -worth[s])
+    upper = worth[0] > -1.0
+    if symbol == R.SINGLE:
+        present = [s for s in range(R.MARKET_CARDS) if worth[s] > -1.0]
+        return (max(present, key=worth.__getitem__),) if present else ()
+    if symbol == R.EXTRA:
+        sets = [tuple(lower)] if lower else []
+        if upper:
+            sets.append((0, *lower[:1]))
+    else:
+        sets = [tuple(lower[:2])] if lower else []
+        if upper:
+            sets.append((0,))
+    if not sets:
+        return ()
+    return max(sets, key=lambda slots: sum(worth[s] for s in slots))
+
+
+@pytest.mark.parametrize("symbol", [R.PLAIN, R.DEBEN, R.SINGLE, R.EXTRA])
+def test_r6_2_the_highest_bidders_cards_as_the_plain_definition(symbol):
+    """Every worth combination of the four slots (taken: -1), ties included."""
+    values = (-1.0, 0.0, 0.5, 1.0, 2.0, 4.5)
+    for worth in itertools.product(values, repeat=R.MARKET_CARDS):
+        assert B._best_take(list(worth), symbol) == _best_take_plain(list(worth), symbol), worth
