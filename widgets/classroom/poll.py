@@ -706,11 +706,14 @@ class Polls:
 
     def include(self, learner_id, name: str | None = None) -> bool:
         """A learner who joined after the push answers the current poll too."""
+        known = _learner_id(learner_id) in self.record
         learner = self.record.join(learner_id, name)
         poll = self.current
         added = poll.include(learner) if poll is not None and not poll.revealed else False
         if added:
             self._changed("include")
+        elif not known:  # a new row in the class view
+            self._changed("record")
         return added
 
     def remove(self, learner_id) -> bool:

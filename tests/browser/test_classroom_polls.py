@@ -1,0 +1,235 @@
+"""A class question in a room (#16 items 3, 4, 6), in Chromium against ``nefertiti serve``.
+
+A teacher (projector, 1024 x 768) opens a room; three learners, each in a browser context of
+their own (phones, 390 x 844), join by code. The teacher asks an exercise of the lessons; the
+card comes up on every phone; one learner switches to German and reads the question in German
+while the others stay in English; answers arrive on the teacher's page (a bar per answer, who
+has answered); a paused room takes no answer (said in the learner's language); the reveal
+reaches every learner with the engine's reason; the class view counts right and wrong. A
+learner's crafted teacher link and a forged websocket message change nothing. The teacher's
+remaining buttons (Undo, Redo, stage a position, remove a learner) are pressed too.
+
+Screenshots (tests/browser/artifacts/classroom-polls): the projector at 1024 x 768 and
+1920 x 1080, and a learner's phone.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from support import ARTIFACTS
+from test_classroom import LOAD_MS, STEP_MS, Class, Server
+
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files import exercises as E
+from widgets.classroom.poll import Poll
+
+SHOTS = ARTIFACTS / "classroom-polls"
+WHO = "welcome/who-plays-next"
+NAMES = ("Anna", "Ben", "Chen")
+PROJECTOR = {"width": 1024, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def choice_label(key: str, lang: str) -> str:
+    return dict(Poll(f"lesson:{WHO}", ["x"]).choices(lang))[key]
+
+
+def shot(page, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def in_view(page, locator) -> bool:
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + min(box["height"], 80) <= size["height"]
+        and box["x"] + box["width"] <= size["width"] + 1
+    )
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("classroom-polls-home"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def klass(chromium, server):
+    klass = Class(chromium, server)
+    yield klass
+    klass.close()
+    assert not klass.errors, f"JavaScript errors in the pages: {klass.errors}"
+
+
+def card(page):
+    return page.locator(".room-poll .poll-card")
+
+
+def test_learners_join_and_the_teacher_asks_everyone(klass, server):
+    teacher = klass.teacher
+    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
+    teacher.locator(".room-open button").click(timeout=LOAD_MS)
+    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
+    klass.code = teacher.locator(".room-code").inner_text().strip()
+    # at 1024 x 768 the board and the current decision are both in view without scrolling
+    assert in_view(teacher, teacher.locator(".room-decision"))
+    assert in_view(teacher, teacher.locator(".bk-Canvas").first)
+    expect(teacher.locator(".poll-teacher")).to_be_attached()
+    for name in NAMES:
+        page = klass.page(PHONE)
+        page.goto(f"{server.base}/join?code={klass.code}", timeout=LOAD_MS)
+        page.locator(".room-name-input input").fill(name)
+        page.locator(".room-join button").click(timeout=LOAD_MS)
+        expect(page.locator(".room-status")).to_contain_text("You watch", timeout=LOAD_MS)
+        # no question yet: no card, and no teacher's controls on a learner's page
+        expect(page.locator(".room-poll")).to_be_hidden()
+        expect(page.locator(".poll-push, .poll-reveal-button, .room-pause")).to_have_count(0)
+        klass.learners[name] = page
+    expect(teacher.locator(".room-person")).to_have_count(3)
+    expect(teacher.locator(".poll-class-row")).to_have_count(3)
+    teacher.locator(".poll-pick select").select_option(index=0)  # the first lesson's: WHO
+    teacher.locator(".poll-push button").click()
+    prompt_en = E.EXERCISES[WHO].prompt("en")
+    expect(teacher.locator(".poll-question")).to_contain_text(prompt_en)
+    for page in klass.learners.values():
+        expect(card(page).locator(".poll-card-question")).to_contain_text(prompt_en)
+    expect(teacher.locator(".poll-progress")).to_contain_text("0 of 3")
+
+
+def test_one_learner_reads_it_in_german_the_others_in_english(klass):
+    chen = klass.learners["Chen"]
+    chen.get_by_role("button", name="Deutsch", exact=True).click()
+    prompt_de = E.EXERCISES[WHO].prompt("de")
+    expect(card(chen).locator(".poll-card-question")).to_contain_text(prompt_de)
+    expect(chen.locator(".room-status")).to_contain_text(tr("de", "room.you_watch"))
+    for name in ("Anna", "Ben"):
+        expect(card(klass.learners[name]).locator(".poll-card-question")).to_contain_text(
+            E.EXERCISES[WHO].prompt("en")
+        )
+    expect(klass.teacher.locator(".poll-question")).to_contain_text(E.EXERCISES[WHO].prompt("en"))
+
+
+def test_answers_arrive_and_a_paused_room_takes_none(klass):
+    teacher = klass.teacher
+    anna, ben, chen = (klass.learners[name] for name in NAMES)
+    card(anna).get_by_role("button", name=choice_label("red", "en"), exact=True).click()
+    card(ben).get_by_role("button", name=choice_label("blue", "en"), exact=True).click()
+    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-progress")).to_contain_text("2 of 3")
+    expect(teacher.locator(".poll-who")).to_contain_text("Chen")
+    # paused: Chen's answer is refused, in German, and nothing is counted
+    teacher.locator(".room-pause button").click()
+    expect(chen.locator(".room-status")).to_contain_text(tr("de", "room.paused"))
+    card(chen).get_by_role("button", name=choice_label("red", "de"), exact=True).click()
+    expect(card(chen).locator(".poll-error-line")).to_contain_text(tr("de", "poll.refused.paused"))
+    expect(teacher.locator(".poll-progress")).to_contain_text("2 of 3")
+    teacher.locator(".room-pause button").click()
+    expect(chen.locator(".room-status")).not_to_contain_text(tr("de", "room.paused"))
+    card(chen).get_by_role("button", name=choice_label("green", "de"), exact=True).click()
+    expect(teacher.locator(".poll-progress")).to_contain_text("3 of 3")
+    expect(teacher.locator(".poll-bar[data-key='green'] .poll-bar-count")).to_have_text("1")
+    shot(teacher, "projector-1024-answers")
+
+
+def test_a_learner_cannot_ask_or_reveal(klass, server):
+    teacher, anna = klass.teacher, klass.learners["Anna"]
+    # a crafted teacher link (the room's code, a made-up key) leads nothing
+    forged = klass.page(PHONE)
+    forged.goto(f"{server.base}/classroom?room={klass.code}&key={'x' * 40}", timeout=LOAD_MS)
+    expect(forged.get_by_text(tr("en", "room.no_key"))).to_be_visible(timeout=LOAD_MS)
+    expect(forged.locator(".poll-push, .poll-reveal-button")).to_have_count(0)
+    # a forged websocket message from Anna's page: her choices' widget set to no choice at all
+    anna.evaluate(
+        """() => {
+        for (const doc of Bokeh.documents) {
+          for (const m of doc._all_models.values()) {
+            if (m.css_classes && m.css_classes.includes('poll-choices')) m.active = 42;
+          }
+        }
+        }"""
+    )
+    anna.wait_for_timeout(500)
+    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-progress")).to_contain_text("3 of 3")
+    expect(card(anna).locator(".poll-your-answer")).to_contain_text(choice_label("red", "en"))
+    expect(teacher.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
+
+
+def test_the_reveal_reaches_every_learner_with_the_reason(klass):
+    teacher = klass.teacher
+    teacher.locator(".poll-reveal-button button").click()
+    right = E.EXERCISES[WHO].check("red")  # Red decides next (R5.5)
+    assert right.correct
+    # the engine's right answer and its reason, on the projector
+    poll = Poll(f"lesson:{WHO}", ["x"])
+    reveal = poll.reveal()
+    expect(teacher.locator(".poll-result")).to_contain_text(reveal.right_answer("en"))
+    expect(teacher.locator(".poll-result")).to_contain_text(
+        reveal.explanation("en").split("(")[0].strip()
+    )
+    for name, answer, lang in (
+        ("Anna", "red", "en"),
+        ("Ben", "blue", "en"),
+        ("Chen", "green", "de"),
+    ):
+        verdict = E.EXERCISES[WHO].check(answer, lang=lang)
+        box = card(klass.learners[name]).locator(".poll-verdict")
+        expect(box).to_contain_text(verdict.headline)
+    # the class view: Anna right, Ben and Chen wrong
+    rows = teacher.locator(".poll-class-row")
+    expect(rows.filter(has_text="Anna").locator("td").nth(2)).to_have_text("1")
+    expect(rows.filter(has_text="Anna").locator("td").nth(3)).to_have_text("0")
+    expect(rows.filter(has_text="Chen").locator("td").nth(3)).to_have_text("1")
+    teacher.locator(".room-poll-teacher").scroll_into_view_if_needed()
+    shot(teacher, "projector-1024-revealed")
+    shot(klass.learners["Chen"], "phone-390-revealed-de")
+    shot(klass.learners["Anna"], "phone-390-revealed", full_page=True)
+
+
+def test_the_teachers_other_buttons(klass):
+    teacher = klass.teacher
+    anna, ben = klass.learners["Anna"], klass.learners["Ben"]
+    teacher.evaluate("window.scrollTo(0, 0)")
+    # the teacher plays Blue's first step; Undo takes it back, Redo plays it again
+    step = int(teacher.locator(".room-table-step").get_attribute("data-step"))
+    teacher.locator(".room-decision").get_by_role("button", name="Place", exact=True).click()
+    expect(anna.locator(f".room-status[data-step='{step + 1}']")).to_have_count(1)
+    teacher.get_by_role("button", name="Undo").first.click()
+    expect(anna.locator(f".room-status[data-step='{step}']")).to_have_count(1)
+    teacher.get_by_role("button", name="Redo").first.click()
+    expect(anna.locator(f".room-status[data-step='{step + 1}']")).to_have_count(1)
+    # stage a shipped position for the room
+    select = teacher.locator(".room-stage-what select")
+    options = select.locator("option").all_inner_texts()
+    assert len(options) > 1, options
+    select.select_option(index=1)
+    teacher.locator(".room-stage button").click()
+    expect(teacher.locator(".room-staged")).to_be_visible()
+    # remove Ben: his page says so, he is no longer listed
+    teacher.locator(".room-remove-who select").select_option(label="Ben (#2)")
+    teacher.locator(".room-remove button").click()
+    expect(ben.get_by_text(tr("en", "room.removed_you"))).to_be_visible()
+    expect(teacher.locator(".room-person")).to_have_count(2)
+    # a new question goes to the two left
+    teacher.locator(".poll-push button").click()
+    expect(teacher.locator(".poll-progress")).to_contain_text("0 of 2", timeout=STEP_MS)
+
+
+def test_screenshots_projector_and_phone(klass):
+    teacher, anna = klass.teacher, klass.learners["Anna"]
+    teacher.evaluate("window.scrollTo(0, 0)")
+    assert in_view(teacher, teacher.locator(".room-decision"))
+    assert in_view(teacher, teacher.locator(".bk-Canvas").first)
+    shot(teacher, "projector-1024")
+    teacher.set_viewport_size({"width": 1920, "height": 1080})
+    teacher.wait_for_timeout(1500)
+    assert in_view(teacher, teacher.locator(".room-decision"))
+    shot(teacher, "projector-1920")
+    shot(anna, "phone-390")
