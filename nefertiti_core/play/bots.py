@@ -145,6 +145,7 @@ class Evaluator:
 
     def __init__(self, state: GameState, weights: Weights = Weights(), memory: dict | None = None):
         self.w = weights
+        self._omax, self._omean = weights.opponent_max, weights.opponent_mean
         left = game_progress(state)
         self.deben = weights.deben_end + (weights.deben_early - weights.deben_end) * left
         characters = any(state.piles)
@@ -318,7 +319,7 @@ class Evaluator:
         """[counts, holders, value per gift, worth table (None until ``_table`` makes it),
         number, each seat's gifts in points] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
         same gifts); the number tells the gifts apart in the market values' keys."""
-        held = tuple([tuple(g) for g in state.gifts])
+        held = tuple(map(tuple, state.gifts))
         hit = self._gift_cache.get(held)
         if hit is None:
             counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
@@ -470,10 +471,7 @@ class Evaluator:
 
     def relative(self, est: list[float], seat: int) -> float:
         others = est[:seat] + est[seat + 1 :]
-        w = self.w
-        return (
-            est[seat] - w.opponent_max * max(others) - w.opponent_mean * sum(others) / len(others)
-        )
+        return est[seat] - self._omax * max(others) - self._omean * sum(others) / len(others)
 
     def __call__(self, state: GameState, seat: int, near: list | None = None) -> float:
         if state.phase == P_OVER:
@@ -587,6 +585,11 @@ def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...
 _CHANCES: dict[tuple, tuple[tuple[float, tuple[int, ...], bool]]] = {}
 _STALL_RULE = tuple(st.rule for st in R.STALLS)
 _DEBEN_SQUARE = tuple(tuple(sq.symbol == R.DEBEN for sq in st.squares) for st in R.STALLS)
+# Per option id: a placement on a stall whose placements roll no dice (``roll_at`` is None).
+_PLACE_NO_ROLL = tuple(
+    O.OPTION_KIND[o] == O.PLACE and _STALL_RULE[O.SQUARE_STALL[o]] not in _DICE
+    for o in range(O.NUM_OPTIONS)
+)
 _EMPTY_COUNT = tuple(
     tuple(len(st.squares) - bin(mask).count("1") for mask in range(1 << len(st.squares)))
     for st in R.STALLS
@@ -673,9 +676,9 @@ class _Search:
         """``option`` of each of ``options`` (a placing decision's), a placement that rolls no
         dice scored in place without the detour."""
         out = {}
-        kinds, place, placement = O.OPTION_KIND, O.PLACE, self._placement
+        placement = self._placement
         for o in options:
-            if kinds[o] == place and roll_at(state, o) is None:
+            if _PLACE_NO_ROLL[o]:  # ``roll_at`` is None for a placement off the dice (R3.7)
                 value = placement(state, o, depth, None)
                 if value is not None:
                     out[o] = value
