@@ -627,10 +627,10 @@ class GreedyBot:
             base = public_copy(state, self.rng)
         else:
             # ``public_copy`` with the deck reshuffled only before a first copy is played on
-            # (a placement scored in place draws no card).
+            # (a placement scored in place draws no card), and the searched position's market
+            # values (``near``) taken then too: only the copies' evaluations read them.
             base = fast_copy(state, _SeededLater(self.rng.getrandbits(64)))
             search.unshuffled = (base, self.rng)
-            search.near = evaluate.bids(base)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
         values = search.placements(base, places, self.depth)
         if len(places) < len(legal):
@@ -696,6 +696,7 @@ class _Search:
                     continue
             if self.unshuffled is not None:
                 hidden, rng = self.unshuffled
+                self.near = self.evaluate.bids(hidden)  # the position searched from
                 hidden.deck = reshuffled(hidden.deck, rng)  # the order is hidden (R12)
                 self.unshuffled = None
             copy = fast_copy(state, state.rng)
