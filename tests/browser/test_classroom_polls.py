@@ -190,7 +190,11 @@ def test_the_reveal_reaches_every_learner_with_the_reason(klass):
     teacher.locator(".room-poll-teacher").scroll_into_view_if_needed()
     shot(teacher, "projector-1024-revealed")
     shot(klass.learners["Chen"], "phone-390-revealed-de")
-    shot(klass.learners["Anna"], "phone-390-revealed", full_page=True)
+    shot(klass.learners["Ben"], "phone-390-revealed")
+    shot(klass.learners["Ben"], "phone-390-revealed-whole-page", full_page=True)
+    # the question's board is in the phone's width
+    box = card(klass.learners["Ben"]).locator(".bk-Canvas").first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 391, box
 
 
 def test_the_teachers_other_buttons(klass):

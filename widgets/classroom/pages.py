@@ -174,7 +174,7 @@ def _submit_for(room: Room, token: str, polls: Polls):
 def _poll_box(*objects, css: str) -> pn.Column:
     return pn.Column(
         *objects,
-        styles={**CARD, "padding": "6px 10px"},
+        styles={**CARD, "padding": "6px 10px", "box-sizing": "border-box"},
         sizing_mode="stretch_width",
         margin=(5, 5),
         css_classes=[css],
@@ -510,7 +510,7 @@ class LearnerPage(pn.viewable.Viewer):
         polls = room_polls(room)
         learner_id = str(person.id) if person is not None else "0"
         self.poll_card = LearnerPollCard(
-            polls, learner_id, lang=lang, submit=_submit_for(room, token, polls), board_width=340
+            polls, learner_id, lang=lang, submit=_submit_for(room, token, polls), board_width=320
         )
         self._poll_box = _poll_box(self.poll_card, css="room-poll")
         self._poll_box.visible = polls.current is not None
@@ -744,10 +744,12 @@ class TeacherPage(pn.viewable.Viewer):
         self.class_view = ClassView(polls, learners=lambda: list(keeper.learners()), lang=self.lang)
         polls_row = pn.FlexBox(
             pn.Column(
-                _poll_box(self.poll_panel, css="room-poll-teacher"), styles={"flex": "2 1 560px"}
+                _poll_box(self.poll_panel, css="room-poll-teacher"),
+                styles={"flex": "2 1 640px", "min-width": "0"},
             ),
             pn.Column(
-                _poll_box(self.class_view, css="room-class-view"), styles={"flex": "1 1 380px"}
+                _poll_box(self.class_view, css="room-class-view"),
+                styles={"flex": "1 1 400px", "min-width": "0"},
             ),
             flex_wrap="wrap",
             align_items="flex-start",
