@@ -85,6 +85,11 @@ def test_learners_join_and_the_teacher_asks_everyone(klass, server):
         page = klass.page(PHONE)
         page.goto(f"{server.base}/join?code={klass.code}", timeout=LOAD_MS)
         page.locator(".room-name-input input").fill(name)
+        if name == "Anna":  # the join form in another language, and back
+            page.get_by_role("button", name="中文", exact=True).click(timeout=LOAD_MS)
+            expect(page.locator(".room-join button")).to_have_text(tr("zh", "room.join"))
+            page.get_by_role("button", name="English", exact=True).click()
+            expect(page.locator(".room-join button")).to_have_text(tr("en", "room.join"))
         page.locator(".room-join button").click(timeout=LOAD_MS)
         expect(page.locator(".room-status")).to_contain_text("You watch", timeout=LOAD_MS)
         # no question yet: no card, and no teacher's controls on a learner's page
@@ -209,6 +214,15 @@ def test_the_teachers_other_buttons(klass):
     expect(anna.locator(f".room-status[data-step='{step}']")).to_have_count(1)
     teacher.get_by_role("button", name="Redo").first.click()
     expect(anna.locator(f".room-status[data-step='{step + 1}']")).to_have_count(1)
+    # Anna breaks away, tries a step on her own copy, takes it back, and rejoins the table
+    anna.locator(".room-away button").click()
+    expect(anna.locator(".room-status[data-away='1']")).to_have_count(1)
+    anna.locator(".room-decision").get_by_role("button", name="Place", exact=True).click()
+    anna.get_by_role("button", name="Undo").first.click()
+    expect(anna.locator(".room-error")).to_be_hidden()
+    anna.locator(".room-away button").click()
+    expect(anna.locator(".room-status[data-away='0']")).to_have_count(1)
+    assert int(teacher.locator(".room-table-step").get_attribute("data-step")) == step + 1
     # stage a shipped position for the room
     select = teacher.locator(".room-stage-what select")
     options = select.locator("option").all_inner_texts()
