@@ -97,3 +97,20 @@ def test_the_class_record_follows_the_table(klass):
         assert teacher.session.play(option)
     after = teacher.room.polls.record.row("1").rules_seen
     assert len(after) > len(before)
+
+
+def test_polls_a_store_put_on_the_room_are_the_pages(klass):
+    """A store may give a room back its polls (Polls.from_dict): the pages take them as they are."""
+    from widgets.classroom.pages import room_polls
+    from widgets.classroom.poll import Polls
+
+    teacher, (ana, _ben, _chen) = klass
+    teacher.poll_panel.push(f"lesson:{WHO}")
+    ana.poll_card.answer("red")
+    room = teacher.room
+    room.polls = Polls.from_dict(room.polls.as_dict())
+    polls = room_polls(room)
+    assert polls is room.polls and polls.counts()["red"] == 1
+    page = LearnerPage(teacher.rooms, code=room.code)
+    assert page.join(room.code, "Dana")
+    assert "4" in polls.current.learners  # the keeper follows the room for the restored polls

@@ -146,12 +146,17 @@ class _PollKeeper:
 
 def room_polls(room: Room) -> Polls:
     """The room's polls (the questions asked, the answers, the class record), made with the
-    room's first page. Kept on the room for the life of the process."""
+    room's first page, or the ones a store put on the room (``room.polls``: ``Polls.from_dict``),
+    then kept in step with the room. Kept on the room for the life of the process."""
     with _POLLS:
         polls = getattr(room, "polls", None)
         if polls is None:
             polls = Polls(ClassRecord())
             room.polls = polls
+        keeper = getattr(room, "poll_keeper", None)
+        if keeper is None or keeper.polls is not polls:
+            if keeper is not None:
+                room.unsubscribe(keeper.key)
             room.poll_keeper = _PollKeeper(room, polls)
         return polls
 
