@@ -251,3 +251,15 @@ def test_screenshots_projector_and_phone(klass):
     assert in_view(teacher, teacher.locator(".room-decision"))
     shot(teacher, "projector-1920")
     shot(anna, "phone-390")
+
+
+def test_the_teacher_switches_the_projector_to_chinese(klass):
+    teacher, anna = klass.teacher, klass.learners["Anna"]
+    teacher.get_by_role("button", name="中文", exact=True).first.click()
+    expect(teacher.locator(".poll-title")).to_contain_text(tr("zh", "poll.teacher.title"))
+    expect(teacher.locator(".poll-class")).to_contain_text(tr("zh", "poll.class.title"))
+    expect(teacher.locator(".poll-push button")).to_have_text(tr("zh", "poll.teacher.push"))
+    # the learners' pages keep their own language
+    expect(anna.locator(".room-status")).to_contain_text("You are Anna")
+    teacher.locator(".room-poll-teacher").scroll_into_view_if_needed()
+    shot(teacher, "projector-1920-zh-question")
