@@ -3,7 +3,8 @@
 restarts mid-game and the next move is saved all the same; the learner's process is killed and
 the same page address on the other process brings the game back, where play goes on.
 
-(The classroom's rooms across processes are not wired yet: this is the Sandbox's saved games.)
+(This is the Sandbox's saved games; the classroom's rooms across processes are in
+test_classroom_postgresql.py.)
 """
 
 from __future__ import annotations
