@@ -183,8 +183,10 @@ class RoomStore:
                         db.execute(insert(participants_table), people)
                     self.feed.publish(room.code, expected + 1, db)
         except (SQLAlchemyError, OSError) as error:
-            log.warning("room %s: a change was not written: %s", room.code, error)
-            won = False
+            # the database is away: the change stays in this process's room (its pages see
+            # it) and is written with the room's next change, if no other process wrote first
+            log.warning("room %s: a change was not written (kept here): %s", room.code, error)
+            return True
         if won:
             room.stored_version = expected + 1
             self._records[room.code] = text
