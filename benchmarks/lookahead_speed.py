@@ -239,8 +239,30 @@ def main(argv=None) -> int:
         f"our random decision / tic-tac-toe action (after): {ours / ttt:.2f}x "
         f"({ours} µs against {ttt} µs)"
     )
+    greedy_speedup = b["greedy"]["us_per_decision"] / a["greedy"]["us_per_decision"]
+    mcts_speedup = a["mcts"]["simulations_per_second"] / b["mcts"]["simulations_per_second"]
+    goals = [
+        ("greedy decision ≤ 40x a random one", a["greedy_over_random"] <= 40),
+        ("odds with greedy bots ≥ 60 playouts/s on 2 workers", odds_rate(a) >= 60),
+        (
+            f"mcts simulations/s up as much as greedy's decisions "
+            f"({mcts_speedup:.2f}x against {greedy_speedup:.2f}x)",
+            mcts_speedup >= greedy_speedup,
+        ),
+        (
+            "random decision not slower than before",
+            a["random"]["us_per_decision"] <= b["random"]["us_per_decision"],
+        ),
+    ]
+    print("goals (#15) in this run:")
+    for label, met in goals:
+        print(f"  {'met    ' if met else 'NOT met'} {label}")
     print(json.dumps(rows))
     return 0
+
+
+def odds_rate(row: dict) -> float:
+    return row["odds_greedy_2_workers"]["playouts_per_second"]
 
 
 if __name__ == "__main__":

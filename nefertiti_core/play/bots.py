@@ -501,18 +501,21 @@ def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     lower = [s for s in (1, 2, 3) if worth[s] > -1.0]
     if len(lower) > 1:
         lower.sort(key=worth.__getitem__, reverse=True)  # stable: equal worths by slot
-    if worth[0] > -1.0:  # the upper card
+    upper_worth = worth[0]
+    if upper_worth > -1.0:  # the upper card
+        if not lower:
+            return (0,)
+        # The sums written out in the order ``sum`` adds them (the same floating-point values).
+        top = worth[lower[0]]
         if symbol == R.EXTRA:
-            upper = (0, *lower[:1])
-            if not lower:
-                return upper
             first = tuple(lower)
-        else:
-            upper = (0,)
-            if not lower:
-                return upper
-            first = tuple(lower[:2])
-        return upper if sum(worth[s] for s in upper) > sum(worth[s] for s in first) else first
+            if upper_worth + top > (top + worth[lower[1]] if len(lower) > 1 else top) + (
+                worth[lower[2]] if len(lower) > 2 else 0.0
+            ):
+                return (0, lower[0])
+            return first
+        first = tuple(lower[:2])
+        return (0,) if upper_worth > (top + worth[lower[1]] if len(lower) > 1 else top) else first
     if not lower:
         return ()
     return tuple(lower) if symbol == R.EXTRA else tuple(lower[:2])
@@ -686,13 +689,18 @@ class _Search:
             out[o] = self.option(state, o, depth)
         return out
 
-    def option(self, state: GameState, option: int, depth: int) -> float:
+    def option(self, state: GameState, option: int, depth: int, keep: list | None = None) -> float:
+        """The option's value on ``state``, searched ``depth`` decisions deep; ``keep``: a list
+        that receives each outcome's copy (None for an outcome scored in place), for
+        ``_again``."""
         total = 0.0
         for p, roll, closes in _chances(state, option):
             if O.OPTION_KIND[option] == O.PLACE and (closes is not True or not self.exact):
                 value = self._placement(state, option, depth, closes)
                 if value is not None:
                     total += p * value
+                    if keep is not None:
+                        keep.append(None)
                     continue
             if self.unshuffled is not None:
                 hidden, rng = self.unshuffled
@@ -703,6 +711,23 @@ class _Search:
             if roll:
                 copy.force_roll(*roll)
             copy.apply_unchecked(option)
+            if not self._settled(copy):
+                self.unsettled += 1
+            if keep is not None:
+                keep.append(copy)
+            total += p * self.value(copy, depth - 1)
+        return total
+
+    def _again(self, state: GameState, option: int, depth: int, kept: list) -> float:
+        """``option(state, option, depth)`` on the copies ``kept`` by a shallower ``option``
+        call: each outcome's position after the option, which ``value`` leaves unchanged. Only
+        where no die was drawn from the look-ahead's random source yet (its ``_SeededLater`` is
+        still unseeded): then playing the option again would give the same positions."""
+        for copy in kept:
+            if copy is None or type(copy.rng) is not _SeededLater or copy.rng._rng is not None:
+                return self.option(state, option, depth)
+        total = 0.0
+        for (p, _, _), copy in zip(_chances(state, option), kept, strict=True):
             if not self._settled(copy):
                 self.unsettled += 1
             total += p * self.value(copy, depth - 1)
@@ -868,15 +893,18 @@ class _Search:
             # to the end, of the others only the best (_BEAM) is searched to the end.
             best = -math.inf
             step = {}
+            kept = {}
             for o in legal:
                 before = self.unsettled
-                value = self.option(state, o, depth - 1)
+                keep = []
+                value = self.option(state, o, depth - 1, keep)
                 if self.unsettled == before:
                     best = max(best, value)
                 else:
                     step[o] = value
+                    kept[o] = keep
             for o in sorted(step, key=lambda o: -step[o])[:_BEAM]:
-                best = max(best, self.option(state, o, depth))
+                best = max(best, self._again(state, o, depth, kept[o]))
             return best
         return max(self.option(state, o, depth) for o in legal)
 
