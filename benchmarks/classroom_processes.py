@@ -32,7 +32,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 
 def worker(name: str, url: str, pipe) -> None:
+    import logging
+
     from sqlalchemy import create_engine, event
+
+    logging.basicConfig(level=logging.WARNING, format=f"[{name}] %(name)s: %(message)s")
 
     from widgets.classroom.feed import PgFeed
     from widgets.classroom.room import Rooms
@@ -69,6 +73,9 @@ def worker(name: str, url: str, pipe) -> None:
         elif command == "join":
             code, names = args
             room = rooms.find(code)
+            if room is None:
+                pipe.send(f"process {name}: room {code} not found")
+                continue
             for person in names:
                 _, _, why = room.join(person)
                 assert why is None, why
@@ -117,7 +124,12 @@ def run(url: str, participants: int, n_rooms: int, moves: int, gap: float) -> di
 
     def ask(name, *command):
         pipes[name].send(command)
-        return pipes[name].recv()
+        if not pipes[name].poll(60):
+            raise RuntimeError(f"process {name} did not answer {command[0]!r} in 60 s")
+        answer = pipes[name].recv()
+        if isinstance(answer, str) and "not found" in answer:
+            raise RuntimeError(answer)
+        return answer
 
     rooms = ask("A", "open", n_rooms)
     per_room = participants // n_rooms

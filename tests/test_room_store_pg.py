@@ -217,3 +217,17 @@ def test_many_participants_in_two_processes_lose_and_double_no_move(two):
           f"{refused} refused as stale, conflicts A {a.store.conflicts} B {b.store.conflicts}")  # fmt: skip
     assert refused == a.store.conflicts + b.store.conflicts - conflicts_before
     assert total >= n_rooms * moves_each
+
+
+def test_after_the_feed_was_away_a_resync_brings_every_held_room_up_to_date(two):
+    a, b = two
+    room_a, room_b, key, _, _ = a_class(a, b)
+    b.feed.unsubscribe(1)  # B hears nothing (as while its listener reconnects)
+    assert room_a.play(key, room_a.table.state.legal_options()[0]) is None
+    assert room_a.pause(key) is None
+    assert room_b.table.step == 0 and not room_b.paused
+    heard = Heard(room_b)
+    b.store.on_resync()  # what the feed calls once it listens again
+    assert room_b.table.steps() == room_a.table.steps() and room_b.paused
+    assert heard.seen == [1, 1]  # the table, then the people: the pages follow
+    assert room_b.stored_version == room_a.stored_version

@@ -48,10 +48,11 @@ from sqlalchemy import (
     delete,
     insert,
     select,
+    text,
 )
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..store import get_store, metadata
+from ..store import _OPEN_LOCK, get_store, metadata
 from .room import Participant, Room, Rooms
 
 log = logging.getLogger("widgets.classroom.store")
@@ -109,7 +110,10 @@ class RoomStore:
         self.conflicts = 0  # changes refused because another process wrote first
         self.refreshes = 0  # rooms re-read after another process's change
         self._records: dict[str, str] = {}  # per room: the record text it was last read at
-        metadata.create_all(engine, tables=TABLES)
+        with engine.begin() as db:
+            if engine.dialect.name == "postgresql":  # processes starting at once take turns
+                db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
+            metadata.create_all(db, tables=TABLES)
         self._dirty: dict[str, Room] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
