@@ -116,6 +116,9 @@ class RoomStore:
             metadata.create_all(db, tables=TABLES)
         self._dirty: dict[str, Room] = {}
         self._lock = threading.Lock()
+        # held for a whole flush: a flush at exit waits for the saver thread's write in progress
+        # (that thread is a daemon and would be cut off mid-transaction, the room's change lost)
+        self._flushing = threading.Lock()
         self._wake = threading.Event()
         self._stopped = False
         self._thread = threading.Thread(target=self._run, name="room-saver", daemon=True)
@@ -311,10 +314,11 @@ class RoomStore:
 
     def flush(self) -> int:
         """Write every room with unsaved changes; returns how many."""
-        with self._lock:
-            rooms, self._dirty = list(self._dirty.values()), {}
-        for room in rooms:
-            self.save(room)
+        with self._flushing:
+            with self._lock:
+                rooms, self._dirty = list(self._dirty.values()), {}
+            for room in rooms:
+                self.save(room)
         return len(rooms)
 
     def save(self, room: Room) -> bool:
