@@ -53,7 +53,12 @@ class Heard:
     def __init__(self, room):
         self.room = room
         self.seen: list[int] = []
-        room.subscribe(lambda _v, what: self.seen.append(room.table.step))
+        self.what: list[str] = []
+        room.subscribe(self.heard)
+
+    def heard(self, _version, what):
+        self.seen.append(self.room.table.step)
+        self.what.append(what)
 
 
 def a_class(a, b):
@@ -229,5 +234,6 @@ def test_after_the_feed_was_away_a_resync_brings_every_held_room_up_to_date(two)
     heard = Heard(room_b)
     b.store.on_resync()  # what the feed calls once it listens again
     assert room_b.table.steps() == room_a.table.steps() and room_b.paused
-    assert heard.seen == [1, 1]  # the table, then the people: the pages follow
+    # the table, then the people: the pages follow; then the class record (the move's rules)
+    assert heard.seen == [1, 1, 1] and heard.what == ["table", "people", "polls"]
     assert room_b.stored_version == room_a.stored_version

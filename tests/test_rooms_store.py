@@ -155,3 +155,131 @@ def test_a_room_whose_game_no_longer_loads_is_left_out(engine):
     again = Rooms()
     connect(again, engine)
     assert again.find(good.code) is not None and again.find(bad.code) is None
+
+
+# --- the class questions (#16 item 5) --------------------------------------------------------
+WHO = "lesson:welcome/who-plays-next"  # choices green, red, blue, black, nobody; red is right
+
+
+def wait_until(check, seconds=10.0):
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def stored_polls(engine, code):
+    with engine.connect() as db:
+        return db.execute(
+            rooms_table.select().where(rooms_table.c.code == code)
+        ).one().polls  # fmt: skip
+
+
+def test_questions_answers_and_the_class_record_come_back_after_a_restart(engine):
+    """Each poll change marks the room for the saver thread (no flush here): after a restart
+    the teacher sees the question, the counts and who answered; a learner sees their answer;
+    the reveal still works and the class record keeps the earlier question's verdicts."""
+    import json
+
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, key, _ = rooms.open()
+    anna, anna_token, _ = room.join("Anna")
+    ben, ben_token, _ = room.join("Ben")
+    chen, _, _ = room.join("Chen")
+    first = room.polls.push(WHO, room.learner_names())
+    room.polls.answer(str(anna.id), "red")
+    room.polls.answer(str(ben.id), "blue")
+    room.polls.reveal()
+    assert first.number == 1
+    second = room.polls.push(WHO, room.learner_names())
+    room.polls.answer(str(anna.id), "green")
+    room.polls.answer(str(anna.id), "black")  # changed her mind before the reveal
+    room.polls.answer(str(chen.id), "red")
+    # the saver thread writes the answers (the room was marked changed), no flush asked
+    assert wait_until(
+        lambda: (
+            '"answers":[["1","black","black"],["3","red","red"]]' in stored_polls(engine, room.code)
+        )
+    ), stored_polls(engine, room.code)
+    data = json.loads(stored_polls(engine, room.code))
+    assert [p["number"] for p in data["polls"]] == [1, 2]
+    store.stop()
+
+    again = Rooms()
+    connect(again, engine)  # the server restarted
+    back = again.find(room.code)
+    polls = back.polls
+    assert polls is not room.polls and polls.current.number == second.number == 2
+    assert polls.current.ref == WHO and not polls.current.revealed
+    assert polls.counts() == {"green": 0, "red": 1, "blue": 0, "black": 1, "nobody": 0}
+    assert polls.answered() == ("1", "3") and polls.waiting() == ("2",)
+    assert polls.name("3") == "Chen"
+    # a learner sees their own answer (the card reads it from the poll)
+    assert polls.current.given(str(back.participant(anna_token).id)) == "black"
+    assert polls.current.answer_of(str(back.participant(ben_token).id)) is None
+    # the first question: revealed, its verdicts in the class record
+    assert polls.history[0].revealed
+    assert "welcome/who-plays-next" in polls.record.row("1").right
+    assert "welcome/who-plays-next" in polls.record.row("2").wrong
+    # the class goes on: Ben answers, the teacher reveals, the record counts the new verdicts
+    assert polls.answer("2", "red") == "red"
+    reveal = polls.reveal()
+    assert reveal.right_keys == {"red"} and reveal.correct == {"1": False, "3": True, "2": True}
+    assert polls.record.row("1").wrong == ("welcome/who-plays-next",)
+    assert polls.record.row("2").right == ("welcome/who-plays-next",)
+    assert polls.record.row("2").wrong == ("welcome/who-plays-next",)
+    # and a learner who joins after the restart is in the record and the next question
+    dana, _, _ = back.join("Dana")
+    assert str(dana.id) in polls.record
+    assert "4" in polls.push(WHO, back.learner_names()).learners
+
+
+def test_a_stored_value_that_cannot_be_read_leaves_the_room_without_questions(engine, caplog):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    made = []
+    for _ in range(5):
+        room, _, _ = rooms.open()
+        room.join("Anna")
+        room.polls.push(WHO, room.learner_names())
+        made.append(room)
+    store.flush()
+    hostile = [
+        '{"polls": [',  # cut short
+        '{"polls": [{"ref": "lesson:../../etc/passwd"}], "record": {}}',  # no such exercise
+        '{"polls": [{"ref": "' + WHO + '", "learners": ["1"], "answers": [["1", "x", "<b>"]]}]}',
+        '{"polls": "' + "x" * 2_000_000 + '"}',  # past the size limit
+        "[" * 100_000 + "]" * 100_000,  # nested past any parser's depth
+    ]
+    with engine.begin() as db:
+        for room, value in zip(made, hostile, strict=True):
+            db.execute(
+                rooms_table.update().where(rooms_table.c.code == room.code).values(polls=value)
+            )
+    with caplog.at_level("WARNING", logger="widgets.classroom.store"):
+        again = Rooms()
+        connect(again, engine)
+    for room in made:
+        back = again.find(room.code)
+        assert back is not None and back.participants  # the room is there, its people too
+        assert back.polls.current is None  # without its questions
+        assert "1" in back.polls.record  # the room keeps its learners in the (new) record
+        back.polls.push(WHO, back.learner_names())  # and the class goes on
+    said = [r.getMessage() for r in caplog.records if "class questions did not load" in r.message]
+    assert len(said) == len(hostile), said
+
+
+def test_a_room_with_no_question_writes_none(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, _, _ = rooms.open()
+    store.flush()
+    assert stored_polls(engine, room.code) == ""
+    again = Rooms()
+    connect(again, engine)
+    assert again.find(room.code).polls.current is None

@@ -120,6 +120,92 @@ def test_a_version_1_store_is_migrated_and_its_games_kept(url):
     again.close()
 
 
+#: Schema 2's classroom tables (commit db998f2's widgets/classroom/room_store.py): frozen here.
+V2_ROOMS = MetaData()
+Table(
+    "classroom_rooms",
+    V2_ROOMS,
+    Column("code", String(16), primary_key=True),
+    Column("teacher_hash", String(64), nullable=False),
+    Column("record", Text, nullable=False),
+    Column("title", String(100), nullable=False, default=""),
+    Column("paused", Boolean, nullable=False, default=False),
+    Column("version", Integer, nullable=False, default=0),
+    Column("next_id", Integer, nullable=False, default=1),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("touched", DateTime(timezone=True), nullable=False, index=True),
+)
+Table(
+    "classroom_participants",
+    V2_ROOMS,
+    Column("room", String(16), primary_key=True),
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(100), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("joined", DateTime(timezone=True), nullable=False),
+)
+
+
+def test_a_version_2_store_with_rooms_gets_their_questions_column(url):
+    """Schema 3 (the rooms' class questions, #16 item 5): a schema-2 store with a room opens,
+    the room comes back (without questions: it had none) and keeps the ones asked from now on."""
+    from datetime import UTC, datetime
+
+    from widgets.classroom.room import Room, Rooms
+    from widgets.classroom.room_store import RoomStore
+
+    write_version_1_store(url, new_token())
+    engine = create_engine(url)
+    V2_ROOMS.create_all(engine)
+    room, key = Room.open()
+    anna, token, _ = room.join("Anna")
+    now = datetime.now(UTC)
+    with engine.begin() as db:
+        db.execute(text("ALTER TABLE saved_games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
+        db.execute(text("INSERT INTO nefertiti_schema (version) VALUES (2)"))
+        db.execute(
+            insert(V2_ROOMS.tables["classroom_rooms"]).values(
+                code=room.code, teacher_hash=room.teacher_hash,
+                record=room.table.whole_record().dumps(), title="", paused=False, version=3,
+                next_id=2, created=now, touched=now,
+            )
+        )  # fmt: skip
+        db.execute(
+            insert(V2_ROOMS.tables["classroom_participants"]).values(
+                room=room.code, id=anna.id, name="Anna", lang="en",
+                token_hash=anna.token_hash, seat=None, joined=now,
+            )
+        )  # fmt: skip
+    engine.dispose()
+    assert "polls" not in columns(url, "classroom_rooms")
+    store = Store(url)
+    try:
+        assert versions(url) == list(range(1, SCHEMA_VERSION + 1)) and SCHEMA_VERSION >= 3
+        assert "polls" in columns(url, "classroom_rooms")
+        rooms = Rooms()
+        room_store = RoomStore(store.engine, rooms=rooms)
+        assert room_store.load_into(rooms) == 1
+        back = rooms.find(room.code)
+        assert back.is_teacher(key) and back.participant(token).name == "Anna"
+        assert back.polls.current is None and "1" in back.polls.record
+        back.polls.push("lesson:welcome/who-plays-next", back.learner_names())
+        back.polls.answer("1", "red")
+        room_store.stop()
+    finally:
+        store.close()
+    again = Store(url)
+    try:
+        rooms = Rooms()
+        room_store = RoomStore(again.engine, rooms=rooms)
+        room_store.load_into(rooms)
+        assert rooms.find(room.code).polls.counts()["red"] == 1
+        room_store.stop()
+    finally:
+        again.close()
+
+
 def test_a_migration_that_fails_half_way_changes_nothing(url, monkeypatch):
     token = new_token()
     write_version_1_store(url, token)

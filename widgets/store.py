@@ -62,6 +62,7 @@ from sqlalchemy import (
     delete,
     event,
     insert,
+    inspect,
     literal,
     select,
     text,
@@ -72,7 +73,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("widgets.store")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MAX_RECORD_CHARS = 1_000_000  # a whole game of ~130 steps with a few branches is ~20-60 kB
 EXPIRE_DAYS = 30
 EXPIRE_EVERY_S = 3600
@@ -153,10 +154,19 @@ def _v2_revision(db: Connection) -> None:
     db.execute(text("ALTER TABLE saved_games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0"))
 
 
+def _v3_room_polls(db: Connection) -> None:
+    """Schema 3: a classroom room keeps its class questions, answers and class record
+    (``classroom_rooms.polls``: JSON text, ``''`` for none; widgets/classroom/room_store.py).
+    A store that never had a room gets the table as declared, with the column."""
+    if inspect(db).has_table("classroom_rooms"):
+        db.execute(text("ALTER TABLE classroom_rooms ADD COLUMN polls TEXT NOT NULL DEFAULT ''"))
+
+
 #: Each schema version's steps from the version before it, in order. Version 1 is the first
 #: (saved_games); tables new in a version need no step (they are created as declared).
 MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     2: [_v2_revision],
+    3: [_v3_room_polls],
 }
 
 

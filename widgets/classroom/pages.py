@@ -32,7 +32,7 @@ from ..language import LanguageSelector
 from ..projector import ProjectorBar, last_move_html
 from ..rules_view import link_rule_ids
 from ..session import GameSession
-from .poll import ClassRecord, PollError, Polls
+from .poll import PollError, Polls
 from .poll_view import ClassView, LearnerPollCard, TeacherPollPanel
 from .room import (
     MAX_NAME,
@@ -101,64 +101,10 @@ def rooms() -> Rooms:
 
 
 # ---------------------------------------------------------------------- the room's polls
-_POLLS = threading.Lock()
-
-
-class _PollKeeper:
-    """Keeps a room's polls and class record in step with the room (a listener of the room):
-    a learner who joins is in the record and in the current question; a removed learner is out
-    of it; the rules the table's steps name are seen by every learner in the room."""
-
-    def __init__(self, room: Room, polls: Polls):
-        self.room, self.polls = room, polls
-        self.seen = len(room.table.state.log)
-        self.people: set[str] = set()
-        self.on_people()
-        self.key = room.subscribe(self)
-
-    def learners(self) -> dict[str, str]:
-        return {str(p.id): p.name for p in self.room.participants.values()}
-
-    def on_people(self) -> None:
-        now = self.learners()
-        for learner, name in now.items():
-            if learner not in self.people:
-                self.polls.include(learner, name)
-        for learner in self.people - set(now):
-            self.polls.remove(learner)
-        self.people = set(now)
-
-    def __call__(self, _version: int, what: str) -> None:
-        try:
-            if what == "people":
-                self.on_people()
-            elif what == "table":
-                log_ = self.room.table.state.log
-                if len(log_) < self.seen:  # a new game or an undo: count from here
-                    self.seen = 0 if len(log_) == 0 else len(log_)
-                    return
-                new, self.seen = list(log_[self.seen :]), len(log_)
-                if new:
-                    self.polls.saw(list(self.learners()), new)
-        except Exception:  # the class record never stops the table
-            log.exception("room %s: the class record failed", self.room.code)
-
-
 def room_polls(room: Room) -> Polls:
-    """The room's polls (the questions asked, the answers, the class record), made with the
-    room's first page, or the ones a store put on the room (``room.polls``: ``Polls.from_dict``),
-    then kept in step with the room. Kept on the room for the life of the process."""
-    with _POLLS:
-        polls = getattr(room, "polls", None)
-        if polls is None:
-            polls = Polls(ClassRecord())
-            room.polls = polls
-        keeper = getattr(room, "poll_keeper", None)
-        if keeper is None or keeper.polls is not polls:
-            if keeper is not None:
-                room.unsubscribe(keeper.key)
-            room.poll_keeper = _PollKeeper(room, polls)
-        return polls
+    """The room's polls (the questions asked, the answers, the class record): the room keeps
+    them in step with its people and table and in the store (``Room.polls``)."""
+    return room.polls
 
 
 def _submit_for(room: Room, token: str, polls: Polls):
@@ -287,6 +233,8 @@ class _Follower:
     def _notify(self, version: int, what: str) -> None:
         if what.startswith("private:") and what != f"private:{self.private_id}":
             return  # another learner's copy: nothing of it reaches this page
+        if what == "polls":
+            return  # the poll views follow the polls themselves (a new question: _on_polls)
         if self._scheduled:
             return
         self._scheduled = True
@@ -592,7 +540,7 @@ class LearnerPage(pn.viewable.Viewer):
     def _on_polls(self, polls, _what) -> None:
         """A question asked: the card comes up (on this page's next tick, with the room's)."""
         if self._follower is not None and _what == "push":
-            self._follower._notify(0, "polls")
+            self._follower._notify(0, "poll pushed")
 
     @guarded
     def _on_lang(self, event):
@@ -742,11 +690,12 @@ class TeacherPage(pn.viewable.Viewer):
             margin=(5, 5),
         )
         polls = room_polls(room)
-        keeper = room.poll_keeper
         self.poll_panel = TeacherPollPanel(
-            polls, learners=keeper.learners, lang=self.lang, font_px=20, board=True
+            polls, learners=room.learner_names, lang=self.lang, font_px=20, board=True
         )
-        self.class_view = ClassView(polls, learners=lambda: list(keeper.learners()), lang=self.lang)
+        self.class_view = ClassView(
+            polls, learners=lambda: list(room.learner_names()), lang=self.lang
+        )
         polls_row = pn.FlexBox(
             pn.Column(
                 _poll_box(self.poll_panel, css="room-poll-teacher"),

@@ -48,8 +48,11 @@ to every learner watching; ``record.row(id)`` / ``record.rows()`` give :class:`L
 (``name, rules_seen, right, wrong``: rule IDs in RULINGS order, exercise ids answered right and
 wrong, once per poll). ``Polls.reveal`` records every answer of the poll.
 
-Everything stores as plain data: ``polls.as_dict()`` / ``Polls.from_dict(data, record)``,
-``record.as_dict()`` / ``ClassRecord.from_dict(data)``.
+Everything stores as plain data: ``polls.as_dict()`` / ``Polls.from_dict(data)``,
+``record.as_dict()`` / ``ClassRecord.from_dict(data)``. A room sets ``polls.writer``: every
+change (push, answer, reveal, include, remove, saw) is then made through the room (under its
+lock, written to the store, shared with the other server processes; ``Room.write_polls``);
+``polls.take(other)`` holds another copy's polls (the store's, read back) for the same views.
 
 Refusals: bad input (an unknown learner, a choice that is not one of the choices, an answer after
 the reveal, an oversized or hostile string, a number the engine cannot read) raises
@@ -102,6 +105,7 @@ MAX_ID_CHARS = 64  # a learner id (the room makes them: a few dozen characters a
 MAX_ANSWER_CHARS = 40  # an answer: a choice's key, a number or a probability ("4/36", "11%")
 MAX_LEARNERS = 500  # in one poll or one record
 MAX_REF_CHARS = 120
+MAX_HISTORY = 50  # polls a room keeps (older ones are in the class record)
 MAX_SEED = 10**6  # a practice exercise's game; generating one takes ~0.3 s
 PRACTICE_SEEDS = (0,)
 
@@ -631,6 +635,9 @@ class Polls:
         self.history: list[Poll] = []
         self._listeners: list = []
         self._lock = threading.RLock()
+        #: The room's: ``writer(change)`` makes each change under the room's lock and keeps it
+        #: in the store (``Room.write_polls``); None: the change is made here.
+        self.writer: Callable[[Callable[[], tuple]], object] | None = None
 
     @property
     def current(self) -> Poll | None:
@@ -669,21 +676,42 @@ class Polls:
             except Exception:  # one broken page never stops the others
                 log.exception("a poll listener failed")
 
+    # --- changes (each through the room's writer when there is one)
+    def _apply(self, change: Callable[[], tuple]) -> object:
+        """Make ``change`` (``() -> (result, what)``; ``what`` None: nothing changed) and tell
+        the views; through :attr:`writer` when the room set one (the room keeps the polls: it
+        makes the change under its lock, writes it to the store, and tells the views)."""
+        if self.writer is not None:
+            return self.writer(change)
+        result, what = change()
+        if what is not None:
+            self._changed(what)
+        return result
+
+    def take(self, other: Polls) -> None:
+        """Hold ``other``'s polls and record instead of these (the store's copy read back);
+        the listeners stay. The caller tells them (:meth:`_changed`)."""
+        with self._lock:
+            self.history, self.record = other.history, other.record
+
     # --- the teacher
     def push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:
         """Ask ``exercise`` (an Exercise, a practice ``Generated`` or a ref) of these learners;
         the poll before it ends (if it was not revealed, its answers are not recorded)."""
+        return self._apply(lambda: (self._push(exercise, learner_ids), "push"))
+
+    def _push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:
         names = learner_ids if isinstance(learner_ids, Mapping) else None
         ids = list(learner_ids)
-        poll = Poll(exercise, ids, number=len(self.history) + 1)
+        current = self.current
+        poll = Poll(exercise, ids, number=current.number + 1 if current is not None else 1)
         for learner in poll.learners:
             name = names.get(learner) if names is not None else None
             if learner not in self.record or name is not None:
                 self.record.join(learner, name)
         with self._lock:
             self.history.append(poll)
-            del self.history[:-50]  # older polls are in the record already
-        self._changed("push")
+            del self.history[:-MAX_HISTORY]  # older polls are in the record already
         return poll
 
     def _poll(self) -> Poll:
@@ -694,49 +722,67 @@ class Polls:
 
     def reveal(self) -> Reveal:
         """Reveal the current poll and record each answer in the class record (once)."""
+        return self._apply(self._reveal)
+
+    def _reveal(self) -> tuple[Reveal, str | None]:
         poll = self._poll()
         with poll._lock:
             first = not poll.revealed
             result = poll.reveal()
-        if first:
-            for learner, correct in result.correct.items():
-                self.record.answered(learner, poll.exercise.id, correct)
-            self._changed("reveal")
-        return result
+        if not first:
+            return result, None
+        for learner, correct in result.correct.items():
+            self.record.answered(learner, poll.exercise.id, correct)
+        return result, "reveal"
 
     def include(self, learner_id, name: str | None = None) -> bool:
         """A learner who joined after the push answers the current poll too."""
+        return self._apply(lambda: self._include(learner_id, name))
+
+    def _include(self, learner_id, name: str | None = None) -> tuple[bool, str | None]:
         known = _learner_id(learner_id) in self.record
         learner = self.record.join(learner_id, name)
         poll = self.current
         added = poll.include(learner) if poll is not None and not poll.revealed else False
         if added:
-            self._changed("include")
-        elif not known:  # a new row in the class view
-            self._changed("record")
-        return added
+            return True, "include"
+        return False, None if known else "record"  # not known: a new row in the class view
 
     def remove(self, learner_id) -> bool:
         """A learner removed from the room: out of the current poll (the record keeps them)."""
+        return self._apply(lambda: self._remove(learner_id))
+
+    def _remove(self, learner_id) -> tuple[bool, str | None]:
         poll = self.current
         removed = poll.remove(learner_id) if poll is not None and not poll.revealed else False
-        if removed:
-            self._changed("remove")
-        return removed
+        return removed, "remove" if removed else None
 
     def saw(self, learner_ids: Iterable, events: Iterable) -> set[str]:
         """``record.saw`` (the rules a game's events name, seen by these learners), then tell
         the views."""
-        rules = self.record.saw(learner_ids, events)
-        if rules:
-            self._changed("record")
-        return rules
+        return self._apply(lambda: self._saw(learner_ids, events))
+
+    def _saw(self, learner_ids: Iterable, events: Iterable) -> tuple[set[str], str | None]:
+        record = self.record
+        before = sum(len(entry.rules) for entry in record._learners.values())
+        rules = record.saw(learner_ids, events)
+        after = sum(len(entry.rules) for entry in record._learners.values())
+        return rules, "record" if after != before else None
 
     # --- the learners
     def answer(self, learner_id, choice) -> str:
-        key = self._poll().answer(learner_id, choice)
-        self._changed("answer")
-        return key
+        """``learner_id``'s answer to the current poll; made again on the room as it is now if
+        another server process changed it first, but never on a question asked since."""
+        asked: list[int] = []
+
+        def change():
+            poll = self._poll()
+            if asked and poll.number != asked[0]:
+                raise PollError("poll.refused.replaced")
+            asked[:] = [poll.number]
+            return poll.answer(learner_id, choice), "answer"
+
+        return self._apply(change)
 
     def counts(self) -> dict[str, int]:
         poll = self.current
@@ -767,5 +813,8 @@ class Polls:
         if not isinstance(data, Mapping):
             raise PollError("poll.refused.stored")
         polls = cls(ClassRecord.from_dict(data.get("record") or {}))
-        polls.history = [Poll.from_dict(p) for p in data.get("polls") or []]
+        stored = data.get("polls") or []
+        if not isinstance(stored, list):
+            raise PollError("poll.refused.stored")
+        polls.history = [Poll.from_dict(p) for p in stored[-MAX_HISTORY:]]
         return polls

@@ -14,7 +14,12 @@ No Panel here: a :class:`Room` is plain Python that the pages (``pages.py``), th
   reload or a restart reconnects them to the same participant;
 * per learner, an optional private **break-away** copy of the table, which nobody else sees;
 * pause / resume, removal, staging a position (a scenario of ``nefertiti_core/scenarios`` by
-  name: never a path), and expiry.
+  name: never a path), and expiry;
+* the class questions (``Room.polls``, :class:`~widgets.classroom.poll.Polls`): kept in step with
+  the room in the same change (a learner who joins is in the class record and the current
+  question, a removed one out of it, the rules the table's steps name seen by everyone), and
+  each change of them (asked, answered, revealed) is a change of the room (``"polls"``): written
+  to the store with the rest of it, shared between processes as a move is.
 
 Every permission is checked here: a learner acts only for their own seat and only when it is
 that seat's decision; only the teacher stages, changes seats, pauses, removes, undoes. A refused
@@ -22,8 +27,8 @@ action returns a :class:`Refusal` (a sentence in the actor's language, EN/DE/ZH)
 nothing; nothing raises into a page for a bad request.
 
 Listeners (:meth:`Room.subscribe`) are called after each change with the room's new version
-number (strictly increasing) and what changed (``"table"``, ``"people"``, ``"private:<id>"``,
-...). They are called in the thread that made the change, with the room's lock held: a page's
+number (strictly increasing) and what changed (``"table"``, ``"people"``, ``"polls"``,
+``"private:<id>"``). They are called in the thread that made the change, with the room's lock held: a page's
 listener only schedules its own update on its own document.
 """
 
@@ -44,6 +49,8 @@ from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.engine.explain_illegal import why_illegal
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
+
+from .poll import ClassRecord, PollError, Polls
 
 log = logging.getLogger("widgets.classroom")
 
@@ -197,6 +204,27 @@ class Room:
         self._clock = clock
         self.ttl_s = ttl_s
         self.created = self.touched = clock()
+        #: The class questions and the class record, kept in step with the room (a learner who
+        #: joins is in the record and the current question, a removed one out of it, the rules
+        #: the table's steps name are seen by everyone) and stored with it (room_store.py).
+        self._polls: Polls | None = None
+        self.polls = Polls(ClassRecord())
+        self.log_seen = len(self.table.state.log)  # the table's events the record has seen
+
+    @property
+    def polls(self) -> Polls:
+        return self._polls
+
+    @polls.setter
+    def polls(self, polls: Polls) -> None:
+        """The room's polls (a store gives back the ones it kept): every change of them is a
+        change of the room (:meth:`write_polls`)."""
+        if self._polls is not None and self._polls is not polls:
+            self._polls.writer = None
+        polls.writer = self.write_polls
+        self._polls = polls
+        with self.lock:
+            self._keep_people(polls)
 
     # ------------------------------------------------------------------ opening
     @classmethod
@@ -249,14 +277,76 @@ class Room:
         return len(self._listeners)
 
     def _changed(self, what: str) -> Refusal | None:
-        """After a change (the lock held): write it to the database first when the room is
-        shared between processes; a change another process overtook is refused
-        (``room.refuse.stale``: the room then shows the database's record), as a stale move."""
+        """After a change (the lock held): the polls kept in step (:meth:`_keep_polls`, in the
+        same change); written to the database first when the room is shared between
+        processes; a change another process overtook is refused (``room.refuse.stale``: the
+        room then shows the database's record), as a stale move."""
+        told = self._keep_polls(what)
         if self.commit is not None and not what.startswith("private:"):
             if not self.commit(self, what):
                 return Refusal("room.refuse.stale")
         self.notify(what)
+        for kind in told:
+            self.polls._changed(kind)
         return None
+
+    # ------------------------------------------------------------------ the polls
+    def learner_names(self) -> dict[str, str]:
+        """Every participant as the polls know them: ``{str(id): name}``."""
+        with self.lock:
+            return {str(p.id): p.name for p in self.participants.values()}
+
+    def _keep_people(self, polls: Polls) -> list[str]:
+        """Every participant in the class record and in the current (unrevealed) question; a
+        removed one out of it. What changed, for the views."""
+        told = []
+        people = self.learner_names()
+        poll = polls.current
+        open_poll = poll is not None and not poll.revealed
+        for learner, name in people.items():
+            if learner not in polls.record or (open_poll and learner not in poll.learners):
+                told.append(polls._include(learner, name)[1])
+        if open_poll:
+            for learner in [x for x in poll.learners if x not in people]:
+                told.append(polls._remove(learner)[1])
+        return [kind for kind in told if kind is not None]
+
+    def _keep_polls(self, what: str) -> list[str]:
+        """The polls in step with a change of the room (the lock held), made with it: never
+        fails the change (the class record is not worth a move)."""
+        try:
+            if what == "people":
+                return self._keep_people(self.polls)
+            if what == "table":
+                log_ = self.table.state.log
+                if len(log_) < self.log_seen:  # a new game or an undo: count from here
+                    self.log_seen = len(log_)
+                    return []
+                new, self.log_seen = list(log_[self.log_seen :]), len(log_)
+                if new:
+                    _rules, kind = self.polls._saw(list(self.learner_names()), new)
+                    return [kind] if kind else []
+        except Exception:  # the class record never stops the table
+            log.exception("room %s: the class record failed", self.code)
+        return []
+
+    def write_polls(self, change):
+        """``Polls.writer``: a change of the polls (a question asked, an answer, the reveal) is
+        a change of the room: made under its lock, written (several processes: compare-and-set
+        on the database's record) and heard by the room's listeners (``"polls"``); then the
+        poll views are told. Overtaken by another process, it is made again on the room as it
+        is now (a learner's answer is their wish whatever else changed; ``Polls.answer`` never
+        moves it to a question asked since). ``PollError`` when refused (nothing changed)."""
+        for _ in range(4):
+            with self.lock:
+                result, what = change()
+                if what is None:
+                    return result
+                why = self._changed("polls")
+            if why is None:
+                self.polls._changed(what)
+                return result
+        raise PollError("poll.refused.stale")
 
     def notify(self, what: str) -> None:
         """Tell the listeners (``what``: see the module's doc); the lock held."""

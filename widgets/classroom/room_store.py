@@ -6,11 +6,16 @@ games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise
 
 * ``classroom_rooms``: the join code, the teacher secret's hash (never the secret), the table's
   whole game record (format 2, as the saved games: every branch, the current branch and step),
-  the staged position's name, paused or not, the room's version and when it was last used;
+  the staged position's name, paused or not, the room's version, when it was last used, and
+  its class questions (``polls``, schema 3: ``Polls.as_dict()`` as JSON, at most
+  ``MAX_POLLS_CHARS``; the questions asked, every answer, the reveals and the class record;
+  read back through ``Polls.from_dict``, every answer checked again by the engine: a value
+  that cannot be read is left out with a warning, the room loads without its questions);
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
 
-A room is written after it changes, in one background thread (at most every ``SAVE_DELAY_S``;
+A room is written after it changes (a move, a join, a question asked or answered...), in one
+background thread (at most every ``SAVE_DELAY_S``;
 the changes in between are written together), never on the event loop; :func:`flush` writes
 what is still pending (a server being stopped: atexit). Rooms unused for their time to live are
 deleted when the rooms are read back. The learners' private copies are not kept (a copy is a
@@ -25,7 +30,8 @@ participants and publishes ``code:version`` on the feed (``pg_notify``: the news
 commit). If another process got there first nothing is written, the room is re-read from the
 database and the change is refused as stale (``room.refuse.stale``). Every process hears the
 feed and re-reads a room it holds when its version moved on (the whole record, replayed through
-the engine; the pages follow through the room's listeners); a room it does not hold is read
+the engine, when it changed; the class questions, when they changed, into the room's own
+``Polls``, whose views follow; the pages follow through the room's listeners); a room it does not hold is read
 from the database the first time a page asks for its code (a learner whose process died,
 sent to another by the load balancer, finds their room and seat there).
 """
@@ -33,6 +39,7 @@ sent to another by the load balancer, finds their room and seat there).
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import threading
 from datetime import UTC, datetime
@@ -53,12 +60,15 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..store import _OPEN_LOCK, get_store, metadata
+from .poll import Polls
 from .room import Participant, Room, Rooms
 
 log = logging.getLogger("widgets.classroom.store")
 
 SAVE_DELAY_S = 0.4
 MAX_RECORD_CHARS = 1_000_000
+#: A room's class questions as JSON (50 questions to 60 learners and their record: ~0.4 MB).
+MAX_POLLS_CHARS = 1_000_000
 
 rooms_table = Table(
     "classroom_rooms",
@@ -70,6 +80,8 @@ rooms_table = Table(
     Column("paused", Boolean, nullable=False, default=False),
     Column("version", Integer, nullable=False, default=0),
     Column("next_id", Integer, nullable=False, default=1),
+    # the class questions, their answers and the class record (Polls.as_dict(), JSON; schema 3)
+    Column("polls", Text, nullable=False, default="", server_default=""),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("touched", DateTime(timezone=True), nullable=False, index=True),
 )
@@ -97,6 +109,40 @@ def _seconds(value: datetime) -> float:
     return value.timestamp()
 
 
+def _polls_text(room: Room) -> str:
+    """The room's class questions as stored (the room's lock held): ``Polls.as_dict()`` as
+    JSON; past ``MAX_POLLS_CHARS`` only the current question is kept with the record (then
+    nothing, said in the log)."""
+    data = room.polls.as_dict()
+    if not data["polls"] and not data["record"]:
+        return ""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    if len(text) > MAX_POLLS_CHARS:
+        data["polls"] = data["polls"][-1:]
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        if len(text) > MAX_POLLS_CHARS:
+            log.warning("room %s: its class questions are too long to keep", room.code)
+            return ""
+        log.warning("room %s: only its current class question is kept", room.code)
+    return text
+
+
+def _polls(code: str, text) -> Polls | None:
+    """A room's stored class questions read back (every answer checked again by the engine),
+    or None for none; a value that cannot be read (broken, too long, hostile) is left out and
+    said in the log: the room loads without its questions."""
+    if not text:
+        return None
+    try:
+        if not isinstance(text, str) or len(text) > MAX_POLLS_CHARS:
+            raise ValueError(f"{len(text) if isinstance(text, str) else type(text).__name__} "
+                             "characters")  # fmt: skip
+        return Polls.from_dict(json.loads(text))
+    except Exception as error:  # never stops a room from loading
+        log.warning("room %s: its class questions did not load: %s", code, str(error)[:200])
+        return None
+
+
 class RoomStore:
     """Writes rooms to the database (in a background thread) and reads them back."""
 
@@ -110,6 +156,7 @@ class RoomStore:
         self.conflicts = 0  # changes refused because another process wrote first
         self.refreshes = 0  # rooms re-read after another process's change
         self._records: dict[str, str] = {}  # per room: the record text it was last read at
+        self._polls_texts: dict[str, str] = {}  # per room: its polls' text, as last read/written
         with engine.begin() as db:
             if engine.dialect.name == "postgresql":  # processes starting at once take turns
                 db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
@@ -146,6 +193,9 @@ class RoomStore:
             paused=room.paused, next_id=room._next_id,
             created=_when(room.created), touched=_when(room.touched),
         )  # fmt: skip
+        polls = _polls_text(room)
+        if polls != self._polls_texts.get(room.code):  # unchanged: not written again
+            values["polls"] = polls
         people = [
             dict(
                 room=room.code,
@@ -197,8 +247,14 @@ class RoomStore:
         if won:
             room.stored_version = expected + 1
             self._records[room.code] = text
+            if "polls" in values:
+                self._polls_texts[room.code] = values["polls"]
             return True
         self.conflicts += 1
+        # this process's change is in the room: the table and polls are read back whatever
+        # the database's record says (even when it holds the same game as before the change)
+        self._records.pop(room.code, None)
+        self._polls_texts.pop(room.code, None)
         self.refresh(room)
         return False
 
@@ -234,7 +290,9 @@ class RoomStore:
                 if history is None:
                     return False
                 room.table = history
+                room.log_seen = len(history.state.log)  # the record has seen them (A's doing)
                 self._records[room.code] = row.record
+            before = _people_of(room)
             room.title, room.paused = row.title, bool(row.paused)
             room._next_id = row.next_id
             room.touched = _seconds(row.touched)
@@ -247,11 +305,31 @@ class RoomStore:
                 )
             for gone in [i for i in room._private if i not in room.participants]:
                 del room._private[gone]
+            polls_changed = self._polls_texts.get(room.code) != row.polls
+            if polls_changed:
+                polls_kind = self._take_polls(room, row.polls)
             self.refreshes += 1
             if table_changed:
                 room.notify("table")
-            room.notify("people")
+            if table_changed or before != _people_of(room):
+                room.notify("people")
+            if polls_changed:
+                room.notify("polls")
+                room.polls._changed(polls_kind)
         return True
+
+    def _take_polls(self, room: Room, text: str) -> str:
+        """The database's polls into the room's own :class:`Polls` (the pages' views follow that
+        object); what kind of change it is for the views: ``push`` for a new question (a
+        learner's page then shows the card), else ``reveal`` or ``answer``."""
+        self._polls_texts[room.code] = text
+        old = room.polls.current
+        stored = _polls(room.code, text) or Polls()
+        room.polls.take(stored)
+        new = room.polls.current
+        if new is None or old is None or (new.number, new.ref) != (old.number, old.ref):
+            return "push"
+        return "reveal" if new.revealed and not old.revealed else "answer"
 
     def load_one(self, code: str) -> Room | None:
         """The room ``code`` read from the database (another process opened it), shared."""
@@ -282,7 +360,9 @@ class RoomStore:
             room.participants[p.id] = Participant(
                 p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
             )
+        room.polls = _polls(row.code, row.polls) or Polls()  # its participants in the record
         self._records[row.code] = row.record
+        self._polls_texts[row.code] = row.polls
         return room
 
     def on_feed(self, code: str, version: int) -> None:
@@ -329,6 +409,7 @@ class RoomStore:
                     teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
                     paused=room.paused, version=room.stored_version if self.feed else room.version, next_id=room._next_id,
                     created=_when(room.created), touched=_when(room.touched),
+                    polls=_polls_text(room),
                 )  # fmt: skip
                 people = [
                     dict(
@@ -390,6 +471,12 @@ class RoomStore:
         self._stopped = True
         self._wake.set()
         self.flush()
+
+
+def _people_of(room: Room) -> tuple:
+    """What the pages show of the room's people (refresh tells them only when it changed)."""
+    people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
+    return people, room.paused, room.title
 
 
 def _history(row):
