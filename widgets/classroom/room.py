@@ -66,6 +66,9 @@ MAX_ROOMS = 200
 ROOM_TTL_S = 12 * 3600
 #: The longest text a browser may hand to any room method (a code, a name, an option's text).
 MAX_INPUT = 200
+#: How many times a change of the polls overtaken by another process is made again (a class
+#: answering at once through two processes: each try loses only to another's answer).
+POLL_TRIES = 20
 
 
 def scenario_names() -> list[str]:
@@ -337,7 +340,7 @@ class Room:
         poll views are told. Overtaken by another process, it is made again on the room as it
         is now (a learner's answer is their wish whatever else changed; ``Polls.answer`` never
         moves it to a question asked since). ``PollError`` when refused (nothing changed)."""
-        for _ in range(4):
+        for attempt in range(POLL_TRIES):
             with self.lock:
                 result, what = change()
                 if what is None:
@@ -346,6 +349,9 @@ class Room:
             if why is None:
                 self.polls._changed(what)
                 return result
+            # another process is writing the room (answers come in bursts): a moment's pause,
+            # a little longer each time, so that the two do not keep overtaking each other
+            time.sleep(secrets.randbelow(1000) / 1000 * 0.005 * (attempt + 1))
         raise PollError("poll.refused.stale")
 
     def notify(self, what: str) -> None:
