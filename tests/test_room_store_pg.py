@@ -288,6 +288,7 @@ def test_answers_through_both_processes_are_neither_lost_nor_doubled(two):
     assert wait_for(lambda: room_b.polls.current is not None, 2), "B never heard the question"
     assert "push" in views_b.kinds
     assert room_b.polls.current.number == 1 and room_b.polls.current.ref == WHO
+    shown_b = room_b.polls.current  # what B's cards show: the same poll all along
     rng = random.Random(16)
     plans = {pid: [rng.choice(CHOICES) for _ in range(3)] for pid in learners}
     errors = []
@@ -314,7 +315,7 @@ def test_answers_through_both_processes_are_neither_lost_nor_doubled(two):
         assert polls.counts() == expected
         assert sorted(polls.answered(), key=int) == sorted(last, key=int)
         assert {pid: polls.current.given(pid) for pid in last} == last
-    assert "answer" in views_b.kinds
+    assert "answer" in views_b.kinds and room_b.polls.current is shown_b
     print(
         f"answers: {len(learners)} learners x 3 on two processes, "
         f"{a.store.conflicts + b.store.conflicts - conflicts} conflicts retried"
@@ -323,7 +324,7 @@ def test_answers_through_both_processes_are_neither_lost_nor_doubled(two):
     views_a = Views(room_a.polls)
     reveal = room_b.polls.reveal()
     assert wait_for(lambda: room_a.polls.current.revealed, 2)
-    assert "reveal" in views_a.kinds
+    assert views_a.kinds == ["reveal"]
     for polls in (room_a.polls, room_b.polls, stored_polls(a, room_a.code)):
         for pid, answer in last.items():
             row = polls.record.row(pid)

@@ -474,6 +474,13 @@ class Poll:
             return self._reveal
 
     # --- storing
+    def _take(self, other: Poll) -> None:
+        """The learners, answers and reveal of ``other`` (the same question, read back)."""
+        with self._lock:
+            self.learners, self.names = list(other.learners), dict(other.names)
+            self._answers = dict(other._answers)
+            self._reveal = Reveal(self) if other.revealed else None
+
     def as_dict(self) -> dict:
         with self._lock:
             return {
@@ -690,9 +697,19 @@ class Polls:
 
     def take(self, other: Polls) -> None:
         """Hold ``other``'s polls and record instead of these (the store's copy read back);
-        the listeners stay. The caller tells them (:meth:`_changed`)."""
+        the listeners stay, and so does each :class:`Poll` that is the same question (its
+        answers and reveal taken from ``other``'s): a view keeps its board and what a learner
+        is typing. The caller tells the listeners (:meth:`_changed`)."""
         with self._lock:
-            self.history, self.record = other.history, other.record
+            mine = {(poll.number, poll.ref): poll for poll in self.history}
+            history = []
+            for poll in other.history:
+                kept = mine.get((poll.number, poll.ref))
+                if kept is not None and kept.learners is not poll.learners:
+                    kept._take(poll)
+                    poll = kept
+                history.append(poll)
+            self.history, self.record = history, other.record
 
     # --- the teacher
     def push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:

@@ -324,12 +324,13 @@ class RoomStore:
         learner's page then shows the card), else ``reveal`` or ``answer``."""
         self._polls_texts[room.code] = text
         old = room.polls.current
+        was = (old.number, old.ref, old.revealed) if old is not None else None
         stored = _polls(room.code, text) or Polls()
         room.polls.take(stored)
         new = room.polls.current
-        if new is None or old is None or (new.number, new.ref) != (old.number, old.ref):
+        if new is None or was is None or (new.number, new.ref) != was[:2]:
             return "push"
-        return "reveal" if new.revealed and not old.revealed else "answer"
+        return "reveal" if new.revealed and not was[2] else "answer"
 
     def load_one(self, code: str) -> Room | None:
         """The room ``code`` read from the database (another process opened it), shared."""
