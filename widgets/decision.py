@@ -5,12 +5,18 @@ Every option comes from the engine (``state.legal_options()``), is worded by
 Placements (up to 25 squares) are grouped by market in one drop-down with a "Place" button, since
 a teacher mostly clicks squares on the board; every other option is a button of its own. Buttons
 are made once and only relabelled, shown or hidden.
+
+A page that hides the panel (a classroom learner who cannot act now) says so with
+:meth:`DecisionPanel.set_shown`: a hidden panel is not refreshed on each change (its words,
+previews and buttons would be computed and sent for nobody) and is brought up to date when it
+is shown again, before the browser sees it.
 """
 
 from __future__ import annotations
 
 import panel as pn
 import param
+from panel.io import hold
 
 from nefertiti_core.engine import options as O
 from nefertiti_core.engine import rules as R
@@ -55,8 +61,11 @@ class DecisionPanel(pn.viewable.Viewer):
         "Sandbox's projector view)",
     )
 
-    def __init__(self, session: GameSession, **params):
+    def __init__(self, session: GameSession, shown: bool = True, **params):
         super().__init__(session=session, **params)
+        self._shown = shown
+        self._stale = False  # a change came while hidden: refreshed when shown again
+        self.refreshes = 0  # how many times it was brought up to date (for tests)
         self._title = HTML("", margin=(0, 5))
         self._who = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
@@ -99,7 +108,10 @@ class DecisionPanel(pn.viewable.Viewer):
             self._over,
             sizing_mode="stretch_width",
         )
-        self.refresh()
+        if shown:
+            self.refresh()
+        else:
+            self._stale = True
         self._show_error()
         session.param.watch(self._on_change, ["version", "lang", "seats"])
         session.param.watch(self._on_error, ["error"])
@@ -111,16 +123,40 @@ class DecisionPanel(pn.viewable.Viewer):
     @property
     def button_options(self) -> list[int]:
         """The options on the visible buttons, in order."""
+        self._catch_up()
         return list(self._button_options)
 
     @property
     def placement_options(self) -> list[int]:
         """The options in the drop-down now (placements, and options beyond the buttons)."""
+        self._catch_up()
         return list(self._placements)
 
+    def _catch_up(self) -> None:
+        """A hidden panel read or clicked by code (tests, notebooks): brought up to date first,
+        as it would be when shown."""
+        if self._stale:
+            self.refresh()
+
     # ------------------------------------------------------------------ updating
+    @property
+    def shown(self) -> bool:
+        return self._shown
+
+    def set_shown(self, shown: bool) -> None:
+        """Say whether the page shows the panel now. Hidden, it skips its refreshes; shown
+        again after a change, it is refreshed at once (the page makes it visible after this
+        call, in the same update)."""
+        self._shown = bool(shown)
+        if self._shown and self._stale:
+            with hold():  # its changes go to the browser as one message
+                self.refresh()
+
     @guarded
     def _on_change(self, *_):
+        if not self._shown:
+            self._stale = True
+            return
         self.refresh()
 
     @guarded
@@ -133,6 +169,8 @@ class DecisionPanel(pn.viewable.Viewer):
         self._error.visible = bool(error)
 
     def refresh(self) -> None:
+        self._stale = False
+        self.refreshes += 1
         session, state, lang = self.session, self.session.state, self.session.lang
         self._title.object = (
             f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.decision.title'))}</h3>"
@@ -269,6 +307,7 @@ class DecisionPanel(pn.viewable.Viewer):
     # the same actions, for tests and notebooks
     def click(self, option: int) -> bool:
         """Press the button of ``option`` (or choose it in the drop-down and press "Place")."""
+        self._catch_up()
         if option in self._button_options:
             self._buttons[self._button_options.index(option)].clicks += 1
             return True

@@ -295,8 +295,18 @@ class ClassBar(ProjectorBar):
 def _table_parts(session: TableSession, teacher: bool):
     bar = ClassBar(session)
     board = Board(session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True)
-    decision = DecisionPanel(session, show_who=False)
+    # built only once the page shows it (a learner who cannot act now: most of the room)
+    decision = DecisionPanel(session, show_who=False, shown=_decision_shown(session))
     return bar, board, decision
+
+
+def _decision_shown(session: TableSession) -> bool:
+    """Whether the page shows its decision panel now: a learner's when they can act, the
+    teacher's unless a learner holds the deciding seat (it is played from their device)."""
+    state = session.state
+    if session.teacher:
+        return state.is_over or not session.is_bot(state.decider)
+    return session.can_act_now()
 
 
 def _status_html(session: TableSession, lang: str) -> str:
@@ -525,7 +535,10 @@ class LearnerPage(pn.viewable.Viewer):
         self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")
         self._away.button_type = "success" if session.away else "default"
         self.bar._undo.visible = session.away
-        self._decision_box.visible = session.can_act_now()
+        # a hidden panel skips its refreshes; shown again, it is brought up to date first
+        shown = _decision_shown(session)
+        self.decision.set_shown(shown)
+        self._decision_box.visible = shown
         if session.error and not self._decision_box.visible:
             self._error.param.update(object=esc(session.error), alert_type="warning", visible=True)
 
@@ -823,7 +836,9 @@ class TeacherPage(pn.viewable.Viewer):
             button_type="warning" if room.paused else "default",
         )
         # a seat a learner holds is played from their device
-        self._decision_box.visible = state.is_over or not session.is_bot(state.decider)
+        shown = _decision_shown(session)
+        self.decision.set_shown(shown)
+        self._decision_box.visible = shown
 
     def _join_html(self, lang: str) -> str:
         import segno
