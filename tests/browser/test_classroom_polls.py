@@ -263,3 +263,47 @@ def test_the_teacher_switches_the_projector_to_chinese(klass):
     expect(anna.locator(".room-status")).to_contain_text("You are Anna")
     teacher.locator(".room-poll-teacher").scroll_into_view_if_needed()
     shot(teacher, "projector-1920-zh-question")
+
+
+def test_a_question_and_its_answers_survive_a_restart(klass, server):
+    """#16 item 5: the question asked last (to Anna and Chen), Anna's answer and the class record
+    are in the store: the server stopped and started again (the same port and store), the
+    teacher's page shows the question, its counts and who answered; Anna's page her answer;
+    Chen answers after the restart and the reveal reaches both."""
+    teacher, anna, chen = klass.teacher, klass.learners["Anna"], klass.learners["Chen"]
+    red = ".poll-bar[data-key='red'] .poll-bar-count"
+    card(anna).get_by_role("button", name=choice_label("red", "en"), exact=True).click()
+    expect(teacher.locator(red)).to_have_text("1")
+    expect(card(anna).locator(".poll-your-answer")).to_contain_text(choice_label("red", "en"))
+    teacher_url = teacher.url
+    server.stop()  # SIGTERM mid-question
+    server.start()
+    teacher.goto(teacher_url, timeout=LOAD_MS)
+    expect(teacher.locator(red)).to_have_text("1", timeout=LOAD_MS)
+    expect(teacher.locator(".poll-question")).to_contain_text(E.EXERCISES[WHO].prompt("en"))
+    expect(teacher.locator(".poll-progress")).to_contain_text("1 of 2")
+    expect(teacher.locator(".poll-who")).to_contain_text("Anna")
+    expect(teacher.locator(".poll-who")).to_contain_text("Chen")  # waited for
+    for page in (anna, chen):
+        page.reload(timeout=LOAD_MS)  # the browser's token: the same learner
+    expect(card(anna).locator(".poll-your-answer")).to_contain_text(
+        choice_label("red", "en"), timeout=LOAD_MS
+    )
+    expect(card(chen).locator(".poll-card-question")).to_contain_text(
+        E.EXERCISES[WHO].prompt("de"), timeout=LOAD_MS
+    )  # Chen's language is the room's too
+    expect(card(chen).locator(".poll-your-answer")).to_have_count(0)
+    card(chen).get_by_role("button", name=choice_label("green", "de"), exact=True).click()
+    expect(teacher.locator(".poll-progress")).to_contain_text("2 of 2")
+    expect(teacher.locator(".poll-bar[data-key='green'] .poll-bar-count")).to_have_text("1")
+    teacher.locator(".poll-reveal-button button").click()
+    expect(card(anna).locator(".poll-verdict")).to_contain_text(
+        E.EXERCISES[WHO].check("red").headline
+    )
+    expect(card(chen).locator(".poll-verdict")).to_contain_text(
+        E.EXERCISES[WHO].check("green", lang="de").headline
+    )
+    # the class record: Anna's first right answer (before the restart) and this one
+    rows = teacher.locator(".poll-class-row")
+    expect(rows.filter(has_text="Anna").locator("td").nth(2)).to_have_text("2")
+    expect(rows.filter(has_text="Chen").locator("td").nth(3)).to_have_text("2")
