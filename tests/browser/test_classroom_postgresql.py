@@ -7,7 +7,9 @@
    every page, on both processes, shows each move. Then process B is killed (SIGKILL, mid-class):
    Ben's and Chen's pages are sent to A (the same address on A's port, as a load balancer would;
    the browser's cookie carries their token) and find the room, their seat and every move; the
-   class plays on from a page that was on B.
+   class plays on from a page that was on B. B is started again and Ben's page goes back to
+   it: the teacher (on A) asks a question, Anna answers on A and Ben on B, the teacher sees
+   "2 of 3" and the counts, reveals, and Ben's page on B shows the reveal.
 2. The single-process classroom journey of tests/browser/test_classroom.py, once more with its
    server on PostgreSQL (its tests imported here; only the ``server`` fixture differs).
 
@@ -26,8 +28,11 @@ from support import wait_rows
 from test_classroom import LOAD_MS, STEP_MS, Class, Server, expect_step, press_place
 
 from nefertiti_core import new_game
+from nefertiti_core.files import exercises as E
+from widgets.classroom.poll import Poll
 
 COLOURS = new_game(4, 0).colours
+WHO = "welcome/who-plays-next"  # a lesson's question: who decides next (Red)
 SEAT = {colour: seat for seat, colour in enumerate(COLOURS)}
 
 
@@ -133,6 +138,54 @@ def test_two_processes_share_a_room_and_a_killed_ones_learners_go_on_on_the_othe
         for other in room.pages():
             wait_rows(other, "board-servants", "n == 3")
             expect_step(other, 3)
+        # B is back (a fresh process: it reads the room from the database); Ben's page with it
+        b.start()
+        ben = room.learners["black"]
+        ben.goto(ben.url.replace(f":{a.port}/", f":{b.port}/"), timeout=LOAD_MS)
+        expect(ben.locator(".room-status")).to_contain_text("You are Ben", timeout=LOAD_MS)
+        ask_and_reveal_across_processes(room, a, b)
     finally:
         room.close()
     assert not room.errors, f"JavaScript errors in the pages: {room.errors}"
+
+
+def ask_and_reveal_across_processes(room, a, b) -> None:
+    """The teacher (on A) asks a question; Anna answers on A, Ben on B; the teacher sees both
+    answers counted and reveals; Ben's page on B shows the reveal. (After every check of the
+    table's board: a question's own board on a page makes the board's sources' names twice.)"""
+    teacher, anna, ben = room.teacher, room.learners["blue"], room.learners["black"]
+    assert f":{a.port}/" in anna.url and f":{b.port}/" in ben.url
+    teacher.locator(".poll-pick select").select_option(index=0)  # the first lesson's: WHO
+    teacher.locator(".poll-push button").click()
+    expect(teacher.locator(".poll-progress")).to_contain_text("0 of 3")
+    for page in (anna, ben):  # the question reaches A's page and, through the database, B's
+        expect(poll_card(page).locator(".poll-card-question")).to_contain_text(
+            E.EXERCISES[WHO].prompt("en")
+        )
+    poll_card(anna).get_by_role("button", name=label("red"), exact=True).click()
+    poll_card(ben).get_by_role("button", name=label("blue"), exact=True).click()
+    expect(teacher.locator(".poll-progress")).to_contain_text("2 of 3")
+    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-who")).to_contain_text("Chen")  # waited for
+    expect(poll_card(ben).locator(".poll-your-answer")).to_contain_text(label("blue"))
+    teacher.locator(".poll-reveal-button button").click()
+    expect(teacher.locator(".poll-result")).to_contain_text(
+        Poll(f"lesson:{WHO}", ["x"]).reveal().right_answer("en")
+    )
+    expect(poll_card(ben).locator(".poll-verdict")).to_contain_text(
+        E.EXERCISES[WHO].check("blue").headline
+    )
+    expect(poll_card(anna).locator(".poll-verdict")).to_contain_text(
+        E.EXERCISES[WHO].check("red").headline
+    )
+    rows = teacher.locator(".poll-class-row")
+    expect(rows.filter(has_text="Ben").locator("td").nth(3)).to_have_text("1")  # wrong: 1
+
+
+def poll_card(page):
+    return page.locator(".room-poll .poll-card")
+
+
+def label(key: str) -> str:
+    return dict(Poll(f"lesson:{WHO}", ["x"]).choices("en"))[key]
