@@ -134,3 +134,94 @@ def test_the_teachers_panel_waits_while_a_learner_decides(klass):
     else:
         assert teacher._decision_box.visible
         same_as_fresh(teacher)
+
+
+class Ticks:
+    """A served document's next ticks, run when the test says (as the event loop would)."""
+
+    def __init__(self):
+        self.callbacks = []
+
+    def add_next_tick_callback(self, callback):
+        self.callbacks.append(callback)
+
+    def add_timeout_callback(self, callback, _ms):
+        pass
+
+    def run(self):
+        while self.callbacks:
+            self.callbacks.pop(0)()
+
+
+def test_served_the_move_reaches_the_page_first_and_the_panel_on_the_next_tick(klass, monkeypatch):
+    """As served: the room's notice brings the table (status line, board) at once; the
+    version's update on the next tick brings the bar's words and, for the learner who can act
+    now, the decision panel, up to date and refreshed once."""
+    teacher, ana, _ben = klass
+    room = teacher.room
+    seat, moves = later_seat(room.table.state)
+    assert teacher.give_seat(seat, person_id(ana))
+    ticks = Ticks()
+    monkeypatch.setattr("widgets.session._server_document", lambda: ticks)
+    before = ana.decision.refreshes
+    for _ in range(moves):
+        play_first(teacher)
+        ticks.run()
+        assert ana.decision.refreshes == before or room.table.state.decider == seat
+    assert room.table.state.decider == seat
+    assert ana._decision_box.visible and ana.decision.refreshes == before + 1
+    same_as_fresh(ana)
+    # her move: the panel hides at once (the table's notice), before the next tick
+    option = (ana.decision.button_options or ana.decision.placement_options)[0]
+    assert ana.decision.click(option)
+    if room.table.state.decider != seat:
+        assert not ana._decision_box.visible
+        refreshes = ana.decision.refreshes
+        ticks.run()
+        assert not ana._decision_box.visible and ana.decision.refreshes == refreshes
+
+
+SOURCES = (
+    "_regions",
+    "_squares",
+    "_playable",
+    "_closing",
+    "_tips",
+    "_servants",
+    "_cards",
+    "_seals",
+    "_texts",
+    "_titles",
+    "_legal",
+    "_last",
+)
+
+
+def test_the_shared_board_and_words_are_what_each_page_would_draw_alone(klass):
+    """The board's data and the bar's words are made once per position (and language, and
+    who the page may play) and shared: each page still shows exactly what it would have drawn
+    by itself: its language, its seat's legal squares, the names it gives the seats."""
+    from widgets.board import Board
+    from widgets.classroom.pages import BOARD_MAX_HEIGHT, _last_words_html
+    from widgets.projector import banner_html
+    from widgets.rules_view import link_rule_ids
+
+    teacher, ana, ben = klass
+    ben.session.lang = "zh"
+    assert teacher.give_seat(teacher.room.table.state.decider, person_id(ana))
+    for move in range(6):
+        state = teacher.room.table.state
+        actor = ana if ana.session.can_act_now() else teacher
+        option = state.legal_options()[move % len(state.legal_options())]
+        assert teacher.room.play(actor.token if actor is ana else teacher.key, option) is None
+        for page in (teacher, ana, ben):
+            session, lang = page.session, page.session.lang
+            alone = Board(session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True)
+            assert not alone.shared and page.board.shared
+            for name in SOURCES:
+                assert dict(getattr(page.board, name).data) == dict(getattr(alone, name).data)
+            assert page.bar.banner == link_rule_ids(banner_html(session), lang)
+            assert page.bar.last_move == _last_words_html(session, lang)
+    # the pages do not share the lists they were handed
+    ana.board._servants.data["x"].append(99.0)
+    assert 99.0 not in ben.board._servants.data["x"]

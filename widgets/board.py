@@ -30,6 +30,7 @@ from nefertiti_core.files.announce import last_step_place
 from nefertiti_core.teaching.status import DEAD, describe_status, stall_status
 
 from . import geometry as G
+from .position_memo import SHARED_POSITIONS
 from .session import GameSession
 
 PLAYER_COLOURS = {"green": "#2e8b57", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
@@ -313,6 +314,11 @@ class Board(pn.viewable.Viewer):
         default=False,
         doc="With fit: keep the whole board in the window below where it starts (HEIGHT_JS)",
     )
+    shared = param.Boolean(
+        default=False,
+        doc="Share the drawn data with every other shared board showing the same position "
+        "(a classroom's pages: computed once per move and language, not once per page)",
+    )
 
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
@@ -566,10 +572,58 @@ class Board(pn.viewable.Viewer):
     def refresh(self) -> None:
         state = self.session.state
         lang = self.session.lang
-        colours = state.colours
         self._cells = G.squares(state.side)
-        legal = set(state.legal_options())
         seat = state.decider if state.decider >= 0 else state.turn_player
+        # Drawn at once in the browser only when a click would play it for a person at the board.
+        if self.on_square is None and not state.is_over and not self.session.is_bot(seat):
+            decider_colour = state.colours[seat]
+        else:
+            decider_colour = None
+        if self.shared:
+            # everything the data depends on besides the position (its state object)
+            key = (
+                "board",
+                lang,
+                self.session.hints,
+                self.fit,
+                self.drawn_width,
+                decider_colour,
+                self.on_square is None,
+            )
+            shared = SHARED_POSITIONS.get(
+                state, key, lambda: self._data(state, lang, seat, decider_colour)
+            )
+            data = [{column: list(values) for column, values in d.items()} for d in shared]
+        else:
+            data = self._data(state, lang, seat, decider_colour)
+
+        # Only what changed goes to the browser (a placement changes the servants, the outlines,
+        # the notes, the texts and the legal squares, all drawn on the overlay or not drawn), as
+        # one message: in a served app each message costs a pass over the whole document's
+        # models.
+        sources = (
+            self._regions,
+            self._squares,
+            self._playable,
+            self._closing,
+            self._tips,
+            self._servants,
+            self._cards,
+            self._seals,
+            self._texts,
+            self._titles,
+            self._legal,
+            self._last,
+        )
+        with hold():
+            for source, new in zip(sources, data, strict=True):
+                if dict(source.data) != new:
+                    source.data = new
+
+    def _data(self, state, lang: str, seat: int, decider_colour) -> tuple[dict, ...]:
+        """The sources' data for ``state``, in the order :meth:`refresh` sends them."""
+        colours = state.colours
+        legal = set(state.legal_options())
         statuses = [stall_status(state, m, seat) for m in range(4)]
 
         regions = dict(x=[], y=[], w=[], h=[], fill=[])
@@ -592,11 +646,6 @@ class Board(pn.viewable.Viewer):
         tips: dict[str, list] = dict(x=[], y=[], tip=[])
         servants = dict(x=[], y=[], colour=[], who=[])
         drawn_legal: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
-        # Drawn at once in the browser only when a click would play it for a person at the board.
-        if self.on_square is None and not state.is_over and not self.session.is_bot(seat):
-            decider_colour = colours[seat]
-        else:
-            decider_colour = None
         for cell in self._cells:
             m = cell.market
             is_open = state.status[m] == OPEN
@@ -688,28 +737,20 @@ class Board(pn.viewable.Viewer):
                 for k, line in enumerate(lines):  # the first line on top
                     text(sx, sy + (len(lines) - 1 - k) * step, line, f"{HINT_FONT_PX}px")
         last = self._last_step_outline(colours)
-
-        # Only what changed goes to the browser (a placement changes the servants, the outlines,
-        # the notes, the texts and the legal squares, all drawn on the overlay or not drawn), as
-        # one message: in a served app each message costs a pass over the whole document's
-        # models.
-        with hold():
-            for source, data in (
-                (self._regions, regions),
-                (self._squares, squares),
-                (self._playable, outlined["playable"]),
-                (self._closing, outlined["closing"]),
-                (self._tips, tips),
-                (self._servants, servants),
-                (self._cards, cards),
-                (self._seals, seals),
-                (self._texts, texts),
-                (self._titles, titles),
-                (self._legal, drawn_legal),
-                (self._last, last),
-            ):
-                if dict(source.data) != data:
-                    source.data = data
+        return (
+            regions,
+            squares,
+            outlined["playable"],
+            outlined["closing"],
+            tips,
+            servants,
+            cards,
+            seals,
+            texts,
+            titles,
+            drawn_legal,
+            last,
+        )
 
     def _last_step_outline(self, colours) -> dict:
         """The last step's square (a placement) or market (anything else about a market),

@@ -159,15 +159,20 @@ class ProjectorBar(pn.viewable.Viewer):
 
     def refresh(self) -> None:
         session, lang = self.session, self.session.lang
-        history = session.history
         self._banner.object = link_rule_ids(banner_html(session), lang)
         self._last.object = link_rule_ids(last_move_html(session), lang)
-        self._undo.param.update(
-            name="\u21b6 " + tr(lang, "panel.timeline.undo"), disabled=not history.can_undo
-        )
-        self._redo.param.update(
-            name=tr(lang, "panel.timeline.redo") + " \u21b7", disabled=not history.can_redo
-        )
+        self._refresh_buttons()
+
+    def _refresh_buttons(self) -> None:
+        """Undo and Redo: their words and whether there is a step to undo or redo (only what
+        changed is set: most moves change neither)."""
+        lang, history = self.session.lang, self.session.history
+        for button, name, disabled in (
+            (self._undo, "\u21b6 " + tr(lang, "panel.timeline.undo"), not history.can_undo),
+            (self._redo, tr(lang, "panel.timeline.redo") + " \u21b7", not history.can_redo),
+        ):
+            if button.name != name or button.disabled != disabled:
+                button.param.update(name=name, disabled=disabled)
 
     @guarded
     def _on_undo(self, *_):

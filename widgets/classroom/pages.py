@@ -29,7 +29,8 @@ from .._common import HTML, esc, guarded
 from ..board import PLAYER_COLOURS, Board
 from ..decision import DecisionPanel
 from ..language import LanguageSelector
-from ..projector import ProjectorBar, last_move_html
+from ..position_memo import SHARED_POSITIONS
+from ..projector import ProjectorBar, banner_html, last_move_html
 from ..rules_view import link_rule_ids
 from ..session import GameSession
 from .poll import PollError, Polls
@@ -280,21 +281,40 @@ def _header(title_html: HTML, *right) -> pn.Row:
 class ClassBar(ProjectorBar):
     """The projector's bar over a class's table: the banner names who plays the deciding seat
     (a learner's name, or the teacher); the last step is worded as the Sandbox words a
-    person's step (no seat at a class's table is a bot)."""
+    person's step (no seat at a class's table is a bot).
+
+    Every page of the room shows the same position: the words are made once per position and
+    language (and, for the banner, per name the page gives the deciding seat) and shared by
+    the pages (``SHARED_POSITIONS``)."""
 
     def refresh(self) -> None:
         session, lang = self.session, self.session.lang
-        super().refresh()
-        session.words_only = True
-        try:
-            self._last.object = link_rule_ids(last_move_html(session), lang)
-        finally:
-            session.words_only = False
+        state = session.state
+        decider = state.decider
+        named = not state.is_over and 0 <= decider < state.n and session.is_bot(decider)
+        # the banner names the seat's holder where the page does not play it (session.is_bot)
+        key = ("class-banner", lang, named, session.seats[decider] if named else None)
+        banner = SHARED_POSITIONS.get(state, key, lambda: link_rule_ids(banner_html(session), lang))
+        last = SHARED_POSITIONS.get(
+            state, ("class-last", lang), lambda: _last_words_html(session, lang)
+        )
+        self._banner.object = banner
+        self._last.object = last
+        self._refresh_buttons()
+
+
+def _last_words_html(session: TableSession, lang: str) -> str:
+    """The last step worded as a person's (ClassBar)."""
+    session.words_only = True
+    try:
+        return link_rule_ids(last_move_html(session), lang)
+    finally:
+        session.words_only = False
 
 
 def _table_parts(session: TableSession, teacher: bool):
     bar = ClassBar(session)
-    board = Board(session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True)
+    board = Board(session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True, shared=True)
     # built only once the page shows it (a learner who cannot act now: most of the room)
     decision = DecisionPanel(session, show_who=False, shown=_decision_shown(session))
     return bar, board, decision
@@ -519,13 +539,15 @@ class LearnerPage(pn.viewable.Viewer):
             return
         self._poll_box.visible = self.room.polls.current is not None
         self.session.sync()
-        self.refresh()
+        # the decision panel, if it is to be shown, comes with the version's update (on the
+        # next tick, with the bar's words): the room's other pages get the move first
+        self.refresh(show_decision=False)
 
     @guarded
     def _on_version(self, *_):
         self.refresh()
 
-    def refresh(self) -> None:
+    def refresh(self, show_decision: bool = True) -> None:
         session, lang = self.session, self.session.lang
         self._title.object = (
             f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'room.title'))}"
@@ -537,8 +559,9 @@ class LearnerPage(pn.viewable.Viewer):
         self.bar._undo.visible = session.away
         # a hidden panel skips its refreshes; shown again, it is brought up to date first
         shown = _decision_shown(session)
-        self.decision.set_shown(shown)
-        self._decision_box.visible = shown
+        if show_decision or not shown:
+            self.decision.set_shown(shown)
+            self._decision_box.visible = shown
         if session.error and not self._decision_box.visible:
             self._error.param.update(object=esc(session.error), alert_type="warning", visible=True)
 
