@@ -466,3 +466,41 @@ def test_broken_stored_polls_are_refused_with_a_sentence(data):
     with pytest.raises(PollError) as info:
         Polls.from_dict(data)
     assert str(info.value) and "\n" not in str(info.value)
+
+
+def test_load_takes_another_copys_polls_in_place_keeping_each_questions_object():
+    """Polls.load (the store's copy, another server process's change): the listeners and each
+    Poll of the same question stay (a card keeps its board); its answers and reveal are the
+    copy's; a question stored as it is here is not judged again; bad data changes nothing."""
+    here, there = Polls(), Polls()
+    for polls in (here, there):
+        polls.push(f"lesson:{WHO}", {"a": "Ana", "b": "Ben"})
+        polls.answer("a", "red")
+        polls.reveal()
+        polls.push(f"lesson:{DEBEN}", {"a": "Ana", "b": "Ben"})
+    heard = []
+    here.on_change(lambda _polls, what: heard.append(what))
+    first, current = here.history
+    there.answer("b", "+1")
+    there.reveal()
+    data = json.loads(json.dumps(there.as_dict()))
+    judged = []
+    real = Poll.from_dict
+    Poll.from_dict = classmethod(lambda cls, d: judged.append(d["number"]) or real(d))
+    try:
+        here.load(data)
+    finally:
+        Poll.from_dict = real
+    assert judged == [2]  # the first question was stored as it is here: not read again
+    assert here.history == [first, current] and here.current is current
+    assert current.revealed and current.given("b") == "+1" and current.result.correct == {"b": True}
+    assert here.record.row("b").right == (DEBEN,) and here.as_dict() == there.as_dict()
+    assert heard == []  # the caller tells the views
+    there.push(f"lesson:{WHO}", {"a": "Ana"})
+    here.load(there.as_dict())
+    assert here.current.number == 3 and here.history[:2] == [first, current]
+    before = here.as_dict()
+    for bad in ({"polls": 5}, {"polls": [{"ref": "lesson:nope"}]}, [1], {"record": {"a": 1}}):
+        with pytest.raises(PollError):
+            here.load(bad)
+        assert here.as_dict() == before

@@ -31,7 +31,8 @@ commit). If another process got there first nothing is written, the room is re-r
 database and the change is refused as stale (``room.refuse.stale``). Every process hears the
 feed and re-reads a room it holds when its version moved on (the whole record, replayed through
 the engine, when it changed; the class questions, when they changed, into the room's own
-``Polls``, whose views follow; the pages follow through the room's listeners); a room it does not hold is read
+``Polls`` (``Polls.load``: only the questions that changed are read again), whose views
+follow; the pages follow through the room's listeners); a room it does not hold is read
 from the database the first time a page asks for its code (a learner whose process died,
 sent to another by the load balancer, finds their room and seat there).
 """
@@ -127,6 +128,17 @@ def _polls_text(room: Room) -> str:
     return text
 
 
+def _polls_data(text) -> dict:
+    """A room's stored class questions as data (``{}`` for none); ValueError past the limit."""
+    if not text:
+        return {}
+    if not isinstance(text, str) or len(text) > MAX_POLLS_CHARS:
+        raise ValueError(
+            f"{len(text) if isinstance(text, str) else type(text).__name__} characters"
+        )
+    return json.loads(text)
+
+
 def _polls(code: str, text) -> Polls | None:
     """A room's stored class questions read back (every answer checked again by the engine),
     or None for none; a value that cannot be read (broken, too long, hostile) is left out and
@@ -134,10 +146,7 @@ def _polls(code: str, text) -> Polls | None:
     if not text:
         return None
     try:
-        if not isinstance(text, str) or len(text) > MAX_POLLS_CHARS:
-            raise ValueError(f"{len(text) if isinstance(text, str) else type(text).__name__} "
-                             "characters")  # fmt: skip
-        return Polls.from_dict(json.loads(text))
+        return Polls.from_dict(_polls_data(text))
     except Exception as error:  # never stops a room from loading
         log.warning("room %s: its class questions did not load: %s", code, str(error)[:200])
         return None
@@ -325,8 +334,13 @@ class RoomStore:
         self._polls_texts[room.code] = text
         old = room.polls.current
         was = (old.number, old.ref, old.revealed) if old is not None else None
-        stored = _polls(room.code, text) or Polls()
-        room.polls.take(stored)
+        try:
+            room.polls.load(_polls_data(text))
+        except Exception as error:  # the room goes on without them
+            log.warning(
+                "room %s: its class questions did not load: %s", room.code, str(error)[:200]
+            )
+            room.polls.load({})
         new = room.polls.current
         if new is None or was is None or (new.number, new.ref) != was[:2]:
             return "push"
