@@ -22,6 +22,7 @@ import threading
 
 import panel as pn
 import param
+from panel.io import hold
 
 from nefertiti_core.engine.i18n import LANGUAGES, language_from_header, tr
 
@@ -537,11 +538,13 @@ class LearnerPage(pn.viewable.Viewer):
             self._poll_stop()
             self.room = None
             return
-        self._poll_box.visible = self.room.polls.current is not None
-        self.session.sync()
-        # the decision panel, if it is to be shown, comes with the version's update (on the
-        # next tick, with the bar's words): the room's other pages get the move first
-        self.refresh(show_decision=False)
+        # one message to the browser: the board, the status line (the table's step)
+        with hold():
+            self._poll_box.visible = self.room.polls.current is not None
+            self.session.sync()
+            # the decision panel, if it is to be shown, comes with the version's update (on
+            # the next tick, with the bar's words): the room's other pages get the move first
+            self.refresh(show_decision=False)
 
     @guarded
     def _on_version(self, *_):
@@ -608,6 +611,14 @@ class LearnerPage(pn.viewable.Viewer):
 
 
 # ---------------------------------------------------------------------- the teacher's page
+@functools.lru_cache(maxsize=64)
+def _qr_svg(link: str) -> str:
+    """The join link's QR code (made once per link, not on every refresh of the page)."""
+    import segno
+
+    return segno.make(link, error="m").svg_inline(scale=5, dark="#3b2f1e", light="#fffdf7")
+
+
 class TeacherPage(pn.viewable.Viewer):
     """``/classroom``: open a room; then the projector view of the table with the join code,
     the link and its QR code, the seats, the people, staging and pause."""
@@ -768,8 +779,9 @@ class TeacherPage(pn.viewable.Viewer):
         self.refresh()
 
     def follow(self) -> None:
-        self.session.sync()
-        self.refresh()
+        with hold():  # one message to the browser
+            self.session.sync()
+            self.refresh()
 
     @guarded
     def _on_lang(self, event):
@@ -864,10 +876,7 @@ class TeacherPage(pn.viewable.Viewer):
         self._decision_box.visible = shown
 
     def _join_html(self, lang: str) -> str:
-        import segno
-
-        link = self.learner_link
-        qr = segno.make(link, error="m").svg_inline(scale=5, dark="#3b2f1e", light="#fffdf7")
+        qr = _qr_svg(self.learner_link)
         join_url = f"http://{self.host}/join"
         return (
             "<div style='display:flex;gap:12px;align-items:center;flex-wrap:wrap'>"
