@@ -231,11 +231,12 @@ def test_after_the_feed_was_away_a_resync_brings_every_held_room_up_to_date(two)
     assert room_a.play(key, room_a.table.state.legal_options()[0]) is None
     assert room_a.pause(key) is None
     assert room_b.table.step == 0 and not room_b.paused
-    heard = Heard(room_b)
+    heard, views = Heard(room_b), Views(room_b.polls)
     b.store.on_resync()  # what the feed calls once it listens again
     assert room_b.table.steps() == room_a.table.steps() and room_b.paused
     # the table, then the people: the pages follow; then the class record (the move's rules)
     assert heard.seen == [1, 1, 1] and heard.what == ["table", "people", "polls"]
+    assert views.kinds == ["record"]  # no question was asked: no learner's card comes up
     assert room_b.stored_version == room_a.stored_version
 
 

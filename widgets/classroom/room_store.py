@@ -330,10 +330,11 @@ class RoomStore:
     def _take_polls(self, room: Room, text: str) -> str:
         """The database's polls into the room's own :class:`Polls` (the pages' views follow that
         object); what kind of change it is for the views: ``push`` for a new question (a
-        learner's page then shows the card), else ``reveal`` or ``answer``."""
+        learner's page then shows the card), ``reveal``, ``answer``, or ``record`` (only the
+        class record: the rules a move named)."""
         self._polls_texts[room.code] = text
         old = room.polls.current
-        was = (old.number, old.ref, old.revealed) if old is not None else None
+        was = old.as_dict() if old is not None else None
         try:
             room.polls.load(_polls_data(text))
         except Exception as error:  # the room goes on without them
@@ -342,9 +343,12 @@ class RoomStore:
             )
             room.polls.load({})
         new = room.polls.current
-        if new is None or was is None or (new.number, new.ref) != was[:2]:
+        now = new.as_dict() if new is not None else None
+        if now == was:
+            return "record"
+        if now is None or was is None or (now["number"], now["ref"]) != (was["number"], was["ref"]):
             return "push"
-        return "reveal" if new.revealed and not was[2] else "answer"
+        return "reveal" if now["revealed"] and not was["revealed"] else "answer"
 
     def load_one(self, code: str) -> Room | None:
         """The room ``code`` read from the database (another process opened it), shared."""
