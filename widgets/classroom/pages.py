@@ -22,7 +22,6 @@ import threading
 
 import panel as pn
 import param
-from panel.io import hold
 
 from nefertiti_core.engine.i18n import LANGUAGES, language_from_header, tr
 
@@ -538,13 +537,11 @@ class LearnerPage(pn.viewable.Viewer):
             self._poll_stop()
             self.room = None
             return
-        # one message to the browser: the board, the status line (the table's step)
-        with hold():
-            self._poll_box.visible = self.room.polls.current is not None
-            self.session.sync()
-            # the decision panel, if it is to be shown, comes with the version's update (on
-            # the next tick, with the bar's words): the room's other pages get the move first
-            self.refresh(show_decision=False)
+        self._poll_box.visible = self.room.polls.current is not None
+        self.session.sync()
+        # the decision panel, if it is to be shown, comes with the version's update (on the
+        # next tick, with the bar's words): the room's other pages get the move first
+        self.refresh(show_decision=False)
 
     @guarded
     def _on_version(self, *_):
@@ -779,9 +776,8 @@ class TeacherPage(pn.viewable.Viewer):
         self.refresh()
 
     def follow(self) -> None:
-        with hold():  # one message to the browser
-            self.session.sync()
-            self.refresh()
+        self.session.sync()
+        self.refresh()
 
     @guarded
     def _on_lang(self, event):
