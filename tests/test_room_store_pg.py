@@ -376,9 +376,13 @@ def test_an_answer_racing_the_reveal_is_counted_or_refused_never_lost(two):
         assert all(why == "poll.refused.revealed" for _, why in refused), refused
         assert sorted(accepted + [pid for pid, _ in refused]) == sorted(map(str, on_b))
         assert wait_for(lambda: room_a.stored_version == room_b.stored_version, 3)
-        for polls in (room_a.polls, room_b.polls, stored_polls(a, room_a.code)):
-            current = polls.current
-            assert current.revealed and current.number == number
+        for where, polls in (
+            ("A", room_a.polls),
+            ("B", room_b.polls),
+            ("database", stored_polls(a, room_a.code)),
+        ):
+            current = polls.current  # (each room's version is set once its refresh is done)
+            assert current.revealed and current.number == number, (where, attempt, current)
             assert sorted(current.answered()) == sorted(accepted)
             for pid in on_b:  # each accepted answer recorded once (right: "red" is right)
                 row = polls.record.row(str(pid))

@@ -305,7 +305,6 @@ class RoomStore:
             room.title, room.paused = row.title, bool(row.paused)
             room._next_id = row.next_id
             room.touched = _seconds(row.touched)
-            room.stored_version = row.version
             room.participants.clear()
             for p in people:
                 seat = p.seat if p.seat is not None and p.seat < room.table.state.n else None
@@ -317,6 +316,7 @@ class RoomStore:
             polls_changed = self._polls_texts.get(room.code) != row.polls
             if polls_changed:
                 polls_kind = self._take_polls(room, row.polls)
+            room.stored_version = row.version  # last: the room is the record's once it says so
             self.refreshes += 1
             if table_changed:
                 room.notify("table")
