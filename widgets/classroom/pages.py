@@ -545,7 +545,10 @@ class LearnerPage(pn.viewable.Viewer):
 
     @guarded
     def _on_version(self, *_):
-        self.refresh()
+        # Every change of the table reaches this page through follow() (the status line, the
+        # board) just before the version's update: here only the decision panel is left to show
+        # (or keep hidden), with the bar's words.
+        self._show_decision()
 
     def refresh(self, show_decision: bool = True) -> None:
         session, lang = self.session, self.session.lang
@@ -557,9 +560,15 @@ class LearnerPage(pn.viewable.Viewer):
         self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")
         self._away.button_type = "success" if session.away else "default"
         self.bar._undo.visible = session.away
-        # a hidden panel skips its refreshes; shown again, it is brought up to date first
+        self._show_decision(show=show_decision)
+
+    def _show_decision(self, show: bool = True) -> None:
+        """The decision panel shown when the learner can act now (``show``: now; else only
+        hidden when they cannot). A hidden panel skips its refreshes; shown again, it is
+        brought up to date first."""
+        session = self.session
         shown = _decision_shown(session)
-        if show_decision or not shown:
+        if show or not shown:
             self.decision.set_shown(shown)
             self._decision_box.visible = shown
         if session.error and not self._decision_box.visible:
