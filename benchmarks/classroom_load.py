@@ -23,12 +23,22 @@ once every learner's websocket page is built; per participant = the difference /
 Prints one JSON line per figure, with the machine's load average (other work on a shared
 2-core machine inflates every figure).
 
-Measured 2026-12-01 on the shared 2-core machine (``--learners 30 --moves 20``, two runs):
-600 of 600 received; p50 111.3 / 110.0 ms, p95 163.7 / 157.2 ms (goal: under 150), max 196.5 /
-174.8 ms; join p50 2.4 / 2.25 s, p95 3.86 / 2.78 s; 3.65 / 3.5 MB per learner; load average
-5.0 / 2.2. ``--rooms 3 --learners 10 --moves 21``: 210 of 210, p50 71.1 ms, p95 102.7 ms,
-join p95 2.52 s, 3.83 MB per learner (load 1.4). The exit status is 1 when any learner missed
-a move (or its page failed), whatever the speed.
+Also printed per move: when the first learner has the move, and how long after it the last
+one has it (the server's fan-out to the room's pages).
+
+Measured 2026-12-02 on the shared 2-core machine (``--learners 30 --moves 20``, two runs, load
+average 2.8-4.0): 600 of 600 received; p50 110.9 / 80.3 ms, p95 198.9 / 160.8 ms (goal: under
+150, not met at this load), max 233.2 / 210.6 ms; first learner p50 68.9 / 46.2 ms, fan-out
+(last - first) p50 83.4 / 55.4 ms, p95 125.1 / 117.9 ms; join p50 1.85 / 2.05 s, p95 3.05 / 2.62
+s; 3.7 / 3.45 MB per learner. At this load runs vary more than the code: five runs of this
+code gave p95 160.8-367.8 ms; the code before the #16 fan-out work (hidden decision panels
+rebuilt on every move, the board and the bar's words computed per page; about 24 ms of server
+CPU per learner page per move, now about 6.5) gave p95 219.0 and 489.0 ms in two runs; run back
+to back (load 3.1-4.1), before p50 173.7 / p95 489.0 ms, after p50 141.1 / p95 367.8 ms, the
+fan-out p50 134.7 / 132.3 ms. ``--rooms 3 --learners 10
+--moves 21``: 210 of 210, p50 78.8 ms, p95 165.2 ms, join p95 2.85 s, 3.7 MB per learner (load
+2.8-3.2). The exit status is 1 when any learner missed a move (or its page failed), whatever
+the speed.
 """
 
 from __future__ import annotations
@@ -263,6 +273,7 @@ def main(argv=None) -> int:
                 clients_without_page=not_ready,
             )
             latencies, projector, missing, moved, projector_missing = [], [], 0, 0, 0
+            firsts, spreads = [], []  # per move: the first learner's latency; last - first
             for move in range(args.moves):
                 room = move % args.rooms
                 page = teachers[room]
@@ -288,12 +299,17 @@ def main(argv=None) -> int:
                     _arrival(c, before + 1) is not None for c in live
                 ):
                     time.sleep(0.002)
+                arrivals = []
                 for c in clients[room]:
                     arrived = _arrival(c, before + 1)
                     if arrived is None:
                         missing += 1  # a learner who never got the move (or whose page failed)
                     else:
                         latencies.append((arrived - t0) * 1000)
+                        arrivals.append(arrived)
+                if arrivals:  # the click's way to the server, then the server's fan-out
+                    firsts.append((min(arrivals) - t0) * 1000)
+                    spreads.append((max(arrivals) - min(arrivals)) * 1000)
                 time.sleep(0.3)
             # every learner ends at the table's step the teacher's page shows
             final = [_step(page) for page in teachers]
@@ -318,6 +334,9 @@ def main(argv=None) -> int:
                 p95_ms=round(pct(latencies, 0.95), 1) if latencies else None,
                 max_ms=round(max(latencies), 1) if latencies else None,
                 mean_ms=round(statistics.mean(latencies), 1) if latencies else None,
+                first_learner_p50_ms=round(pct(firsts, 0.5), 1) if firsts else None,
+                fan_out_p50_ms=round(pct(spreads, 0.5), 1) if spreads else None,
+                fan_out_p95_ms=round(pct(spreads, 0.95), 1) if spreads else None,
                 projector_missing=projector_missing,
                 projector_p50_ms=round(pct(projector, 0.5), 1) if projector else None,
                 projector_p95_ms=round(pct(projector, 0.95), 1) if projector else None,
@@ -342,6 +361,8 @@ def main(argv=None) -> int:
         f"  move propagation p50 {prop['p50_ms']} ms, p95 {prop['p95_ms']} ms, "
         f"max {prop['max_ms']} ms ({prop['received']} of {prop['expected']} received, "
         f"{prop['missing']} missing)\n"
+        f"  per move: the first learner has it after p50 {prop['first_learner_p50_ms']} ms, "
+        f"the last {prop['fan_out_p50_ms']} ms after the first (p95 {prop['fan_out_p95_ms']} ms)\n"
         f"  projector (Chromium) shows the move: p50 {prop['projector_p50_ms']} ms, "
         f"p95 {prop['projector_p95_ms']} ms\n"
         f"  join (Chromium, page opened -> table shown): p50 {join['join_p50_s']} s, "
