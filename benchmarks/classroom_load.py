@@ -27,18 +27,17 @@ Also printed per move: when the first learner has the move, and how long after i
 one has it (the server's fan-out to the room's pages).
 
 Measured 2026-12-02 on the shared 2-core machine (``--learners 30 --moves 20``, two runs, load
-average 2.8-4.0): 600 of 600 received; p50 110.9 / 80.3 ms, p95 198.9 / 160.8 ms (goal: under
-150, not met at this load), max 233.2 / 210.6 ms; first learner p50 68.9 / 46.2 ms, fan-out
-(last - first) p50 83.4 / 55.4 ms, p95 125.1 / 117.9 ms; join p50 1.85 / 2.05 s, p95 3.05 / 2.62
-s; 3.7 / 3.45 MB per learner. At this load runs vary more than the code: five runs of this
-code gave p95 160.8-367.8 ms; the code before the #16 fan-out work (hidden decision panels
-rebuilt on every move, the board and the bar's words computed per page; about 24 ms of server
-CPU per learner page per move, now about 6.5) gave p95 219.0 and 489.0 ms in two runs; run back
-to back (load 3.1-4.1), before p50 173.7 / p95 489.0 ms, after p50 141.1 / p95 367.8 ms, the
-fan-out p50 134.7 / 132.3 ms. ``--rooms 3 --learners 10
---moves 21``: 210 of 210, p50 78.8 ms, p95 165.2 ms, join p95 2.85 s, 3.7 MB per learner (load
-2.8-3.2). The exit status is 1 when any learner missed a move (or its page failed), whatever
-the speed.
+average 2.8-4.0): 600 of 600 received; p50 110.9 / 80.3 ms, p95 198.9 / 160.8 ms (goal: under 150,
+not met at this load), max 233.2 / 210.6 ms; first learner p50 68.9 / 46.2 ms, fan-out (last -
+first) p50 83.4 / 55.4 ms, p95 125.1 / 117.9 ms; join p50 1.85 / 2.05 s, p95 3.05 / 2.62 s; 3.7 /
+3.45 MB per learner. At this load runs vary more than the code: six runs of this code gave p95
+160.8-367.8 ms; the code before the #16 fan-out work (hidden decision panels rebuilt on every move,
+the board and the bar's words computed per page; about 24 ms of server time per learner page per
+move, now about 6.5, timed inside the server) gave p95 219.0 and 489.0 ms in two runs; run back to
+back (load 3.1-4.1), before p50 173.7 / p95 489.0 ms, after p50 141.1 / p95 367.8 ms, the fan-out
+p50 134.7 / 132.3 ms. ``--rooms 3 --learners 10 --moves 21``: 210 of 210, p50 78.8 ms, p95 165.2
+ms, join p95 2.85 s, 3.7 MB per learner (load 2.8-3.2). The exit status is 1 when any learner
+missed a move (or its page failed), whatever the speed.
 """
 
 from __future__ import annotations
