@@ -63,6 +63,27 @@ def voila_cdn_links() -> tuple[int, int]:
     return len(links), model.document.models._freeze_count
 
 
+def voila_click_document() -> bool:
+    """Whether a button shown over ipywidgets comms (Voilà) runs its click with the document its
+    model is in as Panel's current one (the stylesheets of what the click builds are cached per
+    current document)."""
+    import panel as pn
+    from bokeh.events import ButtonClick
+    from panel.io.notebook import ipywidget
+    from panel.io.state import state
+
+    pn.config.comms = "ipywidgets"
+    button, seen = pn.widgets.Button(name="x"), []
+    button.on_click(lambda _event: seen.append(state.curdoc))
+    try:
+        model = ipywidget(button)._model
+    finally:
+        pn.config.comms = "default"
+    model._trigger_event(ButtonClick(model))
+    assert len(seen) == 1, seen
+    return seen[0] is model.document
+
+
 def websocket_nodelay() -> bool:
     """TCP_NODELAY on the server's end of a served Panel app's websocket."""
     import panel as pn
@@ -127,6 +148,7 @@ def main(mode: str) -> None:
 
         _panel_patches.apply_notebook()
         _panel_patches.apply_server()
+        _panel_patches.apply(_panel_patches.VOILA_CURDOC)  # Voilà's, applied there only
     small, small_bundle = count_recomputes(10)
     large, large_bundle = count_recomputes(40)
     links, frozen = voila_cdn_links()
@@ -135,6 +157,7 @@ def main(mode: str) -> None:
         "bundle_sizes": [len(json.dumps(small_bundle)), len(json.dumps(large_bundle))],
         "cdn_links": links,
         "left_frozen": frozen,
+        "click_in_its_document": voila_click_document(),
         "nodelay": websocket_nodelay(),
     }
     print(json.dumps(out))  # the last line (Panel prints "Launching server" before it)

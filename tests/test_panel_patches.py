@@ -67,6 +67,16 @@ def test_inline_stylesheets_in_voila_panel_links_the_cdn_without_the_patch_and_n
 
 
 @pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
+def test_voila_click_runs_with_another_document_current_without_the_patch_and_not_with_it(probe):
+    """Over ipywidgets comms Panel runs a click with the document it rendered into current, not
+    the one jupyter_bokeh put the model in: what the click builds took another output's cached
+    stylesheets and Voilà's "Show what happens" sometimes did nothing. The patch runs it with
+    the model's own document."""
+    assert probe["off"]["click_in_its_document"] is False
+    assert probe["on"]["click_in_its_document"] is True
+
+
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
 def test_websocket_nodelay_panel_does_not_set_it_and_the_patch_does(probe):
     assert probe["off"]["nodelay"] is False
     assert probe["on"]["nodelay"] is True
@@ -75,7 +85,7 @@ def test_websocket_nodelay_panel_does_not_set_it_and_the_patch_does(probe):
 def test_both_patches_cover_the_installed_versions():
     """The installed Panel/Bokeh are within every patch's bounds (else the patches are not
     applied: widen the bounds once the tests above pass on the new version)."""
-    for patch in (PP.INLINE_STYLESHEETS, PP.WEBSOCKET_NODELAY):
+    for patch in (PP.INLINE_STYLESHEETS, PP.WEBSOCKET_NODELAY, PP.VOILA_CURDOC):
         assert PP.in_bounds(patch) is None, (patch.name, PP.installed_versions())
 
 

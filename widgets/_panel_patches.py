@@ -9,6 +9,8 @@ measured on and applied explicitly where it is needed.
   recompute at the end. In Voilà (ipywidgets comms) Panel does not inline the stylesheets at
   all and the page asks cdn.holoviz.org for them (unstyled offline): the patch inlines them there
   too.
+* :data:`VOILA_CURDOC` (Voilà only, applied with its ipywidgets comms): a click runs with its
+  model's own document as Panel's current one (see there).
 * :data:`WEBSOCKET_NODELAY` (the served app, ``widgets.serve`` applies it through
   :func:`apply_server`): Bokeh writes one update as several small websocket frames and nobody
   sets TCP_NODELAY, so with Nagle's algorithm the later frames wait for the browser's
@@ -131,7 +133,39 @@ def use_ipywidgets_comms_in_voila(environ=os.environ) -> bool:
         )
         return False
     config.comms = "ipywidgets"
+    apply(VOILA_CURDOC)
     return True
+
+
+def _install_voila_curdoc() -> bool:
+    from panel.reactive import Reactive
+
+    original = getattr(Reactive, "_process_bokeh_event", None)
+    if original is None:
+        return False
+
+    def _process_bokeh_event(self, doc, event):
+        model = getattr(event, "model", None)
+        document = getattr(model, "document", None)
+        return original(self, document if document is not None else doc, event)
+
+    Reactive._process_bokeh_event = _process_bokeh_event
+    return True
+
+
+#: Voilà: Panel registers a widget's events with the document it rendered the output into, but
+#: jupyter_bokeh puts the model in a document of its own, and Panel runs the click with the
+#: first one current. Components built in the click take their stylesheets from the current
+#: document's cache, which another output had filled: "Models must be owned by only a single
+#: document", and a demonstration's "Show what happens" did nothing about one press in eight.
+#: The patch runs each event with its model's own document current.
+VOILA_CURDOC = Patch(
+    name="voila-curdoc",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, jupyter_bokeh 4.1.0, Voila 0.5.13
+    bokeh=((3, 9), (3, 10)),
+    install=_install_voila_curdoc,
+    what_is_lost="in Voila a press that builds new components sometimes does nothing",
+)
 
 
 # ------------------------------------------------------------------ inline stylesheets (notebooks)

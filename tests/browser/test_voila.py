@@ -158,3 +158,42 @@ def test_voila_a_click_on_a_lesson_board_places_a_servant(lesson):
     finally:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "voila-board.png"))
+
+
+def test_voila_demonstration_unfolds_and_folds(lesson):
+    """A folded demonstration ("Show what happens", #13 item 3) answers in Voilà as it does in
+    JupyterLab: a press unfolds the engine's account of the steps and their board; a second press
+    folds it away again."""
+    page, _ = lesson
+    output = (
+        page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show")).first
+    )
+    button = output.locator(".lesson-demo-show button")
+    account = output.locator(".lesson-demo-account")
+    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=WAIT)
+    expect(account).to_be_hidden()
+    button.scroll_into_view_if_needed()
+    start = time.monotonic()
+    button.click()
+    expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=WAIT)
+    TIMES["demonstration press to its account"] = time.monotonic() - start
+    expect(account.locator("li").first).to_be_visible(timeout=WAIT)
+    assert "The demonstration stopped" not in account.inner_text(), account.inner_text()
+    expect(output.locator("canvas").first).to_be_visible(timeout=WAIT)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "voila-demo.png"))
+    expect(button).to_contain_text(tr("en", "lesson.demo.hide"))
+    button.click()
+    expect(account).to_be_hidden(timeout=WAIT)
+    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=WAIT)
+
+
+def test_voila_folded_answer_opens(lesson):
+    """A "check your answer" fold (the square-by-square table) opens on a click of its header."""
+    page, _ = lesson
+    fold = page.locator(".lesson-fold").first
+    fold.scroll_into_view_if_needed()
+    table = fold.locator("table").first
+    expect(table).to_be_hidden()
+    fold.locator(".card-header").first.click()
+    expect(table).to_be_visible(timeout=WAIT)
