@@ -49,7 +49,9 @@ def test_a_room_comes_back_the_same(engine):
     connect(again, engine)
     back = again.find(room.code)
     assert back is not None and back is not room
-    assert back.is_teacher(key) and not back.is_teacher(key[:-1] + "x")
+    assert back.is_teacher(key) and not back.is_teacher(
+        key[:-1] + ("y" if key.endswith("x") else "x")
+    )
     for pid, token in tokens.items():
         person, before = back.participant(token), room.participants[pid]
         assert (person.id, person.name, person.lang, person.seat) == (
