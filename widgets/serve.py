@@ -513,6 +513,12 @@ def serve(
         idle.start()
         app._nefertiti_idle = idle
     server.start()
+    # full garbage collections when no message is in flight, never in the middle of a move
+    from panel.io.server import WSHandler
+
+    from .gc_pacing import start as pace_collections
+
+    app._nefertiti_gc = pace_collections(WSHandler)
     # SIGTERM (a service manager, `kill`) stops the loop like Ctrl+C, and either way the games
     # with a save still scheduled are written before the process ends (nothing lost, #14)
     loop = server.io_loop
