@@ -26,17 +26,14 @@ Prints one JSON line per figure, with the machine's load average (other work on 
 Also printed per move: when the first learner has the move, and how long after it the last
 one has it (the server's fan-out to the room's pages).
 
-Measured 2026-12-02 on the shared 2-core machine (``--learners 30 --moves 20``, two runs, load
-average 2.8-4.0): 600 of 600 received; p50 110.9 / 80.3 ms, p95 198.9 / 160.8 ms (goal: under 150,
-not met at this load), max 233.2 / 210.6 ms; first learner p50 68.9 / 46.2 ms, fan-out (last -
-first) p50 83.4 / 55.4 ms, p95 125.1 / 117.9 ms; join p50 1.85 / 2.05 s, p95 3.05 / 2.62 s; 3.7 /
-3.45 MB per learner. At this load runs vary more than the code: six runs of this code gave p95
-160.8-367.8 ms; the code before the #16 fan-out work (hidden decision panels rebuilt on every move,
-the board and the bar's words computed per page; about 24 ms of server time per learner page per
-move, now about 6.5, timed inside the server) gave p95 219.0 and 489.0 ms in two runs; run back to
-back (load 3.1-4.1), before p50 173.7 / p95 489.0 ms, after p50 141.1 / p95 367.8 ms, the fan-out
-p50 134.7 / 132.3 ms. ``--rooms 3 --learners 10 --moves 21``: 210 of 210, p50 78.8 ms, p95 165.2
-ms, join p95 2.85 s, 3.7 MB per learner (load 2.8-3.2). The exit status is 1 when any learner
+Measured 2026-12-02 on the 2-core machine (``--learners 30 --moves 20``, three runs, load average
+0.8-1.6, with the server's full garbage collections paced to quiet moments: widgets/gc_pacing.py):
+600 of 600 received each time; p50 102.5 / 102.6 / 86.5 ms, p95 149.6 / 144.9 / 127.7 ms (goal:
+under 150), max 171.8 / 178.4 / 164.0 ms; join p50 1.82 / 1.81 / 1.75 s, p95 2.26 / 2.17 / 2.04 s;
+4.4-4.6 MB per learner. Without the pacing at the same load a full collection (0.6-0.9 s) fell on
+moves: p95 117.7 / 182.0 ms, max 153.5 / 610.0 ms. At load 2.8-4.0 (other work on the machine)
+p95 was 160-370 ms. ``--rooms 3 --learners 10 --moves 21``: 210 of 210, p50 78.9 ms, p95 112.2
+ms, max 121.7 ms, join p95 2.4 s, 4.7 MB per learner. The exit status is 1 when any learner
 missed a move (or its page failed), whatever the speed.
 """
 
