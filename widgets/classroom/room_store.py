@@ -195,28 +195,11 @@ class RoomStore:
         room.commit = self.commit
 
     def _snapshot(self, room: Room) -> tuple[str, dict, list[dict]]:
-        """The room's row values and participants' rows (the room's lock held)."""
-        text = room.table.whole_record().dumps()
-        values = dict(
-            teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
-            paused=room.paused, next_id=room._next_id,
-            created=_when(room.created), touched=_when(room.touched),
-        )  # fmt: skip
-        polls = _polls_text(room)
-        if polls != self._polls_texts.get(room.code):  # unchanged: not written again
-            values["polls"] = polls
-        people = [
-            dict(
-                room=room.code,
-                id=p.id,
-                name=p.name,
-                lang=p.lang,
-                token_hash=p.token_hash,
-                seat=p.seat,
-                joined=_when(p.joined),
-            )  # fmt: skip
-            for p in room.participants.values()
-        ]
+        """The room's row values and participants' rows (the room's lock held); the polls only
+        when they changed since they were last written or read."""
+        text, values, people = _rows(room)
+        if values["polls"] == self._polls_texts.get(room.code):  # unchanged: not written again
+            del values["polls"]
         return text, values, people
 
     def commit(self, room: Room, what: str) -> bool:
@@ -423,25 +406,8 @@ class RoomStore:
     def save(self, room: Room) -> bool:
         try:
             with room.lock:  # a consistent snapshot (the page's thread holds it to change)
-                text = room.table.whole_record().dumps()
-                values = dict(
-                    teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
-                    paused=room.paused, version=room.stored_version if self.feed else room.version, next_id=room._next_id,
-                    created=_when(room.created), touched=_when(room.touched),
-                    polls=_polls_text(room),
-                )  # fmt: skip
-                people = [
-                    dict(
-                        room=room.code,
-                        id=p.id,
-                        name=p.name,
-                        lang=p.lang,
-                        token_hash=p.token_hash,
-                        seat=p.seat,
-                        joined=_when(p.joined),
-                    )  # fmt: skip
-                    for p in room.participants.values()
-                ]
+                text, values, people = _rows(room)
+                values["version"] = room.stored_version if self.feed else room.version
             if len(text) > MAX_RECORD_CHARS:
                 log.warning("room %s: its game is too long to keep", room.code)
                 return False
@@ -496,6 +462,30 @@ def _people_of(room: Room) -> tuple:
     """What the pages show of the room's people (refresh tells them only when it changed)."""
     people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
     return people, room.paused, room.title
+
+
+def _rows(room: Room) -> tuple[str, dict, list[dict]]:
+    """The room's game record text, its row's values (without the version) and its
+    participants' rows (the room's lock held)."""
+    text = room.table.whole_record().dumps()
+    values = dict(
+        teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
+        paused=room.paused, next_id=room._next_id,
+        created=_when(room.created), touched=_when(room.touched), polls=_polls_text(room),
+    )  # fmt: skip
+    people = [
+        dict(
+            room=room.code,
+            id=p.id,
+            name=p.name,
+            lang=p.lang,
+            token_hash=p.token_hash,
+            seat=p.seat,
+            joined=_when(p.joined),
+        )  # fmt: skip
+        for p in room.participants.values()
+    ]
+    return text, values, people
 
 
 def _history(row):
