@@ -14,7 +14,10 @@ temporary directory and measured in its own fresh process, one after the other:
 * odds playouts per second with greedy bots on 2 worker processes (``odds.odds``, from the start
   of a 4-player game, wall clock, the pool's start included);
 * mcts simulations per second (``make_bot("mcts", iterations=N)`` with no time limit, against
-  greedy opponent models, on positions of seeded greedy games; CPU time);
+  greedy opponent models, on positions of seeded greedy games; CPU time), and how many of the
+  opponent model's greedy decisions a simulation asks for (not cached yet in that search): a
+  load-independent count, and why mcts follows greedy's speed-up only as far as it can make
+  fewer of them;
 * OpenSpiel's ``python_tic_tac_toe`` (pure Python): µs per action of random games
   (``legal_actions``, a random choice, ``apply_action``), beside our random decision.
 """
@@ -93,6 +96,7 @@ def _mcts(iterations: int, positions: int) -> dict:
 
     simulations = 0
     cpu = 0.0
+    asked = [0]  # the opponent model's decisions (the replies the search did not have yet)
     for g in range(positions):
         state = new_game(4, 500 + g)
         greedy = [make_bot("greedy", seed=g * 10 + i) for i in range(4)]
@@ -101,6 +105,8 @@ def _mcts(iterations: int, positions: int) -> dict:
         while len(state.legal_options()) < 2:
             state.apply_unchecked(greedy[state.decider].choose(state))
         bot = make_bot("mcts", seed=g, iterations=iterations, time_limit=None)
+        model = bot._greedy  # the opponent model, in both layouts
+        model.choose = _counted(model.choose, asked)
         start = time.process_time()
         bot.choose(state)
         cpu += time.process_time() - start
@@ -108,7 +114,17 @@ def _mcts(iterations: int, positions: int) -> dict:
     return {
         "simulations": simulations,
         "simulations_per_second": round(simulations / cpu, 1),
+        # Load-independent: a simulation costs about this many greedy decisions.
+        "opponent_decisions_per_simulation": round(asked[0] / simulations, 2),
     }
+
+
+def _counted(choose, asked: list):
+    def counting(state):
+        asked[0] += 1
+        return choose(state)
+
+    return counting
 
 
 def _tic_tac_toe(games: int) -> dict:
@@ -225,6 +241,12 @@ def main(argv=None) -> int:
             "",
         ),
         ("mcts simulations/s (CPU)", "mcts", "simulations_per_second", ""),
+        (
+            "mcts: opponent model's decisions per simulation",
+            "mcts",
+            "opponent_decisions_per_simulation",
+            "",
+        ),
         ("tic-tac-toe (OpenSpiel, Python) µs per action", "tic_tac_toe", "us_per_action", ""),
     ]
     print(f"{'':50} {'before':>10} {'after':>10} {'after/before':>13}")
