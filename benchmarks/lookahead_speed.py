@@ -17,7 +17,10 @@ temporary directory and measured in its own fresh process, one after the other:
   greedy opponent models, on positions of seeded greedy games; CPU time), and how many of the
   opponent model's greedy decisions a simulation asks for (not cached yet in that search): a
   load-independent count, and why mcts follows greedy's speed-up only as far as it can make
-  fewer of them;
+  fewer of them, and their CPU time (greedy's speed at the positions the tree asks about, which
+  are not those of whole games); for code with ``lazy_replies`` (one new reply or option per
+  simulation: four times the simulations, but a weaker bot, so not the default), its figures
+  too;
 * OpenSpiel's ``python_tic_tac_toe`` (pure Python): µs per action of random games
   (``legal_actions``, a random choice, ``apply_action``), beside our random decision.
 """
@@ -89,14 +92,14 @@ def _odds(playouts: int) -> dict:
     }
 
 
-def _mcts(iterations: int, positions: int) -> dict:
+def _mcts(iterations: int, positions: int, **options) -> dict:
     new_game = _module("engine.state").new_game
     make_bot = _module("play.bots").make_bot
     _module("play.openspiel")  # registers the mcts kind from the code measured
 
     simulations = 0
     cpu = 0.0
-    asked = [0]  # the opponent model's decisions (the replies the search did not have yet)
+    asked = [0, 0.0]  # the opponent model's decisions (the replies not had yet), their CPU time
     for g in range(positions):
         state = new_game(4, 500 + g)
         greedy = [make_bot("greedy", seed=g * 10 + i) for i in range(4)]
@@ -104,7 +107,7 @@ def _mcts(iterations: int, positions: int) -> dict:
             state.apply_unchecked(greedy[state.decider].choose(state))
         while len(state.legal_options()) < 2:
             state.apply_unchecked(greedy[state.decider].choose(state))
-        bot = make_bot("mcts", seed=g, iterations=iterations, time_limit=None)
+        bot = make_bot("mcts", seed=g, iterations=iterations, time_limit=None, **options)
         model = bot._greedy  # the opponent model, in both layouts
         model.choose = _counted(model.choose, asked)
         start = time.process_time()
@@ -116,13 +119,19 @@ def _mcts(iterations: int, positions: int) -> dict:
         "simulations_per_second": round(simulations / cpu, 1),
         # Load-independent: a simulation costs about this many greedy decisions.
         "opponent_decisions_per_simulation": round(asked[0] / simulations, 2),
+        # What one of them costs: greedy's speed at the positions the tree asks about.
+        "us_per_opponent_decision": round(asked[1] * 1e6 / asked[0], 1),
     }
 
 
 def _counted(choose, asked: list):
     def counting(state):
         asked[0] += 1
-        return choose(state)
+        start = time.process_time()
+        try:
+            return choose(state)
+        finally:
+            asked[1] += time.process_time() - start
 
     return counting
 
@@ -155,6 +164,15 @@ def measure(args) -> dict:
     )
     out["odds_greedy_2_workers"] = _odds(args.odds_playouts)
     out["mcts"] = _mcts(args.mcts_iterations, args.mcts_positions)
+    # The search with lazy replies (one new reply or option per simulation; weaker, not the
+    # default), where the code measured has it.
+    import inspect
+
+    mcts_bot = _module("play.openspiel").MctsBot
+    if "lazy_replies" in inspect.signature(mcts_bot).parameters:
+        out["mcts_lazy"] = _mcts(args.mcts_iterations, args.mcts_positions, lazy_replies=True)
+    else:
+        out["mcts_lazy"] = out["mcts"]
     out["tic_tac_toe"] = _tic_tac_toe(2000)
     return out
 
@@ -247,6 +265,14 @@ def main(argv=None) -> int:
             "opponent_decisions_per_simulation",
             "",
         ),
+        ("mcts: µs per opponent model's decision (CPU)", "mcts", "us_per_opponent_decision", ""),
+        ("mcts, lazy replies: simulations/s (CPU)", "mcts_lazy", "simulations_per_second", ""),
+        (
+            "mcts, lazy replies: opponent decisions/simulation",
+            "mcts_lazy",
+            "opponent_decisions_per_simulation",
+            "",
+        ),
         ("tic-tac-toe (OpenSpiel, Python) µs per action", "tic_tac_toe", "us_per_action", ""),
     ]
     print(f"{'':50} {'before':>10} {'after':>10} {'after/before':>13}")
@@ -263,6 +289,7 @@ def main(argv=None) -> int:
     )
     greedy_speedup = b["greedy"]["us_per_decision"] / a["greedy"]["us_per_decision"]
     mcts_speedup = a["mcts"]["simulations_per_second"] / b["mcts"]["simulations_per_second"]
+    tree_speedup = b["mcts"]["us_per_opponent_decision"] / a["mcts"]["us_per_opponent_decision"]
     goals = [
         ("greedy decision ≤ 40x a random one", a["greedy_over_random"] <= 40),
         ("odds with greedy bots ≥ 60 playouts/s on 2 workers", odds_rate(a) >= 60),
@@ -276,6 +303,11 @@ def main(argv=None) -> int:
             a["random"]["us_per_decision"] <= b["random"]["us_per_decision"],
         ),
     ]
+    print(
+        f"greedy's speed-up: {greedy_speedup:.2f}x over whole games, {tree_speedup:.2f}x at the "
+        f"positions the mcts tree asks its opponent model about; mcts simulations: "
+        f"{mcts_speedup:.2f}x"
+    )
     print("goals (#15) in this run:")
     for label, met in goals:
         print(f"  {'met    ' if met else 'NOT met'} {label}")

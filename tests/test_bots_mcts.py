@@ -226,3 +226,44 @@ def test_no_simulation_is_started_that_would_end_after_the_deadline(monkeypatch)
     took = time.perf_counter() - start
     assert bot.last_simulations == 2
     assert took < 0.5
+
+
+def test_with_lazy_replies_a_simulation_learns_one_new_thing(monkeypatch):
+    """``lazy_replies=True``: a simulation asks the greedy model at most one reply it did not
+    have, or tries at most one option of the searcher's not tried before, and is scored where
+    the next unknown would begin; the default (eager) search asks every reply up to the
+    searcher's next decision."""
+    from nefertiti_core.play import openspiel
+
+    asked, tried = [], []
+
+    class Counted(openspiel._ismcts.ChildInfo):
+        def __init__(self, *args):
+            super().__init__(*args)
+            tried[-1] += 1
+
+    real_choose, real_simulate = openspiel.GreedyBot.choose, openspiel._Search._simulate
+
+    def choose(self, state):
+        asked[-1] += 1
+        return real_choose(self, state)
+
+    def simulate(self, eng):
+        asked.append(0)
+        tried.append(0)
+        return real_simulate(self, eng)
+
+    monkeypatch.setattr(openspiel._ismcts, "ChildInfo", Counted)
+    monkeypatch.setattr(openspiel.GreedyBot, "choose", choose)
+    monkeypatch.setattr(openspiel._Search, "_simulate", simulate)
+    state = next(s for s in positions(4, 20, seed=8) if s.phase == "turn")
+    lazy = make_bot("mcts", seed=2, iterations=40, lazy_replies=True)
+    assert lazy.choose(state) in state.legal_options()
+    assert len(asked) == 40
+    assert all(a + t <= 1 for a, t in zip(asked, tried, strict=True))
+    assert sum(asked) > 0 and sum(tried) > 0
+    asked.clear()
+    tried.clear()
+    eager = make_bot("mcts", seed=2, iterations=40)
+    assert eager.choose(state) in state.legal_options()
+    assert max(asked) >= 2  # a simulation went through several replies it did not have

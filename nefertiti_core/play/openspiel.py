@@ -106,10 +106,20 @@ information sets, every simulation in a freshly resampled world) with:
   itself, so its answer cannot depend on the world's order) and every simulation reaching that
   position plays its answer. UCT then only chooses among the searcher's own options; the
   simulations go to the chance (the deck, the dice) and to the searcher's next decisions
-  instead of the opponents' unlikely replies. A simulation costs a few greedy decisions (about
-  5 ms each), so a second holds 10-300 simulations rather than thousands, and the search uses
-  its whole time budget. ``opponents="uct"`` is the model before: UCT over all the opponents'
-  options too, each of them maximising their own share (about 4,000 simulations a second);
+  instead of the opponents' unlikely replies. A simulation asks the model about 3.7 replies it
+  did not have yet (each new node of the searcher's lies behind a turn of every opponent), at
+  about 0.25 ms each since #15, so a second holds about a thousand simulations and the search
+  uses its whole time budget. ``opponents="uct"`` is the model before: UCT over all the
+  opponents' options too, each of them maximising their own share;
+* ``lazy_replies=True`` (off by default: it plays worse): one new thing learnt per
+  simulation, as MCTS adds one node per simulation. A simulation that has tried an option of
+  the searcher's not tried before, or asked the model a reply it did not have, ends where the
+  next unknown would begin (another reply not asked yet, another new option) and is scored
+  there, so a new option is first scored where it leads, before the opponents answer it. A
+  simulation then asks 0.66 greedy decisions instead of 3.74 and a second holds about four
+  times the simulations (``benchmarks/lookahead_speed.py``), but the leaves scored before the
+  replies mislead the search: on the same 80 deals against three greedy bots it won 47 (58.8%)
+  where the default won 60 (75.0%) (see "How strong, measured");
 * leaves scored on the scale of the returns (0 to 1, summing to 1) by a soft win share: each
   player's estimated final score from the greedy bot's evaluator (``bots.Evaluator.estimates``:
   gifts at today's values, Deben and seals, the bids on the board weighted by how close their
@@ -139,6 +149,11 @@ mcts,greedy,greedy,greedy --games 200 --seed S --workers 2``). Par is 25%; a sha
   4000 --workers 2``: 89 of 200 (44.5%, 37.8-51.4%; mean score 81.0 against greedy's 76.9).
   Together 193 of 400 (48.3%, 43.4-53.1%). A decision took median 0.97 s, at most 0.998 s
   (``benchmarks/mcts_decision_time.py --games 4``: 100 decisions, median 111 simulations);
+* After #15's faster look-ahead (1 s a decision, about a thousand simulations), on the 80
+  deals from seed 4000: 60 of 80 (75.0%, 64.5-83.2%); with ``lazy_replies=True`` on the same
+  deals 47 of 80 (58.8%) at the default budget (its 2,000 simulations took about half a
+  second) and 44 of 80 (55.0%, 44.1-65.4%) with 4,000 simulations in the second; game by game
+  the default won 26 that the latter lost and lost 10 that it won;
 * The UCT opponent model, 2,000 simulations a decision (no time limit, so reproducible): 79.5
   of 200 from seed 2000 (39.8%, 33.2-46.7%) and 78 of 200 from seed 3000 (39.0%, 32.5-45.9%),
   together 157.5 of 400 (39.4%, 34.7-44.2%), at median 0.41 s and at most 0.66 s a decision.
@@ -679,6 +694,7 @@ class _Search(_ismcts.ISMCTSBot):
     opponent_model = None  # a bot whose choices the opponents make in the tree (None: UCT)
     me = -1
     _replies: dict | None = None  # the model's choice per opponent node, within a search
+    lazy_replies = False  # one new option or reply per simulation (see ``_simulate``)
 
     def run_simulation(self, state):
         """OpenSpiel's ``run_simulation`` (select, expand one child, evaluate, back up) in a new
@@ -697,7 +713,11 @@ class _Search(_ismcts.ISMCTSBot):
         the next node's key, as a chance node's would), without recursion or C++ round trips;
         a node's key is computed once, UCT values once per child, ties and expansions drawn
         from ``py_rng``. With an ``opponent_model``, the other players' decisions are its
-        choices (asked once per position and search), not UCT's, and create no node."""
+        choices (asked once per position and search), not UCT's, and create no node; with
+        ``lazy_replies`` too, a simulation learns one new thing, as MCTS adds one node: once it
+        has tried an option of the searcher's not tried before or asked the model a reply, it
+        ends where the next unknown would begin (a reply not asked yet, an option not tried
+        yet) and is scored there."""
         nodes = self._nodes
         root = self._root_node
         rnd = self.py_rng.random
@@ -708,6 +728,8 @@ class _Search(_ismcts.ISMCTSBot):
         model = self.opponent_model
         me = self.me
         replies = self._replies
+        lazy = self.lazy_replies and model is not None
+        learnt = False  # this simulation tried a new option or asked a new reply
         path = []
         while True:
             legal = eng._legal
@@ -719,7 +741,15 @@ class _Search(_ismcts.ISMCTSBot):
             if model is not None and player != me:
                 action = replies.get(key)
                 if action is None:
-                    action = replies[key] = legal[0] if len(legal) == 1 else model.choose(eng)
+                    if len(legal) == 1:
+                        action = legal[0]
+                    elif learnt:
+                        returns = self._evaluator.evaluate_engine(eng, private=True)
+                        break
+                    else:
+                        action = model.choose(eng)
+                        learnt = lazy
+                    replies[key] = action
                 eng.apply_unchecked(action)
                 continue
             node = nodes.get(key)
@@ -734,6 +764,10 @@ class _Search(_ismcts.ISMCTSBot):
                 legal = self.root_actions
             children = node.child_info
             if len(children) < len(legal):
+                if learnt:
+                    returns = self._evaluator.evaluate_engine(eng, private=True)
+                    break
+                learnt = lazy
                 unexpanded = [a for a in legal if a not in children]
                 action = unexpanded[int(rnd() * len(unexpanded))]
                 child = children[action] = _ismcts.ChildInfo(0.0, 0.0, 0.0)
@@ -810,6 +844,7 @@ class MctsBot:
         top_k: int | None = 4,
         margin: float | None = None,
         opponents: str = "greedy",
+        lazy_replies: bool = False,
     ):
         if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
             raise NefertitiError(f"iterations must be a positive whole number, not {iterations!r}")
@@ -832,6 +867,7 @@ class MctsBot:
         self.margin = margin
         self._greedy = GreedyBot(seed=self.rng.randrange(2**32))
         self.opponents = opponents
+        self.lazy_replies = lazy_replies
         self._games: dict[int, NefertitiGame] = {}
         self.last_simulations = 0
 
@@ -875,6 +911,7 @@ class MctsBot:
             search.root_actions = tuple(ranked)
         if self.opponents == "greedy":
             search.opponent_model = self._greedy
+            search.lazy_replies = self.lazy_replies
         visits = search.search(root, self.iterations, deadline)
         self.last_simulations = search.simulations
         if not visits:  # the time was up before a first option was tried (a starved process)
