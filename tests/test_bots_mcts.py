@@ -206,6 +206,8 @@ def test_with_greedy_opponents_the_tree_makes_the_opponents_moves_by_the_greedy_
 def test_an_unknown_opponent_model_is_refused():
     with pytest.raises(NefertitiError, match="opponents must be one of greedy, uct"):
         make_bot("mcts", opponents="minimax")
+    with pytest.raises(NefertitiError, match="lazy_replies must be True or False, not 'yes'"):
+        make_bot("mcts", lazy_replies="yes")
 
 
 def test_no_simulation_is_started_that_would_end_after_the_deadline(monkeypatch):

@@ -116,7 +116,7 @@ information sets, every simulation in a freshly resampled world) with:
   the searcher's not tried before, or asked the model a reply it did not have, ends where the
   next unknown would begin (another reply not asked yet, another new option) and is scored
   there, so a new option is first scored where it leads, before the opponents answer it. A
-  simulation then asks 0.66 greedy decisions instead of 3.74 and a second holds about four
+  simulation then asks 0.66 greedy decisions instead of 3.74 and a second holds about 5.4
   times the simulations (``benchmarks/lookahead_speed.py``), but the leaves scored before the
   replies mislead the search: on the same 80 deals against three greedy bots it won 47 (58.8%)
   where the default won 60 (75.0%) (see "How strong, measured");
@@ -854,6 +854,8 @@ class MctsBot:
             isinstance(time_limit, int | float) and 0 < time_limit <= 600
         ):
             raise NefertitiError(f"time_limit must be seconds in (0, 600], not {time_limit!r}")
+        if not isinstance(lazy_replies, bool):
+            raise NefertitiError(f"lazy_replies must be True or False, not {lazy_replies!r}")
         if opponents not in OPPONENT_MODELS:
             raise NefertitiError(
                 f"opponents must be one of {', '.join(OPPONENT_MODELS)}, not {opponents!r}"

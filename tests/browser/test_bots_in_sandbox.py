@@ -66,3 +66,19 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
     assert all(rows(page, f"odds-hist-{seat}") > 0 for seat in range(4))
     page.get_by_text("Which market closes next", exact=False).scroll_into_view_if_needed()
     screenshot(page, "odds")
+
+
+def test_an_mcts_seat_answers_within_its_second(page):
+    """The seat menu's strongest kind, mcts (OpenSpiel's ISMCTS, ``MCTS_SECONDS`` a decision):
+    Black made an mcts bot answers Blue's placement with one of its own, and play passes on."""
+    page.get_by_role("button", name="New game and files", exact=True).click()
+    mcts = tr("en", "panel.seat.mcts")
+    page.get_by_label("Black", exact=True).select_option(label=mcts)
+    # the players' panel shows the seat's new badge once the server has taken the change
+    expect(page.locator(f"text={mcts} >> visible=true").first).to_be_visible()
+
+    square = next(c for c in G.squares((0, 0, 0, 0)) if c.market == R.GIZEH and c.index == 0)
+    page.mouse.click(*canvas_point(page, square.x, square.y, G.WIDTH, G.HEIGHT))
+    wait_rows(page, "board-servants", "n === 2", timeout=STEP_MS)  # Blue's servant and the bot's
+    expect(page.get_by_text("Green decides now")).to_be_visible()
+    screenshot(page, "mcts-moved")
