@@ -204,6 +204,90 @@ def test_a_market_a_position_did_not_change_keeps_the_searched_positions_value()
     assert checked > 50 and changed  # the Chief's or the Treasurer's market changed
 
 
+def test_placements_values_kept_between_decisions_are_the_values_computed_again(monkeypatch):
+    """``Evaluator.placings``: the market values after each placement, kept in a bot's memory
+    from one decision to the next (an mcts search asks its opponent model about sibling
+    positions that differ in one market), give each option the value a bot without that memory
+    computes; and they are used (fewer settlement estimates are made)."""
+    calls = [0]
+    market_gains = B.Evaluator.market_gains
+
+    def counted(self, *args):
+        calls[0] += 1
+        return market_gains(self, *args)
+
+    monkeypatch.setattr(B.Evaluator, "market_gains", counted)
+    compared = with_memory = without = 0
+    for seed in (3, 4, 5, 6, 7):
+        state = new_game(4, seed)
+        players = [B.GreedyBot(seed=seed + i) for i in range(4)]
+        for _ in range(12 + 3 * seed):
+            state.apply(players[state.decider].choose(state))
+        model = B.GreedyBot(seed=seed)  # one memory for the siblings, as in an mcts search
+        for o in [o for o in state.legal if O.OPTION_KIND[o] == O.PLACE][:8]:
+            sibling = state.copy()
+            sibling.apply(o)
+            if len(sibling.legal) < 2:
+                continue
+            remembering, forgetting = B.GreedyBot(seed=o), B.GreedyBot(seed=o)
+            remembering._memory = model._memory
+            before = calls[0]
+            kept = remembering.option_values(sibling.copy())
+            with_memory += calls[0] - before
+            before = calls[0]
+            assert kept == forgetting.option_values(sibling.copy()), (seed, o)
+            without += calls[0] - before
+            compared += 1
+    assert compared >= 12, compared
+    assert with_memory < 0.8 * without, (with_memory, without)
+
+
+def _edited(state):
+    """Copies of a placing position each with one input of a market's settlement changed (a
+    player's Deben or gifts, a market's reserve, its cards, the seal on its upper card, R6)."""
+    out = []
+    for q in range(state.n):
+        for deben in (0, state.deben[q] + 4):
+            copy = state.copy()
+            copy.deben[q] = deben
+            out.append(copy)
+        copy = state.copy()
+        copy.gifts[q][q % R.NUM_KINDS] += 1
+        out.append(copy)
+    for m in range(len(R.MARKETS)):
+        copy = state.copy()
+        copy.reserve[m] += 3
+        out.append(copy)
+        if state.cards[m][0] >= 0:
+            copy = state.copy()
+            copy.seal_on_upper[m] = not copy.seal_on_upper[m]
+            out.append(copy)
+        if len({c for c in state.cards[m] if c >= 0}) > 1:
+            copy = state.copy()
+            copy.cards[m].reverse()
+            out.append(copy)
+    for copy in out:
+        copy.refresh()
+    return out
+
+
+def test_placements_values_kept_are_told_apart_by_every_input_of_the_market():
+    """``Evaluator.placings`` keys the values by every input of the market's settlement: a
+    position that differs in one (Deben, gifts, reserve, cards, seal) gets its own values, the ones a
+    bot without that memory computes."""
+    differ = 0
+    for state, _ in _positions(lambda s: [None] if s.phase in ("turn", "place") else [])[::3]:
+        model = B.GreedyBot(seed=1)
+        plain = model.option_values(state.copy())
+        for edited in _edited(state):
+            remembering, forgetting = B.GreedyBot(seed=2), B.GreedyBot(seed=2)
+            remembering._memory = model._memory
+            kept = remembering.option_values(edited.copy())
+            assert kept == forgetting.option_values(edited.copy())
+            differ += any(kept[o] != plain.get(o) for o in kept if O.OPTION_KIND[o] == O.PLACE)
+    assert differ > 20, differ
+
+
 def _best_take_plain(worth, symbol):
     """R6.2 as first written: the card sets the winning square allows, the best by worth."""
     lower = sorted((s for s in (1, 2, 3) if worth[s] > -1.0), key=lambda s: -worth[s])

@@ -98,7 +98,10 @@ _QUEUE = tuple(
     for st in R.STALLS
 )
 assert R.MARKET_CARDS == 4  # market_gains reads a market's cards as four slots
-_MEMORY_LIMIT = 5_000  # market and gift values a bot keeps between decisions
+# Market values, gift values and markets placed in (each a dict of a few placements' values) a
+# bot keeps between decisions, for each of the latest _SETTINGS_KEPT evaluator settings.
+_MEMORY_LIMITS = (5_000, 5_000, 2_000)
+_SETTINGS_KEPT = 2
 _WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card kind
 # How likely a market is to close with its present bids, by the servants still needed (R3).
 _CLOSING_WEIGHT = (1.0, 0.7, 0.45, 0.3, 0.25)
@@ -151,16 +154,22 @@ class Evaluator:
         characters = any(state.piles)
         self.seal = weights.seal + (weights.seal_character * left if characters else 0.0)
         # What stays true from one decision to the next (a bot's ``memory``): for the latest
-        # evaluator setting only, market values by their exact inputs and gift values by the
-        # gifts held, a few thousand of each at most (a served Sandbox keeps a bot per seat).
+        # evaluator settings (the worth of Deben and seals moves as the deck shrinks, and an
+        # mcts search's positions go back and forth between two or so), market values by their
+        # exact inputs, gift values by the gifts held and the placements' market values
+        # (``placings``), a few thousand of each at most (a served Sandbox keeps a bot per seat).
         setting = (weights, self.deben, self.seal, state.values, state.n)
         if memory is None:
             memory = {}
-        kept = memory.get(setting)
-        if kept is None or len(kept[0]) > _MEMORY_LIMIT or len(kept[1]) > _MEMORY_LIMIT:
-            memory.clear()
-            kept = memory[setting] = ({}, {})
-        self._markets, self._gift_cache = kept
+        kept = memory.pop(setting, None)
+        if kept is None or any(
+            len(part) > limit for part, limit in zip(kept, _MEMORY_LIMITS, strict=True)
+        ):
+            kept = ({}, {}, {})
+        memory[setting] = kept  # the latest last
+        if len(memory) > _SETTINGS_KEPT:
+            del memory[next(iter(memory))]
+        self._markets, self._gift_cache, self._placings = kept
 
     # -- pieces -----------------------------------------------------------------------------
     @staticmethod
@@ -323,7 +332,7 @@ class Evaluator:
         hit = self._gift_cache.get(held)
         if hit is None:
             counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
-            holders = [sum(map(bool, column)) for column in zip(*counts, strict=True)]
+            holders = [len(column) - column.count(0) for column in zip(*counts, strict=True)]
             per_gift = [
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
             ]
@@ -384,6 +393,28 @@ class Evaluator:
             else None
             for m in range(len(R.MARKETS))
         ]
+
+    def placings(self, state: GameState, m: int, gifts: list) -> dict:
+        """Per placement option in market ``m`` of the decider's (a placing decision):
+        (``closing_weight``, ``market_gains``) of the market just after it, filled in by the
+        search as it scores placements and kept by the market's exact inputs: the opponents'
+        decisions an mcts search asks about differ mostly in one market, so the same market
+        is placed in again and again."""
+        key = (
+            m,
+            state.side[m],
+            tuple(state.owners[m]),
+            tuple(state.cards[m]),
+            state.seal_on_upper[m],
+            state.reserve[m],
+            tuple(state.deben),
+            gifts[4],
+            state.decider,
+        )
+        hit = self._placings.get(key)
+        if hit is None:
+            hit = self._placings[key] = {}
+        return hit
 
     # -- incremental: a placement changes one market (and perhaps the placer's Deben) ----------
     def context(self, state: GameState) -> tuple:
@@ -798,37 +829,44 @@ class _Search:
             ev = prepared[5] = (ctx, None if exact else self.evaluate.sums(ctx))
         ctx, sums = ev
         evaluate = self.evaluate
-        # The placement (R5.2, R5.3), undone below.
         reserve, deben = state.reserve, state.deben
         paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
-        owners[i] = p
-        mask[m] = after
-        reserve[m] -= paid
-        deben[p] += paid
-        try:
-            if exact:
-                est = evaluate.placed(ctx, state, m, p, paid, closes)
-            else:  # ``Evaluator.placed_fast``, inline
-                gifts = ctx[0]
-                weight = 1.0 if closes else evaluate.closing_weight(state, m)
-                if rule in _DICE:  # both rolls' outcomes place the same servant (R3.7, R3.8)
-                    gains = prepared[6].get(option)
-                    if gains is None:
-                        table = evaluate._table(gifts, state)
-                        gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
-                        prepared[6][option] = gains
-                else:
+        hit = None
+        if not exact:
+            # The market's values after this placement if known (``Evaluator.placings``; both
+            # rolls of a placement on Louqsor place the same servant, R3.7, R3.8).
+            placings = prepared[6][m]
+            if placings is None:
+                placings = prepared[6][m] = evaluate.placings(state, m, ctx[0])
+            hit = placings.get(option)
+        if hit is None:
+            # The placement (R5.2, R5.3), undone below.
+            owners[i] = p
+            mask[m] = after
+            reserve[m] -= paid
+            deben[p] += paid
+            try:
+                if exact:
+                    est = evaluate.placed(ctx, state, m, p, paid, closes)
+                else:  # ``Evaluator.placed_fast``'s values of the market placed in
+                    gifts = ctx[0]
                     table = evaluate._table(gifts, state)
-                    gains = evaluate.market_gains(state, m, gifts[1], gifts[0], table)
-                others = sums[m]
-                est = [e + weight * gain for e, gain in zip(others, gains)]  # noqa: B905
-                if paid:
-                    est[p] = others[p] + paid * evaluate.deben + weight * gains[p]
-        finally:
-            owners[i] = -1
-            mask[m] = before
-            reserve[m] += paid
-            deben[p] -= paid
+                    hit = prepared[6][m][option] = (
+                        evaluate.closing_weight(state, m),
+                        evaluate.market_gains(state, m, gifts[1], gifts[0], table),
+                    )
+            finally:
+                owners[i] = -1
+                mask[m] = before
+                reserve[m] += paid
+                deben[p] -= paid
+        if not exact:  # ``Evaluator.placed_fast``, inline
+            weight = 1.0 if closes else hit[0]
+            gains = hit[1]
+            others = sums[m]
+            est = [e + weight * gain for e, gain in zip(others, gains)]  # noqa: B905
+            if paid:
+                est[p] = others[p] + paid * evaluate.deben + weight * gains[p]
         value = evaluate.relative(est, self.me)
         if reroll:
             return max(value, self._reroll(state, ctx, est, value))
@@ -840,8 +878,9 @@ class _Search:
         """What every placement from ``state`` shares: [state, the placer, placements left
         after this one, whether the placer may re-roll at the turn's end (R4.2), whether the
         next player has a real choice (a servant and at least two empty squares, not a forced
-        option), the evaluation's context and sums (made when first needed), the gains of the
-        placements on Louqsor (the same for either roll)]."""
+        option), the evaluation's context and sums (made when first needed), per market the
+        values of the market after each placement in it (``Evaluator.placings``, fetched when
+        first needed)]."""
         p = state.decider
         may_reroll = (
             state.holder == p
@@ -856,7 +895,15 @@ class _Search:
                 if status[mm] == OPEN:
                     empty += _EMPTY_COUNT[mm * 2 + side[mm]][mask[mm]]
             next_chooses = empty >= 2
-        return [state, p, state.placements_left - 1, may_reroll, next_chooses, None, {}]
+        return [
+            state,
+            p,
+            state.placements_left - 1,
+            may_reroll,
+            next_chooses,
+            None,
+            [None] * len(R.MARKETS),
+        ]
 
     def _reroll(self, state: GameState, context: tuple, est: list[float], keep: float) -> float:
         """The dice holder's re-roll after its last placement (R4.2), scored in place: a roll
