@@ -19,10 +19,16 @@ temporary directory and measured in its own fresh process, one after the other:
   load-independent count, and why mcts follows greedy's speed-up only as far as it can make
   fewer of them, and their CPU time (greedy's speed at the positions the tree asks about, which
   are not those of whole games); for code with ``lazy_replies`` (one new reply or option per
-  simulation: about 5.4 times the simulations, but a weaker bot, so not the default), its figures
+  simulation: 5.3-5.7 times the simulations, but a weaker bot, so not the default), its figures
   too;
 * OpenSpiel's ``python_tic_tac_toe`` (pure Python): µs per action of random games
   (``legal_actions``, a random choice, ``apply_action``), beside our random decision.
+
+Each figure is the steady speed: before the timed work, one untimed game of the same bots (seed
+1000) and one mcts search on another position (timed apart, printed as the first search's
+figure): a process's first decisions load extension modules and fill the tables the engine and
+the bots keep, once per process (about 30 ms: a fifth of the timed mcts search at today's
+speed, nothing at 9c6c70f's).
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ def _decisions(kind: str, games: int) -> dict:
 
     decisions = 0
     cpu = 0.0
+    _warm_up(kind)
     for seed in range(games):
         state = new_game(4, seed)
         bots = [make_bot(kind, seed=seed * 10 + i) for i in range(4)]
@@ -76,6 +83,18 @@ def _decisions(kind: str, games: int) -> dict:
             decisions += 1
         cpu += time.process_time() - start
     return {"decisions": decisions, "us_per_decision": round(cpu * 1e6 / decisions, 2)}
+
+
+def _warm_up(kind: str) -> None:
+    """One untimed game of ``kind`` bots (seed 1000, not one of the timed games): a process's
+    first decisions fill the tables the engine and the bots keep (the chance of Louqsor's rolls,
+    R3.7, R3.8), a cost paid once per process, not per decision."""
+    new_game = _module("engine.state").new_game
+    make_bot = _module("play.bots").make_bot
+    state = new_game(4, 1000)
+    bots = [make_bot(kind, seed=1000 + i) for i in range(4)]
+    while not state.is_over:
+        state.apply_unchecked(bots[state.decider].choose(state))
 
 
 def _odds(playouts: int) -> dict:
@@ -98,16 +117,28 @@ def _mcts(iterations: int, positions: int, **options) -> dict:
     make_bot = _module("play.bots").make_bot
     _module("play.openspiel")  # registers the mcts kind from the code measured
 
+    def position(seed: int, decisions: int):  # some way into a game of greedy bots
+        state = new_game(4, seed)
+        greedy = [make_bot("greedy", seed=(seed - 500) * 10 + i) for i in range(4)]
+        for _ in range(decisions):
+            state.apply_unchecked(greedy[state.decider].choose(state))
+        while len(state.legal_options()) < 2:
+            state.apply_unchecked(greedy[state.decider].choose(state))
+        return state
+
+    # The process's first search, on another position, timed apart: it loads extension modules
+    # of OpenSpiel and numpy on first use and fills the tables the engine and the bots keep (the
+    # chance of Louqsor's rolls), once per process: about 30 ms, a fifth of the 240 simulations'
+    # time at the speed of today's code (#15), so it is kept out of the steady figure.
+    first = make_bot("mcts", seed=99, iterations=iterations, time_limit=None, **options)
+    start = time.process_time()
+    first.choose(position(499, 20))
+    cold = time.process_time() - start
     simulations = 0
     cpu = 0.0
     asked = [0, 0.0]  # the opponent model's decisions (the replies not had yet), their CPU time
     for g in range(positions):
-        state = new_game(4, 500 + g)
-        greedy = [make_bot("greedy", seed=g * 10 + i) for i in range(4)]
-        for _ in range(15 + 7 * g):  # a position some way into the game
-            state.apply_unchecked(greedy[state.decider].choose(state))
-        while len(state.legal_options()) < 2:
-            state.apply_unchecked(greedy[state.decider].choose(state))
+        state = position(500 + g, 15 + 7 * g)
         bot = make_bot("mcts", seed=g, iterations=iterations, time_limit=None, **options)
         model = bot._greedy  # the opponent model, in both layouts
         model.choose = _counted(model.choose, asked)
@@ -118,6 +149,7 @@ def _mcts(iterations: int, positions: int, **options) -> dict:
     return {
         "simulations": simulations,
         "simulations_per_second": round(simulations / cpu, 1),
+        "first_search_simulations_per_second": round(first.last_simulations / cold, 1),
         # Load-independent: a simulation costs about this many greedy decisions.
         "opponent_decisions_per_simulation": round(asked[0] / simulations, 2),
         # What one of them costs: greedy's speed at the positions the tree asks about.
@@ -259,6 +291,12 @@ def main(argv=None) -> int:
             "",
         ),
         ("mcts simulations/s (CPU)", "mcts", "simulations_per_second", ""),
+        (
+            "mcts: the process's first search (cold), sims/s",
+            "mcts",
+            "first_search_simulations_per_second",
+            "",
+        ),
         (
             "mcts: opponent model's decisions per simulation",
             "mcts",

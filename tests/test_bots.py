@@ -128,3 +128,68 @@ def test_greedy_beats_three_random_bots():
     assert greedy["games"] == 40
     assert greedy["win_rate"] >= 0.8, greedy
     assert greedy["ci95"][0] > 0.6, greedy
+
+
+def _position(seed: int = 7, decisions: int = 25):
+    state = new_game(4, seed)
+    bots = [make_bot("greedy", seed=i) for i in range(4)]
+    for _ in range(decisions):
+        state.apply_unchecked(bots[state.decider].choose(state))
+    while len(state.legal) < 2:
+        state.apply_unchecked(bots[state.decider].choose(state))
+    return state
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+def test_a_search_leaves_no_reference_cycles_so_pausing_the_collector_is_safe(kind):
+    """``collector_paused``: a bot's search makes no reference cycles, so nothing it makes waits
+    for the garbage collector it pauses (whatever it made is freed by the time it returns)."""
+    import gc
+
+    state = _position()
+    options = {"iterations": 40, "time_limit": None} if kind == "mcts" else {}
+    bot = make_bot(kind, seed=3, **options)
+    bot.choose(state.copy())  # imports and tables made once per process
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for seed in range(3):
+            make_bot(kind, seed=seed, **options).choose(state.copy())
+        assert gc.collect() == 0  # no object made by the searches was left in a cycle
+    finally:
+        if was:
+            gc.enable()
+
+
+def test_the_collector_is_paused_during_a_search_and_left_as_it_was():
+    import gc
+
+    from nefertiti_core.play.bots import GreedyBot, collector_paused
+
+    seen = []
+    bot = GreedyBot(seed=1)
+    evaluate = Evaluator.__call__
+
+    def spying(self, *args):
+        seen.append(gc.isenabled())
+        return evaluate(self, *args)
+
+    was = gc.isenabled()
+    try:
+        Evaluator.__call__ = spying
+        gc.enable()
+        bot.choose(_position())
+        assert seen and not any(seen)  # paused while the options were scored
+        assert gc.isenabled()  # and on again
+        gc.disable()  # a process that turned it off (or manages it itself) keeps its setting
+        bot.choose(_position())
+        assert not gc.isenabled()
+        gc.enable()
+        with pytest.raises(RuntimeError), collector_paused():
+            assert not gc.isenabled()
+            raise RuntimeError("a search that fails")
+        assert gc.isenabled()
+    finally:
+        Evaluator.__call__ = evaluate
+        (gc.enable if was else gc.disable)()
