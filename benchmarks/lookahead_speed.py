@@ -19,7 +19,7 @@ temporary directory and measured in its own fresh process, one after the other:
   load-independent count, and why mcts follows greedy's speed-up only as far as it can make
   fewer of them, and their CPU time (greedy's speed at the positions the tree asks about, which
   are not those of whole games); for code with ``lazy_replies`` (one new reply or option per
-  simulation: 5.3-5.7 times the simulations, but a weaker bot, so not the default), its figures
+  simulation: about four times the simulations, but a weaker bot, so not the default), its figures
   too;
 * OpenSpiel's ``python_tic_tac_toe`` (pure Python): µs per action of random games
   (``legal_actions``, a random choice, ``apply_action``), beside our random decision.

@@ -116,7 +116,7 @@ information sets, every simulation in a freshly resampled world) with:
   the searcher's not tried before, or asked the model a reply it did not have, ends where the
   next unknown would begin (another reply not asked yet, another new option) and is scored
   there, so a new option is first scored where it leads, before the opponents answer it. A
-  simulation then asks 0.66 greedy decisions instead of 3.74 and a second holds 5.3-5.7
+  simulation then asks 0.66 greedy decisions instead of 3.74 and a second holds 3.9-4.6
   times the simulations (``benchmarks/lookahead_speed.py``), but the leaves scored before the
   replies mislead the search: on the same 80 deals against three greedy bots it won 47 (58.8%)
   where the default won 60 (75.0%) (see "How strong, measured");
