@@ -123,16 +123,8 @@ def main(argv=None) -> int:
         print("valgrind is not installed (Debian: apt-get install valgrind)", file=sys.stderr)
         return 2
 
-    def commit(name: str) -> str:
-        return subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", name],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-
-    before_commit = commit(args.before)
-    after_commit = commit(args.after or "HEAD")
+    before_commit = speed.commit(args.before)
+    after_commit = speed.commit(args.after or "HEAD")
     with tempfile.TemporaryDirectory(prefix="instructions-") as tmp:
         before = speed._unpack(before_commit, Path(tmp) / "before")
         after = ROOT if args.after is None else speed._unpack(after_commit, Path(tmp) / "after")

@@ -235,6 +235,16 @@ def _unpack(commit: str, where: Path) -> Path:
     return where
 
 
+def commit(name: str) -> str:
+    """``name``'s short commit id, resolved once (a commit made meanwhile changes nothing)."""
+    return subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", name],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="9c6c70f", help="the commit to compare with")
@@ -255,14 +265,6 @@ def main(argv=None) -> int:
             sys.exit(f"measuring {where}, not {args.measure}")
         print(json.dumps(measure(args)))
         return 0
-
-    def commit(name: str) -> str:  # resolved once, so a commit made meanwhile changes nothing
-        return subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", name],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
 
     before_commit = commit(args.before)
     after_commit = commit(args.after or "HEAD")

@@ -317,16 +317,7 @@ class Evaluator:
         """(closing weight, gains per seat) of a market not being resolved, kept by its exact
         inputs (``gifts[4]`` numbers the gifts held): the look-ahead changes one market at a
         time, and from one decision to the next most markets stay as they were."""
-        key = (
-            m,
-            state.side[m],
-            tuple(state.owners[m]),
-            tuple(state.cards[m]),
-            state.seal_on_upper[m],
-            state.reserve[m],
-            deben,
-            gifts[4],
-        )
+        key = _market_key(state, m, deben, gifts)
         hit = self._markets.get(key)
         if hit is None:
             hit = self._markets[key] = (
@@ -411,17 +402,7 @@ class Evaluator:
         search as it scores placements and kept by the market's exact inputs: the opponents'
         decisions an mcts search asks about differ mostly in one market, so the same market
         is placed in again and again."""
-        key = (
-            m,
-            state.side[m],
-            tuple(state.owners[m]),
-            tuple(state.cards[m]),
-            state.seal_on_upper[m],
-            state.reserve[m],
-            tuple(state.deben),
-            gifts[4],
-            state.decider,
-        )
+        key = (_market_key(state, m, tuple(state.deben), gifts), state.decider)
         hit = self._placings.get(key)
         if hit is None:
             hit = self._placings[key] = {}
@@ -522,6 +503,23 @@ class Evaluator:
             won = winners(state)
             return value + (self.w.win_bonus / len(won) if seat in won else 0.0)
         return self.relative(self.estimates(state, near), seat)
+
+
+def _market_key(state: GameState, m: int, deben: tuple, gifts: list) -> tuple:
+    """Every input of market ``m``'s settlement estimate (``market_gains``, R6) and closing weight
+    besides the evaluator's setting, for a market not being resolved: its stall, bids, cards, seal
+    and reserve, the players' Deben (``deben``, a tuple) and the gifts held (``gifts[4]``, their
+    number in the evaluator's memory)."""
+    return (
+        m,
+        state.side[m],
+        tuple(state.owners[m]),
+        tuple(state.cards[m]),
+        state.seal_on_upper[m],
+        state.reserve[m],
+        deben,
+        gifts[4],
+    )
 
 
 def _own(state: GameState, m: int) -> tuple:
