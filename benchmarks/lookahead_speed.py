@@ -27,8 +27,8 @@ temporary directory and measured in its own fresh process, one after the other:
 Each figure is the steady speed: before the timed work, one untimed game of the same bots (seed
 1000) and one mcts search on another position (timed apart, printed as the first search's
 figure): a process's first decisions load extension modules and fill the tables the engine and
-the bots keep, once per process (about 30 ms: a fifth of the timed mcts search at today's
-speed, nothing at 9c6c70f's).
+the bots keep, once per process (30-60 ms: a fifth to a third of the timed mcts search at
+today's speed, nothing at 9c6c70f's).
 """
 
 from __future__ import annotations
@@ -112,24 +112,29 @@ def _odds(playouts: int) -> dict:
     }
 
 
-def _mcts(iterations: int, positions: int, **options) -> dict:
+def position(seed: int, decisions: int):
+    """A decision some way into a 4-player game of greedy bots (the mcts figures' positions:
+    seeds 500, 501, ... after 15, 22, ... decisions; seed 499 after 20 for the first search)."""
     new_game = _module("engine.state").new_game
+    make_bot = _module("play.bots").make_bot
+    state = new_game(4, seed)
+    greedy = [make_bot("greedy", seed=(seed - 500) * 10 + i) for i in range(4)]
+    for _ in range(decisions):
+        state.apply_unchecked(greedy[state.decider].choose(state))
+    while len(state.legal_options()) < 2:
+        state.apply_unchecked(greedy[state.decider].choose(state))
+    return state
+
+
+def _mcts(iterations: int, positions: int, **options) -> dict:
     make_bot = _module("play.bots").make_bot
     _module("play.openspiel")  # registers the mcts kind from the code measured
 
-    def position(seed: int, decisions: int):  # some way into a game of greedy bots
-        state = new_game(4, seed)
-        greedy = [make_bot("greedy", seed=(seed - 500) * 10 + i) for i in range(4)]
-        for _ in range(decisions):
-            state.apply_unchecked(greedy[state.decider].choose(state))
-        while len(state.legal_options()) < 2:
-            state.apply_unchecked(greedy[state.decider].choose(state))
-        return state
-
     # The process's first search, on another position, timed apart: it loads extension modules
     # of OpenSpiel and numpy on first use and fills the tables the engine and the bots keep (the
-    # chance of Louqsor's rolls), once per process: about 30 ms, a fifth of the 240 simulations'
-    # time at the speed of today's code (#15), so it is kept out of the steady figure.
+    # chance of Louqsor's rolls), once per process: 30-60 ms, a fifth to a third of the 240
+    # simulations' time at the speed of today's code (#15), so it is kept out of the steady
+    # figure.
     first = make_bot("mcts", seed=99, iterations=iterations, time_limit=None, **options)
     start = time.process_time()
     first.choose(position(499, 20))

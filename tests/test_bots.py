@@ -162,22 +162,22 @@ def test_a_search_leaves_no_reference_cycles_so_pausing_the_collector_is_safe(ki
             gc.enable()
 
 
-def test_the_collector_is_paused_during_a_search_and_left_as_it_was():
+def test_the_collector_is_paused_during_a_search_and_left_as_it_was(monkeypatch):
     import gc
 
     from nefertiti_core.play.bots import GreedyBot, collector_paused
 
     seen = []
-    bot = GreedyBot(seed=1)
     evaluate = Evaluator.__call__
 
     def spying(self, *args):
         seen.append(gc.isenabled())
         return evaluate(self, *args)
 
+    monkeypatch.setattr(Evaluator, "__call__", spying)
     was = gc.isenabled()
+    bot = GreedyBot(seed=1)
     try:
-        Evaluator.__call__ = spying
         gc.enable()
         bot.choose(_position())
         assert seen and not any(seen)  # paused while the options were scored
@@ -191,5 +191,4 @@ def test_the_collector_is_paused_during_a_search_and_left_as_it_was():
             raise RuntimeError("a search that fails")
         assert gc.isenabled()
     finally:
-        Evaluator.__call__ = evaluate
         (gc.enable if was else gc.disable)()

@@ -101,8 +101,10 @@ _QUEUE = tuple(
 )
 assert R.MARKET_CARDS == 4  # market_gains reads a market's cards as four slots
 # Market values, gift values and markets placed in (each a dict of a few placements' values) a
-# bot keeps between decisions, for each of the latest _SETTINGS_KEPT evaluator settings.
-_MEMORY_LIMITS = (5_000, 5_000, 2_000)
+# bot keeps between decisions, for each of the latest _SETTINGS_KEPT evaluator settings: about
+# 0.6, 1.7 and 2.3 kB an entry, so at most about 8 MB a setting and 16 MB a bot (a served Sandbox
+# keeps a bot per seat); one mcts search of 1,000 simulations fills about 900, 1,500 and 700.
+_MEMORY_LIMITS = (2_500, 2_500, 1_000)
 _SETTINGS_KEPT = 2
 _WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card kind
 # How likely a market is to close with its present bids, by the servants still needed (R3).
@@ -168,7 +170,7 @@ class Evaluator:
         # evaluator settings (the worth of Deben and seals moves as the deck shrinks, and an
         # mcts search's positions go back and forth between two or so), market values by their
         # exact inputs, gift values by the gifts held and the placements' market values
-        # (``placings``), a few thousand of each at most (a served Sandbox keeps a bot per seat).
+        # (``placings``), within _MEMORY_LIMITS.
         setting = (weights, self.deben, self.seal, state.values, state.n)
         if memory is None:
             memory = {}
@@ -458,7 +460,8 @@ class Evaluator:
 
     def sums(self, context: tuple) -> list[list[float]]:
         """Per market m: each seat's ``estimates`` without market m's bids (``context``'s
-        values summed once, for ``placed_fast``)."""
+        values summed once, for the look-ahead's placements scored in place: the other markets
+        keep their values, the market placed in is evaluated again)."""
         _, seat_part, markets = context
         total = seat_part[:]
         for hit in markets:
@@ -475,22 +478,6 @@ class Evaluator:
                     row[q] -= weight * gain
             out.append(row)
         return out
-
-    def placed_fast(
-        self, context: tuple, sums, state: GameState, market: int, seat: int, paid: int, closes
-    ) -> list[float]:
-        """``placed`` estimated: the other markets keep their values from before the placement
-        (the placer's ``paid`` Deben counted at their worth, not as money for other bids), only
-        the market placed in is evaluated again (at weight 1 if the placement closes it)."""
-        gifts = context[0]
-        est = sums[market][:]
-        if paid:
-            est[seat] += paid * self.deben
-        weight = 1.0 if closes else self.closing_weight(state, market)
-        gains = self.market_gains(state, market, gifts[1], gifts[0], self._table(gifts, state))
-        for q, gain in enumerate(gains):
-            est[q] += weight * gain
-        return est
 
     def relative(self, est: list[float], seat: int) -> float:
         others = self._others[seat](est)
@@ -567,8 +554,8 @@ class collector_paused:  # noqa: N801 (used as ``with collector_paused():``)
     A look-ahead makes many short-lived lists (a copy of the game is some forty of them) and no
     reference cycles (``tests/test_bots.py`` checks that a search leaves nothing to collect), so
     reference counting frees everything it makes, and the collections its allocations would
-    start only scan the search's tree and the bot's memory for nothing: about a tenth of an mcts
-    search's time. Only the automatic collections are paused, and only when they were on: a
+    start only scan the search's tree and the bot's memory for nothing: 4-11% of an mcts
+    search's CPU time in the runs measured (3% of its instructions). Only the automatic collections are paused, and only when they were on: a
     process that manages its own (the served app, ``widgets/gc_pacing.py``) or has turned them
     off keeps its setting; an explicit ``gc.collect()`` runs as ever."""
 
@@ -867,16 +854,17 @@ class _Search:
         evaluate = self.evaluate
         reserve, deben = state.reserve, state.deben
         paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
-        hit = None
+        hit = None  # the market placed in, just after the placement: (closing weight, gains)
         if not exact:
-            # The market's values after this placement if known (``Evaluator.placings``; both
-            # rolls of a placement on Louqsor place the same servant, R3.7, R3.8).
+            # Kept for this market's inputs (``Evaluator.placings``; both rolls of a placement
+            # on Louqsor place the same servant, R3.7, R3.8).
             placings = prepared[6][m]
             if placings is None:
                 placings = prepared[6][m] = evaluate.placings(state, m, ctx[0])
             hit = placings.get(option)
         if hit is None:
-            # The placement (R5.2, R5.3), undone below.
+            # The placement (R5.2, R5.3) made on the position itself, undone below (written
+            # once for both searches: a helper called per placement costs 3% of a decision).
             owners[i] = p
             mask[m] = after
             reserve[m] -= paid
@@ -884,10 +872,10 @@ class _Search:
             try:
                 if exact:
                     est = evaluate.placed(ctx, state, m, p, paid, closes)
-                else:  # ``Evaluator.placed_fast``'s values of the market placed in
+                else:
                     gifts = ctx[0]
                     table = evaluate._table(gifts, state)
-                    hit = prepared[6][m][option] = (
+                    hit = placings[option] = (
                         evaluate.closing_weight(state, m),
                         evaluate.market_gains(state, m, gifts[1], gifts[0], table),
                     )
@@ -896,7 +884,10 @@ class _Search:
                 mask[m] = before
                 reserve[m] += paid
                 deben[p] -= paid
-        if not exact:  # ``Evaluator.placed_fast``, inline
+        if not exact:
+            # The market placed in evaluated again, the other markets keeping their values
+            # from before (``sums``: the placer's paid Deben counted at their worth, not as
+            # money for other bids).
             weight = 1.0 if closes else hit[0]
             gains = hit[1]
             others = sums[m]
