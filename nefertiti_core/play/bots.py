@@ -643,6 +643,28 @@ _PLACE_NO_ROLL = tuple(
     O.OPTION_KIND[o] == O.PLACE and _STALL_RULE[O.SQUARE_STALL[o]] not in _DICE
     for o in range(O.NUM_OPTIONS)
 )
+_NEVER = (False,) * (1 << max(len(st.squares) for st in R.STALLS))
+
+
+def _place_at(option: int) -> tuple | None:
+    """A placement's (stall, market, square, closing per occupancy mask after it, whether the
+    square pays a Deben): closing is None for Gizeh's right stall, which closes by colours (R3.2),
+    never closing for a stall that closes by dice (R3.7: the dice are drawn apart) or by time."""
+    if O.OPTION_KIND[option] != O.PLACE:
+        return None
+    stall = O.SQUARE_STALL[option]
+    i = O.SQUARE_INDEX[option]
+    rule = _STALL_RULE[stall]
+    if rule in _SHAPE:
+        closing = tuple(map(bool, R.CLOSES_TABLE[stall]))
+    elif rule == R.COLOURS3_OR_4:
+        closing = None
+    else:
+        closing = _NEVER
+    return stall, stall >> 1, i, closing, _DEBEN_SQUARE[stall][i]
+
+
+_PLACE_AT = tuple(_place_at(o) for o in range(O.NUM_OPTIONS))
 _EMPTY_COUNT = tuple(
     tuple(len(st.squares) - bin(mask).count("1") for mask in range(1 << len(st.squares)))
     for st in R.STALLS
@@ -812,23 +834,18 @@ class _Search:
         if prepared is None or prepared[0] is not state:
             prepared = self._prepared[id(state)] = self._prepare(state)
         _, p, left, may_reroll, next_chooses, ev, _ = prepared
-        stall = O.SQUARE_STALL[option]
-        m = stall >> 1
-        i = O.SQUARE_INDEX[option]
+        stall, m, i, closing, deben_square = _PLACE_AT[option]
         mask = state.mask
         before = mask[m]
         after = before | 1 << i
-        rule = _STALL_RULE[stall]
         owners = state.owners[m]
         if closes is None:
-            if rule in _SHAPE:
-                closes = bool(R.CLOSES_TABLE[stall][after])
-            elif rule == R.COLOURS3_OR_4:  # R3.2
+            if closing is None:  # R3.2: Gizeh's right stall, by the colours on it
                 on = [o for o in owners if o >= 0]
                 on.append(p)
                 closes = R.colours_close(on)
             else:
-                closes = False
+                closes = closing[after]
             rolled = False
         else:
             rolled = not closes
@@ -853,7 +870,7 @@ class _Search:
         ctx, sums = ev
         evaluate = self.evaluate
         reserve, deben = state.reserve, state.deben
-        paid = min((before == 0) + _DEBEN_SQUARE[stall][i], reserve[m])
+        paid = min((before == 0) + deben_square, reserve[m])
         hit = None  # the market placed in, just after the placement: (closing weight, gains)
         if not exact:
             # Kept for this market's inputs (``Evaluator.placings``; both rolls of a placement
