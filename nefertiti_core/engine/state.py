@@ -359,7 +359,8 @@ class GameState:
         self.decisions = 0
         self.final = None
         self.turn_no = 0
-        self._emit("setup", first=first, layout=[R.SIDES[s] for s in self.side], rule="R2")
+        if self.log is not None:
+            self._emit("setup", first=first, layout=[R.SIDES[s] for s in self.side], rule="R2")
         self._start_turn(first)
         self._settle()
 
@@ -701,14 +702,16 @@ class GameState:
     def _do_close(self, option: int) -> None:  # R5.4
         m = option - O.CLOSE_BASE
         self.placements_left -= 1
-        self._emit("close_by_choice", seat=self.decider, market=m, rule="R5.4")
+        if self.log is not None:
+            self._emit("close_by_choice", seat=self.decider, market=m, rule="R5.4")
         self._begin_closing(m, AFTER_ACTION, "no_servant")
 
     def _do_reroll(self, option: int) -> None:  # R4.2
         p = self.decider
         self.holder_turn = self.turn_no
         stall = R.LOUQSOR * 2 + self.side[R.LOUQSOR]
-        self._emit("reroll", seat=p, rule="R4.2")
+        if self.log is not None:
+            self._emit("reroll", seat=p, rule="R4.2")
         if self._roll_louqsor(stall, p):
             self._begin_closing(R.LOUQSOR, AFTER_REROLL, "reroll")
         else:
@@ -761,26 +764,30 @@ class GameState:
             if self.deben[p] >= bid:  # R6.2: pay first, then choose cards
                 self.deben[p] -= bid
                 self.reserve[m] += bid
-                self._emit("pay", seat=p, market=m, amount=bid, rule="R6.2")
+                if self.log is not None:
+                    self._emit("pay", seat=p, market=m, amount=bid, rule="R6.2")
                 if any(c >= 0 for c in self.cards[m]):
                     self.phase = P_TAKE
                     return
-                self._emit("no_cards", seat=p, market=m, rule="R6.2")
+                if self.log is not None:
+                    self._emit("no_cards", seat=p, market=m, rule="R6.2")
             elif any(self.gifts[p]):  # R6.3
-                self._emit(
-                    "cannot_pay", seat=p, market=m, bid=bid, deben=self.deben[p], rule="R6.3"
-                )
+                if self.log is not None:
+                    self._emit(
+                        "cannot_pay", seat=p, market=m, bid=bid, deben=self.deben[p], rule="R6.3"
+                    )
                 self.phase = P_SHAME
                 return
             else:
-                self._emit(
-                    "cannot_pay_no_gift",
-                    seat=p,
-                    market=m,
-                    bid=bid,
-                    deben=self.deben[p],
-                    rule="R6.3",
-                )
+                if self.log is not None:
+                    self._emit(
+                        "cannot_pay_no_gift",
+                        seat=p,
+                        market=m,
+                        bid=bid,
+                        deben=self.deben[p],
+                        rule="R6.3",
+                    )
             self._servant_home()
         self._finish_closing()
 
@@ -849,7 +856,8 @@ class GameState:
         p = self.decider
         self.gifts[p][kind] -= 1
         self.out_of_game[kind] += 1
-        self._emit("shame_discard", seat=p, card=kind, rule="R6.3")
+        if self.log is not None:
+            self._emit("shame_discard", seat=p, card=kind, rule="R6.3")
         self._servant_home()
         self._next_bidder()
 
@@ -869,7 +877,8 @@ class GameState:
         bid = self.current_bid()
         self.deben[p] -= bid
         self.reserve[m] += bid
-        self._emit("buy", seat=p, market=m, amount=bid, rule="R6.4")
+        if self.log is not None:
+            self._emit("buy", seat=p, market=m, amount=bid, rule="R6.4")
         self._take_card(p, m, option - O.BUY_BASE)
         self._servant_home()
         self._next_bidder()
@@ -879,12 +888,14 @@ class GameState:
         amount = R.half_reserve(self.reserve[m])  # R6.4: half, rounded up
         self.reserve[m] -= amount
         self.deben[p] += amount
-        self._emit("half", seat=p, market=m, amount=amount, left=self.reserve[m], rule="R6.4")
+        if self.log is not None:
+            self._emit("half", seat=p, market=m, amount=amount, left=self.reserve[m], rule="R6.4")
         self._servant_home()
         self._next_bidder()
 
     def _do_pass(self, option: int) -> None:
-        self._emit("pass", seat=self.decider, market=self.res_market, rule="R6.4")
+        if self.log is not None:
+            self._emit("pass", seat=self.decider, market=self.res_market, rule="R6.4")
         self._servant_home()
         self._next_bidder()
 
@@ -901,10 +912,12 @@ class GameState:
         self.mask[m] = 0
         self.status[m] = CLOSED
         previous, self.tile = self.tile, m
-        self._emit("market_closed", market=m, next_stall=R.SIDES[self.side[m]], rule="R6.6")
+        if self.log is not None:
+            self._emit("market_closed", market=m, next_stall=R.SIDES[self.side[m]], rule="R6.6")
         if previous >= 0 and previous != m:
             if self.akhenaton_drawn:
-                self._emit("stays_closed", market=previous, rule="R6.8")
+                if self.log is not None:
+                    self._emit("stays_closed", market=previous, rule="R6.8")
             else:
                 self._reopen(previous)
         if self.akhenaton_drawn and (
@@ -931,7 +944,8 @@ class GameState:
                 if card == R.AKHENATON:  # R6.8
                     self.akhenaton_drawn = True
                     self.dead_market = m
-                    self._emit("akhenaton", market=m, drawn=drawn, rule="R6.8")
+                    if self.log is not None:
+                        self._emit("akhenaton", market=m, drawn=drawn, rule="R6.8")
                     return
                 cards[slot] = card
                 drawn.append(card)
@@ -939,7 +953,8 @@ class GameState:
             self.seal_on_upper[m] = True
             self.seal_supply -= 1
         self.status[m] = OPEN
-        self._emit("reopen", market=m, drawn=drawn, seal=self.seal_on_upper[m], rule="R6.7")
+        if self.log is not None:
+            self._emit("reopen", market=m, drawn=drawn, seal=self.seal_on_upper[m], rule="R6.7")
 
     def _game_over(self) -> None:
         from .scoring import final_scores, winners
@@ -948,7 +963,8 @@ class GameState:
         self.decider = -1
         self.final = final_scores(self)
         early = "akhenaton_ends_game" in self.variants and OPEN in self.status
-        self._emit("game_over", winners=winners(self), variant_end=early, rule="R7.1")
+        if self.log is not None:
+            self._emit("game_over", winners=winners(self), variant_end=early, rule="R7.1")
 
     # ------------------------------------------------------------------ characters (R10)
     def _recruitable(self, pile: int, p: int) -> bool:
@@ -977,13 +993,15 @@ class GameState:
         self.recruited = True
         # Only characters with further decisions stay pending (Merchant, Chief, ...).
         self.character = card if pile not in (R.VIZIER, R.HIGH_PRIEST) else -1
-        self._emit("recruit", seat=p, card=R.CHARACTER_CARDS[card], rule="R5.1")
+        if self.log is not None:
+            self._emit("recruit", seat=p, card=R.CHARACTER_CARDS[card], rule="R5.1")
         if pile == R.VIZIER:  # R10.2
             types = sum(1 for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t))
             points = R.VIZIER_POINTS_PER_TYPE * types
             self.prestige[p] += points
             held = [t for t in range(len(R.GIFT_TYPES)) if self.type_count(p, t)]
-            self._emit("vizier", seat=p, types=types, held=held, points=points, rule="R10.2")
+            if self.log is not None:
+                self._emit("vizier", seat=p, types=types, held=held, points=points, rule="R10.2")
             self.phase = P_PLACE
         elif pile == R.MERCHANT:  # R10.3
             self.exchanges_done = 0
@@ -991,7 +1009,8 @@ class GameState:
             self.phase = P_EXCHANGE_TAKE
         elif pile == R.HIGH_PRIEST:  # R10.4
             self.placements_left = 2
-            self._emit("high_priest", seat=p, rule="R10.4")
+            if self.log is not None:
+                self._emit("high_priest", seat=p, rule="R10.4")
             self.phase = P_PLACE
         elif pile == R.CHIEF:
             self.phase = P_CHIEF
@@ -1081,17 +1100,18 @@ class GameState:
         self.exchanges_done += 1
         self.exchange_partners.append(q)
         self.exchange_take = None
-        self._emit(
-            "exchange",
-            seat=p,
-            partner=q,
-            given=given,
-            taken=taken,
-            paid=pay,
-            given_max=max_values[given],
-            taken_max=max_values[taken],
-            rule="R10.3",
-        )
+        if self.log is not None:
+            self._emit(
+                "exchange",
+                seat=p,
+                partner=q,
+                given=given,
+                taken=taken,
+                paid=pay,
+                given_max=max_values[given],
+                taken_max=max_values[taken],
+                rule="R10.3",
+            )
         allowed = 2 if self.character == R.C_FIRST_MERCHANT else 1
         if self.exchanges_done < allowed and self._exchange_take_options(p):
             self.phase = P_EXCHANGE_TAKE
@@ -1104,7 +1124,8 @@ class GameState:
     def _do_chief(self, option: int) -> None:  # R10.5
         p = self.decider
         self._take_card(p, self.tile, option - O.CHIEF_BASE)
-        self._emit("chief", seat=p, market=self.tile, rule="R10.5")
+        if self.log is not None:
+            self._emit("chief", seat=p, market=self.tile, rule="R10.5")
         self._after_character()
 
     def _do_royal(self, option: int) -> None:  # R10.6
@@ -1130,15 +1151,16 @@ class GameState:
             points = value * R.KIND_WEIGHT[kind]
             self.prestige[q] += points
             scored.append((q, kind, points))
-        self._emit(
-            "royal_servant",
-            seat=self.decider,
-            gift_type=t,
-            holders=holders,
-            value=value,
-            scored=scored,
-            rule="R10.6",
-        )
+        if self.log is not None:
+            self._emit(
+                "royal_servant",
+                seat=self.decider,
+                gift_type=t,
+                holders=holders,
+                value=value,
+                scored=scored,
+                rule="R10.6",
+            )
         self._after_character()
 
     def _do_scribe(self, option: int) -> None:  # R10.7
@@ -1153,17 +1175,18 @@ class GameState:
         for kind in R.KINDS_OF_TYPE[t]:
             self.out_of_game[kind] += self.gifts[p][kind]
             self.gifts[p][kind] = 0
-        self._emit(
-            "scribe",
-            seat=p,
-            gift_type=t,
-            count=count,
-            value=value,
-            holders=holders,
-            bonus=bonus,
-            points=points,
-            rule="R10.7",
-        )
+        if self.log is not None:
+            self._emit(
+                "scribe",
+                seat=p,
+                gift_type=t,
+                count=count,
+                value=value,
+                holders=holders,
+                bonus=bonus,
+                points=points,
+                rule="R10.7",
+            )
         self._after_character()
 
     def _do_treasurer_market(self, option: int) -> None:  # R10.8
@@ -1176,7 +1199,8 @@ class GameState:
         self.reserve[m] -= amount
         self.deben[self.decider] += amount
         self.treasurer_market = -1
-        self._emit("treasurer", seat=self.decider, market=m, amount=amount, rule="R10.8")
+        if self.log is not None:
+            self._emit("treasurer", seat=self.decider, market=m, amount=amount, rule="R10.8")
         self._after_character()
 
     # ------------------------------------------------------------------ legal options
