@@ -2,11 +2,15 @@
 and OpenSpiel's pure-Python tic-tac-toe, for this checkout and an earlier commit, in one run.
 
     .venv/bin/python benchmarks/lookahead_speed.py [--before 9c6c70f] [--after HEAD]
-        [--games 12] [--odds-playouts 120] [--mcts-iterations 60]
+        [--rounds 5] [--games 12] [--odds-playouts 120] [--mcts-iterations 60]
 
-Every figure is measured twice in the same run, on ``--before`` and on this checkout's working
-tree (or on the commit ``--after``), each ``nefertiti_core`` unpacked with ``git archive`` into a
-temporary directory and measured in its own fresh process, one after the other:
+Every figure is measured on ``--before`` and on this checkout's working tree (or on the commit
+``--after``), each ``nefertiti_core`` unpacked with ``git archive`` into a temporary directory
+and measured in its own fresh process, in ``--rounds`` rounds of one process of each code (in
+turn first, so that a change of the machine's load weighs on both alike). Each figure is
+reported as its median over the rounds, each ratio as the median of the rounds' ratios, with
+their range, and each goal with its value in every round: one measurement lasts a fraction of a
+second, and on this shared machine one round's figures move by ±10%.
 
 * µs per decision of random and greedy 4-player games (seeds 0..games-1; each decision is the
   bot's ``choose`` and the engine's ``apply_unchecked``), in CPU time of the process (the
@@ -38,6 +42,7 @@ import inspect
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -260,6 +265,12 @@ def main(argv=None) -> int:
     parser.add_argument("--odds-playouts", type=int, default=120)
     parser.add_argument("--mcts-iterations", type=int, default=60)
     parser.add_argument("--mcts-positions", type=int, default=4)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="rounds of a process of each code, in turn first; the medians are reported",
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # the child: code to measure
     args = parser.parse_args(argv)
     if args.measure:
@@ -271,100 +282,161 @@ def main(argv=None) -> int:
         print(json.dumps(measure(args)))
         return 0
 
+    if not 1 <= args.rounds <= 50:
+        parser.error(f"--rounds must be from 1 to 50, not {args.rounds}")
     before_commit = commit(args.before)
     after_commit = commit(args.after or "HEAD")
+    rounds = []
     with tempfile.TemporaryDirectory(prefix="lookahead-") as tmp:
-        before = _unpack(before_commit, Path(tmp) / "before")
-        after = ROOT if args.after is None else _unpack(after_commit, Path(tmp) / "after")
+        codes = {
+            "before": _unpack(before_commit, Path(tmp) / "before"),
+            "after": ROOT if args.after is None else _unpack(after_commit, Path(tmp) / "after"),
+        }
         load = os.getloadavg()[0]
-        rows = {"before": _child(before, args), "after": _child(after, args)}
+        for r in range(args.rounds):
+            # Before and after one after the other, in turn first: a change of the machine's
+            # load during the run weighs on both alike.
+            order = ("before", "after") if r % 2 == 0 else ("after", "before")
+            rounds.append({name: _child(codes[name], args) for name in order})
     what = (
         f"commit {after_commit}"
         if args.after
         else f"this checkout ({after_commit} and uncommitted changes)"
     )
     print(f"before = commit {before_commit}, after = {what}")
-    print(f"load average at the start {load:.2f}, at the end {os.getloadavg()[0]:.2f} (2 cores)")
+    print(
+        f"{args.rounds} round(s), each a process of each code; load average at the start "
+        f"{load:.2f}, at the end {os.getloadavg()[0]:.2f} (2 cores)"
+    )
+    print("each figure: its median over the rounds; after/before: the median of the rounds' ratios")
     print()
-    b, a = rows["before"], rows["after"]
-    lines = [
-        ("µs per random decision (CPU)", "random", "us_per_decision", ""),
-        ("µs per greedy decision (CPU)", "greedy", "us_per_decision", ""),
-        ("greedy / random (goal ≤ 40)", "greedy_over_random", None, "x"),
-        (
-            "odds playouts/s, greedy, 2 workers (goal ≥ 60)",
-            "odds_greedy_2_workers",
-            "playouts_per_second",
-            "",
-        ),
-        ("mcts simulations/s (CPU)", "mcts", "simulations_per_second", ""),
-        (
-            "mcts: the process's first search (cold), sims/s",
-            "mcts",
-            "first_search_simulations_per_second",
-            "",
-        ),
-        (
-            "mcts: opponent model's decisions per simulation",
-            "mcts",
-            "opponent_decisions_per_simulation",
-            "",
-        ),
-        ("mcts: µs per opponent model's decision (CPU)", "mcts", "us_per_opponent_decision", ""),
-        ("mcts, lazy replies: simulations/s (CPU)", "mcts_lazy", "simulations_per_second", ""),
-        (
-            "mcts, lazy replies: opponent decisions/simulation",
-            "mcts_lazy",
-            "opponent_decisions_per_simulation",
-            "",
-        ),
-        ("tic-tac-toe (OpenSpiel, Python) µs per action", "tic_tac_toe", "us_per_action", ""),
-    ]
-    print(f"{'':50} {'before':>10} {'after':>10} {'after/before':>13}")
-    for label, group, key, unit in lines:
-        if b[group] is None or a[group] is None:  # a figure only one of the two codes has
-            x, y = (
-                "-" if row[group] is None else row[group] if key is None else row[group][key]
-                for row in (b, a)
-            )
+    print(f"{'':50} {'before':>10} {'after':>10} {'after/before':>13}  rounds' ratios")
+    for label, group, key, unit in LINES:
+        b, a = (_values(rounds, side, group, key) for side in ("before", "after"))
+        if b is None or a is None:  # a figure only one of the two codes has
+            x, y = ("-" if v is None else _median(v) for v in (b, a))
             print(f"{label:50} {x:>9}{unit or ' '} {y:>9}{unit or ' '} {'-':>13}")
             continue
-        x = b[group] if key is None else b[group][key]
-        y = a[group] if key is None else a[group][key]
-        print(f"{label:50} {x:>9}{unit or ' '} {y:>9}{unit or ' '} {y / x:>12.2f}x")
-    ttt = a["tic_tac_toe"]["us_per_action"]
-    ours = a["random"]["us_per_decision"]
+        ratios = [y / x for x, y in zip(b, a, strict=True)]
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}x" if len(ratios) > 1 else ""
+        print(
+            f"{label:50} {_median(b):>9}{unit or ' '} {_median(a):>9}{unit or ' '} "
+            f"{_median(ratios):>12.2f}x  {spread}"
+        )
+    ttt = _median(_values(rounds, "after", "tic_tac_toe", "us_per_action"))
+    ours = _median(_values(rounds, "after", "random", "us_per_decision"))
     print()
     print(
         f"our random decision / tic-tac-toe action (after): {ours / ttt:.2f}x "
-        f"({ours} µs against {ttt} µs)"
+        f"({ours} µs against {ttt} µs, medians)"
     )
-    greedy_speedup = b["greedy"]["us_per_decision"] / a["greedy"]["us_per_decision"]
-    mcts_speedup = a["mcts"]["simulations_per_second"] / b["mcts"]["simulations_per_second"]
-    tree_speedup = b["mcts"]["us_per_opponent_decision"] / a["mcts"]["us_per_opponent_decision"]
-    goals = [
-        ("greedy decision ≤ 40x a random one", a["greedy_over_random"] <= 40),
-        ("odds with greedy bots ≥ 60 playouts/s on 2 workers", odds_rate(a) >= 60),
-        (
-            f"mcts simulations/s up as much as greedy's decisions "
-            f"({mcts_speedup:.2f}x against {greedy_speedup:.2f}x)",
-            mcts_speedup >= greedy_speedup,
-        ),
-        (
-            "random decision not slower than before",
-            a["random"]["us_per_decision"] <= b["random"]["us_per_decision"],
-        ),
-    ]
+    per_round = [_goals(row) for row in rounds]
+    greedy_speedup = _median([g["greedy_speedup"] for g in per_round])
+    mcts_speedup = _median([g["mcts_speedup"] for g in per_round])
+    tree_speedup = _median([g["tree_speedup"] for g in per_round])
     print(
         f"greedy's speed-up: {greedy_speedup:.2f}x over whole games, {tree_speedup:.2f}x at the "
         f"positions the mcts tree asks its opponent model about; mcts simulations: "
-        f"{mcts_speedup:.2f}x"
+        f"{mcts_speedup:.2f}x (medians)"
     )
-    print("goals (#15) in this run:")
-    for label, met in goals:
-        print(f"  {'met    ' if met else 'NOT met'} {label}")
-    print(json.dumps(rows))
+    print()
+    print(f"goals (#15), per round ({args.rounds}) and the medians:")
+    ratio = [g["greedy_over_random"] for g in per_round]
+    odds = [g["odds"] for g in per_round]
+    mcts_share = [g["mcts_speedup"] / g["greedy_speedup"] for g in per_round]
+    random_ratio = [g["random_ratio"] for g in per_round]
+    goals = [
+        ("greedy decision ≤ 40x a random one", ratio, "x", _median(ratio) <= 40, lambda v: v <= 40),
+        (
+            "odds with greedy bots ≥ 60 playouts/s on 2 workers",
+            odds,
+            "",
+            _median(odds) >= 60,
+            lambda v: v >= 60,
+        ),
+        (
+            "mcts simulations/s up as much as greedy's decisions (mcts's speed-up / greedy's)",
+            mcts_share,
+            "",
+            _median(mcts_share) >= 1,
+            lambda v: v >= 1,
+        ),
+        (
+            "random decision not slower than before (after / before)",
+            random_ratio,
+            "x",
+            _median(random_ratio) <= 1,
+            lambda v: v <= 1,
+        ),
+    ]
+    for label, values, unit, met, ok in goals:
+        shown = " / ".join(f"{v:.2f}{unit}" for v in values)
+        print(
+            f"  {'met    ' if met else 'NOT met'} {label}: median {_median(values):.2f}{unit} "
+            f"(met in {sum(map(ok, values))} of {len(values)}: {shown})"
+        )
+    print(json.dumps({"rounds": rounds}))
     return 0
+
+
+LINES = [  # (label, group, key, unit) of the figures printed
+    ("µs per random decision (CPU)", "random", "us_per_decision", ""),
+    ("µs per greedy decision (CPU)", "greedy", "us_per_decision", ""),
+    ("greedy / random (goal ≤ 40)", "greedy_over_random", None, "x"),
+    (
+        "odds playouts/s, greedy, 2 workers (goal ≥ 60)",
+        "odds_greedy_2_workers",
+        "playouts_per_second",
+        "",
+    ),
+    ("mcts simulations/s (CPU)", "mcts", "simulations_per_second", ""),
+    (
+        "mcts: the process's first search (cold), sims/s",
+        "mcts",
+        "first_search_simulations_per_second",
+        "",
+    ),
+    (
+        "mcts: opponent model's decisions per simulation",
+        "mcts",
+        "opponent_decisions_per_simulation",
+        "",
+    ),
+    ("mcts: µs per opponent model's decision (CPU)", "mcts", "us_per_opponent_decision", ""),
+    ("mcts, lazy replies: simulations/s (CPU)", "mcts_lazy", "simulations_per_second", ""),
+    (
+        "mcts, lazy replies: opponent decisions/simulation",
+        "mcts_lazy",
+        "opponent_decisions_per_simulation",
+        "",
+    ),
+    ("tic-tac-toe (OpenSpiel, Python) µs per action", "tic_tac_toe", "us_per_action", ""),
+]
+
+
+def _values(rounds: list[dict], side: str, group: str, key: str | None) -> list | None:
+    """One figure of ``side``'s code in every round (None where that code has no such figure)."""
+    if rounds[0][side][group] is None:
+        return None
+    return [row[side][group] if key is None else row[side][group][key] for row in rounds]
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def _goals(row: dict) -> dict:
+    """The figures one round's before-and-after pair gives for the goals of #15."""
+    b, a = row["before"], row["after"]
+    return {
+        "greedy_over_random": a["greedy_over_random"],
+        "odds": odds_rate(a),
+        "greedy_speedup": b["greedy"]["us_per_decision"] / a["greedy"]["us_per_decision"],
+        "mcts_speedup": a["mcts"]["simulations_per_second"] / b["mcts"]["simulations_per_second"],
+        "tree_speedup": b["mcts"]["us_per_opponent_decision"]
+        / a["mcts"]["us_per_opponent_decision"],
+        "random_ratio": a["random"]["us_per_decision"] / b["random"]["us_per_decision"],
+    }
 
 
 def odds_rate(row: dict) -> float:
