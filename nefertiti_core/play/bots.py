@@ -94,6 +94,7 @@ _NEEDED = tuple(_needed_table(st.id) if st.rule in _SHAPE else () for st in R.ST
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _ORDER = R.RESOLUTION_ORDER
+_MARKET_IDS = tuple(range(len(R.MARKETS)))
 # Per stall, per occupancy mask: the occupied squares in resolution order (R6.1).
 _QUEUE = tuple(
     tuple(tuple(i for i in _ORDER[st.id] if mask >> i & 1) for mask in range(1 << len(st.squares)))
@@ -360,25 +361,30 @@ class Evaluator:
         (bids, cards, seal, reserve) is as it was there keeps its value from there (the gifts
         and Deben changed since are not carried into its bids)."""
         gifts = self._gifts(state)
-        counts, holders = gifts[0], gifts[1]
         est = self._seat_part(state, gifts)
         mask = state.mask
-        deben = tuple(state.deben)
-        for m in range(len(R.MARKETS)):
-            if m == state.res_market:
-                gains = self.market_gains(state, m, holders, counts, self._table(gifts, state))
+        res_market = state.res_market
+        deben = None  # every player's Deben as a tuple, made when a market's key needs it
+        for m in _MARKET_IDS:
+            if m == res_market:
+                gains = self.market_gains(state, m, gifts[1], gifts[0], self._table(gifts, state))
                 weight = 1.0
             elif mask[m]:
                 was = near[m] if near is not None else None
-                if was is not None and was[0] == (
-                    state.side[m],
-                    state.owners[m],
-                    state.cards[m],
-                    state.seal_on_upper[m],
-                    state.reserve[m],
-                ):  # the lists compared in place, not copied
+                # The market's own state compared item by item (the cheap ones first), as
+                # ``_own`` holds it; the lists compared in place, not copied.
+                if (
+                    was is not None
+                    and (own := was[0])[4] == state.reserve[m]
+                    and own[1] == state.owners[m]
+                    and own[2] == state.cards[m]
+                    and own[3] == state.seal_on_upper[m]
+                    and own[0] == state.side[m]
+                ):
                     weight, gains = was[1]
                 else:
+                    if deben is None:
+                        deben = tuple(state.deben)
                     weight, gains = self._market(state, m, gifts, deben)
             else:
                 continue
