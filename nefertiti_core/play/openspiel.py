@@ -108,8 +108,8 @@ information sets, every simulation in a freshly resampled world) with:
   simulations go to the chance (the deck, the dice) and to the searcher's next decisions
   instead of the opponents' unlikely replies. A simulation asks the model about 3.7 replies it
   did not have yet (each new node of the searcher's lies behind a turn of every opponent), at
-  about 0.25 ms each since #15, so a second holds about a thousand simulations and the search
-  uses its whole time budget. ``opponents="uct"`` is the model before: UCT over all the
+  about 0.12 ms each since #15 (``benchmarks/lookahead_speed.py``), so a second holds about 1,600
+  simulations and the search uses its whole time budget. ``opponents="uct"`` is the model before: UCT over all the
   opponents' options too, each of them maximising their own share;
 * ``lazy_replies=True`` (off by default: it plays worse): one new thing learnt per
   simulation, as MCTS adds one node per simulation. A simulation that has tried an option of
