@@ -480,6 +480,10 @@ def serve(
     extra = list(kwargs.pop("extra_patterns", []))
     # before Panel's own /components/ route: tornado takes the first route that matches
     extra.append((r"/components/(.*)", _component_handler(), {}))
+    # our front page, not Panel's gallery (which loads fonts and images from the internet)
+    from .home_page import home_handler
+
+    extra.append((r"/", home_handler(), {}))
     from .classroom.pages import learner_app, teacher_app
 
     server = pn.serve(
