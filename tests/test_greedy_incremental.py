@@ -224,13 +224,14 @@ def test_placements_values_kept_between_decisions_are_the_values_computed_again(
         for _ in range(12 + 3 * seed):
             state.apply(players[state.decider].choose(state))
         model = B.GreedyBot(seed=seed)  # one memory for the siblings, as in an mcts search
+        model._memory = {}  # its own, not the thread's (shared by default)
         for o in [o for o in state.legal if O.OPTION_KIND[o] == O.PLACE][:8]:
             sibling = state.copy()
             sibling.apply(o)
             if len(sibling.legal) < 2:
                 continue
             remembering, forgetting = B.GreedyBot(seed=o), B.GreedyBot(seed=o)
-            remembering._memory = model._memory
+            remembering._memory, forgetting._memory = model._memory, {}
             before = calls[0]
             kept = remembering.option_values(sibling.copy())
             with_memory += calls[0] - before
@@ -278,10 +279,11 @@ def test_placements_values_kept_are_told_apart_by_every_input_of_the_market():
     differ = 0
     for state, _ in _positions(lambda s: [None] if s.phase in ("turn", "place") else [])[::3]:
         model = B.GreedyBot(seed=1)
+        model._memory = {}  # its own, not the thread's (shared by default)
         plain = model.option_values(state.copy())
         for edited in _edited(state):
             remembering, forgetting = B.GreedyBot(seed=2), B.GreedyBot(seed=2)
-            remembering._memory = model._memory
+            remembering._memory, forgetting._memory = model._memory, {}
             kept = remembering.option_values(edited.copy())
             assert kept == forgetting.option_values(edited.copy())
             differ += any(kept[o] != plain.get(o) for o in kept if O.OPTION_KIND[o] == O.PLACE)
@@ -314,3 +316,39 @@ def test_r6_2_the_highest_bidders_cards_as_the_plain_definition(symbol):
     values = (-1.0, 0.0, 0.5, 1.0, 2.0, 4.5)
     for worth in itertools.product(values, repeat=R.MARKET_CARDS):
         assert B._best_take(list(worth), symbol) == _best_take_plain(list(worth), symbol), worth
+
+
+def test_the_bots_of_a_thread_share_its_memory_and_choose_as_bots_with_their_own():
+    """``thread_memory``: the greedy bots of a game (every seat) keep their values in one memory
+    per thread; every option value of their games is the one of bots each with a memory of
+    its own, the shared memory holds the values, and another thread gets its own."""
+    import threading
+
+    decisions = 0
+    for seed in (11, 12):
+        shared, alone = new_game(4, seed), new_game(4, seed)
+        sharing = [B.GreedyBot(seed=seed * 10 + i) for i in range(4)]
+        separate = [B.GreedyBot(seed=seed * 10 + i) for i in range(4)]
+        for bot in separate:
+            bot._memory = {}
+        while not shared.is_over:
+            legal = shared.legal_options()
+            if len(legal) > 1:
+                assert sharing[shared.decider].option_values(shared) == separate[
+                    alone.decider
+                ].option_values(alone)
+                decisions += 1
+            option = sharing[shared.decider].choose(shared)
+            assert option == separate[alone.decider].choose(alone)
+            shared.apply(option)
+            alone.apply(option)
+        assert alone.is_over
+    assert decisions > 100, decisions
+    memory = B.thread_memory()
+    assert memory and all(bot._memory is None for bot in sharing)
+    assert any(len(kept[0]) for kept in memory.values())  # market values kept
+    other = []
+    thread = threading.Thread(target=lambda: other.append(B.thread_memory()))
+    thread.start()
+    thread.join()
+    assert other[0] is not memory and other[0] == {}

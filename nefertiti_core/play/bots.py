@@ -15,6 +15,7 @@ import gc
 import math
 import operator
 import random
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -101,10 +102,10 @@ _QUEUE = tuple(
     for st in R.STALLS
 )
 assert R.MARKET_CARDS == 4  # market_gains reads a market's cards as four slots
-# Market values, gift values and markets placed in (each a dict of a few placements' values) a
-# bot keeps between decisions, for each of the latest _SETTINGS_KEPT evaluator settings: about
-# 0.6, 1.7 and 2.3 kB an entry, so at most about 8 MB a setting and 16 MB a bot (a served Sandbox
-# keeps a bot per seat); one mcts search of 1,000 simulations fills about 900, 1,500 and 700.
+# Market values, gift values and markets placed in (each a dict of a few placements' values) the
+# greedy bots of a thread keep between decisions (``thread_memory``), for each of the latest
+# _SETTINGS_KEPT evaluator settings: about 0.6, 1.7 and 2.3 kB an entry, so at most about 8 MB a
+# setting and 16 MB a thread; one mcts search of 1,000 simulations fills about 900, 1,500 and 700.
 _MEMORY_LIMITS = (2_500, 2_500, 1_000)
 _SETTINGS_KEPT = 2
 _WEIGHT_TYPE = tuple(zip(R.KIND_WEIGHT, R.KIND_TYPE, strict=True))  # per card kind
@@ -677,6 +678,21 @@ _EMPTY_COUNT = tuple(
 )
 
 
+_THREAD = threading.local()
+
+
+def thread_memory() -> dict:
+    """The evaluator's memory (``Evaluator(memory=...)``) shared by the greedy bots deciding on
+    this thread: the seats of a game (the tournament's, the odds' playouts, a Sandbox's bot
+    seats) evaluate the same markets one after the other, and the values are kept by their exact
+    inputs, so sharing them changes no value (``tests/test_greedy_incremental.py``). One per
+    thread, so never written by two threads at once; bounded as a bot's was (_MEMORY_LIMITS)."""
+    memory = getattr(_THREAD, "memory", None)
+    if memory is None:
+        memory = _THREAD.memory = {}
+    return memory
+
+
 class GreedyBot:
     """Rule-based: scores each legal option one step ahead (see ``Evaluator``): the gifts' value
     for their holders now (R8), Deben and seals (R9.1), prestige already scored, and the bids on
@@ -696,7 +712,9 @@ class GreedyBot:
         self.depth = depth
         self.exact = exact  # True: search every settlement step of a closing (the old, slow way)
         self.weights = weights or Weights()
-        self._memory: dict = {}  # the evaluator's values kept between decisions
+        # The evaluator's values kept between decisions: None, this thread's (``thread_memory``),
+        # shared with the other greedy bots deciding on it; a dict, this bot's own.
+        self._memory: dict | None = None
 
     def option_values(self, state: GameState, legal=None) -> dict[int, float]:
         """Each legal option's score (``Evaluator`` units: points ahead of the opponents)."""
@@ -705,7 +723,8 @@ class GreedyBot:
 
     def _option_values(self, state: GameState, legal) -> dict[int, float]:
         legal = state.legal_options() if legal is None else legal
-        evaluate = Evaluator(state, self.weights, self._memory)
+        memory = self._memory
+        evaluate = Evaluator(state, self.weights, thread_memory() if memory is None else memory)
         me = state.decider
         search = _Search(evaluate, me, self.depth, self.exact)
         if self.exact:
