@@ -245,6 +245,33 @@ class Evaluator:
             bid = values[i]
             row = table[q]
             c0, c1, c2, c3 = cards
+            if not first:
+                # The first of the best cards left (R6.4), the comparisons ``max`` and
+                # ``index`` make on the list of worths written out (-1.0: no card there).
+                top = -1.0
+                if c0 >= 0:
+                    top = row[c0] + seal_worth if seal else row[c0]
+                best = 0
+                if c1 >= 0 and (w := row[c1]) > top:
+                    top, best = w, 1
+                if c2 >= 0 and (w := row[c2]) > top:
+                    top, best = w, 2
+                if c3 >= 0 and (w := row[c3]) > top:
+                    top, best = w, 3
+                buy = top - bid * dv if deben[q] >= bid and cards[best] >= 0 else -1e9
+                half = half_reserve(reserve)  # R6.4
+                if buy > half * dv:
+                    deben[q] -= bid
+                    reserve += bid
+                    gains[q] += buy
+                    cards[best] = -1
+                    if best == R.UPPER:
+                        seal = False
+                else:
+                    reserve -= half
+                    deben[q] += half
+                    gains[q] += half * dv
+                continue
             if c0 >= 0:
                 w0 = row[c0] + seal_worth if seal else row[c0]
             else:
@@ -255,38 +282,22 @@ class Evaluator:
                 row[c2] if c2 >= 0 else -1.0,
                 row[c3] if c3 >= 0 else -1.0,
             ]
-            if first:
-                first = False
-                if not paid:
-                    if deben[q] < bid:  # R6.3: pay nothing, discard a gift
-                        g = state.gifts[q]
-                        lost = [row[k] for k in range(R.NUM_KINDS) if g[k]]
-                        gains[q] -= min(lost) if lost else 0.0
-                        continue
-                    deben[q] -= bid
-                    reserve += bid
-                    gains[q] -= bid * dv
-                for s in _best_take(worth, _SYMBOLS[stall][i]):
-                    gains[q] += worth[s]
-                    cards[s] = -1
-                    if s == R.UPPER:
-                        seal = False
-                continue
-            top = max(worth)
-            best = worth.index(top)  # the first of the best (R6.4)
-            buy = top - bid * dv if deben[q] >= bid and cards[best] >= 0 else -1e9
-            half = half_reserve(reserve)  # R6.4
-            if buy > half * dv:
+            # The highest bidder (R6.2; R6.3 if they cannot pay):
+            first = False
+            if not paid:
+                if deben[q] < bid:  # R6.3: pay nothing, discard a gift
+                    g = state.gifts[q]
+                    lost = [row[k] for k in range(R.NUM_KINDS) if g[k]]
+                    gains[q] -= min(lost) if lost else 0.0
+                    continue
                 deben[q] -= bid
                 reserve += bid
-                gains[q] += buy
-                cards[best] = -1
-                if best == R.UPPER:
+                gains[q] -= bid * dv
+            for s in _best_take(worth, _SYMBOLS[stall][i]):
+                gains[q] += worth[s]
+                cards[s] = -1
+                if s == R.UPPER:
                     seal = False
-            else:
-                reserve -= half
-                deben[q] += half
-                gains[q] += half * dv
         return gains
 
     def closing_weight(self, state: GameState, m: int) -> float:
@@ -532,6 +543,20 @@ def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     if symbol == R.SINGLE:
         top = max(worth)
         return (worth.index(top),) if top > -1.0 else ()
+    upper_worth, wa, wb, wc = worth
+    if upper_worth > -1.0 and wa > -1.0 and wb > -1.0 and wc > -1.0:
+        # A full market (the usual case): the three lower cards ordered best first, equal
+        # worths by slot (the stable sort below, written out as an insertion of three).
+        a, b, c = 1, 2, 3
+        if wb > wa:
+            a, b, wa, wb = b, a, wb, wa
+        if wc > wb:
+            b, c, wb, wc = c, b, wc, wb
+            if wb > wa:
+                a, b, wa, wb = b, a, wb, wa
+        if symbol == R.EXTRA:
+            return (0, a) if upper_worth + wa > wa + wb + wc else (a, b, c)
+        return (0,) if upper_worth > wa + wb else (a, b)
     lower = [s for s in (1, 2, 3) if worth[s] > -1.0]
     if len(lower) > 1:
         lower.sort(key=worth.__getitem__, reverse=True)  # stable: equal worths by slot
