@@ -18,6 +18,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Protocol
 
 from ..engine import options as O
@@ -645,6 +646,8 @@ _BEAM = 1  # options of a decision inside the look-ahead searched to the end (th
 
 def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
     """``chance_outcomes`` with each outcome's closing (True/False; None: no roll)."""
+    if not _MAY_ROLL[option]:  # most options: no call of ``roll_at``
+        return _NO_ROLL
     rolling = roll_at(state, option)
     if rolling is None:
         return _NO_ROLL
@@ -668,6 +671,13 @@ def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...
 
 
 _CHANCES: dict[tuple, tuple[tuple[float, tuple[int, ...], bool]]] = {}
+# Per option id: whether it may roll Louqsor's dice. ``roll_at`` says None or not by the option
+# alone (a placement on a dice stall, the re-roll); asked once per id with a stand-in position
+# (an empty board, which the answer does not depend on).
+_MAY_ROLL = tuple(
+    roll_at(SimpleNamespace(mask=[0] * len(R.MARKETS), side=[0] * len(R.MARKETS)), o) is not None
+    for o in range(O.NUM_OPTIONS)
+)
 _STALL_RULE = tuple(st.rule for st in R.STALLS)
 _DEBEN_SQUARE = tuple(tuple(sq.symbol == R.DEBEN for sq in st.squares) for st in R.STALLS)
 # Per option id: a placement on a stall whose placements roll no dice (``roll_at`` is None).
