@@ -350,6 +350,13 @@ class Evaluator:
         dv, sv = self.deben, self.seal
         prestige, deben, seals = state.prestige, state.deben, state.seals
         points = gifts[5]
+        if state.n == 4:  # written out (see ``_plus``)
+            return [
+                prestige[0] + deben[0] * dv + seals[0] * sv + points[0],
+                prestige[1] + deben[1] * dv + seals[1] * sv + points[1],
+                prestige[2] + deben[2] * dv + seals[2] * sv + points[2],
+                prestige[3] + deben[3] * dv + seals[3] * sv + points[3],
+            ]
         return [prestige[q] + deben[q] * dv + seals[q] * sv + points[q] for q in range(state.n)]
 
     def _market(
