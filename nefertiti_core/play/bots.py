@@ -385,14 +385,31 @@ class Evaluator:
         held = tuple(map(tuple, gifts))
         hit = self._gift_cache.get(held)
         if hit is None:
-            counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
+            mul = operator.mul
+            if len(held) == 4:  # written out (see ``_plus``)
+                a, b, c, d = held
+                counts = (
+                    (a[0] + 2 * a[1], a[2], a[3], a[4], a[5], a[6], a[7]),
+                    (b[0] + 2 * b[1], b[2], b[3], b[4], b[5], b[6], b[7]),
+                    (c[0] + 2 * c[1], c[2], c[3], c[4], c[5], c[6], c[7]),
+                    (d[0] + 2 * d[1], d[2], d[3], d[4], d[5], d[6], d[7]),
+                )
+            else:
+                counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
             holders = [len(column) - column.count(0) for column in zip(*counts, strict=True)]
             per_gift = [
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
             ]
             number = len(self._gift_cache)
-            mul = operator.mul
-            points = [sum(map(mul, c, per_gift)) for c in counts[: state.n]]
+            if state.n == 4:
+                points = [
+                    sum(map(mul, counts[0], per_gift)),
+                    sum(map(mul, counts[1], per_gift)),
+                    sum(map(mul, counts[2], per_gift)),
+                    sum(map(mul, counts[3], per_gift)),
+                ]
+            else:
+                points = [sum(map(mul, c, per_gift)) for c in counts[: state.n]]
             hit = self._gift_cache[held] = [counts, holders, per_gift, None, number, points]
         if first is None:
             self._first_gifts = (list(map(list, held)), hit)
