@@ -18,6 +18,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress
 from types import SimpleNamespace
 from typing import Protocol
 
@@ -311,10 +312,9 @@ class Evaluator:
             # The highest bidder (R6.2; R6.3 if they cannot pay):
             first = False
             if not paid:
-                if deben[q] < bid:  # R6.3: pay nothing, discard a gift
-                    g = state.gifts[q]
-                    lost = [row[k] for k in range(R.NUM_KINDS) if g[k]]
-                    gains[q] -= min(lost) if lost else 0.0
+                if deben[q] < bid:  # R6.3: pay nothing, discard a gift (the least worth)
+                    lost = min(compress(row, state.gifts[q]), default=None)
+                    gains[q] -= 0.0 if lost is None else lost
                     continue
                 deben[q] -= bid
                 reserve += bid
@@ -395,7 +395,9 @@ class Evaluator:
                     (d[0] + 2 * d[1], d[2], d[3], d[4], d[5], d[6], d[7]),
                 )
             else:
-                counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
+                counts = tuple(
+                    [(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held]
+                )
             holders = [len(column) - column.count(0) for column in zip(*counts, strict=True)]
             per_gift = [
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
