@@ -990,7 +990,9 @@ class _Search:
         ctx, sums = ev
         evaluate = self.evaluate
         reserve, deben = state.reserve, state.deben
-        paid = min((before == 0) + deben_square, reserve[m])
+        paid = (before == 0) + deben_square  # R5.3, while the reserve has money
+        if paid > reserve[m]:
+            paid = reserve[m]
         hit = None  # the market placed in, just after the placement: (closing weight, gains)
         if not exact:
             # Kept for this market's inputs (``Evaluator.placings``; both rolls of a placement
@@ -1011,9 +1013,12 @@ class _Search:
                     est = evaluate.placed(ctx, state, m, p, paid, closes)
                 else:
                     gifts = ctx[0]
-                    table = evaluate._table(gifts, state)
+                    table = gifts[3]
+                    if table is None:
+                        table = evaluate._table(gifts, state)
+                    shape = _SHAPE_WEIGHT[stall]  # ``closing_weight``'s table, where it has one
                     hit = placings[option] = (
-                        evaluate.closing_weight(state, m),
+                        shape[after] if shape else evaluate.closing_weight(state, m),
                         evaluate.market_gains(state, m, gifts[1], gifts[0], table),
                     )
             finally:
