@@ -489,9 +489,9 @@ def _win_shares(eng: GameState) -> list[float]:
     return [share if p in won else 0.0 for p in range(eng.n)]
 
 
-def _public(eng: GameState) -> tuple:
-    """Everything about the position that every player can see (R12): no deck order."""
-    return eng.public_key()
+#: Everything about the position that every player can see (R12): no deck order. The engine's
+#: own method, not a function calling it (a search computes one per step it plays).
+_public = GameState.public_key
 
 
 def _setup_text(c: _Core) -> str:
