@@ -352,3 +352,65 @@ def test_the_bots_of_a_thread_share_its_memory_and_choose_as_bots_with_their_own
     thread.start()
     thread.join()
     assert other[0] is not memory and other[0] == {}
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_seat_sums_written_out_equal_their_plain_definitions(players):
+    """``_plus``, ``Evaluator.relative`` and ``Evaluator._seat_part`` are written out for speed,
+    one way for 4 seats and another for 3: each gives, to the last bit, what the plain
+    comprehension, ``max`` and ``sum`` give, on the estimates of seeded games' positions (and
+    on ties and negative zeros)."""
+    rng = random.Random(players)
+    compared = 0
+    for state, _ in _positions(lambda s: [None], seeds=(3, 4), players=players, limit=60):
+        ev = B.Evaluator(state)
+        ev._first_gifts = None
+        gifts = ev._gifts(state)
+        est = ev._seat_part(state, gifts)
+        points = gifts[5]
+        plain = [
+            state.prestige[q] + state.deben[q] * ev.deben + state.seals[q] * ev.seal + points[q]
+            for q in range(state.n)
+        ]
+        assert repr(est) == repr(plain)
+        samples = [
+            est,
+            [0.0] * players,
+            [-0.0] * players,
+            [rng.choice([1.5, 1.5, -0.0, 2.0]) for _ in range(players)],
+        ]
+        for values in samples:
+            gains = [rng.uniform(-3, 3) for _ in range(players)]
+            for weight in (0.0, 0.45, 1.0, -0.7):
+                summed = B._plus(values, weight, gains)
+                assert repr(summed) == repr([e + weight * g for e, g in zip(values, gains)])  # noqa: B905
+            for seat in range(players):
+                others = [values[q] for q in range(players) if q != seat]
+                expected = (
+                    values[seat] - ev._omax * max(others) - ev._omean * sum(others) / len(others)
+                )
+                assert repr(ev.relative(values, seat)) == repr(expected)
+                compared += 1
+    assert compared > 100, compared
+
+
+def test_the_options_that_roll_are_the_louqsor_placements_and_the_reroll():
+    """``chance.MAY_ROLL`` (what the look-ahead asks before ``roll_at``): exactly the placements on
+    Louqsor's squares, either stall (R3.7, R3.8), and the dice holder's re-roll (R4.2); and
+    ``roll_at`` says where the roll happens for each legal one on seeded positions."""
+    from nefertiti_core.engine.chance import MAY_ROLL, roll_at
+
+    expected = tuple(
+        (O.OPTION_KIND[o] == O.PLACE and O.SQUARE_STALL[o] >> 1 == R.LOUQSOR) or o == O.REROLL_ID
+        for o in range(O.NUM_OPTIONS)
+    )
+    assert MAY_ROLL == expected
+    legal_rolls = 0
+    for state, _ in _positions(lambda s: [None], seeds=(3,), limit=40):
+        for o in range(O.NUM_OPTIONS):
+            at = roll_at(state, o)
+            assert (at is not None) == MAY_ROLL[o]
+            if at is not None and o in state.legal:  # on the stall face up now
+                assert at[0] >> 1 == R.LOUQSOR and at[0] == R.LOUQSOR * 2 + state.side[R.LOUQSOR]
+                legal_rolls += 1
+    assert legal_rolls > 10, legal_rolls

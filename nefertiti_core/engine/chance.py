@@ -176,18 +176,26 @@ def _draw_outcomes(counts: list[int], akhenaton: str) -> tuple[Outcome, ...]:
     return tuple(out)
 
 
+#: Per option id: whether choosing it rolls Louqsor's dice, a placement on a dice stall (R3.7,
+#: R3.8) or the dice holder's re-roll (R4.2). The option alone decides it; ``roll_at`` adds
+#: where the roll happens.
+MAY_ROLL = tuple(
+    (O.OPTION_KIND[o] == O.PLACE and R.STALLS[O.SQUARE_STALL[o]].rule in R.DICE_RULES)
+    or O.OPTION_KIND[o] == O.REROLL
+    for o in range(O.NUM_OPTIONS)
+)
+
+
 def roll_at(state: GameState, option: int) -> tuple[int, int] | None:
-    """(stall id, occupancy at the roll) when ``option`` makes its player roll Louqsor's dice:
-    a placement on a dice stall (R3.7, R3.8) or the dice holder's re-roll (R4.2); else None.
-    The one place that says which options roll (status, exercises, bots and hints ask it)."""
-    kind = O.OPTION_KIND[option]
-    if kind == O.PLACE:
+    """(stall id, occupancy at the roll) when ``option`` makes its player roll Louqsor's dice
+    (``MAY_ROLL``); else None. The one place that says which options roll (status, exercises,
+    bots and hints ask it)."""
+    if not MAY_ROLL[option]:
+        return None
+    if O.OPTION_KIND[option] == O.PLACE:
         stall_id = O.SQUARE_STALL[option]
-        if R.STALLS[stall_id].rule in R.DICE_RULES:
-            return stall_id, state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
-    elif kind == O.REROLL:
-        return R.LOUQSOR * 2 + state.side[R.LOUQSOR], state.mask[R.LOUQSOR]
-    return None
+        return stall_id, state.mask[R.LOUQSOR] | 1 << O.SQUARE_INDEX[option]
+    return R.LOUQSOR * 2 + state.side[R.LOUQSOR], state.mask[R.LOUQSOR]
 
 
 # ====================================================================== the chance point

@@ -19,12 +19,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress
-from types import SimpleNamespace
 from typing import Protocol
 
 from ..engine import options as O
 from ..engine import rules as R
-from ..engine.chance import roll_at
+from ..engine.chance import MAY_ROLL, roll_at
 from ..engine.deck import reshuffled
 from ..engine.errors import NefertitiError
 from ..engine.scoring import totals, winners
@@ -161,17 +160,6 @@ def _plus(est: list[float], weight: float, gains: list[float]) -> list[float]:
     e0, e1, e2 = est
     g0, g1, g2 = gains
     return [e0 + weight * g0, e1 + weight * g1, e2 + weight * g2]
-
-
-def _minus(est: list[float], weight: float, gains: list[float]) -> list[float]:
-    """``[e - weight * g ...]``, as ``_plus``."""
-    if len(est) == 4:
-        e0, e1, e2, e3 = est
-        g0, g1, g2, g3 = gains
-        return [e0 - weight * g0, e1 - weight * g1, e2 - weight * g2, e3 - weight * g3]
-    e0, e1, e2 = est
-    g0, g1, g2 = gains
-    return [e0 - weight * g0, e1 - weight * g1, e2 - weight * g2]
 
 
 def game_progress(state: GameState) -> float:
@@ -385,33 +373,14 @@ class Evaluator:
         held = tuple(map(tuple, gifts))
         hit = self._gift_cache.get(held)
         if hit is None:
-            mul = operator.mul
-            if len(held) == 4:  # written out (see ``_plus``)
-                a, b, c, d = held
-                counts = (
-                    (a[0] + 2 * a[1], a[2], a[3], a[4], a[5], a[6], a[7]),
-                    (b[0] + 2 * b[1], b[2], b[3], b[4], b[5], b[6], b[7]),
-                    (c[0] + 2 * c[1], c[2], c[3], c[4], c[5], c[6], c[7]),
-                    (d[0] + 2 * d[1], d[2], d[3], d[4], d[5], d[6], d[7]),
-                )
-            else:
-                counts = tuple(
-                    [(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held]
-                )
+            counts = tuple([(g[0] + 2 * g[1], g[2], g[3], g[4], g[5], g[6], g[7]) for g in held])
             holders = [len(column) - column.count(0) for column in zip(*counts, strict=True)]
             per_gift = [
                 row[h - 1] if h else 0 for row, h in zip(state.values, holders, strict=True)
             ]
             number = len(self._gift_cache)
-            if state.n == 4:
-                points = [
-                    sum(map(mul, counts[0], per_gift)),
-                    sum(map(mul, counts[1], per_gift)),
-                    sum(map(mul, counts[2], per_gift)),
-                    sum(map(mul, counts[3], per_gift)),
-                ]
-            else:
-                points = [sum(map(mul, c, per_gift)) for c in counts[: state.n]]
+            mul = operator.mul
+            points = [sum(map(mul, c, per_gift)) for c in counts[: state.n]]
             hit = self._gift_cache[held] = [counts, holders, per_gift, None, number, points]
         if first is None:
             self._first_gifts = (list(map(list, held)), hit)
@@ -542,7 +511,8 @@ class Evaluator:
             if hit is not None:
                 weight, gains = hit
                 total = _plus(total, weight, gains)
-        return [total[:] if hit is None else _minus(total, hit[0], hit[1]) for hit in markets]
+        # ``e - w * g`` is ``e + (-w) * g`` to the last bit (IEEE 754 negation is exact).
+        return [total[:] if hit is None else _plus(total, -hit[0], hit[1]) for hit in markets]
 
     def relative(self, est: list[float], seat: int) -> float:
         """``seat``'s estimate minus the opponents' measure (``Weights.opponent_max`` of the best
@@ -706,12 +676,9 @@ _BEAM = 1  # options of a decision inside the look-ahead searched to the end (th
 
 def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
     """``chance_outcomes`` with each outcome's closing (True/False; None: no roll)."""
-    if not _MAY_ROLL[option]:  # most options: no call of ``roll_at``
+    if not MAY_ROLL[option]:  # most options: no call of ``roll_at``
         return _NO_ROLL
-    rolling = roll_at(state, option)
-    if rolling is None:
-        return _NO_ROLL
-    stall, mask = rolling
+    stall, mask = roll_at(state, option)
     key = (stall, mask, tuple(state.forced_rolls))
     out = _CHANCES.get(key)
     if out is None:
@@ -731,19 +698,11 @@ def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...
 
 
 _CHANCES: dict[tuple, tuple[tuple[float, tuple[int, ...], bool]]] = {}
-# Per option id: whether it may roll Louqsor's dice. ``roll_at`` says None or not by the option
-# alone (a placement on a dice stall, the re-roll); asked once per id with a stand-in position
-# (an empty board, which the answer does not depend on).
-_MAY_ROLL = tuple(
-    roll_at(SimpleNamespace(mask=[0] * len(R.MARKETS), side=[0] * len(R.MARKETS)), o) is not None
-    for o in range(O.NUM_OPTIONS)
-)
 _STALL_RULE = tuple(st.rule for st in R.STALLS)
 _DEBEN_SQUARE = tuple(tuple(sq.symbol == R.DEBEN for sq in st.squares) for st in R.STALLS)
 # Per option id: a placement on a stall whose placements roll no dice (``roll_at`` is None).
 _PLACE_NO_ROLL = tuple(
-    O.OPTION_KIND[o] == O.PLACE and _STALL_RULE[O.SQUARE_STALL[o]] not in _DICE
-    for o in range(O.NUM_OPTIONS)
+    O.OPTION_KIND[o] == O.PLACE and not MAY_ROLL[o] for o in range(O.NUM_OPTIONS)
 )
 _NEVER = (False,) * (1 << max(len(st.squares) for st in R.STALLS))
 
