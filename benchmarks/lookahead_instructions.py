@@ -133,9 +133,7 @@ def main(argv=None) -> int:
         after = ROOT if args.after is None else speed._unpack(after_commit, Path(tmp) / "after")
         b, a = count(before, args), count(after, args)
     what = (
-        f"commit {after_commit}"
-        if args.after
-        else f"this checkout ({after_commit} and uncommitted changes)"
+        f"commit {after_commit}" if args.after else f"this checkout ({speed._tree(after_commit)})"
     )
     print(f"before = commit {before_commit}, after = {what}")
     print()

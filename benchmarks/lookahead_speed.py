@@ -197,6 +197,19 @@ def _tic_tac_toe(games: int) -> dict:
     return {"actions": actions, "us_per_action": round(cpu * 1e6 / actions, 2)}
 
 
+def _tree(head: str) -> str:
+    """``head``, and whether the working tree measured differs from it (a figure is then of code
+    no commit holds)."""
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    return f"{head} and uncommitted changes" if changed else f"{head}, nothing uncommitted"
+
+
 def measure(args) -> dict:
     out = {
         "random": _decisions("random", args.games * 20),
@@ -298,11 +311,7 @@ def main(argv=None) -> int:
             # load during the run weighs on both alike.
             order = ("before", "after") if r % 2 == 0 else ("after", "before")
             rounds.append({name: _child(codes[name], args) for name in order})
-    what = (
-        f"commit {after_commit}"
-        if args.after
-        else f"this checkout ({after_commit} and uncommitted changes)"
-    )
+    what = f"commit {after_commit}" if args.after else f"this checkout ({_tree(after_commit)})"
     print(f"before = commit {before_commit}, after = {what}")
     print(
         f"{args.rounds} round(s), each a process of each code; load average at the start "
