@@ -240,7 +240,8 @@ def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(pag
 
 def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
     """A service manager stops the server (SIGTERM) less than the autosave's delay after a
-    move: the move is written before the process ends, and is on the board after the start."""
+    move: the move is written before the process ends, and is on the board when the page has
+    reloaded itself after the start."""
     play_square(page)
     token = token_of(page)
     servants = rows(page, "board-servants")
@@ -255,8 +256,18 @@ def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
     server.process.send_signal(signal.SIGTERM)  # ...when the stop comes
     assert server.process.wait(timeout=30) == 0
     assert "game(s) written" in server.log.read_text()
+    expect(page.locator("#nefertiti-offline")).to_be_visible()
     server.start()
-    open_sandbox(page, f"{server.url}?game={token}")
+    # The page reloads itself as soon as the server answers (PAGE_JS); a goto of ours would race
+    # that reload and be aborted by it, so the test waits for it as a user does.
+    page.wait_for_function(
+        "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
+        "&& Bokeh.documents.length > 0",
+        polling=100,
+        timeout=LOAD_MS,
+    )
+    wait_loaded(page)
+    assert token_of(page) == token
     wait_rows(page, "board-servants", f"n === {servants + 1}")
 
 
