@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import sqlite3
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from pg import fresh_database
@@ -24,6 +25,7 @@ from widgets.session import GameSession
 from widgets.store import (
     MAX_RECORD_CHARS,
     SCHEMA_VERSION,
+    StaleGame,
     Store,
     StoreError,
     games_table,
@@ -82,6 +84,26 @@ def test_a_game_is_kept_and_read_back_by_its_owner_only(store):
     assert (again.record, again.step, again.created) == ("second save", 8, saved.created)
     assert (saved.revision, again.revision) == (1, 2)  # each save counted
     assert store.count() == 1
+
+
+def test_a_writer_that_read_an_older_revision_is_refused_and_changes_nothing(store):
+    """The page a reload left behind holds revision 1; the new page took the game up (2) and
+    saved a move (3): the old page's save, expecting 1, writes nothing."""
+    token, me = new_token(), owner_of(ME)
+    assert store.save(token, me, "first", step=1, expected=0) == 1  # a new game
+    taken = store.take(token, me)
+    assert (taken.record, taken.revision) == ("first", 2)  # read and counted up in one go
+    assert store.save(token, me, "new page's move", step=2, expected=2) == 3
+    with pytest.raises(StaleGame, match=r"revision 3, not 1\): not overwritten"):
+        store.save(token, me, "old page's last save", step=1, expected=1)
+    with pytest.raises(StaleGame):  # a page that never saved it expects none there
+        store.save(token, me, "a copy's first save?", expected=0)
+    kept = store.load(token, me)
+    assert (kept.record, kept.step, kept.revision) == ("new page's move", 2, 3)
+    assert store.take(token, owner_of(THEM)) is None  # another browser takes nothing...
+    assert store.take("not a token", me) is None
+    assert store.load(token, me).revision == 3  # ...and counts nothing up
+    assert store.save(token, me, "unchecked", expected=None) == 4  # no expectation: written
 
 
 def test_tokens_are_random_and_checked(store):
@@ -207,6 +229,45 @@ def test_a_reload_of_the_same_tab_brings_the_game_back_at_once(store):
     assert f"step {first.session.history.step}," in again._saved_note.object
     again.session.undo()  # the note goes at the next move
     assert not again._saved_row.visible
+
+
+def test_the_page_a_reload_left_behind_cannot_undo_the_new_pages_moves(store):
+    """Its last save comes when its session is dropped, seconds after the reload: refused, so
+    the moves played on the reloaded page stay. (Not served, the old page counts as still open:
+    it goes on with a copy under a new token and says so; nothing of either is lost.)"""
+    first = played_sandbox(store)
+    flush(first)
+    again = Sandbox(GameSession())
+    again.connect_store(store, browser=ME, game=first.game_token)
+    token = again.game_token
+    assert token == first.game_token
+    for _ in range(2):
+        again.session.play(again.session.state.legal_options()[0])
+    flush(again)
+    flush(first)  # the old page's last save
+    assert store.load(token, owner_of(ME)).step == again.session.history.step
+    assert first.game_token != token and first._saved_kind == "saved.copy"
+    assert first._saved_row.visible and "goes on with a copy" in first._saved_note.object
+    flush(first)  # the copy's own save (queued behind the refused one)
+    copy = store.load(first.game_token, owner_of(ME))
+    assert copy is not None and copy.step == first.session.history.step
+    assert store.count() == 2
+
+
+def test_a_left_page_whose_browser_is_gone_stops_saving(store):
+    first = played_sandbox(store)
+    flush(first)
+    again = Sandbox(GameSession())
+    again.connect_store(store, browser=ME, game=first.game_token)
+    again.session.play(again.session.state.legal_options()[0])
+    flush(again)
+    # served, its browser gone (a reload): Bokeh's session counts no connection any more
+    gone = SimpleNamespace(_session=SimpleNamespace(connection_count=0))
+    first._doc = SimpleNamespace(session_context=gone, add_next_tick_callback=lambda f: f())
+    flush(first)
+    assert store.count() == 1 and first.game_token == again.game_token
+    assert store.load(again.game_token, owner_of(ME)).step == again.session.history.step
+    assert first.session.save_now() is None  # its saving stopped
 
 
 def test_a_shared_link_does_not_give_another_browser_the_game(store):

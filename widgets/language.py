@@ -8,10 +8,17 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.i18n import LANGUAGES, language_from_header, tr
 
 from ._common import esc, guarded
 from .session import GameSession
+
+
+def browser_language() -> str:
+    """The served page's language from the browser's Accept-Language (English when nothing
+    matches, or not served). Only the header's first 500 characters are read: it comes from
+    the network."""
+    return language_from_header((pn.state.headers or {}).get("Accept-Language", "")[:500])
 
 
 class LanguageSelector(pn.viewable.Viewer):

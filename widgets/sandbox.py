@@ -29,7 +29,7 @@ from .board import Board
 from .characters import Characters
 from .decision import DecisionPanel
 from .hints import HintsView
-from .language import LanguageSelector
+from .language import LanguageSelector, browser_language
 from .log import Log
 from .odds import OddsView
 from .players import Players
@@ -576,10 +576,22 @@ class Sandbox(pn.viewable.Viewer):
         browser = new_token() if new_browser else browser
         self._store, self._owner = store, owner_of(browser)
         self._token = new_token()
+        self._revisions: dict[str, int] = {}  # token -> the revision this page last wrote or took
+        self._doc = _server_document()
         note = ""
-        saved = store.load(game, self._owner) if valid_token(game) else None
+        saved = None
+        if valid_token(game):
+            copy = game in live  # the same game open in another tab: this one goes on with a copy
+            if not copy:
+                # a reload: the page it left may still have a save to make (a move in the last
+                # AUTOSAVE_DELAY_MS); made first, then the game taken up, so that page's later
+                # saves (its session is dropped some seconds on) cannot undo this one's moves
+                getattr(live, "settle", lambda token: None)(game)
+            saved = store.load(game, self._owner) if copy else store.take(game, self._owner)
+            if saved is not None and not copy:  # before the restore, whose change is saved
+                self._revisions[game] = saved.revision
         if saved is not None and self._restore(saved):
-            if game in live:  # the same game open in another tab: this one goes on with a copy
+            if copy:
                 note = "saved.copy"
             else:
                 self._token = game
@@ -613,12 +625,43 @@ class Sandbox(pn.viewable.Viewer):
 
     def _write(self, text: str, branch: str, step: int, token: str) -> None:
         """Background thread: keep the game in the store (under the token it had when its
-        record was taken)."""
+        record was taken), unless another page took that game up since (StaleGame)."""
+        from .store import StaleGame
+
         session = self.session
-        self._store.save(
-            token, self._owner, text, lang=session.lang, hints=session.hints,
-            branch=branch, step=step,
-        )  # fmt: skip
+        try:
+            self._revisions[token] = self._store.save(
+                token, self._owner, text, lang=session.lang, hints=session.hints,
+                branch=branch, step=step, expected=self._revisions.get(token, 0),
+            )  # fmt: skip
+        except StaleGame as error:
+            log.info("%s", error)
+            if self._doc is None:
+                self._on_stale(token)
+                return
+            try:  # the page's own thread (Bokeh's one thread-safe call on a document)
+                self._doc.add_next_tick_callback(lambda: self._on_stale(token))
+            except Exception:  # its session is gone (the save made as it was dropped)
+                self.session.autosave(None)
+
+    def _on_stale(self, token: str) -> None:
+        """Another page took this game up (a reload of this tab, or a tab of this browser served
+        by another process). A page nobody sees any more stops saving; a page still open goes
+        on with a copy under a new token (its address too), and says so: no move is lost."""
+        if token != self._token:
+            return  # already a copy
+        context = getattr(self._doc, "session_context", None)
+        if context is not None and not _connected(context):
+            self.session.autosave(None)
+            return
+        from .store import new_token
+
+        self._token = new_token()
+        self.session.autosave_key = self._token
+        self._saved_kind = "saved.copy"
+        self._refresh_saved()
+        self._page.data = dict(self._page.data, token=[self._token])
+        self.session.save_now()
 
     def _restore(self, saved) -> bool:
         from nefertiti_core.files.history import record_from_data
@@ -637,17 +680,19 @@ class Sandbox(pn.viewable.Viewer):
     def _refresh_saved(self) -> None:
         lang = self.session.lang
         kind, saved = getattr(self, "_saved_kind", ""), self._offer
-        if self._store is None or not kind or saved is None:
+        if self._store is None or not kind or (saved is None and kind != "saved.copy"):
             self._saved_row.visible = False
-        else:
-            when = saved.updated.astimezone()
-            time = when.strftime(
-                "%H:%M" if when.date() == datetime.now().date() else "%Y-%m-%d %H:%M"
-            )
-            key = kind
-            if kind == "saved.offer" and saved.branch != "main":
-                key = "saved.offer_branch"
-            text = tr(lang, key, time=time, step=saved.step, branch=saved.branch)
+        else:  # (a copy made when another page took this game up may have no saved game read)
+            key, facts = kind, {}
+            if saved is not None:
+                when = saved.updated.astimezone()
+                time = when.strftime(
+                    "%H:%M" if when.date() == datetime.now().date() else "%Y-%m-%d %H:%M"
+                )
+                facts = dict(time=time, step=saved.step, branch=saved.branch)
+                if kind == "saved.offer" and saved.branch != "main":
+                    key = "saved.offer_branch"
+            text = tr(lang, key, **facts)
             self._saved_note.object = f"<b>{esc(text)}</b>" if kind == "saved.offer" else esc(text)
             offer = kind == "saved.offer"
             self._resume.param.update(name=tr(lang, "saved.resume"), visible=offer)
@@ -668,8 +713,13 @@ class Sandbox(pn.viewable.Viewer):
         if saved is None:
             return False
         copy = saved.token in self._live  # open in another tab: this one goes on with a copy
-        if not copy:  # saved under its own token from the restore on
-            session.autosave_key = saved.token
+        if not copy:  # taken up as it is now (the offer was read when the page opened)
+            getattr(self._live, "settle", lambda token: None)(saved.token)
+            saved = self._store.take(saved.token, self._owner)
+            if saved is None:  # deleted since (expired)
+                return False
+            self._revisions[saved.token] = saved.revision  # before the restore's own save
+            session.autosave_key = saved.token  # saved under its own token from the restore on
         if not self._restore(saved):
             session.autosave_key = self._token
             return False
@@ -734,7 +784,8 @@ def make_app() -> pn.viewable.Viewable:
     Returns the Sandbox's layout; the Sandbox itself (and its session) is its ``sandbox``
     attribute.
     """
-    sandbox = Sandbox(GameSession(), fit_window=True)
+    # A new game speaks the browser's language; a resumed one its own (saved with it).
+    sandbox = Sandbox(GameSession(lang=browser_language()), fit_window=True)
     _connect_saved_games(sandbox)
     app = sandbox.__panel__()
     app.sandbox = sandbox
@@ -778,12 +829,29 @@ class _OpenGames:
         self.tabs: dict[int, tuple[Sandbox, object]] = {}
 
     def __contains__(self, token) -> bool:
-        for sandbox, context in list(self.tabs.values()):
-            session = getattr(context, "_session", None)  # Bokeh's ServerSession
-            connected = session is None or getattr(session, "connection_count", 1) > 0
-            if connected and sandbox.game_token == token:
-                return True
-        return False
+        return any(
+            _connected(context) and sandbox.game_token == token
+            for sandbox, context in list(self.tabs.values())
+        )
+
+    def settle(self, token: str, timeout: float = 5.0) -> None:
+        """Make now the saves still to come of this process's pages that play ``token`` (the
+        page a reload left behind), and wait for them: a move made just before a reload is in
+        the store when the new page reads it."""
+        for sandbox, _context in list(self.tabs.values()):
+            if sandbox.game_token == token and sandbox.session._save_scheduled:
+                future = sandbox.session.save_now()
+                if future is not None:
+                    try:
+                        future.result(timeout=timeout)
+                    except Exception:  # logged by the save itself; the reload goes on
+                        pass
+
+
+def _connected(context) -> bool:
+    """Whether a served session still has its browser (Bokeh's ServerSession counts them)."""
+    session = getattr(context, "_session", None)
+    return session is None or getattr(session, "connection_count", 1) > 0
 
 
 OPEN_GAMES = _OpenGames()

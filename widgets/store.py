@@ -112,6 +112,11 @@ class StoreError(Exception):
     """The store cannot be used (a newer schema, an unreadable file) or refuses a game."""
 
 
+class StaleGame(StoreError):
+    """A save refused: the game was taken up (:meth:`Store.take`) or written by another page
+    since this writer's last save, so writing would put an older game over a newer one."""
+
+
 @dataclass(frozen=True)
 class SavedGame:
     token: str
@@ -377,8 +382,15 @@ class Store:
         hints: bool = True,
         branch: str = "main",
         step: int = 0,
-    ) -> None:
-        """Keep (or replace) the game ``token`` of ``owner`` (see :func:`owner_of`)."""
+        expected: int | None = None,
+    ) -> int:
+        """Keep (or replace) the game ``token`` of ``owner`` (see :func:`owner_of`); returns
+        its revision now.
+
+        ``expected``: the revision this writer last saw (0: it never saved this token). If the
+        stored game is at another one, another page took it up or wrote it since (a reload's
+        new page, a tab in another process): nothing is written and :class:`StaleGame` is
+        raised. ``None`` writes whatever is there."""
         if not valid_token(token):
             raise StoreError(f"not a game token: {str(token)[:70]!r}")
         if len(record) > MAX_RECORD_CHARS:
@@ -391,14 +403,24 @@ class Store:
             owner=owner, record=record, lang=lang, hints=bool(hints), branch=branch[:100],
             step=int(step), updated=now,
         )  # fmt: skip
+        mine = (games_table.c.token == token, games_table.c.owner == owner)
         with self._lock, self.transaction() as db:
+            statement = update(games_table).where(*mine)
+            if expected is not None:
+                statement = statement.where(games_table.c.revision == expected)
             done = db.execute(
-                update(games_table)
-                .where(games_table.c.token == token, games_table.c.owner == owner)
-                .values(revision=games_table.c.revision + 1, **values)
+                statement.values(revision=games_table.c.revision + 1, **values)
             ).rowcount
-            if not done:
-                try:
+            if done:
+                revision = db.execute(select(games_table.c.revision).where(*mine)).scalar_one()
+            else:
+                now_at = db.execute(select(games_table.c.revision).where(*mine)).scalar()
+                if now_at is not None:  # only a writer that expected another revision gets here
+                    raise StaleGame(
+                        f"game {token[:6]}… was taken up or written by another page since this "
+                        f"one saved it (revision {now_at}, not {expected}): not overwritten"
+                    )
+                try:  # a new game (or one expired since): written anew
                     with db.begin_nested():
                         db.execute(
                             insert(games_table).values(
@@ -407,8 +429,25 @@ class Store:
                         )
                 except IntegrityError:  # the token is someone else's: never overwritten
                     raise StoreError(f"game {token[:6]}… belongs to another browser") from None
+                revision = 1
         if time.monotonic() - self._last_expiry > EXPIRE_EVERY_S:
             self.expire()
+        return revision
+
+    def take(self, token: str, owner: str) -> SavedGame | None:
+        """The game ``token`` if ``owner`` owns it, taken up by the caller: its revision is
+        counted up in the same transaction, so a page that read it before (the page a reload
+        left behind, whose last save would come when its session is dropped) is refused
+        (:class:`StaleGame`) instead of writing its older game over this one's moves."""
+        if not valid_token(token):
+            return None
+        mine = (games_table.c.token == token, games_table.c.owner == owner)
+        with self._lock, self.transaction() as db:
+            bumped = db.execute(
+                update(games_table).where(*mine).values(revision=games_table.c.revision + 1)
+            ).rowcount
+            row = db.execute(select(games_table).where(*mine)).first() if bumped else None
+        return _saved(row) if row is not None else None
 
     def delete(self, token: str) -> None:
         with self._lock, self.transaction() as db:

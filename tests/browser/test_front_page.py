@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from support import ARTIFACTS
 
 from nefertiti_core.engine.i18n import tr
+from widgets._common import colour_name
 from widgets.home_page import PAGES
 
 LOAD_MS = 60_000
@@ -106,5 +107,29 @@ def test_the_front_page_shows_an_unknown_language_in_english(chromium, sandbox_u
     try:
         assert response.headers["content-language"] == "en"
         expect(page.locator("h1")).to_have_text(tr("en", "panel.title"))
+    finally:
+        context.close()
+
+
+def test_the_sandbox_opened_from_a_german_front_page_speaks_german(chromium, sandbox_url):
+    """A new game takes the browser's language; a game the learner switched to English stays
+    English when the tab reloads (the saved game's own language wins over the browser's)."""
+    front = _front(sandbox_url)
+    context, page, _, _, errors = _open(chromium, front, "de-DE")
+    try:
+        page.locator("#home-tutor").click()
+        page.wait_for_url(f"{front}tutor", timeout=LOAD_MS)
+        blue = {
+            lang: tr(lang, "panel.decision.decides", player=colour_name(lang, "blue"))
+            for lang in ("de", "en")
+        }
+        expect(page.get_by_text(blue["de"])).to_be_visible(timeout=LOAD_MS)
+        page.get_by_role("button", name="English", exact=True).click()
+        expect(page.get_by_text(blue["en"])).to_be_visible()
+        page.wait_for_url("**/tutor?game=*")  # the game's token in the address
+        page.reload(timeout=LOAD_MS)
+        expect(page.get_by_text(blue["en"])).to_be_visible(timeout=LOAD_MS)
+        expect(page.get_by_text(blue["de"])).to_have_count(0)
+        assert errors == [], errors
     finally:
         context.close()

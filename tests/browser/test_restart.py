@@ -39,8 +39,11 @@ from support import (
 )
 
 from widgets import geometry as G
+from widgets import serve
 
 LOAD_MS = 60_000
+#: the server's INFO lines in its log (as ``nefertiti serve`` prints them)
+LOGGED = "import logging; logging.basicConfig(level=logging.INFO); "
 STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
@@ -73,7 +76,7 @@ class Server:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-c", SANDBOX.replace("PORT", str(self.port))],
+            [sys.executable, "-c", LOGGED + SANDBOX.replace("PORT", str(self.port))],
             cwd=ROOT,
             env={**os.environ, "NEFERTITI_HOME": str(self.home)},
             stdout=self.log.open("a"),
@@ -84,6 +87,13 @@ class Server:
         except RuntimeError:
             self.stop()
             raise RuntimeError("the app did not start:\n" + self.log.read_text()[-3000:]) from None
+
+    def wait_for_log(self, needle: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.log.read_text():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server never logged {needle!r} in {timeout:.0f} s")
+            time.sleep(0.5)
 
     def kill(self) -> None:
         os.kill(self.process.pid, signal.SIGKILL)
@@ -269,6 +279,34 @@ def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
     wait_loaded(page)
     assert token_of(page) == token
     wait_rows(page, "board-servants", f"n === {servants + 1}")
+
+
+def test_a_reload_keeps_the_last_move_and_the_page_it_left_never_undoes_the_next(page, server):
+    """A move, and a reload at once (before the autosave's delay): the move is on the reloaded
+    page. Two moves there; the page the reload left is dropped by the server some seconds later
+    (its session's last save): a reload after that still shows all three moves."""
+    play_square(page)
+    token = token_of(page)
+    servants = rows(page, "board-servants")
+    legal = source(page, "board-legal")
+    page.mouse.click(*canvas_point(page, legal["x"][-1], legal["y"][-1], G.WIDTH, G.HEIGHT))
+    wait_rows(page, "board-servants", f"n === {servants + 1}")
+    page.reload(timeout=LOAD_MS)  # at once: the move's save is still to come
+    wait_loaded(page)
+    assert token_of(page) == token
+    wait_rows(page, "board-servants", f"n === {servants + 1}")
+    play_square(page)
+    play_square(page)
+    wait_saved(server, token, [], servants + 3)
+    # the left page's session is dropped some seconds after the reload (UNUSED_SESSION_MS,
+    # checked every CHECK_UNUSED_MS): its save then is refused (the server says so at INFO)
+    # instead of putting the older game back
+    server.wait_for_log("not overwritten", timeout=serve.UNUSED_SESSION_MS / 1000 + 60)
+    page.reload(timeout=LOAD_MS)
+    wait_loaded(page)
+    assert token_of(page) == token
+    wait_rows(page, "board-servants", f"n === {servants + 3}")
+    wait_saved(server, token, [], servants + 3)
 
 
 def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):

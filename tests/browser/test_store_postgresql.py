@@ -115,6 +115,37 @@ def token_of(page) -> str:
     return parse_qs(urlparse(page.url).query)["game"][0]
 
 
+def test_a_tab_whose_game_another_process_took_up_goes_on_with_a_copy(page, processes, database):
+    """Tab A plays on the first process; the same browser opens the game's address in a second
+    tab, which the load balancer sends to the other process (it cannot know A is open): that
+    tab takes the game up. A's next move is not written over it: A goes on with a copy under a
+    new token and says so, and both games are kept."""
+    first, second = processes
+    play_square(page, 0)
+    token = token_of(page)
+    wait_saved(database, token, 1)
+    other = page.context.new_page()  # the same browser: its cookie
+    other.goto(f"{second.url}?game={token}", timeout=LOAD_MS)
+    wait_rows(other, "board-servants", "n === 1", timeout=LOAD_MS)
+    expect(other.get_by_text("Your game is back where you left it", exact=False)).to_be_visible()
+    play_square(other, -1)
+    wait_saved(database, token, 2)
+    play_square(page, 3)  # tab A, its game taken up elsewhere
+    note = page.get_by_text("this tab goes on with a copy of it", exact=False)
+    expect(note).to_be_visible(timeout=LOAD_MS)
+    page.wait_for_function(f"() => !window.location.search.includes({token!r})")
+    copy = token_of(page)
+    wait_saved(database, copy, 2)  # A's own two moves, under its new token
+    assert saved(database, token)[0] == 2  # the other tab's game, untouched
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "sandbox-goes-on-with-a-copy.png"))
+    play_square(page, 0)
+    wait_saved(database, copy, 3)
+    play_square(other, 0)
+    wait_saved(database, token, 3)
+    other.close()
+
+
 def test_a_game_on_postgresql_survives_a_database_restart_and_moves_to_another_process(
     page, processes, database
 ):

@@ -23,12 +23,12 @@ import threading
 import panel as pn
 import param
 
-from nefertiti_core.engine.i18n import LANGUAGES, language_from_header, tr
+from nefertiti_core.engine.i18n import LANGUAGES, tr
 
 from .._common import HTML, esc, guarded
 from ..board import PLAYER_COLOURS, Board
 from ..decision import DecisionPanel
-from ..language import LanguageSelector
+from ..language import LanguageSelector, browser_language
 from ..position_memo import SHARED_POSITIONS
 from ..projector import ProjectorBar, banner_html, last_move_html
 from ..rules_view import link_rule_ids
@@ -925,10 +925,6 @@ def _arg(name: str, limit: int = 80) -> str:
     return text[:limit]
 
 
-def _browser_lang() -> str:
-    return language_from_header((pn.state.headers or {}).get("Accept-Language", ""))
-
-
 def _deferred(build):
     """A spinner; the page itself once the browser's websocket is there (like the Sandbox)."""
     holder = pn.Column(
@@ -949,12 +945,12 @@ def _deferred(build):
 def teacher_app():
     code, key = _arg("room", 40), _arg("key", 80)
     host = (pn.state.headers or {}).get("Host", "")[:200]
-    lang = _browser_lang()
+    lang = browser_language()
     return _deferred(lambda: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang))
 
 
 def learner_app():
     code = normal_code(_arg("code", 40)) or ""
     cookies = {k: v for k, v in (pn.state.cookies or {}).items() if k.startswith(COOKIE)}
-    lang = _browser_lang()
+    lang = browser_language()
     return _deferred(lambda: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang))
