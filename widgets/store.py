@@ -24,7 +24,10 @@ adds a step to :data:`MIGRATIONS` under a new :data:`SCHEMA_VERSION`.
 Between processes, :meth:`Store.compare_and_set` / :meth:`Store.append_step` write a row only if
 its version is still the one the writer read (one ``UPDATE … WHERE version = :expected``): of two
 processes writing the same room at once one wins and the other is told, nothing is lost or
-doubled. widgets/classroom/feed.py tells the other processes that something changed.
+doubled. widgets/classroom/feed.py tells the other processes that something changed. A saved
+game is guarded the same way: a page takes its game up (:meth:`Store.take`) and each of its saves
+expects the revision it last wrote, so a page left behind by a reload, or a tab of the same
+browser in another process, cannot write an older game over a newer one (:class:`StaleGame`).
 
 Bounded: a record larger than ``MAX_RECORD_CHARS`` is not stored (the caller is told), and games
 untouched for ``EXPIRE_DAYS`` are deleted when the store is opened and then hourly.
