@@ -8,6 +8,7 @@ import math
 import random
 import sys
 import threading
+import time
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -172,6 +173,42 @@ def test_same_seed_same_report_with_one_or_two_workers():
     assert one.scores == two.scores
     other = odds(state, playouts=48, bots="random", seed=12, workers=1)
     assert other.scores != one.scores
+
+
+def test_worker_processes_are_kept_between_runs_and_a_lost_one_is_replaced():
+    """The second run plays on the first run's workers (no start-up paid again); a worker that
+    died between runs (killed) costs the next run nothing but a new pool: the same report."""
+    import os
+    import signal
+
+    from nefertiti_core.play import odds as odds_module
+
+    state = new_game(4, 5)
+    one = odds(state, playouts=24, bots="random", seed=3, workers=1)
+    first = odds(state, playouts=24, bots="random", seed=3, workers=2, chunk_size=4)
+    pool = odds_module.POOLS.take(2)
+    try:
+        pid = pool.submit(os.getpid).result(timeout=60)
+    finally:
+        odds_module.POOLS.give_back(2, pool, broken=False)
+    again = odds(state, playouts=24, bots="random", seed=3, workers=2, chunk_size=4)
+    assert odds_module.POOLS._pools[2] is pool  # the same processes
+    os.kill(pid, signal.SIGKILL)
+    after = odds(state, playouts=24, bots="random", seed=3, workers=2, chunk_size=4)
+    assert one.same_results(first) and one.same_results(again) and one.same_results(after)
+    assert odds_module.POOLS._pools[2] is not pool  # the broken pool was dropped
+
+
+def test_idle_worker_processes_are_shut_down(monkeypatch):
+    from nefertiti_core.play import odds as odds_module
+
+    monkeypatch.setattr(odds_module, "POOL_IDLE_S", 0.2)
+    odds(new_game(4, 1), playouts=8, bots="random", seed=0, workers=2, chunk_size=2)
+    assert odds_module.POOLS._pools  # kept after the run...
+    deadline = time.monotonic() + 30
+    while odds_module.POOLS._pools and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not odds_module.POOLS._pools  # ...and shut down when nobody used it for a while
 
 
 def test_greedy_bots_run_in_playouts():

@@ -372,7 +372,8 @@ def odds(
     ``distributed.Client`` or a cluster object; its workers need ``nefertiti_core`` installed.
     A worker lost mid-run costs only time: its chunks are played again on the others (same
     report), ``workers_lost`` counts it; with no worker left the run stops with what it played
-    (``stopped`` says why).
+    (``stopped`` says why). Local workers are kept for the next run (:data:`POOLS`); one lost
+    between runs is replaced, one lost mid-run is a clear error (the next run gets new ones).
     ``progress(done, total)`` is called in this thread as chunks finish; once ``cancel`` (a
     ``threading.Event``) is set the run stops soon and returns the playouts done so far, marked
     ``cancelled``. ``state`` is never changed.
@@ -468,11 +469,93 @@ def _process_context():
     return context
 
 
+#: Seconds a kept pool of worker processes waits for the next run before it is shut down.
+POOL_IDLE_S = 300.0
+
+
+class _Pools:
+    """The worker processes, kept from one run to the next (one pool per number of workers).
+
+    Starting two workers (a fork of the forkserver each, then their bots' first, cold
+    evaluations) costs about a tenth of a 120-playout run: a learner comparing options runs odds
+    again and again, and a served app's sessions share the pool instead of each run starting
+    processes of its own (two runs at once take turns on the cores instead of fighting over
+    them). A pool whose worker died is dropped (the next run gets a new one); pools with no run
+    for ``POOL_IDLE_S`` seconds are shut down, so an idle kernel keeps no processes."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._pools: dict = {}  # workers -> ProcessPoolExecutor
+        self._running = 0
+        self._timer: threading.Timer | None = None
+
+    def take(self, workers: int):
+        from concurrent.futures import ProcessPoolExecutor
+
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            pool = self._pools.get(workers)
+            if pool is None:
+                pool = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+                self._pools[workers] = pool
+            self._running += 1
+            return pool
+
+    def give_back(self, workers: int, pool, broken: bool) -> None:
+        with self._lock:
+            self._running -= 1
+            if broken and self._pools.get(workers) is pool:
+                del self._pools[workers]
+            if self._running == 0 and self._pools:
+                self._timer = threading.Timer(POOL_IDLE_S, self.shutdown)
+                self._timer.daemon = True
+                self._timer.start()
+        if broken:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> int:
+        """Shut every idle pool down (a run in progress keeps its own); returns how many."""
+        with self._lock:
+            if self._running:
+                return 0
+            pools, self._pools = list(self._pools.values()), {}
+            self._timer = None
+        for pool in pools:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return len(pools)
+
+
+POOLS = _Pools()
+
+
 def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return _run_on_pool(payload, chunks, args, total, progress, cancel, workers)
+    except _IdleLoss:  # a kept worker died between runs (killed, out of memory): new workers
+        return _run_on_pool(payload, chunks, args, total, progress, cancel, workers)
+    except BrokenProcessPool as error:
+        raise NefertitiError(
+            f"a worker process of the odds died during the run ({error}); run them again "
+            "(new workers are started), or with workers=1"
+        ) from None
+
+
+class _IdleLoss(Exception):
+    """The kept pool was broken before this run had any result from it."""
+
+
+def _run_on_pool(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     results: list[Result] = []
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=_process_context())
+    pool = POOLS.take(workers)
+    broken = False
+    pending = set()
     try:
         pending = {pool.submit(_run_chunk, payload, a, b, *args) for a, b in chunks}
         while pending:
@@ -482,11 +565,16 @@ def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> l
             if done and progress is not None:
                 progress(len(results), total)
             if cancel is not None and cancel.is_set():
-                for future in pending:
-                    future.cancel()
                 break
+    except BrokenProcessPool:
+        broken = True
+        if not results:
+            raise _IdleLoss from None
+        raise
     finally:
-        pool.shutdown(wait=not (cancel is not None and cancel.is_set()), cancel_futures=True)
+        for future in pending:  # cancelled, or left by an error: this run's chunks only
+            future.cancel()
+        POOLS.give_back(workers, pool, broken)
     return results
 
 
