@@ -66,6 +66,14 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
     assert all(rows(page, f"odds-hist-{seat}") > 0 for seat in range(4))
     page.get_by_text("Which market closes next", exact=False).scroll_into_view_if_needed()
     screenshot(page, "odds")
+    # Run again, greedy bots this time: on the worker processes the first run left (odds.POOLS)
+    page.get_by_label("Bots playing it out", exact=True).select_option(
+        label=tr("en", "panel.seat.greedy")
+    )
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(
+        page.get_by_text(f"50 playouts ({tr('en', 'panel.seat.greedy')}", exact=False)
+    ).to_be_visible(timeout=120_000)
 
 
 def test_an_mcts_seat_answers_within_its_second(page):
