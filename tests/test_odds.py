@@ -175,6 +175,21 @@ def test_same_seed_same_report_with_one_or_two_workers():
     assert other.scores != one.scores
 
 
+@pytest.mark.parametrize(("playouts", "workers"), [(1, 2), (7, 2), (120, 2), (600, 2), (5000, 8)])
+def test_chunks_cover_every_playout_once_and_shrink_towards_the_end(playouts, workers):
+    from nefertiti_core.play.odds import MAX_CHUNK, _chunks
+
+    chunks = _chunks(playouts, workers, None)
+    assert [i for a, b in chunks for i in range(a, b)] == list(range(playouts))
+    sizes = [b - a for a, b in chunks]
+    assert all(1 <= s <= MAX_CHUNK for s in sizes)
+    assert sizes == sorted(sizes, reverse=True)  # the large ones first, the small ones last
+    assert sizes[-1] == 1
+    if playouts >= 120:  # the last quarter of the work in chunks of a few playouts each
+        assert max(sizes[len(sizes) * 3 // 4 :]) <= 4
+    assert _chunks(10, 2, 4) == [(0, 4), (4, 8), (8, 10)]  # a chunk size given is kept
+
+
 def test_worker_processes_are_kept_between_runs_and_a_lost_one_is_replaced():
     """The second run plays on the first run's workers (no start-up paid again); a worker that
     died between runs (killed) costs the next run nothing but a new pool: the same report."""
