@@ -214,6 +214,32 @@ def test_worker_processes_are_kept_between_runs_and_a_lost_one_is_replaced():
     assert odds_module.POOLS._pools[2] is not pool  # the broken pool was dropped
 
 
+def test_two_runs_at_once_share_the_workers_chunk_by_chunk():
+    """Two learners' Odds on one server: the second, short run is not queued behind the whole
+    of the first, long one (it ends while the first is still playing), and both are right."""
+    state = new_game(4, 2)
+    seen: list[int] = []
+    long_run: dict = {}
+
+    def first():
+        long_run["report"] = odds(
+            state, 4000, "random", 0, workers=2, chunk_size=10,
+            progress=lambda done, total: seen.append(done),
+        )  # fmt: skip
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not seen and time.monotonic() < deadline:  # the long run is under way
+        time.sleep(0.01)
+    short = odds(state, 20, "random", 5, workers=2, chunk_size=10)
+    done_then = seen[-1]
+    thread.join(300)
+    assert done_then < 4000, "the short run waited for the whole of the long one"
+    assert short.same_results(odds(state, 20, "random", 5, workers=1))
+    assert long_run["report"].playouts == 4000
+
+
 def test_idle_worker_processes_are_shut_down(monkeypatch):
     from nefertiti_core.play import odds as odds_module
 

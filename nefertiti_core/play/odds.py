@@ -573,9 +573,16 @@ def _run_on_pool(payload, chunks, args, total, progress, cancel, workers) -> lis
     pool = POOLS.take(workers)
     broken = False
     pending = set()
+    todo = iter(chunks)
     try:
-        pending = {pool.submit(_run_chunk, payload, a, b, *args) for a, b in chunks}
-        while pending:
+        while True:
+            # A few chunks in the pool at a time, not all: runs sharing the pool (two learners'
+            # Odds on one server) take turns chunk by chunk instead of the second waiting for
+            # the whole of the first; a cancel leaves little behind.
+            while len(pending) <= workers and (chunk := next(todo, None)) is not None:
+                pending.add(pool.submit(_run_chunk, payload, *chunk, *args))
+            if not pending:
+                break
             done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for future in done:
                 results += future.result()
