@@ -90,3 +90,34 @@ def test_an_mcts_seat_answers_within_its_second(page):
     wait_rows(page, "board-servants", "n === 2", timeout=STEP_MS)  # Blue's servant and the bot's
     expect(page.get_by_text("Green decides now")).to_be_visible()
     screenshot(page, "mcts-moved")
+
+
+def _run_odds(page, playouts: str, bots: str) -> None:
+    page.get_by_role("button", name="Odds", exact=True).click()
+    page.get_by_label("Playouts", exact=True).select_option(label=playouts)
+    page.get_by_label("Bots playing it out", exact=True).select_option(
+        label=tr("en", f"panel.seat.{bots}")
+    )
+    page.get_by_role("button", name="Run", exact=True).click()
+
+
+def test_two_learners_odds_at_once_take_turns_on_the_workers(chromium, page, sandbox_url):
+    """Two devices on one server: a long run (5000 greedy playouts) is under way on the first
+    when the second asks for 50 random ones; the second's answer comes while the first is still
+    counting (the kept workers are shared chunk by chunk), and the first can still be cancelled."""
+    _run_odds(page, "5000", "greedy")
+    running = page.get_by_text(re.compile(r"^[1-9]\d* of 5000 playouts"))
+    expect(running).to_be_visible()
+    other = chromium.new_context(viewport=VIEWPORT)
+    try:
+        second = other.new_page()
+        second.goto(sandbox_url, timeout=STEP_MS)
+        wait_rows(second, "board-squares", "n > 0", timeout=STEP_MS)
+        _run_odds(second, "50", "random")
+        expect(second.get_by_text("50 playouts (", exact=False)).to_be_visible()
+        wait_rows(second, "odds-hist-0", "n > 0", timeout=STEP_MS)
+    finally:
+        other.close()
+    expect(running).to_be_visible()  # the long run still counting
+    page.get_by_role("button", name="Cancel", exact=True).click()
+    expect(page.get_by_text(re.compile(r"^Cancelled: \d+ of 5000"))).to_be_visible()
