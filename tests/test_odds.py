@@ -240,6 +240,28 @@ def test_two_runs_at_once_share_the_workers_chunk_by_chunk():
     assert long_run["report"].playouts == 4000
 
 
+def test_a_worker_lost_mid_run_is_a_clear_error_and_the_next_run_gets_new_ones():
+    import os
+    import signal
+
+    from nefertiti_core.play import odds as odds_module
+
+    state = new_game(4, 4)
+    killed: list[int] = []
+
+    def progress(done, total):
+        if done and not killed:  # the run has results: a worker dies now
+            pid = next(iter(odds_module.POOLS._pools[2]._processes))
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    with pytest.raises(NefertitiError, match="a worker process of the odds died during the run"):
+        odds(state, 4000, "random", 0, workers=2, chunk_size=5, progress=progress)
+    assert killed
+    after = odds(state, 20, "random", 0, workers=2, chunk_size=5)
+    assert after.same_results(odds(state, 20, "random", 0, workers=1))
+
+
 def test_idle_worker_processes_are_shut_down(monkeypatch):
     from nefertiti_core.play import odds as odds_module
 

@@ -30,6 +30,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -548,26 +549,25 @@ POOLS = _Pools()
 
 
 def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
-    from concurrent.futures.process import BrokenProcessPool
+    for last in (False, True):
+        try:
+            return _run_on_pool(payload, chunks, args, total, progress, cancel, workers)
+        except BrokenProcessPool as error:
+            if isinstance(error, _IdleLoss) and not last:
+                continue  # a kept worker died between runs (killed, out of memory): new workers
+            raise NefertitiError(
+                f"a worker process of the odds died during the run ({error}); run them again "
+                "(new workers are started), or with workers=1"
+            ) from None
+    raise AssertionError("unreachable")  # pragma: no cover
 
-    try:
-        return _run_on_pool(payload, chunks, args, total, progress, cancel, workers)
-    except _IdleLoss:  # a kept worker died between runs (killed, out of memory): new workers
-        return _run_on_pool(payload, chunks, args, total, progress, cancel, workers)
-    except BrokenProcessPool as error:
-        raise NefertitiError(
-            f"a worker process of the odds died during the run ({error}); run them again "
-            "(new workers are started), or with workers=1"
-        ) from None
 
-
-class _IdleLoss(Exception):
+class _IdleLoss(BrokenProcessPool):
     """The kept pool was broken before this run had any result from it."""
 
 
 def _run_on_pool(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
     from concurrent.futures import FIRST_COMPLETED, wait
-    from concurrent.futures.process import BrokenProcessPool
 
     results: list[Result] = []
     pool = POOLS.take(workers)
