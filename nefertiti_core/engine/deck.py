@@ -23,14 +23,39 @@ def reshuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
     than five remain. A staged position that put it higher (a scenario's ``akhenaton: N``) keeps
     its place: that is what the teacher set up.
     """
-    cards = sorted(c for c in deck if c != R.AKHENATON)
-    rng.shuffle(cards)
+    cards = sorted(deck)
+    while cards and cards[-1] == R.AKHENATON:  # the highest card number: last when sorted
+        cards.pop()
+    if type(rng) is random.Random:
+        _shuffle(cards, rng.getrandbits)
+    else:
+        rng.shuffle(cards)
     if R.AKHENATON in deck:
         at = list(deck).index(R.AKHENATON)
         if at < BOTTOM:
             at = rng.randrange(min(BOTTOM, len(deck)))
         cards.insert(at, R.AKHENATON)
     return cards
+
+
+def _shuffle(cards: list[int], getrandbits) -> None:
+    """``random.Random.shuffle`` (CPython 3.8+) written out with its ``_randbelow``: the same
+    draws from the source and the same order, in half the time (bots reshuffle the deck
+    before most look-aheads). ``tests/test_deck.py`` compares the two."""
+    size = len(cards)
+    if size < 2:
+        return
+    k = size.bit_length()  # the bits drawn for a place below ``size``: as many as size has
+    low = 1 << (k - 1)  # the smallest size with k bits
+    for i in range(size - 1, 0, -1):
+        size = i + 1
+        if size < low:
+            k -= 1
+            low >>= 1
+        j = getrandbits(k)
+        while j >= size:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def unseen(deck: Sequence[int]) -> list[int]:
