@@ -111,14 +111,121 @@ def test_a_copy_shares_no_mutable_object(index):
         assert copy.log == original.log and copy.log is not original.log
 
 
+REPLACED = sorted(f.name for f in FIELDS if f.replaced)
+
+
 @pytest.mark.parametrize("index", range(0, len(POSITIONS), 3))
-def test_a_fast_copy_shares_only_the_random_source_it_is_given(index):
+def test_a_fast_copy_shares_only_the_random_source_and_the_replaced_lists(index):
     original = POSITIONS[index]
     rng = random.Random(5)
     copy = fast_copy(original, rng)
     assert copy.rng is rng and copy.log is None
-    assert _shared(original, copy, skip={"rng", "log"}) == []
+    assert _shared(original, copy, skip={"rng", "log", *REPLACED}) == []
+    for name in REPLACED:  # shared by design: the engine puts new lists in their place
+        assert getattr(copy, name) is getattr(original, name)
     assert copy.public_key() == original.public_key() and copy.deck == original.deck
+    own = S.own_lists(fast_copy(original, rng))  # a copy kept beyond the look-ahead
+    assert _shared(original, own, skip={"rng", "log"}) == []
+    assert own.public_key() == original.public_key()
+
+
+def test_the_replaced_lists_are_the_rarely_changed_ones():
+    assert REPLACED == [
+        "exchange_partners",
+        "forced_draws",
+        "forced_rolls",
+        "piles",
+        "res_queue",
+        "side",
+        "status",
+        "used_characters",
+    ]
+    with pytest.raises(AssertionError, match="only a list"):
+        S._check_fields((*FIELDS, S.Field("x", S.IMMUTABLE, S.PUBLIC, replaced=True)))
+
+
+# A replaced list changed in place: an item or slice assigned (any operator), a mutating method,
+# ``del``; ``self.``/``state.``... or any other name before the field.
+IN_PLACE = re.compile(
+    r"\.(" + "|".join(REPLACED) + r")\b(?:\[[^\]]*\])*"
+    r"(?:\[[^\]]*\]\s*(?:<<|>>|//|\*\*|[-+*/%&|^@])?=(?!=)"
+    r"|\.(?:append|extend|pop|insert|remove|clear|sort|reverse)\s*\(|\s*(?:\+|\*)=)"
+)
+# A name given to such a list or an item of it (not to a copy: a slice with ``:``).
+ALIAS = re.compile(r"^\s*(\w+)\s*=\s*[\w.]+\.(" + "|".join(REPLACED) + r")\b(?:\[[^\]:]*\])?\s*$")
+
+
+def test_the_in_place_search_finds_each_kind_of_change():
+    found = [
+        bool(IN_PLACE.search(line))
+        for line in (
+            "self.side[m] ^= 1",
+            "state.status[m] = CLOSED",
+            "card = self.piles[pile].pop(0)",
+            "copy.forced_rolls.extend(value)",
+            "g.used_characters += [3]",
+            "del state.res_queue[0]",
+            "self.piles[2][0] = 5",
+            "x = self.side[m] == 1",
+            "self.side = side",
+            "status = self.status[:]",
+        )
+    ]
+    assert found == [True, True, True, True, True, False, True, False, False, False]
+    assert ALIAS.match("    pile = state.piles[R.PILES.index(name)]")
+    assert not ALIAS.match("    status, side = self.status[:], self.side[:]")
+    assert not ALIAS.match("        piles = self.piles[:]")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(
+        str(p.relative_to(ROOT))
+        for folder in ("nefertiti_core", "widgets")
+        for p in (ROOT / folder).rglob("*.py")
+    ),
+)
+def test_no_code_changes_a_replaced_list_in_place(path):
+    """The lists fast_copy shares (``Field.replaced``) are replaced, never changed: a change
+    in place would reach every look-ahead copy of the position, and the position itself."""
+    lines = (ROOT / path).read_text().splitlines()
+    changed = [
+        f"{path}:{i}: {line.strip()}" for i, line in enumerate(lines, 1) if IN_PLACE.search(line)
+    ]
+    assert changed == []
+    aliases = [(i, m.group(1)) for i, line in enumerate(lines, 1) if (m := ALIAS.match(line))]
+    for i, name in aliases:  # a name for such a list, then changed through the name
+        change = re.compile(
+            rf"\b{name}(?:\[[^\]]*\]\s*(?:[-+*/%&|^])?=(?!=)|\.(?:append|extend|pop|insert|remove|clear|sort|reverse)\s*\()"
+        )
+        later = [
+            f"{path}:{j}" for j, line in enumerate(lines[i : i + 40], i + 1) if change.search(line)
+        ]
+        assert later == [], f"{name} (line {i}) is changed in place at {later}"
+
+
+@pytest.mark.parametrize("index", range(len(POSITIONS)))
+def test_play_on_a_fast_copy_leaves_the_original_as_it_was(index):
+    """To the end of the game, with random options (closings flip stalls and close markets,
+    recruits take characters, merchants exchange) and dice fixed ahead on the copy."""
+    original = POSITIONS[index]
+    before = original.copy()
+    lists = {name: getattr(original, name) for name in REPLACED}
+    rng = random.Random(index)
+    copy = fast_copy(original, random.Random(index))
+    steps = 0
+    while copy.legal:
+        if steps % 5 == 0 and len(copy.forced_rolls) < 4:
+            copy.force_roll(rng.randint(1, 6))
+        if steps % 7 == 0 and copy.deck and not copy.forced_draws:
+            copy.force_draw(copy.deck[-1])
+        copy.apply_unchecked(rng.choice(copy.legal))
+        steps += 1
+    assert copy.is_over
+    assert original.key() == before.key() and original.legal == before.legal
+    for name, value in lists.items():
+        assert getattr(original, name) is value  # the same list, unchanged
+        assert value == getattr(before, name)
 
 
 def test_the_walk_finds_what_a_shallow_copy_shares():

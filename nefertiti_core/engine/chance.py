@@ -49,7 +49,7 @@ from . import rules as R
 from .deck import BOTTOM
 from .errors import ArgumentError, IllegalOptionError, NefertitiError, require_state
 from .limits import echo
-from .state import GameState, fast_copy
+from .state import GameState, fast_copy, own_lists
 
 ROLL, DRAW = "roll", "draw"
 #: Who acts at a chance node, as OpenSpiel numbers it (``pyspiel.PlayerId.CHANCE``), for code
@@ -364,11 +364,12 @@ def _replay(before: GameState, option: int, fixed: tuple[Step, ...], log: bool):
     copy = fast_copy(before, NO_DICE)  # no log, the random source given: set below
     copy.log = [] if log else (None if before.log is None else before.log[:])
     copy.deck = _Deck(before.deck)
+    own_lists(copy)  # an outcome outlives the look-ahead: nothing shared with ``before``
     for kind, value in fixed:
         if kind == ROLL:
-            copy.forced_rolls.extend(value)
+            copy.forced_rolls = [*copy.forced_rolls, *value]
         else:
-            copy.forced_draws.append(value)
+            copy.forced_draws = [*copy.forced_draws, value]
     try:
         copy.apply_unchecked(option)
     except _Need as need:

@@ -164,6 +164,12 @@ class Field:
     copy: str
     key: str
     why: str = ""  # for every field not shown as it is: the reason
+    # A list the engine never changes in place: every change puts a new list in its place (a
+    # closing, a recruit, a die fixed ahead: rare next to copies). The look-ahead's fast_copy
+    # shares it (a third of a copy's time); copy() still copies it. tests/test_state_fields.py
+    # checks that no code changes one in place and that play on a fast copy leaves the original
+    # as it was.
+    replaced: bool = False
 
 
 FIELDS: tuple[Field, ...] = (
@@ -201,11 +207,17 @@ FIELDS: tuple[Field, ...] = (
     Field("dead_market", IMMUTABLE, PUBLIC),
     Field("out_of_game", FLAT, PUBLIC),
     Field("characters_set_aside", IMMUTABLE, PUBLIC),
-    Field("piles", NESTED, PUBLIC),
-    Field("used_characters", FLAT, PUBLIC_SORTED, "which characters were used, not in what order"),
+    Field("piles", NESTED, PUBLIC, replaced=True),
+    Field(
+        "used_characters",
+        FLAT,
+        PUBLIC_SORTED,
+        "which characters were used, not in what order",
+        replaced=True,
+    ),
     # markets
-    Field("side", FLAT, PUBLIC),
-    Field("status", FLAT, PUBLIC),
+    Field("side", FLAT, PUBLIC, replaced=True),
+    Field("status", FLAT, PUBLIC, replaced=True),
     Field("owners", NESTED, PUBLIC),
     Field("mask", FLAT, HIDDEN, "derived from owners (a bit per occupied square)"),
     Field("reserve", FLAT, PUBLIC),
@@ -216,8 +228,16 @@ FIELDS: tuple[Field, ...] = (
     Field("holder", IMMUTABLE, PUBLIC),
     Field("holder_turn", IMMUTABLE, PUBLIC),
     Field("last_roll", IMMUTABLE, PUBLIC),
-    Field("forced_rolls", FLAT, HIDDEN, "dice fixed ahead (R4.4) are chance to come"),
-    Field("forced_draws", FLAT, HIDDEN, "cards fixed ahead (R4.4) are the deck's hidden order"),
+    Field(
+        "forced_rolls", FLAT, HIDDEN, "dice fixed ahead (R4.4) are chance to come", replaced=True
+    ),
+    Field(
+        "forced_draws",
+        FLAT,
+        HIDDEN,
+        "cards fixed ahead (R4.4) are the deck's hidden order",
+        replaced=True,
+    ),
     # the turn
     Field("turn_player", IMMUTABLE, PUBLIC),
     Field("turn_no", IMMUTABLE, PUBLIC),
@@ -227,13 +247,13 @@ FIELDS: tuple[Field, ...] = (
     Field("decider", IMMUTABLE, PUBLIC),
     # a market being resolved
     Field("res_market", IMMUTABLE, PUBLIC),
-    Field("res_queue", FLAT, PUBLIC),
+    Field("res_queue", FLAT, PUBLIC, replaced=True),
     Field("res_pos", IMMUTABLE, PUBLIC),
     Field("res_after", IMMUTABLE, PUBLIC),
     # a character being played
     Field("character", IMMUTABLE, PUBLIC),
     Field("exchanges_done", IMMUTABLE, PUBLIC),
-    Field("exchange_partners", FLAT, PUBLIC),
+    Field("exchange_partners", FLAT, PUBLIC, replaced=True),
     Field("exchange_take", IMMUTABLE, PUBLIC),
     Field("treasurer_market", IMMUTABLE, PUBLIC),
     # bookkeeping
@@ -535,7 +555,7 @@ class GameState:
                 f"{len(self.forced_rolls)} already are (R4.4)",
                 rule="R4.4",
             )
-        self.forced_rolls.extend(dice)
+        self.forced_rolls = [*self.forced_rolls, *dice]  # replaced, never changed (FIELDS)
 
     def force_draw(self, kind: int | str) -> None:
         """Fix the next card drawn from the deck (R4.4): a card kind or 'akhenaton'."""
@@ -558,16 +578,19 @@ class GameState:
             raise IllegalOptionError(
                 f"no {name} card is left in the deck to draw next (R4.4)", rule="R4.4"
             )
-        self.forced_draws.append(kind)
+        self.forced_draws = [*self.forced_draws, kind]  # replaced, never changed (FIELDS)
 
     def _roll(self) -> int:
-        if self.forced_rolls:
-            return self.forced_rolls.pop(0)
+        rolls = self.forced_rolls
+        if rolls:
+            self.forced_rolls = rolls[1:]
+            return rolls[0]
         return int(self.rng.random() * 6) + 1
 
     def _draw(self) -> int:
         if self.forced_draws:
-            kind = self.forced_draws.pop(0)
+            kind = self.forced_draws[0]
+            self.forced_draws = self.forced_draws[1:]
             deck = self.deck
             # Take the forced card from nearest the top, so the rest of the order is kept.
             for i in range(len(deck) - 1, -1, -1):
@@ -907,10 +930,13 @@ class GameState:
         self.res_queue = []
         self.res_pos = 0
         self.res_after = AFTER_ACTION
-        self.side[m] ^= 1
-        self.owners[m] = [-1] * _STALL_SIZE[m * 2 + self.side[m]]
+        # side and status are replaced, never changed in place (FIELDS: fast copies share them)
+        side, status = self.side[:], self.status[:]
+        side[m] ^= 1
+        status[m] = CLOSED
+        self.side, self.status = side, status
+        self.owners[m] = [-1] * _STALL_SIZE[m * 2 + side[m]]
         self.mask[m] = 0
-        self.status[m] = CLOSED
         previous, self.tile = self.tile, m
         if self.log is not None:
             self._emit("market_closed", market=m, next_stall=R.SIDES[self.side[m]], rule="R6.6")
@@ -952,7 +978,9 @@ class GameState:
         if not self.seal_on_upper[m] and self.seal_supply > 0:
             self.seal_on_upper[m] = True
             self.seal_supply -= 1
-        self.status[m] = OPEN
+        status = self.status[:]  # replaced, never changed in place (FIELDS)
+        status[m] = OPEN
+        self.status = status
         if self.log is not None:
             self._emit("reopen", market=m, drawn=drawn, seal=self.seal_on_upper[m], rule="R6.7")
 
@@ -986,8 +1014,12 @@ class GameState:
     def _do_recruit(self, option: int) -> None:  # R5.1
         pile = option - O.RECRUIT_BASE
         p = self.decider
-        card = self.piles[pile].pop(0)
-        self.used_characters.append(card)
+        # piles and used_characters are replaced, never changed in place (FIELDS)
+        piles = self.piles[:]
+        card = piles[pile][0]
+        piles[pile] = piles[pile][1:]
+        self.piles = piles
+        self.used_characters = [*self.used_characters, card]
         self.seals[p] -= 1
         self.seal_supply += 1  # R2.4: spent seals return to the supply
         self.recruited = True
@@ -1098,7 +1130,7 @@ class GameState:
         else:
             self.deben[q] += pay
         self.exchanges_done += 1
-        self.exchange_partners.append(q)
+        self.exchange_partners = [*self.exchange_partners, q]  # replaced (FIELDS)
         self.exchange_take = None
         if self.log is not None:
             self._emit(
@@ -1304,12 +1336,14 @@ _KEY_EXPR = {  # public_key's item for field ``s.<name>``, by key kind and copy 
 def _fields_source(fields: tuple[Field, ...] = FIELDS) -> str:
     """The source of ``copy``, ``fast_copy`` and ``public_key``: one line per field, no loop (a
     copy is the inner step of every look-ahead; straight-line code is the fastest in Python)."""
-    copy_lines, fast_lines, key_items = [], [], []
+    copy_lines, fast_lines, own_lines, key_items = [], [], [], []
     for f in fields:
         a = f"s.{f.name}"
         slow, fast = _COPY_EXPR[f.copy]
         copy_lines.append(f"    n.{f.name} = {slow.format(a=a)}")
-        fast_lines.append(f"    n.{f.name} = {fast.format(a=a)}")
+        fast_lines.append(f"    n.{f.name} = {a if f.replaced else fast.format(a=a)}")
+        if f.replaced:
+            own_lines.append(f"    s.{f.name} = {slow.format(a=a)}")
         if f.key == PUBLIC:
             key_items.append(_KEY_EXPR[PUBLIC][f.copy].format(a=a))
         elif f.key != HIDDEN:
@@ -1325,6 +1359,10 @@ def _fields_source(fields: tuple[Field, ...] = FIELDS) -> str:
             "    n = _new(_GameState)",
             *fast_lines,
             "    return n",
+            "",
+            "def own_lists(s):",
+            *own_lines,
+            "    return s",
             "",
             "def public_key(s):",
             "    return (",
@@ -1345,6 +1383,8 @@ def _check_fields(fields: tuple[Field, ...]) -> None:
             raise AssertionError(f"field {f.name}: a {f.copy} cannot be public as it is")
         if f.key != PUBLIC and not f.why:
             raise AssertionError(f"field {f.name} is {f.key}: say why")
+        if f.replaced and f.copy not in (FLAT, NESTED):
+            raise AssertionError(f"field {f.name}: only a list can be shared as replaced")
 
 
 _check_fields(FIELDS)
@@ -1360,7 +1400,13 @@ exec(compile(_fields_source(), "<GameState fields>", "exec"), _made)  # noqa: S1
 
 fast_copy = _made["fast_copy"]
 fast_copy.__doc__ = """A copy for look-ahead that shares ``rng`` as its random source and keeps no
-event log (``GameState.copy`` clones the random source, which costs more than the rest)."""
+event log (``GameState.copy`` clones the random source, which costs more than the rest). It also
+shares the lists the engine only ever replaces (``Field.replaced``): playing on the copy leaves
+the original as it was; a copy kept beyond the look-ahead calls ``own_lists`` on it."""
+own_lists = _made["own_lists"]
+own_lists.__doc__ = """Give a ``fast_copy`` its own copies of the lists it shares with its original
+(``Field.replaced``), for a copy that outlives the look-ahead (a chance node's outcome, an OpenSpiel
+state): then no change by hand to either state can reach the other. Returns the state."""
 GameState.fast_copy = fast_copy
 _made["copy"].__doc__ = """An independent copy (the random source too), for what-if and search.
 
@@ -1372,7 +1418,7 @@ _made["public_key"].__doc__ = """Everything every player can see, as plain data 
 random source (see ``FIELDS``, each hidden field with its reason). Search and observations use
 it, so that they cannot tell two deck orders apart."""
 GameState.public_key = _made["public_key"]
-for _name in ("copy", "fast_copy", "public_key"):
+for _name in ("copy", "fast_copy", "own_lists", "public_key"):
     _made[_name].__qualname__ = f"GameState.{_name}"
     _made[_name].__module__ = __name__
 

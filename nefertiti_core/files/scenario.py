@@ -383,9 +383,14 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             rd.choice(spec.get("stall", "left"), path + ("stall",), R.SIDES, "stall")
         )
         status = rd.choice(spec.get("state", "open"), path + ("state",), MARKET_STATES, "state")
-        state.side[m] = side
+        # replaced, never changed in place (state.Field.replaced)
+        state.side = [*state.side[:m], side, *state.side[m + 1 :]]
         stall = R.STALLS[m * 2 + side]
-        state.status[m] = OPEN if status == "open" else CLOSED
+        state.status = [
+            *state.status[:m],
+            OPEN if status == "open" else CLOSED,
+            *state.status[m + 1 :],
+        ]
         if status == "tile":
             tile.append(m)
         if status == "akhenaton":
@@ -560,12 +565,13 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     ]
     draws = rd.sequence(forced.get("draws"), ("forced", "draws"))
     names = list(R.CARD_KINDS) + ["akhenaton"]
-    state.forced_draws = []
+    fixed: list[int] = []
     for j, name in enumerate(draws):
         kind = names.index(rd.choice(name, ("forced", "draws", j), names, "card"))
-        if state.deck.count(kind) <= state.forced_draws.count(kind):
+        if state.deck.count(kind) <= fixed.count(kind):
             rd.fail(("forced", "draws", j), f"no {name} card is left in the deck to draw")
-        state.forced_draws.append(kind)
+        fixed.append(kind)
+    state.forced_draws = fixed
 
     # --- whose decision ------------------------------------------------------------------------
     state.turn_player = turn

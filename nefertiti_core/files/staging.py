@@ -54,22 +54,30 @@ def clear_stall(state: GameState, market) -> None:
     state.mask[m] = 0
 
 
+def _with(items: list, i: int, value) -> list:
+    """A new list: ``items`` with item ``i`` set to ``value`` (piles, sides and market states
+    are replaced, never changed in place: see ``state.Field.replaced``)."""
+    items = items[:]
+    items[i] = value
+    return items
+
+
 def set_stall(state: GameState, market, side: str, status: str = "open") -> None:
     """Show a market's ``side`` stall (empty), open or closed. Moves no tile: see :func:`set_tile`."""
     m = _market(market)
     if side not in R.SIDES:
         raise SetupError(f"side must be left or right, not {side!r}")
     clear_stall(state, m)
-    state.side[m] = R.SIDES.index(side)
+    state.side = _with(state.side, m, R.SIDES.index(side))
     state.owners[m] = [-1] * len(R.STALLS[m * 2 + state.side[m]].squares)
-    state.status[m] = OPEN if status == "open" else CLOSED
+    state.status = _with(state.status, m, OPEN if status == "open" else CLOSED)
 
 
 def set_tile(state: GameState, market) -> None:
     """Put the Market Closed tile on a market (closing it) (R6.6)."""
     m = _market(market)
     clear_stall(state, m)
-    state.status[m] = CLOSED
+    state.status = _with(state.status, m, CLOSED)
     state.tile = m
 
 
@@ -146,9 +154,9 @@ def set_reserve(state: GameState, market, deben: int) -> None:
 def remove_characters(state: GameState, *piles: str) -> None:
     """Set character piles aside (empty them), as if out of the game."""
     for name in piles:
-        pile = state.piles[R.PILES.index(name)]
-        state.characters_set_aside += len(pile)
-        pile.clear()
+        i = R.PILES.index(name)
+        state.characters_set_aside += len(state.piles[i])
+        state.piles = _with(state.piles, i, [])
 
 
 def set_holder(state: GameState, seat: int, rolled_on_turn: int | None = None) -> None:

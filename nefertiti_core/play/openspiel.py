@@ -209,7 +209,7 @@ except ImportError as error:  # the bots extra is not installed
         f"pip install -e '.[bots]' ({error})"
     ) from error
 from ..engine.scoring import winners
-from ..engine.state import P_BID, P_TAKE, GameState, new_game
+from ..engine.state import P_BID, P_TAKE, GameState, new_game, own_lists
 
 GAME_NAME = "python_nefertiti"
 DEFAULT_PLAYERS = 4
@@ -313,7 +313,7 @@ class NefertitiGame(pyspiel.Game):
             )
         state = NefertitiState(self)
         core = state._c
-        eng = fast_copy(engine, C.NO_DICE)  # every die is a chance node
+        eng = own_lists(fast_copy(engine, C.NO_DICE))  # every die is a chance node; kept
         eng.forced_rolls = []  # a teacher's forced outcomes are not the search's business
         eng.forced_draws = []
         eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, rng)
