@@ -191,9 +191,16 @@ class Evaluator:
         if memory is None:
             memory = {}
         kept = memory.pop(setting, None)
-        if kept is None or any(
-            len(part) > limit for part, limit in zip(kept, _MEMORY_LIMITS, strict=True)
-        ):
+        if kept is not None:  # within _MEMORY_LIMITS (written out: once per decision)
+            markets, gift_cache, placings = kept
+            limit_markets, limit_gifts, limit_placings = _MEMORY_LIMITS
+            if (
+                len(markets) > limit_markets
+                or len(gift_cache) > limit_gifts
+                or len(placings) > limit_placings
+            ):
+                kept = None
+        if kept is None:
             kept = ({}, {}, {})
         memory[setting] = kept  # the latest last
         if len(memory) > _SETTINGS_KEPT:
