@@ -356,6 +356,7 @@ def main(argv=None) -> int:
     print(f"goals (#15), per round ({args.rounds}) and the medians:")
     ratio = [g["greedy_over_random"] for g in per_round]
     odds = [g["odds"] for g in per_round]
+    mcts_up = [g["mcts_speedup"] for g in per_round]
     mcts_share = [g["mcts_speedup"] / g["greedy_speedup"] for g in per_round]
     random_ratio = [g["random_ratio"] for g in per_round]
     goals = [
@@ -367,10 +368,10 @@ def main(argv=None) -> int:
             lambda v: v >= 60,
         ),
         (
-            "mcts simulations/s up as much as greedy's decisions (mcts's speed-up / greedy's)",
-            mcts_share,
-            "",
-            lambda v: v >= 1,
+            "mcts simulations/s up by the issue's factor, ten times (after / before)",
+            mcts_up,
+            "x",
+            lambda v: v >= 10,
         ),
         (
             "random decision not slower than before (after / before)",
@@ -386,6 +387,16 @@ def main(argv=None) -> int:
             f"  {'met    ' if met else 'NOT met'} {label}: median {median(values):.2f}{unit} "
             f"(met in {sum(map(ok, values))} of {len(values)}: {shown})"
         )
+    rest = {
+        side: median([_not_model_us(row[side]["mcts"]) for row in rounds])
+        for side in ("before", "after")
+    }
+    print(
+        f"  (mcts's speed-up against greedy's: median {median(mcts_share):.2f} "
+        f"({' / '.join(f'{v:.2f}' for v in mcts_share)}). A simulation's time outside the opponent "
+        f"model (its world, keys, steps and leaf): {rest['before']:.0f} µs before, "
+        f"{rest['after']:.0f} µs after: it cannot follow the model's speed-up all the way)"
+    )
     first = [row["after"]["odds_greedy_2_workers_first"]["playouts_per_second"] for row in rounds]
     print(
         f"  (the process's first odds run, its workers' start included: median "
@@ -455,6 +466,14 @@ def _goals(row: dict) -> dict:
         / a["mcts"]["us_per_opponent_decision"],
         "random_ratio": a["random"]["us_per_decision"] / b["random"]["us_per_decision"],
     }
+
+
+def _not_model_us(mcts: dict) -> float:
+    """µs of a simulation outside the opponent model's decisions (CPU time)."""
+    return (
+        1e6 / mcts["simulations_per_second"]
+        - mcts["opponent_decisions_per_simulation"] * mcts["us_per_opponent_decision"]
+    )
 
 
 def odds_rate(row: dict) -> float:

@@ -839,7 +839,7 @@ class _OpenGames:
         page a reload left behind), and wait for them: a move made just before a reload is in
         the store when the new page reads it."""
         for sandbox, _context in list(self.tabs.values()):
-            if sandbox.game_token == token and sandbox.session._save_scheduled:
+            if sandbox.game_token == token and sandbox.session.save_pending:
                 future = sandbox.session.save_now()
                 if future is not None:
                     try:

@@ -394,6 +394,11 @@ class GameSession(param.Parameterized):
         self._save_scheduled = False
         self.autosave_key = key  # passed along as it was when the record was taken (a token)
 
+    @property
+    def save_pending(self) -> bool:
+        """A change is waiting for its autosave (due within ``AUTOSAVE_DELAY_MS``)."""
+        return bool(getattr(self, "_save_scheduled", False))
+
     def save_now(self):
         """Write the game now (the record's text is made here; the store is written in the
         background thread); returns the background write's future, or None."""
