@@ -108,7 +108,7 @@ information sets, every simulation in a freshly resampled world) with:
   simulations go to the chance (the deck, the dice) and to the searcher's next decisions
   instead of the opponents' unlikely replies. A simulation asks the model about 3.7 replies it
   did not have yet (each new node of the searcher's lies behind a turn of every opponent), each
-  about 11x cheaper since #15 (``benchmarks/lookahead_speed.py``: 0.21 ms on a machine where
+  about 12x cheaper since #15 (``benchmarks/lookahead_speed.py``: 0.20 ms on a machine where
   OpenSpiel's tic-tac-toe takes 45 µs an action), so a second holds about a thousand
   simulations there, twice that on a machine twice as fast, and the search uses its whole time
   budget. ``opponents="uct"`` is the model before: UCT over all the opponents' options too,
@@ -159,7 +159,8 @@ mcts,greedy,greedy,greedy --games 200 --seed S --workers 2``). Par is 25%; a sha
   placement values kept between decisions (4a74f01: the same search, 15% fewer instructions a
   simulation), on the same deals while other jobs shared the cores: 58 of 80 (72.5%,
   61.9-81.1%); with a0e4c1b's faster greedy bot (the same values and searches), on a machine
-  of half the speed: 57 of 80 (71.2%, 60.5-80.0%);
+  of half the speed: 57 of 80 (71.2%, 60.5-80.0%); with ce66662's cheaper look-ahead copies
+  (the same searches for a number of simulations), there: 54 of 80 (67.5%, 56.6-76.8%);
 * The UCT opponent model, 2,000 simulations a decision (no time limit, so reproducible): 79.5
   of 200 from seed 2000 (39.8%, 33.2-46.7%) and 78 of 200 from seed 3000 (39.0%, 32.5-45.9%),
   together 157.5 of 400 (39.4%, 34.7-44.2%), at median 0.41 s and at most 0.66 s a decision.
