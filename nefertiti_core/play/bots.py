@@ -665,7 +665,9 @@ class _SeededLater:
 
 def public_copy(state: GameState, rng: random.Random) -> GameState:
     """A copy to look ahead on that knows only what the players know: the deck reshuffled (the
-    Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's."""
+    Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's.
+    Play on it with the engine; like ``fast_copy`` it shares the lists the engine only replaces
+    (``own_lists`` on it before changing it by hand)."""
     copy = fast_copy(state, _SeededLater(rng.getrandbits(64)))
     copy.deck = reshuffled(state.deck, rng)
     return copy
