@@ -150,6 +150,7 @@ IN_PLACE = re.compile(
     r"\.(" + "|".join(REPLACED) + r")\b(?:\[[^\]]*\])*"
     r"(?:\[[^\]]*\]\s*(?:<<|>>|//|\*\*|[-+*/%&|^@])?=(?!=)"
     r"|\.(?:append|extend|pop|insert|remove|clear|sort|reverse)\s*\(|\s*(?:\+|\*)=)"
+    r"|\bdel\s+[\w.]+\.(?:" + "|".join(REPLACED) + r")\b\s*\["
 )
 # A name given to such a list or an item of it (not to a copy: a slice with ``:``).
 ALIAS = re.compile(r"^\s*(\w+)\s*=\s*[\w.]+\.(" + "|".join(REPLACED) + r")\b(?:\[[^\]:]*\])?\s*$")
@@ -171,7 +172,7 @@ def test_the_in_place_search_finds_each_kind_of_change():
             "status = self.status[:]",
         )
     ]
-    assert found == [True, True, True, True, True, False, True, False, False, False]
+    assert found == [True, True, True, True, True, True, True, False, False, False]
     assert ALIAS.match("    pile = state.piles[R.PILES.index(name)]")
     assert not ALIAS.match("    status, side = self.status[:], self.side[:]")
     assert not ALIAS.match("        piles = self.piles[:]")
@@ -197,6 +198,7 @@ def test_no_code_changes_a_replaced_list_in_place(path):
     for i, name in aliases:  # a name for such a list, then changed through the name
         change = re.compile(
             rf"\b{name}(?:\[[^\]]*\]\s*(?:[-+*/%&|^])?=(?!=)|\.(?:append|extend|pop|insert|remove|clear|sort|reverse)\s*\()"
+            rf"|\bdel\s+{name}\["
         )
         later = [
             f"{path}:{j}" for j, line in enumerate(lines[i : i + 40], i + 1) if change.search(line)

@@ -172,6 +172,14 @@ class Field:
     replaced: bool = False
 
 
+def with_item(items: list, i: int, value) -> list:
+    """A new list: ``items`` with item ``i`` set to ``value``. How a field the engine only
+    replaces (``Field.replaced``) is changed, by the engine, staging and position files alike."""
+    items = items[:]
+    items[i] = value
+    return items
+
+
 FIELDS: tuple[Field, ...] = (
     Field(
         "config",
@@ -931,11 +939,9 @@ class GameState:
         self.res_pos = 0
         self.res_after = AFTER_ACTION
         # side and status are replaced, never changed in place (FIELDS: fast copies share them)
-        side, status = self.side[:], self.status[:]
-        side[m] ^= 1
-        status[m] = CLOSED
-        self.side, self.status = side, status
-        self.owners[m] = [-1] * _STALL_SIZE[m * 2 + side[m]]
+        self.side = with_item(self.side, m, self.side[m] ^ 1)
+        self.status = with_item(self.status, m, CLOSED)
+        self.owners[m] = [-1] * _STALL_SIZE[m * 2 + self.side[m]]
         self.mask[m] = 0
         previous, self.tile = self.tile, m
         if self.log is not None:
@@ -978,9 +984,7 @@ class GameState:
         if not self.seal_on_upper[m] and self.seal_supply > 0:
             self.seal_on_upper[m] = True
             self.seal_supply -= 1
-        status = self.status[:]  # replaced, never changed in place (FIELDS)
-        status[m] = OPEN
-        self.status = status
+        self.status = with_item(self.status, m, OPEN)  # replaced, never changed (FIELDS)
         if self.log is not None:
             self._emit("reopen", market=m, drawn=drawn, seal=self.seal_on_upper[m], rule="R6.7")
 
@@ -1015,10 +1019,8 @@ class GameState:
         pile = option - O.RECRUIT_BASE
         p = self.decider
         # piles and used_characters are replaced, never changed in place (FIELDS)
-        piles = self.piles[:]
-        card = piles[pile][0]
-        piles[pile] = piles[pile][1:]
-        self.piles = piles
+        card = self.piles[pile][0]
+        self.piles = with_item(self.piles, pile, self.piles[pile][1:])
         self.used_characters = [*self.used_characters, card]
         self.seals[p] -= 1
         self.seal_supply += 1  # R2.4: spent seals return to the supply

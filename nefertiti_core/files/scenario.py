@@ -59,6 +59,7 @@ from ..engine.state import (
     P_TURN,
     Config,
     GameState,
+    with_item,
 )
 from .yaml_subset import Document, YamlError, dumps, loads
 
@@ -383,14 +384,9 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             rd.choice(spec.get("stall", "left"), path + ("stall",), R.SIDES, "stall")
         )
         status = rd.choice(spec.get("state", "open"), path + ("state",), MARKET_STATES, "state")
-        # replaced, never changed in place (state.Field.replaced)
-        state.side = [*state.side[:m], side, *state.side[m + 1 :]]
+        state.side = with_item(state.side, m, side)  # replaced, never changed (Field.replaced)
         stall = R.STALLS[m * 2 + side]
-        state.status = [
-            *state.status[:m],
-            OPEN if status == "open" else CLOSED,
-            *state.status[m + 1 :],
-        ]
+        state.status = with_item(state.status, m, OPEN if status == "open" else CLOSED)
         if status == "tile":
             tile.append(m)
         if status == "akhenaton":

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..engine import rules as R
 from ..engine.errors import SetupError
-from ..engine.state import CLOSED, OPEN, P_TURN, GameState
+from ..engine.state import CLOSED, OPEN, P_TURN, GameState, with_item
 
 
 def _market(name_or_index) -> int:
@@ -54,30 +54,22 @@ def clear_stall(state: GameState, market) -> None:
     state.mask[m] = 0
 
 
-def _with(items: list, i: int, value) -> list:
-    """A new list: ``items`` with item ``i`` set to ``value`` (piles, sides and market states
-    are replaced, never changed in place: see ``state.Field.replaced``)."""
-    items = items[:]
-    items[i] = value
-    return items
-
-
 def set_stall(state: GameState, market, side: str, status: str = "open") -> None:
     """Show a market's ``side`` stall (empty), open or closed. Moves no tile: see :func:`set_tile`."""
     m = _market(market)
     if side not in R.SIDES:
         raise SetupError(f"side must be left or right, not {side!r}")
     clear_stall(state, m)
-    state.side = _with(state.side, m, R.SIDES.index(side))
+    state.side = with_item(state.side, m, R.SIDES.index(side))
     state.owners[m] = [-1] * len(R.STALLS[m * 2 + state.side[m]].squares)
-    state.status = _with(state.status, m, OPEN if status == "open" else CLOSED)
+    state.status = with_item(state.status, m, OPEN if status == "open" else CLOSED)
 
 
 def set_tile(state: GameState, market) -> None:
     """Put the Market Closed tile on a market (closing it) (R6.6)."""
     m = _market(market)
     clear_stall(state, m)
-    state.status = _with(state.status, m, CLOSED)
+    state.status = with_item(state.status, m, CLOSED)
     state.tile = m
 
 
@@ -156,7 +148,7 @@ def remove_characters(state: GameState, *piles: str) -> None:
     for name in piles:
         i = R.PILES.index(name)
         state.characters_set_aside += len(state.piles[i])
-        state.piles = _with(state.piles, i, [])
+        state.piles = with_item(state.piles, i, [])
 
 
 def set_holder(state: GameState, seat: int, rolled_on_turn: int | None = None) -> None:
