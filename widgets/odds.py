@@ -55,7 +55,8 @@ DEFAULT_PLAYOUTS = 200
 #: Kinds that can play thousands of games: mcts thinks up to a second per move, far too slow.
 ODDS_BOTS = tuple(kind for kind in bot_kinds() if kind != "mcts")
 #: Random bots answer at once (hundreds of playouts a second); greedy ones play more like people
-#: but take about a second a playout (benchmarks/odds_speed.py).
+#: but take about twenty times as long: 624 against 32 playouts a second on one process of a
+#: 2-core machine where OpenSpiel's tic-tac-toe takes 47 µs an action (2026-12-05).
 DEFAULT_BOTS = "random"
 MAX_SEATS = 4
 PROGRESS_EVERY = 0.15  # seconds between two progress updates sent to the page
