@@ -50,7 +50,7 @@ tutor: $(VENV)/.installed-tutor-bots
 # A lesson as a page, without its code (Voilà): its text, boards and exercises, which answer.
 #   make voila NB=tutorials/09-closing-abou-simbel.ipynb   (then open the address it prints)
 # Voilà 0.5 cannot load Panel's JupyterLab extension, so in a kernel Voilà started Panel talks over
-# ipywidgets' comms (widgets/_panel_patches.py; needs the jupyter_bokeh package). Plain
+# ipywidgets' comms (widgets/server/patches.py; needs the jupyter_bokeh package). Plain
 # `voila tutorials/<lesson>.ipynb` works the same. tests/browser/test_voila.py answers an exercise.
 NB ?= tutorials/00-welcome.ipynb
 VOILA_ARGS ?=

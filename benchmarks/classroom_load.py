@@ -27,7 +27,7 @@ Also printed per move: when the first learner has the move, and how long after i
 one has it (the server's fan-out to the room's pages).
 
 Measured 2026-12-02 on the 2-core machine (``--learners 30 --moves 20``, three runs, load average
-0.8-1.6, with the server's full garbage collections paced to quiet moments: widgets/gc_pacing.py):
+0.8-1.6, with the server's full garbage collections paced to quiet moments: widgets/server/gc_pacing.py):
 600 of 600 received each time; p50 102.5 / 102.6 / 86.5 ms, p95 149.6 / 144.9 / 127.7 ms (goal:
 under 150), max 171.8 / 178.4 / 164.0 ms; join p50 1.82 / 1.81 / 1.75 s, p95 2.26 / 2.17 / 2.04 s;
 4.4-4.6 MB per learner. Without the pacing at the same load a full collection (0.6-0.9 s) fell on

@@ -22,7 +22,7 @@ Two clocks, both reported:
   app's button acts then) to the moment the condition holds in the page's Bokeh models, checked
   on every change of the document from the press on, and to the end of the next frame after it
   (``painted``). What already holds, or is already painted, at the release counts 0 ms: the
-  board draws the servant at the press (``widgets/board.py``, CLICKS_JS), so a person waits
+  board draws the servant at the press (``widgets/game/board.py``, CLICKS_JS), so a person waits
   for nothing after releasing. The board's times from the press are reported too. This is
   what a person at the screen waits for; it leaves out Playwright's own round trips.
 * **harness**: wall clock in this script from before ``page.mouse.up`` until
@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from support import BARE_PANEL_APP, SANDBOX, canvas_point, launch, served  # noqa: E402
 
-from widgets import geometry as G  # noqa: E402
+from widgets.game import geometry as G  # noqa: E402
 
 # --- in-page probe ---------------------------------------------------------------------------
 # window.__probe.arm(tests) snapshots what the tests compare against and waits for the next

@@ -46,7 +46,7 @@ from click_latency import PROBE, _placement_targets, click, from_release, wait_m
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from support import canvas_point, free_port, launch, wait_for_http  # noqa: E402
 
-from widgets import geometry as G  # noqa: E402
+from widgets.game import geometry as G  # noqa: E402
 
 SERVE = (
     "from widgets.serve import serve; serve(port={port}, address='127.0.0.1', show=False{extra})"
@@ -56,7 +56,7 @@ SERVE = (
 #: which is the Sandbox's own code and stays).
 SERVE_BEFORE = (
     "import panel as pn\nfrom widgets.serve import install_handlers\n"
-    "from widgets.sandbox import make_app\ninstall_handlers()\npn.extension(notifications=True)\n"
+    "from widgets.sandbox.app import make_app\ninstall_handlers()\npn.extension(notifications=True)\n"
     "pn.serve({{'tutor': make_app}}, port={port}, address='127.0.0.1', show=False, "
     "websocket_origin=['127.0.0.1:{port}', 'localhost:{port}'])\n"
 )

@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from support import SANDBOX, free_port, launch, wait_for_http  # noqa: E402
 
-from widgets import geometry as G  # noqa: E402
+from widgets.game import geometry as G  # noqa: E402
 
 SIMPLE = "nefertiti: 1\nplayers:\n- colour: red\n- colour: blue\n- colour: green\n- colour: black\n"
 LOAD_MS = 120_000

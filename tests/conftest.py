@@ -9,7 +9,7 @@ from pg import postgres_url  # noqa: F401  (a private PostgreSQL server for any 
 
 
 def pytest_configure(config):
-    """The run's saved games (the served Sandbox autosaves every game, widgets/store.py) and
+    """The run's saved games (the served Sandbox autosaves every game, widgets/server/store.py) and
     learner records go to a temporary folder, never into the user's ``~/.nefertiti``; a test
     that needs its own sets ``NEFERTITI_HOME`` itself."""
     if not os.environ.get("NEFERTITI_HOME"):

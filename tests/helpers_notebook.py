@@ -3,7 +3,7 @@ notebook handler (the one a Jupyter comm calls).
 
 The browser sends a choice and a click in one message when they come close together or while the
 kernel has not yet acknowledged its previous message (Panel's page-side debounce); see
-``widgets._common.after_page_message``.
+``widgets.game.common.after_page_message``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reproduce, in a fresh interpreter, what each of widgets/_panel_patches.py's patches works
+"""Reproduce, in a fresh interpreter, what each of widgets/server/patches.py's patches works
 around; ``on`` applies the patches first, ``off`` leaves Panel as it is. Prints one JSON line.
 
 Run by tests/test_panel_patches.py (a subprocess each, so that no patch applied by another test's
@@ -144,7 +144,7 @@ def websocket_nodelay() -> bool:
 
 def main(mode: str) -> None:
     if mode == "on":
-        from widgets import _panel_patches
+        from widgets.server import patches as _panel_patches
 
         _panel_patches.apply_notebook()
         _panel_patches.apply_server()

@@ -1,7 +1,7 @@
-"""The what-if notebook's side-by-side view of two branches (widgets/branches.py)."""
+"""The what-if notebook's side-by-side view of two branches (widgets/lesson/branches.py)."""
 
-from widgets.branches import branch_comparison
-from widgets.lesson import Lesson
+from widgets.lesson.branches import branch_comparison
+from widgets.lesson.notebook import Lesson
 
 
 def test_two_branches_side_by_side_show_the_engines_figures():

@@ -24,9 +24,9 @@ from nefertiti_core.teaching.coverage import (
     rules_in,
     rules_shown,
 )
-from widgets import geometry as G
-from widgets.exercise import ExerciseCard
-from widgets.lesson import Lesson, coverage_html, coverage_rows, coverage_view
+from widgets.game import geometry as G
+from widgets.game.exercise import ExerciseCard
+from widgets.lesson.notebook import Lesson, coverage_html, coverage_rows, coverage_view
 
 TUTORIALS = Path(__file__).resolve().parents[1] / "tutorials"
 

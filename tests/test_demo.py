@@ -1,7 +1,7 @@
-"""Demonstrations (widgets/demo.py): folded until asked, their own board, the engine's words."""
+"""Demonstrations (widgets/lesson/demos.py): folded until asked, their own board, the engine's words."""
 
 from nefertiti_core.engine.scoring import totals
-from widgets.demo import demo, watch_game
+from widgets.lesson.demos import demo, watch_game
 
 SEVEN = "place abou_simbel.left#5"  # Red's 7 makes 14: Abou Simbel closes (R3.5)
 
@@ -38,7 +38,7 @@ def test_a_demonstration_board_shows_its_note_and_hints_a_lesson_board_does_not(
     d = demo("abou-simbel-left-sums", SEVEN)
     d.show()
     assert not d.lesson._note_card.collapsed and d.lesson.session.hints
-    from widgets.lesson import Lesson
+    from widgets.lesson.notebook import Lesson
 
     mine = Lesson("abou-simbel-left-sums")
     assert mine._note_card.collapsed and not mine.session.hints

@@ -14,9 +14,9 @@ from panel.io.state import state
 
 import widgets  # noqa: F401 - applies the notebook speed patch under test
 from nefertiti_core.files.exercises import EXERCISES
-from widgets._common import esc
-from widgets.exercise import ExerciseCard
-from widgets.lesson import exercises
+from widgets.game.common import esc
+from widgets.game.exercise import ExerciseCard
+from widgets.lesson.notebook import exercises
 
 
 def test_a_tab_opened_later_has_its_buttons_in_the_kernel_document():
@@ -86,9 +86,9 @@ def test_card_names_and_status_lines_fit_the_board_at_any_width():
     # Issue #13 item 9: "statuettestatuettechair" on a 620-pixel exercise board; Louqsor's
     # probability cut at the market's edge.
     from nefertiti_core import new_game
-    from widgets import geometry as G
-    from widgets.board import Board, _text_width, wrap_text
-    from widgets.session import GameSession
+    from widgets.game import geometry as G
+    from widgets.game.board import Board, _text_width, wrap_text
+    from widgets.game.session import GameSession
 
     for width in (620, 900):
         for lang in ("en", "de", "zh"):

@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, create_engine, insert, text
 
 from widgets.classroom.feed import FeedError, LocalFeed, PgFeed, feed_for, wait_for
-from widgets.store import Store
+from widgets.server.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -210,7 +210,7 @@ from sqlalchemy import select
 sys.path.insert(0, "tests")
 from test_feed import ROOMS
 from widgets.classroom.feed import PgFeed
-from widgets.store import Store
+from widgets.server.store import Store
 
 store = Store(sys.argv[1])
 feed = PgFeed(store.url, engine=store.engine)

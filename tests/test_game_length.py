@@ -1,10 +1,16 @@
-"""How long games last (widgets/game_length.py): counted from games the engine plays."""
+"""How long games last (widgets/lesson/game_length.py): counted from games the engine plays."""
 
 from __future__ import annotations
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
-from widgets.game_length import GameLength, depth_rows, game_length_view, game_lengths, summary_rows
+from widgets.lesson.game_length import (
+    GameLength,
+    depth_rows,
+    game_length_view,
+    game_lengths,
+    summary_rows,
+)
 
 
 def test_each_game_is_counted_with_the_akhenaton_cards_depth_among_the_bottom_five():

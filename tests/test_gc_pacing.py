@@ -1,11 +1,11 @@
-"""widgets/gc_pacing.py: the served app's full garbage collections wait for a quiet moment
+"""widgets/server/gc_pacing.py: the served app's full garbage collections wait for a quiet moment
 (no websocket message for IDLE_S); a collection of what is new comes at most every SHORTEST_S
 and freezes what survived; a deep one (everything unfrozen, collected, frozen again) comes every
 LONGEST_S at a quiet moment, and after twice that on a server that is never quiet."""
 
 from __future__ import annotations
 
-from widgets import gc_pacing as G
+from widgets.server import gc_pacing as G
 
 
 class Clock:

@@ -187,7 +187,7 @@ def test_explain_prints_the_teaching_text_in_the_language_asked(capsys, lang):
 
 
 def test_a_lesson_shows_its_teaching_text_in_the_boards_language():
-    from widgets.lesson import Lesson
+    from widgets.lesson.notebook import Lesson
 
     lesson = Lesson("treasurer", lang="de")
     scenario = load(next(p for p in SCENARIOS if p.stem == "treasurer"))

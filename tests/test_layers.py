@@ -1,9 +1,11 @@
-"""The layers of ``nefertiti_core`` (issue #15), checked on the source with ``ast``.
+"""The layers of ``nefertiti_core`` and ``widgets``, checked on the source with ``ast``.
 
 engine < teaching < play < files < the package itself (``__init__``, ``cli``, ``__main__``)
-< ``widgets``: a module imports only its own layer and the ones below it, the rules core
-(``engine``) none of the others, and no import cycle runs between modules (imports inside
-functions count; ``if TYPE_CHECKING:`` imports, never run, count for the layers only).
+< ``widgets``, and inside ``widgets``: theme < server < game < lesson < the two apps (sandbox,
+classroom) < the top (``widgets/__init__``, the ``nefertiti serve`` command). A module imports
+only its own layer and the ones below it, the rules core (``engine``) none of the others, the
+two apps not each other, and no import cycle runs between modules (imports inside functions
+count; ``if TYPE_CHECKING:`` imports, never run, count for the layers only).
 """
 
 from __future__ import annotations
@@ -14,7 +16,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "nefertiti_core"
 #: The layers from the bottom; a module may import its own layer and those below.
-LAYERS = ("engine", "teaching", "play", "files", "top", "widgets")
+LAYERS = (
+    "engine",
+    "teaching",
+    "play",
+    "files",
+    "top",
+    "widgets.theme",
+    "widgets.server",
+    "widgets.game",
+    "widgets.lesson",
+    "widgets.apps",
+    "widgets.top",
+)
+#: The served apps: one layer, and neither imports the other.
+APPS = ("sandbox", "classroom")
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -27,7 +43,11 @@ def module_name(path: Path, root: Path = ROOT) -> str:
 def layer_of(module: str) -> str | None:
     parts = module.split(".")
     if parts[0] == "widgets":
-        return "widgets"
+        if len(parts) > 1 and f"widgets.{parts[1]}" in LAYERS:
+            return f"widgets.{parts[1]}"
+        if len(parts) > 1 and parts[1] in APPS:
+            return "widgets.apps"
+        return "widgets.top"
     if parts[0] != PACKAGE:
         return None
     if len(parts) > 1 and parts[1] in LAYERS[:4]:
@@ -102,6 +122,8 @@ def layer_violations(root: Path = ROOT) -> list[str]:
                 continue
             if LAYERS.index(theirs) > LAYERS.index(mine):
                 bad.append(f"{path.relative_to(root)}:{line} ({mine}) imports {target} ({theirs})")
+            elif mine == theirs == "widgets.apps" and name.split(".")[1] != target.split(".")[1]:
+                bad.append(f"{path.relative_to(root)}:{line} (one app) imports {target} (another)")
     return bad
 
 

@@ -291,7 +291,7 @@ def test_hints_and_odds_refuse_numbers_that_overflow():
 
 # ------------------------------------------------------------------------------ uploads (served)
 def test_the_upload_worker_refuses_bombs_and_passes_good_files():
-    from widgets.upload import check_in_worker, load_checked
+    from widgets.server.upload import check_in_worker, load_checked
 
     bomb = base64.b64encode(zlib.compress(b"[" + b" " * 11_000_000 + b"]", 9)).decode()
     assert "unpacks to over" in check_in_worker((SIMPLE + f"random_state: {bomb}\n").encode(), "b")
@@ -304,7 +304,7 @@ def test_the_upload_worker_refuses_bombs_and_passes_good_files():
 
 
 def test_the_upload_worker_is_refused_when_it_exceeds_its_memory(monkeypatch):
-    import widgets.upload as U
+    import widgets.server.upload as U
 
     monkeypatch.setattr(U, "WORKER_MEMORY_MIB", 1)  # less than Python has: nothing more fits
     big = (SIMPLE + "# a comment\n" * 70_000).encode()
@@ -349,7 +349,7 @@ def test_a_record_has_at_most_5000_steps_in_all_its_branches():
 def test_uploads_beyond_the_servers_workers_wait_then_are_refused(monkeypatch):
     import threading as T
 
-    import widgets.upload as U
+    import widgets.server.upload as U
 
     monkeypatch.setattr(U, "_WORKERS", T.BoundedSemaphore(1))
     monkeypatch.setattr(U, "WORKER_QUEUE_SECONDS", 0.2)

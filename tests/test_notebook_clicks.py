@@ -1,5 +1,5 @@
 """In a notebook, a button whose callback reads another widget acts on what the same page message
-chose (``widgets._common.after_page_message``): Panel 1.9 runs a click's callbacks before it
+chose (``widgets.game.common.after_page_message``): Panel 1.9 runs a click's callbacks before it
 applies the message's other changes, so "Place" used to put the servant on the square chosen
 before. Driven through Panel's own notebook message handler, with the kernel's loop running."""
 
@@ -11,9 +11,9 @@ from helpers_notebook import chosen, clicked, shown_in_a_notebook
 
 from nefertiti_core.engine import rules as R
 from widgets import GameSession
-from widgets.decision import DecisionPanel
-from widgets.sandbox import Sandbox
-from widgets.timeline import Timeline
+from widgets.game.decision import DecisionPanel
+from widgets.game.timeline import Timeline
+from widgets.sandbox.app import Sandbox
 
 
 def in_the_kernel(steps):

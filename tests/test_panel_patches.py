@@ -1,4 +1,4 @@
-"""widgets/_panel_patches.py: each patch's problem is reproduced with the patch off and is gone
+"""widgets/server/patches.py: each patch's problem is reproduced with the patch off and is gone
 with it on, so a Panel or Bokeh release that changes the behaviour under a patch fails here
 (the patch may then be unneeded, or wrong). And a version outside a patch's bounds leaves Panel
 as it is, with one clear warning.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from widgets import _panel_patches as PP
+from widgets.server import patches as PP
 
 PROBE = Path(__file__).with_name("panel_patch_probe.py")
 

@@ -1,4 +1,4 @@
-"""The lessons' tables of the game's pieces (widgets/pieces.py) say what the engine says."""
+"""The lessons' tables of the game's pieces (widgets/lesson/pieces.py) say what the engine says."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import LANGUAGES
-from widgets.pieces import (
+from widgets.lesson.pieces import (
     box_contents,
     box_rows,
     character_piles,

@@ -13,9 +13,9 @@ import pytest
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import exercises as E
-from widgets import geometry as G
 from widgets.classroom.poll import Polls, lesson_exercises
 from widgets.classroom.poll_view import ClassView, LearnerPollCard, TeacherPollPanel
+from widgets.game import geometry as G
 
 WHO = "welcome/who-plays-next"
 DEBEN = "setup/one-deben-per-reserve"

@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from nefertiti_core.engine import rules as R
-from widgets import geometry as G
-from widgets.board import PLAYER_COLOURS, Board
-from widgets.sandbox import Sandbox
-from widgets.session import GameSession
+from widgets.game import geometry as G
+from widgets.game.board import Board
+from widgets.game.session import GameSession
+from widgets.sandbox.app import Sandbox
+from widgets.theme import PLAYER_COLOURS
 
 #: Blue holds senets only: the Scribe scores them at once, a single-option step (R10.7).
 FORCED_SCRIBE = (Path(__file__).parent / "data" / "forced-scribe.yaml").read_bytes()

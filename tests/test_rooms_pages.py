@@ -11,7 +11,7 @@ import pytest
 from nefertiti_core.engine.i18n import tr
 from widgets.classroom.pages import LearnerPage, TeacherPage
 from widgets.classroom.room import Rooms
-from widgets.decision import DecisionPanel
+from widgets.game.decision import DecisionPanel
 
 
 @pytest.fixture()
@@ -162,7 +162,7 @@ def test_served_the_move_reaches_the_page_first_and_the_panel_on_the_next_tick(k
     seat, moves = later_seat(room.table.state)
     assert teacher.give_seat(seat, person_id(ana))
     ticks = Ticks()
-    monkeypatch.setattr("widgets.session._server_document", lambda: ticks)
+    monkeypatch.setattr("widgets.game.session._server_document", lambda: ticks)
     before = ana.decision.refreshes
     for _ in range(moves):
         play_first(teacher)
@@ -201,10 +201,10 @@ def test_the_shared_board_and_words_are_what_each_page_would_draw_alone(klass):
     """The board's data and the bar's words are made once per position (and language, and
     who the page may play) and shared: each page still shows exactly what it would have drawn
     by itself: its language, its seat's legal squares, the names it gives the seats."""
-    from widgets.board import Board
     from widgets.classroom.pages import BOARD_MAX_HEIGHT, _last_words_html
-    from widgets.projector import banner_html
-    from widgets.rules_view import link_rule_ids
+    from widgets.game.board import Board
+    from widgets.game.projector import banner_html
+    from widgets.game.rules_view import link_rule_ids
 
     teacher, ana, ben = klass
     ben.session.lang = "zh"

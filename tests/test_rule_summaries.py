@@ -1,4 +1,4 @@
-"""widgets.rule_summaries: the rules data summed up in small tables for the lessons (gift values with the
+"""widgets.lesson.rule_summaries: the rules data summed up in small tables for the lessons (gift values with the
 estimates flagged, the eight stalls' closing conditions, the parts of the final scoring)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.teaching import rules_reference as RR
-from widgets import rule_summaries as T
+from widgets.lesson import rule_summaries as T
 
 
 def _cells(html_text: str) -> list[list[str]]:

@@ -295,7 +295,7 @@ def test_nothing_shipped_points_at_the_shared_folder():
 
 # --- rule IDs in the widgets: title on hover, text on click ------------------------------------
 def test_link_rule_ids_gives_each_id_its_title_and_its_text_once():
-    from widgets.rules_view import link_rule_ids
+    from widgets.game.rules_view import link_rule_ids
 
     shown = link_rule_ids("Closes (Markets sheet, R3.5) and then R6.6-R6.7; R3.5 again.", "en")
     title = RR.lookup("R3.5").title
@@ -306,7 +306,7 @@ def test_link_rule_ids_gives_each_id_its_title_and_its_text_once():
 
 
 def test_link_rule_ids_escapes_titles_and_leaves_tags_attributes_and_unknown_ids_alone():
-    from widgets.rules_view import link_rule_ids
+    from widgets.game.rules_view import link_rule_ids
 
     text = '<a href="R3.5">R3.5</a> <span title="R6.6">x</span> R0 R99 &lt;b&gt;'
     assert link_rule_ids(text, "en") == text  # nothing to link: unchanged
@@ -320,7 +320,7 @@ def test_link_rule_ids_escapes_titles_and_leaves_tags_attributes_and_unknown_ids
 
 
 def test_link_rule_ids_flags_a_reading_and_follows_the_language():
-    from widgets.rules_view import link_rule_ids
+    from widgets.game.rules_view import link_rule_ids
 
     assert "本项目的解读" in link_rule_ids("R2.8", "zh")
     assert "Lesart des Projekts" in link_rule_ids("R2.8", "de")
@@ -355,7 +355,7 @@ def test_a_click_on_open_in_the_rules_view_reaches_the_sandbox():
 
 
 def test_a_lessons_teaching_text_lists_its_rules_linked():
-    from widgets.lesson import Lesson
+    from widgets.lesson.notebook import Lesson
 
     lesson = Lesson("a-turn", lang="de")
     shown = lesson._note.object  # the note, folded under the title

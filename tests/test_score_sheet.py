@@ -1,4 +1,4 @@
-"""The lessons' score sheet (widgets/score_sheet.py): the engine's breakdown per player (R9.1),
+"""The lessons' score sheet (widgets/lesson/score_sheet.py): the engine's breakdown per player (R9.1),
 estimated gift values marked (R8), the winner and tie-break line (R9.2)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import panel as pn
 import pytest
 
 from nefertiti_core.engine.scoring import totals
-from widgets.score_sheet import score_rows, score_sheet, score_sheet_html
-from widgets.stall_tables import position
+from widgets.lesson.score_sheet import score_rows, score_sheet, score_sheet_html
+from widgets.lesson.stall_tables import position
 
 END = "place akhet_aton.right#8"
 

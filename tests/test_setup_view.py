@@ -1,4 +1,4 @@
-"""How a game starts, side by side (widgets/setup_view.py): the facts are counted from the games
+"""How a game starts, side by side (widgets/lesson/setup_view.py): the facts are counted from the games
 the engine sets up, so they follow the rules of R2."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
-from widgets.setup_view import compare_layouts, compare_setups, layout_rows, setup_facts
+from widgets.lesson.setup_view import compare_layouts, compare_setups, layout_rows, setup_facts
 
 
 def test_r2_setup_facts_for_4_and_3_players():

@@ -1,4 +1,4 @@
-"""The lessons' stall tables (widgets/stall_tables.py): each cell is the engine's answer, squares
+"""The lessons' stall tables (widgets/lesson/stall_tables.py): each cell is the engine's answer, squares
 are named by their bids (never '#index'), and a bad market or language is a one-line error."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from nefertiti_core.engine import rules as R
 from nefertiti_core.teaching.status import stall_status
-from widgets.stall_tables import (
+from widgets.lesson.stall_tables import (
     closing_totals,
     louqsor_odds,
     louqsor_odds_rows,

@@ -1,4 +1,4 @@
-"""The store of saved games (widgets/store.py) and the Sandbox's autosave and resume on it.
+"""The store of saved games (widgets/server/store.py) and the Sandbox's autosave and resume on it.
 
 The browser journeys (a reload, a server killed and started again) are in
 tests/browser/test_restart.py; here the store itself and the Sandbox's choices, without a server.
@@ -20,9 +20,9 @@ from sqlalchemy import update
 
 from nefertiti_core.files.history import record_from_data
 from nefertiti_core.files.yaml_subset import loads
-from widgets.sandbox import Sandbox
-from widgets.session import GameSession
-from widgets.store import (
+from widgets.game.session import GameSession
+from widgets.sandbox.app import Sandbox
+from widgets.server.store import (
     MAX_RECORD_CHARS,
     SCHEMA_VERSION,
     StaleGame,

@@ -31,8 +31,15 @@ from sqlalchemy import (
     text,
 )
 
-import widgets.store as S
-from widgets.store import SCHEMA_VERSION, Store, StoreError, database_url, new_token, owner_of
+import widgets.server.store as S
+from widgets.server.store import (
+    SCHEMA_VERSION,
+    Store,
+    StoreError,
+    database_url,
+    new_token,
+    owner_of,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 ME = new_token()
@@ -47,7 +54,7 @@ def url(request, tmp_path):
 
 
 # --- schema versions ------------------------------------------------------------------------
-#: Schema 1 as the tutor wrote it (commit 88a8d8a's widgets/store.py): frozen here.
+#: Schema 1 as the tutor wrote it (commit 88a8d8a's widgets/server/store.py): frozen here.
 V1 = MetaData()
 Table("nefertiti_schema", V1, Column("version", Integer, primary_key=True, autoincrement=False))
 Table(

@@ -42,8 +42,8 @@ from widgets import (
     Timeline,
     make_app,
 )
-from widgets import geometry as G
-from widgets.decision import MAX_BUTTONS
+from widgets.game import geometry as G
+from widgets.game.decision import MAX_BUTTONS
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "nefertiti_core" / "scenarios"
 
@@ -765,7 +765,7 @@ def test_html_panes_send_only_their_text(monkeypatch):
     """Panel's own HTML pane updates every property of its model when its text changes (in a
     served app its stylesheets come as new models each time, and Bokeh walks the whole
     document's model graph); ours sets the text alone."""
-    from widgets._common import HTML
+    from widgets.game.common import HTML
 
     pane = HTML("<b>before</b>")
     doc = _in_document(pane)

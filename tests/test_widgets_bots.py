@@ -20,10 +20,10 @@ from nefertiti_core.files.scenario import load
 from nefertiti_core.play.bots import bot_kinds
 from nefertiti_core.play.hints import hints as engine_hints
 from widgets import GameSession, HintsView, OddsView, Sandbox
-from widgets import session as session_module
-from widgets.board import PLAYER_COLOURS
-from widgets.odds import AS_IT_IS
-from widgets.session import MCTS_SECONDS, SEAT_KINDS, make_seat_bot
+from widgets.game import session as session_module
+from widgets.game.odds import AS_IT_IS
+from widgets.game.session import MCTS_SECONDS, SEAT_KINDS, make_seat_bot
+from widgets.theme import PLAYER_COLOURS
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "nefertiti_core" / "scenarios"
 
@@ -79,11 +79,11 @@ def served(monkeypatch):
     """Imitate a served app: every widget module sees the stand-in document."""
     doc = FakeDocument()
     monkeypatch.setattr(session_module, "_server_document", lambda: doc)
-    import widgets.hints
-    import widgets.odds
+    import widgets.game.hints
+    import widgets.game.odds
 
-    monkeypatch.setattr(widgets.hints, "_server_document", lambda: doc)
-    monkeypatch.setattr(widgets.odds, "_server_document", lambda: doc)
+    monkeypatch.setattr(widgets.game.hints, "_server_document", lambda: doc)
+    monkeypatch.setattr(widgets.game.odds, "_server_document", lambda: doc)
     return doc
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from nefertiti_core import new_game
-from widgets.session import GameSession
+from widgets.game.session import GameSession
 
 
 @pytest.mark.parametrize(

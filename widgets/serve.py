@@ -181,7 +181,7 @@ def _origin(text: str) -> str:
 
 def _database(text: str) -> str:
     try:
-        from .store import StoreError, database_url
+        from widgets.server.store import StoreError, database_url
     except ImportError:  # SQLAlchemy missing: run() says what to install
         return text
     try:
@@ -316,7 +316,7 @@ def install_handlers() -> None:
     """
     from panel.io import server
 
-    from . import _panel_patches
+    from widgets.server import patches as _panel_patches
 
     if getattr(server, "_nefertiti_patched", False):
         return
@@ -415,7 +415,7 @@ def deferred_app():
     """
     import panel as pn
 
-    from .sandbox import make_app
+    from widgets.sandbox.app import make_app
 
     holder = pn.Column(
         pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
@@ -451,7 +451,7 @@ def _warm_practice() -> None:
     opens Practice does not play a game on the event loop while every other page waits."""
     import threading
 
-    from .practice import shared_supply
+    from widgets.sandbox.practice import shared_supply
 
     threading.Thread(target=shared_supply, name="practice-supply", daemon=True).start()
 
@@ -481,10 +481,10 @@ def serve(
     # before Panel's own /components/ route: tornado takes the first route that matches
     extra.append((r"/components/(.*)", _component_handler(), {}))
     # our front page, not Panel's gallery (which loads fonts and images from the internet)
-    from .home_page import home_handler
+    from widgets.server.home_page import home_handler
 
     extra.append((r"/", home_handler(), {}))
-    from .classroom.pages import learner_app, teacher_app
+    from widgets.classroom.pages import learner_app, teacher_app
 
     server = pn.serve(
         # the Sandbox; the classroom's teacher page and learners' page (#16)
@@ -520,7 +520,7 @@ def serve(
     # full garbage collections when no message is in flight, never in the middle of a move
     from panel.io.server import WSHandler
 
-    from .gc_pacing import start as pace_collections
+    from widgets.server.gc_pacing import start as pace_collections
 
     app._nefertiti_gc = pace_collections(WSHandler)
     # SIGTERM (a service manager, `kill`) stops the loop like Ctrl+C, and either way the games
@@ -533,7 +533,7 @@ def serve(
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
-        from .session import flush_saves
+        from widgets.game.session import flush_saves
 
         written = flush_saves()
         if written:
@@ -556,7 +556,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     url = getattr(args, "database", None) or os.environ.get("NEFERTITI_STORE_URL")
     if url:  # a database named: it must work before a page is served (docs/deploy.md)
-        from .store import StoreError, configure
+        from widgets.server.store import StoreError, configure
 
         try:
             store = configure(url)

@@ -225,7 +225,7 @@ def table_lines(state: GameState, lang: str = DEFAULT_LANGUAGE) -> list[str]:
 
 
 def _board_lines(state: GameState, lang: str, hints: bool) -> list[str]:
-    """The texts the board draws (widgets/board.py): closed marks, reserves, the dice, and with
+    """The texts the board draws (widgets/game/board.py): closed marks, reserves, the dice, and with
     ``hints`` each open market's status sentences."""
     out = []
     seat = state.decider if state.decider >= 0 else state.turn_player

@@ -626,7 +626,7 @@ class collector_paused:  # noqa: N801 (used as ``with collector_paused():``)
     reference counting frees everything it makes, and the collections its allocations would
     start only scan the search's tree and the bot's memory for nothing: 4-11% of an mcts
     search's CPU time in the runs measured (3% of its instructions). Only the automatic collections are paused, and only when they were on: a
-    process that manages its own (the served app, ``widgets/gc_pacing.py``) or has turned them
+    process that manages its own (the served app, ``widgets/server/gc_pacing.py``) or has turned them
     off keeps its setting; an explicit ``gc.collect()`` runs as ever."""
 
     __slots__ = ("paused",)

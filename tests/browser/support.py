@@ -21,7 +21,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from nefertiti_core.files.exercises import Exercise
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 CHROMIUM = os.environ.get("NEFERTITI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -274,7 +274,7 @@ def notebook_in_jupyterlab(browser, folder: Path, name: str, notebook: dict, vie
 
 
 # ------------------------------------------------------------------------------ exercises
-# Answering a tutorial exercise card (widgets/exercise.py) as a learner does, in JupyterLab or
+# Answering a tutorial exercise card (widgets/game/exercise.py) as a learner does, in JupyterLab or
 # Voilà: ``block`` is a locator of the output that holds the exercise tabs.
 WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
 

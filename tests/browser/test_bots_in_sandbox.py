@@ -16,7 +16,7 @@ from support import ARTIFACTS, canvas_point, rows, wait_rows
 
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 STEP_MS = 60_000  # a greedy move and a Hint take a second or two on a busy 2-core machine
 expect.set_options(timeout=STEP_MS)

@@ -29,7 +29,7 @@ from support import ARTIFACTS, ROOT, SANDBOX, free_port, rows, wait_for_http, wa
 from nefertiti_core import new_game
 from nefertiti_core.engine import options as O
 from nefertiti_core.teaching.explain import describe_option
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 LOAD_MS = 60_000
 STEP_MS = 30_000

@@ -15,7 +15,7 @@ from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 
 def cell(source: str) -> dict:
@@ -32,7 +32,7 @@ NOTEBOOK = {
     "cells": [
         cell("import panel as pn\npn.extension(inline=True)"),
         cell(
-            "from widgets.lesson import Lesson, coverage_view\n"
+            "from widgets.lesson.notebook import Lesson, coverage_view\n"
             'lesson = Lesson("first-game")\n'
             'lesson.play("place gizeh.left#3")  # played by the notebook, not the learner\n'
             "lesson"

@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 from support import ARTIFACTS
 
 from nefertiti_core.engine.i18n import tr
-from widgets._common import colour_name
-from widgets.home_page import PAGES
+from widgets.game.common import colour_name
+from widgets.server.home_page import PAGES
 
 LOAD_MS = 60_000
 STEP_MS = 30_000

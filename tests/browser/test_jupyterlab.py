@@ -13,11 +13,11 @@ from support import (  # noqa: F401 - open_and_run_all, start_jupyterlab: other 
     start_jupyterlab,
 )
 
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 NOTEBOOK = code_notebook(
     "import panel as pn\npn.extension(inline=True)",
-    "from widgets.sandbox import make_app\napp = make_app()\napp",
+    "from widgets.sandbox.app import make_app\napp = make_app()\napp",
 )
 
 SERVANTS = """() => { for (const d of (window.Bokeh ? Bokeh.documents : [])) {

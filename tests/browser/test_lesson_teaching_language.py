@@ -15,7 +15,7 @@ from nefertiti_core.files.scenario import load
 
 APP = """
 import panel as pn
-from widgets.lesson import Lesson
+from widgets.lesson.notebook import Lesson
 def make(lang):
     return lambda: Lesson("treasurer", lang=lang, width=560)
 pn.serve({lang: make(lang) for lang in ("en", "de", "zh")}, port=PORT, address="127.0.0.1",

@@ -27,8 +27,8 @@ from test_jupyterlab import NOTEBOOK, open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
 
-SOURCE = """from widgets.lesson import Lesson
-from widgets.odds import OddsView
+SOURCE = """from widgets.lesson.notebook import Lesson
+from widgets.game.odds import OddsView
 view = OddsView(Lesson("louqsor-what-if").session, workers=1)
 view"""
 

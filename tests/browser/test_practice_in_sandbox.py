@@ -25,7 +25,7 @@ from support import (
 )
 
 from nefertiti_core.files import practice as P
-from widgets.practice import FIRST_SEEDS
+from widgets.sandbox.practice import FIRST_SEEDS
 
 LOAD_MS = 60_000
 STEP_MS = 30_000

@@ -23,8 +23,8 @@ from support import ARTIFACTS, SOURCE, canvas_point, rows, wait_rows
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
-from widgets import geometry as G
-from widgets.board import PLAYER_COLOURS
+from widgets.game import geometry as G
+from widgets.theme import PLAYER_COLOURS
 
 LOAD_MS = 60_000
 STEP_MS = 30_000

@@ -38,8 +38,8 @@ from support import (
     wait_rows,
 )
 
-from widgets import geometry as G
 from widgets import serve
+from widgets.game import geometry as G
 
 LOAD_MS = 60_000
 #: the server's INFO lines in its log (as ``nefertiti serve`` prints them)

@@ -18,7 +18,7 @@ from support import ARTIFACTS, canvas_point, code_notebook, notebook_in_jupyterl
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.teaching import rules_reference as RR
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 LOAD_MS = 60_000
 STEP_MS = 30_000

@@ -19,7 +19,7 @@ from support import ARTIFACTS, SOURCE, canvas_point, rows, source, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "nefertiti_core" / "scenarios"

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from session_flood import PROBE, Flood, _placement_targets, click_and_undo  # noqa: E402
 
 from nefertiti_core.engine.i18n import tr  # noqa: E402
-from widgets.session import GameSession  # noqa: E402
+from widgets.game.session import GameSession  # noqa: E402
 
 LOAD_MS = 90_000
 STEP_MS = 30_000
@@ -141,7 +141,7 @@ def lesson(tmp_path_factory):
     path = tmp_path_factory.mktemp("xss") / "xss.yaml"
     path.write_text(scenario_with_payloads(), encoding="utf-8")
     code = (
-        "import panel as pn\nfrom widgets.lesson import Lesson\npn.extension()\n"
+        "import panel as pn\nfrom widgets.lesson.notebook import Lesson\npn.extension()\n"
         f"pn.serve({{'lesson': lambda: Lesson({str(path)!r})}}, port=PORT, address='127.0.0.1', "
         "show=False, websocket_origin=['127.0.0.1:PORT'])\n"
     )

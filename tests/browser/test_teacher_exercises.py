@@ -1,6 +1,6 @@
 """A teacher's own position file with two exercises, answered in Chromium (#13 item 2).
 
-One server for the module: ``widgets.lesson.exercises(path)`` of the complete example in
+One server for the module: ``widgets.lesson.notebook.exercises(path)`` of the complete example in
 docs/scenario-format.md (written to a temporary file), in English and in German. A learner opens
 the tabs, answers wrong then right as the card offers (a button, a typed number), and reads the
 teacher's question and the teacher's note after the engine's reason.
@@ -22,7 +22,7 @@ SHOTS = Path(os.environ.get("NEFERTITI_SHOTS", ARTIFACTS))
 
 APP = """
 import panel as pn
-from widgets.lesson import exercises
+from widgets.lesson.notebook import exercises
 FILE = {file!r}
 def make(lang):
     return lambda: exercises(FILE, lang=lang, board_width=520)

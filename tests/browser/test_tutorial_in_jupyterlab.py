@@ -12,7 +12,7 @@ from support import ARTIFACTS, launch
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.files.exercises import EXERCISES
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 NOTEBOOK = "09-closing-abou-simbel.ipynb"

@@ -30,7 +30,7 @@ from support import (
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES
-from widgets import geometry as G
+from widgets.game import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "tutorials"
@@ -96,7 +96,12 @@ def test_voila_shows_the_lesson_without_its_code(lesson):
     page, _ = lesson
     text = page.locator("body").inner_text()
     assert "Closing Abou Simbel" in text  # the lesson's own heading (its markdown)
-    for code in ("pn.extension(", "import panel", "from widgets.lesson import", "exercises("):
+    for code in (
+        "pn.extension(",
+        "import panel",
+        "from widgets.lesson import",
+        "exercises(",
+    ):
         assert code not in text, f"code is shown on the page: {code!r}"
     # Voilà keeps a code cell's outputs and drops its source (markdown cells have input areas)
     assert page.locator(".jp-CodeCell").count() > 0

@@ -9,7 +9,7 @@ news, never the room itself: what counts is in the database.
 * :class:`PgFeed` — PostgreSQL ``LISTEN``/``NOTIFY`` on the channel ``nefertiti_rooms``.
   :meth:`~Feed.publish` sends ``pg_notify`` on the connection it is given (inside the
   transaction that wrote the change: the news leaves with the commit, or not at all; e.g. as
-  the ``then`` of :meth:`widgets.store.Store.compare_and_set`) or on one of its own. A
+  the ``then`` of :meth:`widgets.server.store.Store.compare_and_set`) or on one of its own. A
   background thread holds one dedicated connection that LISTENs and calls the subscribers for
   every notification. When that connection breaks (the database restarts, the network drops:
   TCP keepalives notice a silent one) the thread reconnects, retrying with a growing pause up
@@ -245,7 +245,7 @@ class PgFeed(Feed):
 
 # ---------------------------------------------------------------------- one feed per process
 def feed_for(store) -> Feed:
-    """The feed for ``store`` (a :class:`widgets.store.Store`, or None: no store)."""
+    """The feed for ``store`` (a :class:`widgets.server.store.Store`, or None: no store)."""
     if store is not None and store.dialect == "postgresql":
         return PgFeed(store.url, engine=store.engine)
     return LocalFeed()
@@ -256,11 +256,11 @@ _feed_lock = threading.Lock()
 
 
 def get_feed() -> Feed:
-    """The process's feed, on the process's store (:func:`widgets.store.get_store`)."""
+    """The process's feed, on the process's store (:func:`widgets.server.store.get_store`)."""
     global _feed
     with _feed_lock:
         if _feed is None:
-            from ..store import get_store
+            from widgets.server.store import get_store
 
             _feed = feed_for(get_store())
         return _feed

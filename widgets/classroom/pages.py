@@ -1,7 +1,7 @@
 """The classroom's pages, served by ``nefertiti serve``: the teacher's (``/classroom``) and the
 learners' (``/join``).
 
-Every page has its own :class:`TableSession` (a :class:`~widgets.session.GameSession` whose
+Every page has its own :class:`TableSession` (a :class:`~widgets.game.session.GameSession` whose
 steps go through the room, which checks who may play) and its own components (the projector
 bar, the board, the decision panel: the Sandbox's own). The room tells every page of each change
 (``Room.subscribe``); a page then updates **through its own Bokeh document**: the room's listener
@@ -24,18 +24,9 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
-
-from .._common import HTML, esc, guarded
-from ..board import PLAYER_COLOURS, Board
-from ..decision import DecisionPanel
-from ..language import LanguageSelector, browser_language
-from ..position_memo import SHARED_POSITIONS
-from ..projector import ProjectorBar, banner_html, last_move_html
-from ..rules_view import link_rule_ids
-from ..session import GameSession
-from .poll import PollError, Polls
-from .poll_view import ClassView, LearnerPollCard, TeacherPollPanel
-from .room import (
+from widgets.classroom.poll import PollError, Polls
+from widgets.classroom.poll_view import ClassView, LearnerPollCard, TeacherPollPanel
+from widgets.classroom.room import (
     MAX_NAME,
     Refusal,
     Room,
@@ -44,6 +35,15 @@ from .room import (
     scenario_names,
     valid_token,
 )
+from widgets.game.board import Board
+from widgets.game.common import HTML, esc, guarded
+from widgets.game.decision import DecisionPanel
+from widgets.game.language import LanguageSelector, browser_language
+from widgets.game.position_memo import SHARED_POSITIONS
+from widgets.game.projector import ProjectorBar, banner_html, last_move_html
+from widgets.game.rules_view import link_rule_ids
+from widgets.game.session import GameSession
+from widgets.theme import PLAYER_COLOURS
 
 log = logging.getLogger("widgets.classroom")
 
@@ -92,7 +92,7 @@ def rooms() -> Rooms:
     with _CONNECTED:
         if not _connected:
             _connected = True
-            from .room_store import connect
+            from widgets.classroom.room_store import connect
 
             try:
                 connect(ROOMS)

@@ -34,13 +34,13 @@ from panel.io.state import set_curdoc
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.practice import Generated
-
-from .._common import HTML, esc
-from ..board import FONT_STACK, Board
-from ..exercise import collections_text, feedback_html
-from ..rules_view import link_rule_ids
-from ..session import GameSession, _server_document
-from .poll import Poll, PollError, Polls, lesson_exercises, practice_exercises
+from widgets.classroom.poll import Poll, PollError, Polls, lesson_exercises, practice_exercises
+from widgets.game.board import Board
+from widgets.game.common import HTML, esc
+from widgets.game.exercise import collections_text, feedback_html
+from widgets.game.rules_view import link_rule_ids
+from widgets.game.session import GameSession, _server_document
+from widgets.theme import FONT_STACK
 
 __all__ = ["ClassView", "LearnerPollCard", "TeacherPollPanel", "bars_html"]
 

@@ -49,8 +49,7 @@ from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.engine.explain_illegal import why_illegal
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
-
-from .poll import ClassRecord, PollError, Polls
+from widgets.classroom.poll import ClassRecord, PollError, Polls
 
 log = logging.getLogger("widgets.classroom")
 

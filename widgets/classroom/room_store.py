@@ -1,7 +1,7 @@
 """The classroom's rooms in the store (#16 item 5): after a restart the rooms are back, and every
 participant's browser token opens the same participant in the same seat.
 
-Two tables on the store's own ``metadata`` (``widgets.store``), in the same database as the saved
+Two tables on the store's own ``metadata`` (``widgets.server.store``), in the same database as the saved
 games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise):
 
 * ``classroom_rooms``: the join code, the teacher secret's hash (never the secret), the table's
@@ -60,9 +60,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..store import _OPEN_LOCK, get_store, metadata
-from .poll import Polls
-from .room import Participant, Room, Rooms
+from widgets.classroom.poll import Polls
+from widgets.classroom.room import Participant, Room, Rooms
+from widgets.server.store import _OPEN_LOCK, get_store, metadata
 
 log = logging.getLogger("widgets.classroom.store")
 
@@ -507,7 +507,7 @@ _room_store: RoomStore | None = None
 
 
 def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
-    """Keep ``rooms`` in the process's store (``widgets.store.get_store()``; or ``engine``):
+    """Keep ``rooms`` in the process's store (``widgets.server.store.get_store()``; or ``engine``):
     the rooms it holds come back, each new room is tracked. On a PostgreSQL store (or with a
     ``feed``) the rooms are shared with the other processes (see the module's doc). None if
     there is no store (the classroom then works without it)."""
@@ -518,7 +518,7 @@ def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
             return None
         engine = store.engine
         if feed is None and store.dialect == "postgresql":
-            from .feed import get_feed
+            from widgets.classroom.feed import get_feed
 
             feed = get_feed()
     try:

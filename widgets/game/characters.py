@@ -1,0 +1,117 @@
+"""The character piles: each pile's top card, how many are left, its effect in one line, and a
+"Recruit" button that is enabled exactly when the engine offers ``recruit <pile>`` now (R5.1,
+R10.1). Clicking it plays that option for the deciding player.
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from nefertiti_core.engine import options as O
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.teaching.explain import describe_option
+from widgets.game.common import HTML, DeferredView, esc, guarded, player_name, tooltip
+from widgets.game.rules_view import link_rule_ids
+from widgets.game.session import GameSession
+
+#: A disabled "Recruit" button must look unavailable at a glance (Panel's native style only fades
+#: the blue a little).
+DISABLED_BUTTON_CSS = """
+.bk-btn:disabled, .bk-btn[disabled] {
+    background-color: #ece6d8 !important; border-color: #d3c9b2 !important;
+    color: #9a917f !important; opacity: 1; cursor: not-allowed; box-shadow: none;
+}
+"""
+
+
+class Characters(DeferredView):
+    """The seven piles beside the board, with their effects and recruit buttons."""
+
+    session = param.ClassSelector(class_=GameSession)
+
+    def __init__(self, session: GameSession, **params):
+        super().__init__(session=session, **params)
+        self._title = HTML("", margin=(0, 5))
+        self._note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self._texts = [HTML("", sizing_mode="stretch_width") for _ in R.PILES]
+        self._buttons = []
+        for pile in range(len(R.PILES)):
+            button = pn.widgets.Button(
+                color="primary", width=120, disabled=True, stylesheets=[DISABLED_BUTTON_CSS]
+            )
+            button.on_click(lambda _event, pile=pile: self._on_recruit(pile))
+            self._buttons.append(button)
+        rows = [
+            pn.Row(text, button, sizing_mode="stretch_width", styles={"align-items": "center"})
+            for text, button in zip(self._texts, self._buttons, strict=True)
+        ]
+        self._layout = pn.Column(self._title, self._note, *rows, sizing_mode="stretch_width")
+        self.refresh()
+        session.param.watch(self._on_change, ["version", "lang"])
+
+    def __panel__(self):
+        return self._layout
+
+    # for tests
+    def recruitable(self) -> list[str]:
+        """The piles whose button is enabled now."""
+        return [R.PILES[p] for p, b in enumerate(self._buttons) if not b.disabled]
+
+    def recruit(self, pile: str) -> None:
+        """Press the button of ``pile``; a disabled button does nothing (as in the browser)."""
+        button = self._buttons[R.PILES.index(pile)]
+        if not button.disabled:
+            button.clicks += 1
+
+    def refresh(self) -> None:
+        self._stale = False  # see DeferredView
+        state, lang = self.session.state, self.session.lang
+        self._title.object = (
+            f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.characters.title'))}</h3>"
+        )
+        legal = set(state.legal_options())
+        can = [p for p in range(len(R.PILES)) if O.RECRUIT_BASE + p in legal]
+        lines = []
+        if not any(state.piles):
+            lines.append(tr(lang, "panel.characters.none"))
+        else:
+            if can:
+                player = player_name(lang, state.colours, state.decider)
+                lines.append(tr(lang, "panel.characters.can", player=player))
+            elif not state.is_over:
+                lines.append(tr(lang, "panel.characters.cannot"))
+            lines.append(tr(lang, "panel.characters.rule"))
+        notes = "".join(f"<div style='color:#555'>{esc(line)}</div>" for line in lines)
+        self._note.object = link_rule_ids(notes, lang)  # R5.1, R10.1: titles on hover
+        for pile, name in enumerate(R.PILES):
+            cards = state.piles[pile]
+            effect = tr(lang, f"panel.effect.{name}")
+            if cards:
+                top = tr(lang, f"character.{R.CHARACTER_CARDS[cards[0]]}")
+                count = tr(lang, "panel.characters.left", n=len(cards))
+                head = f"<b>{esc(top)}</b> <span style='color:#777'>· {esc(count)}</span>"
+            else:
+                empty = tr(lang, "panel.characters.empty")
+                head = (
+                    f"<b style='color:#999'>{esc(tr(lang, f'pile.{name}'))}</b> "
+                    f"<span style='color:#999'>· {esc(empty)}</span>"
+                )
+            colour = "#333" if cards else "#999"
+            self._texts[pile].object = link_rule_ids(
+                f"<div style='font-size:13px'>{head}"
+                f"<div style='color:{colour};font-size:12px'>{esc(effect)}</div></div>",
+                lang,
+            )
+            button = self._buttons[pile]
+            button.name = tr(lang, "panel.characters.recruit")
+            enabled = pile in can
+            button.disabled = not enabled
+            button.description = (
+                tooltip(describe_option(state, O.RECRUIT_BASE + pile, lang)) if enabled else None
+            )
+
+    @guarded
+    def _on_recruit(self, pile: int):
+        self.session.play(O.RECRUIT_BASE + pile)

@@ -1,0 +1,196 @@
+"""Small helpers shared by the components: texts, HTML, and callbacks that never raise.
+
+Nothing here decides a rule; it only words, escapes and guards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import html
+import logging
+import re
+
+import panel as pn
+import param
+from bokeh.models import Legend, LegendItem, Tooltip
+
+from nefertiti_core.engine.i18n import has, tr
+from widgets.game.session import _server_document
+from widgets.theme import PLAYER_COLOURS
+
+log = logging.getLogger("widgets")
+
+#: Bokeh buttons keep their label on one line; option labels are sentences, so let them wrap.
+WRAP_BUTTON_CSS = """
+:host { height: auto; }
+.bk-btn { white-space: normal; text-align: left; height: auto; line-height: 1.3;
+          padding: 5px 9px; }
+"""
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def esc(text) -> str:
+    """Text for an HTML pane."""
+    return html.escape(str(text), quote=True)
+
+
+def md_escape(text) -> str:
+    """Text for a Markdown pane (an engine message may contain ``_``, ``#``, ``*``...)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def colour_name(lang: str, colour: str) -> str:
+    return tr(lang, f"colour.{colour}")
+
+
+def player_name(lang: str, colours, seat: int) -> str:
+    return tr(lang, f"colour.{colours[seat]}")
+
+
+def swatch(colour: str, size: int = 12) -> str:
+    """A small disc in a player's colour, as HTML."""
+    fill = PLAYER_COLOURS.get(colour, "#888")
+    return (
+        f'<span style="display:inline-block;width:{size}px;height:{size}px;'
+        f"border-radius:50%;background:{fill};vertical-align:middle;"
+        f'margin-right:4px;border:1px solid #fff;box-shadow:0 0 0 1px #999"></span>'
+    )
+
+
+def seat_kind_label(lang: str, kind: str) -> str:
+    """A seat kind in words ("human", "random", and kinds a later version adds)."""
+    key = f"panel.seat.{kind}"
+    return tr(lang, key) if has(lang, key) or has("en", key) else kind
+
+
+def tooltip(text: str, position: str = "left") -> Tooltip | None:
+    """A hover text for a button, as plain text (Panel's default opens to the right, where a
+    button at the page's edge cuts it off)."""
+    if not text:
+        return None
+    return Tooltip(
+        content=text,
+        position=position,
+        stylesheets=[":host { white-space: initial; max-width: 320px; }"],
+    )
+
+
+def guarded(method):
+    """Run a callback so that nothing escapes into the page: a bug becomes a visible message."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as error:  # a callback must never raise into Panel
+            log.exception("%s failed", method.__qualname__)
+            session = getattr(self, "session", None)
+            if session is not None:
+                try:
+                    session.error = tr(session.lang, "panel.error.unexpected", error=str(error))
+                except Exception:  # pragma: no cover - the catalog itself is broken
+                    session.error = str(error)
+            return None
+
+    return wrapper
+
+
+def running_loop():
+    """The asyncio loop running in this thread (an IPython kernel's), if any."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def after_page_message(method):
+    """A button's callback that reads other widgets (a menu, a text box): in a notebook, run it
+    once the page's message that carried the click has been applied.
+
+    In a notebook, Panel (1.9) applies a message from the browser with the Bokeh document on
+    hold: a click in it runs its callbacks at once, but the message's property changes reach the
+    widgets only when the hold is released, after those callbacks, and the first change a
+    callback makes to the page sends the held changes back to the browser instead, so the widget
+    never gets them. The browser puts a choice and a click into one message when they come
+    within its 50 ms debounce or while the kernel has not yet acknowledged its previous message:
+    "Place" then placed the servant on the square chosen before, and the odds' Run played the
+    old number of playouts. On the kernel loop's next turn the whole message has been applied.
+    A served app needs no wait (Panel applies pending changes before it runs an event), nor does
+    Python code outside an event loop. The components' Python methods (``click``, ``compare``,
+    ...) do their work at once; only the buttons' callbacks wait."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        loop = running_loop()
+        if loop is not None and _server_document() is None:
+            loop.call_soon(functools.partial(method, self, *args, **kwargs))
+            return None
+        return method(self, *args, **kwargs)
+
+    return wrapper
+
+
+class HTML(pn.pane.HTML):
+    """``pn.pane.HTML`` whose new text goes to the browser alone.
+
+    Panel 1.9's HTML pane sends all its properties again when its text changes, its stylesheets
+    as new Bokeh models each time; in a served app every such update makes Bokeh walk the whole
+    document's model graph (about 100 ms for the Sandbox on a busy 2-core machine) and the
+    browser load the stylesheets again. This pane sends only the text; every other parameter
+    (visible, width, styles...) still goes through Panel's normal path.
+    """
+
+    def _update(self, ref, model):
+        text = self._transform_object(self.object)["object"]
+        if model.text != text:
+            model.text = text
+
+
+class DeferredView(pn.viewable.Viewer):
+    """A view that follows the session only while it is shown.
+
+    While ``active`` is False (a hidden tab of the Sandbox) changes only mark it stale; it
+    refreshes once when shown again. Subclasses watch the session with ``_on_change`` and
+    define ``refresh()`` (which clears ``_stale``).
+    """
+
+    active = param.Boolean(
+        default=True,
+        doc="Follow every change; while False (a hidden view) updates wait until it is True",
+    )
+    _stale = False
+
+    @guarded
+    def _on_change(self, *_):
+        if self.active:
+            self.refresh()
+        else:
+            self._stale = True
+
+    @param.depends("active", watch=True)
+    @guarded
+    def _on_active(self):
+        if self.active and self._stale:
+            self.refresh()
+
+    def refresh(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+
+def players_legend(fig, renderers) -> list:
+    """A horizontal legend above ``fig``, one item per player's renderer; returns the items,
+    whose labels the caller sets (and changes with the language) in place."""
+    items = [LegendItem(label="", renderers=[r]) for r in renderers]
+    fig.add_layout(
+        Legend(
+            items=items,
+            orientation="horizontal",
+            background_fill_alpha=0.7,
+            label_text_font_size="12px",
+            border_line_color=None,
+        ),
+        "above",
+    )
+    return items

@@ -1,0 +1,210 @@
+"""An exercise card for the tutorials: the question, a live board of its position, an answer,
+and feedback that explains the right answer. The engine checks the answer
+(:mod:`nefertiti_core.files.exercises`); this card only shows it.
+
+Two ways to answer: "click the square that..." exercises take a click on the board; the others
+take a choice, a number or a probability, then "Check". After answering, the learner can play on
+the board to see the answer happen ("predict, then reveal"); every step they play counts towards
+their rule coverage (:mod:`nefertiti_core.teaching.coverage`).
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import Exercise, Feedback
+from nefertiti_core.teaching.coverage import Coverage, answer_rules
+from widgets.game.board import Board
+from widgets.game.common import HTML, after_page_message, colour_name, esc, md_escape
+from widgets.game.rules_view import link_rule_ids
+from widgets.game.session import GameSession
+from widgets.theme import FONT_STACK
+
+#: The verdict's look: green for right, a warm orange for "not quite", grey for what was not an
+#: answer at all (nothing counted). Each as (text colour, background, border).
+VERDICT_COLOURS = {
+    "right": ("#1b5e20", "#e8f5e9", "#2e7d32"),
+    "wrong": ("#8a3b00", "#fff3e0", "#e07b00"),
+    "invalid": ("#37474f", "#eceff1", "#90a4ae"),
+}
+VERDICT_MARK = {"right": "\u2714", "wrong": "\u2717", "invalid": "?"}
+
+
+def feedback_html(feedback: Feedback) -> str:
+    """The verdict first, in its colour, then the reason (escaped: the texts are plain)."""
+    kind = "invalid" if not feedback.valid else "right" if feedback.correct else "wrong"
+    ink, paper, edge = VERDICT_COLOURS[kind]
+    headline = feedback.headline or feedback.explanation
+    reason = feedback.reason if feedback.headline else ""
+    parts = [
+        f'<div class="verdict verdict-{kind}" style="font-family:{esc(FONT_STACK)};'
+        f"color:{ink};background:{paper};border-left:5px solid {edge};padding:8px 12px;"
+        f'border-radius:4px;line-height:1.45">'
+        f'<div style="font-weight:700;font-size:1.05em">{VERDICT_MARK[kind]} {esc(headline)}</div>'
+    ]
+    if reason:
+        parts.append(f'<div style="color:#2b2b2b;margin-top:4px">{esc(reason)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def collections_text(state, lang: str) -> str:
+    """What each player holds, as counts only ("Green: 2 harps, 1 chair · Red: nothing yet"):
+    the board does not show collections, and their values would give some answers away."""
+    parts = []
+    for seat, colour in enumerate(state.colours):
+        gifts = []
+        for t, name in enumerate(R.GIFT_TYPES):
+            count = state.type_count(seat, t)
+            if count:
+                gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
+                gifts.append(tr(lang, "count.gift", n=count, gift=gift))
+        held = ", ".join(gifts) or tr(lang, "exercise.card.holds_nothing")
+        parts.append(f"{colour_name(lang, colour)}: {held}")
+    return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
+
+
+class ExerciseCard(pn.viewable.Viewer):
+    """One exercise with its own live board (a session of its own)."""
+
+    exercise = param.ClassSelector(class_=Exercise)
+    lang = param.Selector(default="en", objects=["en", "de", "zh"])
+    feedback = param.ClassSelector(class_=Feedback, default=None, allow_None=True)
+    attempts = param.Integer(default=0)
+
+    def __init__(
+        self,
+        exercise: Exercise,
+        lang: str = "en",
+        coverage: Coverage | None = None,
+        board_width: int = 700,
+        **params,
+    ):
+        super().__init__(exercise=exercise, lang=lang, **params)
+        self.coverage = coverage
+        # No closing hints on an exercise board: they would give the answer away.
+        self.session = GameSession(exercise.state(), lang=lang, hints=False)
+        square_answer = exercise.answer_kind == "square"
+        self.board = Board(
+            self.session,
+            width=board_width,
+            on_square=self._answer_square if square_answer else None,
+        )
+        self._answered = None  # the last answer as given (to judge it again in another language)
+        self._prompt = pn.pane.Markdown(
+            sizing_mode="stretch_width", css_classes=["exercise-prompt"]
+        )
+        self._collections = HTML(
+            sizing_mode="stretch_width", css_classes=["exercise-collections"], margin=(0, 10)
+        )
+        self._answer = self._answer_widget()
+        self._check = pn.widgets.Button(
+            button_type="primary", width=120, css_classes=["exercise-check"]
+        )
+        self._check.on_click(self._on_check)
+        self._again = pn.widgets.Button(width=160, css_classes=["exercise-reset"])
+        self._again.on_click(self._on_reset)
+        # only the text goes to the page when it changes (Panel's HTML pane sends its
+        # stylesheets again, and in a notebook output shown first they belong to another
+        # document: "Models must be owned by only a single document", and no feedback)
+        self._result = HTML(
+            visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
+        )
+        self.session.param.watch(self._on_play, "version")
+        self._controls = pn.Row(self._answer, self._check, self._again)
+        self._controls[1].visible = not square_answer
+        self._layout = pn.Column(
+            self._prompt,
+            self._collections,
+            self._controls,
+            self._result,
+            self.board,
+            sizing_mode="stretch_width",
+        )
+        self._render()
+        self.param.watch(lambda *_: self._render(), "lang")
+
+    def __panel__(self):
+        return self._layout
+
+    # ------------------------------------------------------------------ answering
+    def _answer_widget(self):
+        kind = self.exercise.answer_kind
+        if kind == "choice":
+            return pn.widgets.RadioButtonGroup(
+                options={}, button_type="light", css_classes=["exercise-answer"]
+            )
+        if kind == "integer":
+            return pn.widgets.IntInput(value=0, width=120, css_classes=["exercise-answer"])
+        if kind == "probability":
+            return pn.widgets.TextInput(
+                placeholder="4/36", width=120, css_classes=["exercise-answer"]
+            )
+        # square: the answer is a click on the board
+        return pn.pane.Markdown("", css_classes=["exercise-answer"])
+
+    def answer(self, value) -> Feedback:
+        """Check an answer (what the widgets pass; also callable from a notebook cell)."""
+        feedback = self.exercise.check(value, self.lang)
+        if feedback.valid:
+            self.attempts += 1
+            if self.coverage is not None:  # right / wrong per rule the exercise tests
+                self.coverage.answered(answer_rules(self.exercise, feedback), feedback.correct)
+        self._answered = value
+        self.feedback = feedback
+        self._show(feedback)
+        return feedback
+
+    def _answer_square(self, cell) -> None:
+        # the market too: a square of another market is not an answer (the engine says so)
+        self.answer((cell.market, cell.index))
+
+    @after_page_message  # the answer typed in the same message as the click
+    def _on_check(self, _event) -> None:
+        value = getattr(self._answer, "value", None)
+        self.answer(value)
+
+    def _on_reset(self, _event) -> None:
+        """A fresh copy of the position, to answer again or replay."""
+        self.session.load_state(self.exercise.state())
+        self.feedback = None
+        self._answered = None
+        self._result.visible = False
+
+    def _show_collections(self) -> None:
+        text = esc(collections_text(self.session.state, self.lang))
+        self._collections.object = f"<span style='font-size:13px'>{text}</span>"
+
+    def _on_play(self, *_):
+        self._show_collections()
+        if self.coverage is not None:  # the learner's own clicks count as practised
+            self.coverage.record(
+                self.session.state, learner=self.session.learner_events, source=self.session
+            )
+
+    # ------------------------------------------------------------------ showing
+    def _show(self, feedback: Feedback) -> None:
+        # The engine's verdict ("Right: ...", "Not quite: ...") first, in colour; then why.
+        # the rule IDs of the reason: their titles on hover, their texts on click
+        self._result.object = link_rule_ids(feedback_html(feedback), self.lang)
+        self._result.visible = True
+
+    def _render(self) -> None:
+        lang = self.lang
+        self.session.lang = lang
+        self._prompt.object = (
+            f"**{tr(lang, 'exercise.card.question')}** {md_escape(self.exercise.prompt(lang))}"
+        )
+        self._show_collections()
+        if self.exercise.answer_kind == "choice":
+            self._answer.options = {label: value for value, label in self.exercise.choices(lang)}
+        if self.exercise.answer_kind == "square":
+            self._answer.object = tr(lang, "exercise.card.click_board")
+        self._check.name = tr(lang, "exercise.card.check")
+        self._again.name = tr(lang, "exercise.card.reset")
+        if self.feedback is not None:
+            self.feedback = self.exercise.check(self._answered, lang)
+            self._show(self.feedback)

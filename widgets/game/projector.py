@@ -1,0 +1,248 @@
+"""What a room reads from the projector, above the board: who decides now and why (in the
+decider's colour), Undo and Redo, the last step in one line of words (a person's, a bot's, and
+the single-option steps the engine took by itself), and a loaded position's title and teaching
+note.
+
+Every word is the engine's: why the decider decides (the decision panel's reading of the phase),
+each step through ``nefertiti_core.files.announce`` (the events the step logged, worded by
+``explain.describe_event``). Computed on ``version`` (after the board's update has left, so a
+click on the board never waits for these words).
+"""
+
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.announce import last_step
+from nefertiti_core.teaching.explain import why_deciding, winner_line
+from widgets.game.common import HTML, esc, guarded, player_name, seat_kind_label, swatch
+from widgets.game.rules_view import link_rule_ids
+from widgets.game.session import GameSession
+from widgets.theme import PLAYER_COLOURS
+
+BANNER_PX = 96  # who decides (one line) and why (up to three lines at 1024 pixels)
+LAST_PX = 80  # the last step and its single-option steps: four lines
+
+
+def _tint(colour: str) -> str:
+    return PLAYER_COLOURS.get(colour, "#888888")
+
+
+def banner_html(session: GameSession) -> str:
+    """Who decides and why, large, with the decider's colour as a bar on the left."""
+    state, lang = session.state, session.lang
+    if state.is_over:
+        head = tr(lang, "panel.decision.over")
+        return (
+            "<div class='nefertiti-banner' style='border-left:10px solid #6b4f2a;"
+            "padding:3px 10px;background:#fffdf7;min-height:84px;box-sizing:border-box'>"
+            f"<div style='font-size:21px;font-weight:700;color:#3b2f1e'>{esc(head)}</div>"
+            f"<div style='font-size:16px'>{esc(winner_line(state, lang))}</div></div>"
+        )
+    decider = state.decider
+    colour = state.colours[decider]
+    who = tr(lang, "panel.decision.decides", player=player_name(lang, state.colours, decider))
+    if session.is_bot(decider):
+        who += " · " + seat_kind_label(lang, session.seats[decider])
+    why = why_deciding(state, lang)
+    return (
+        f"<div class='nefertiti-banner' data-colour='{esc(colour)}' "
+        f"style='border-left:10px solid {_tint(colour)};padding:3px 10px;background:#fffdf7;min-height:84px;box-sizing:border-box'>"
+        f"<div style='font-size:21px;font-weight:700;color:{_tint(colour)}'>"
+        f"{swatch(colour, 18)}{esc(who)}</div>"
+        f"<div class='nefertiti-why' style='font-size:15px;line-height:1.3'>{esc(why)}</div>"
+        "</div>"
+    )
+
+
+def last_move_html(session: GameSession) -> str:
+    """The last step in words: who, what (and, marked, each single-option step that followed);
+    empty at the start of a game."""
+    history, lang = session.history, session.lang
+    words = last_step(history, lang)
+    if words is None:
+        return ""
+    colours = session.state.colours
+    label = esc(tr(lang, "projector.last"))
+    parts = [
+        f"<span style='color:#6b5b3a;font-weight:600;margin-right:6px'>{label}</span>",
+    ]
+    if 0 <= words.seat < len(colours):
+        parts.append(swatch(colours[words.seat], 14))
+        if session.is_bot(words.seat):
+            parts.append(_tag(tr(lang, "projector.bot_tag"), "#8a5a00"))
+    parts.append(f"<span class='nefertiti-last-text'>{esc(words.text)}</span>")
+    for text, seat in zip(words.forced, words.forced_seats, strict=True):
+        dot = swatch(colours[seat], 12) if 0 <= seat < len(colours) else ""
+        parts.append(
+            "<div class='nefertiti-forced' style='margin-top:2px'>"
+            + _tag(tr(lang, "projector.forced"), "#5a6b2a")
+            + f"{dot}{esc(text)}</div>"
+        )
+    return (
+        "<div class='nefertiti-last' style='font-size:14px;line-height:1.3;padding:2px 10px'>"
+        + "".join(parts)
+        + "</div>"
+    )
+
+
+def _tag(text: str, colour: str) -> str:
+    return (
+        f"<span style='background:{colour};color:#fff;border-radius:4px;padding:0 6px;"
+        f"font-size:12px;margin-right:6px'>{esc(text)}</span>"
+    )
+
+
+class ProjectorBar(pn.viewable.Viewer):
+    """The banner, Undo and Redo beside it, and the last step: the line above the board."""
+
+    session = param.ClassSelector(class_=GameSession)
+
+    def __init__(self, session: GameSession, **params):
+        super().__init__(session=session, **params)
+        # Both keep their height whatever they say (a longer text scrolls inside): the board
+        # below them does not jump in size from one step to the next.
+        self._banner = HTML(
+            "",
+            sizing_mode="stretch_width",
+            height=BANNER_PX,
+            margin=(4, 5),
+            styles={"overflow-y": "auto"},
+        )
+        self._last = HTML(
+            "",
+            sizing_mode="stretch_width",
+            height=LAST_PX,
+            margin=(0, 5),
+            styles={"overflow-y": "auto"},
+        )
+        self._undo = pn.widgets.Button(
+            color="primary", width=96, height=40, margin=(6, 4), css_classes=["nefertiti-undo"]
+        )
+        self._redo = pn.widgets.Button(
+            color="primary",
+            variant="outline",
+            width=96,
+            height=40,
+            margin=(6, 4),
+            css_classes=["nefertiti-redo"],
+        )
+        self._undo.on_click(self._on_undo)
+        self._redo.on_click(self._on_redo)
+        self._layout = pn.Column(
+            pn.Row(self._banner, self._undo, self._redo, sizing_mode="stretch_width"),
+            self._last,
+            sizing_mode="stretch_width",
+            margin=0,
+        )
+        self.refresh()
+        session.param.watch(self._on_change, ["version", "lang", "seats"])
+
+    def __panel__(self):
+        return self._layout
+
+    # for tests
+    @property
+    def banner(self) -> str:
+        return self._banner.object
+
+    @property
+    def last_move(self) -> str:
+        return self._last.object
+
+    @guarded
+    def _on_change(self, *_):
+        self.refresh()
+
+    def refresh(self) -> None:
+        session, lang = self.session, self.session.lang
+        self._banner.object = link_rule_ids(banner_html(session), lang)
+        self._last.object = link_rule_ids(last_move_html(session), lang)
+        self._refresh_buttons()
+
+    def _refresh_buttons(self) -> None:
+        """Undo and Redo: their words and whether there is a step to undo or redo (only what
+        changed is set: most moves change neither)."""
+        lang, history = self.session.lang, self.session.history
+        for button, name, disabled in (
+            (self._undo, "\u21b6 " + tr(lang, "panel.timeline.undo"), not history.can_undo),
+            (self._redo, tr(lang, "panel.timeline.redo") + " \u21b7", not history.can_redo),
+        ):
+            if button.name != name or button.disabled != disabled:
+                button.param.update(name=name, disabled=disabled)
+
+    @guarded
+    def _on_undo(self, *_):
+        self.session.undo()
+
+    @guarded
+    def _on_redo(self, *_):
+        self.session.redo()
+
+
+class PositionNote(pn.viewable.Viewer):
+    """A loaded position's title and teaching note, in the page's language; hidden when the
+    game is another (a new game, another file)."""
+
+    session = param.ClassSelector(class_=GameSession)
+
+    def __init__(self, session: GameSession, **params):
+        super().__init__(session=session, **params)
+        self._scenario = None
+        self._history = None
+        self._pane = HTML(
+            "",
+            visible=False,
+            sizing_mode="stretch_width",
+            margin=(4, 5),
+            css_classes=["nefertiti-position"],
+        )
+        session.param.watch(self._on_change, ["version", "lang"])
+
+    def __panel__(self):
+        return self._pane
+
+    def show(self, scenario) -> None:
+        """Show ``scenario``'s title and teaching note for the game now in the session."""
+        self._scenario = scenario
+        self._history = self.session.history
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        return self._pane.object if self._pane.visible else ""
+
+    @guarded
+    def _on_change(self, *_):
+        self.refresh()
+
+    def refresh(self) -> None:
+        scenario, lang = self._scenario, self.session.lang
+        if scenario is None or self.session.history is not self._history:
+            self._scenario = None
+            self._pane.visible = False
+            return
+        title = scenario.title_in(lang)
+        teaching = scenario.teaching_in(lang).strip()
+        if not title and not teaching:
+            self._pane.visible = False
+            return
+        paragraphs = "".join(
+            f"<p style='margin:3px 0'>{esc(p.strip())}</p>"
+            for p in teaching.split("\n\n")
+            if p.strip()
+        )
+        label = esc(tr(lang, "projector.position"))
+        self._pane.object = link_rule_ids(
+            "<div style='background:#fff8e6;border:1px solid #e0c98f;border-radius:6px;"
+            "padding:6px 12px'>"
+            f"<div style='font-size:12px;color:#8a6a2a'>{label}</div>"
+            f"<div class='nefertiti-position-title' style='font-size:19px;font-weight:700;"
+            f"color:#3b2f1e'>{esc(title)}</div>"
+            f"<div class='nefertiti-position-note' style='font-size:14px'>{paragraphs}</div>"
+            "</div>",
+            lang,
+        )
+        self._pane.visible = True

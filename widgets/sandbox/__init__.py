@@ -1,0 +1,1 @@
+"""The Sandbox: a whole game in one page (``/tutor``), with its Practice view and its autosave."""

@@ -1,0 +1,189 @@
+"""The Practice view: one exercise at a time, generated from the bots' games, chosen for the rules
+the learner got wrong or has not met (:mod:`nefertiti_core.files.practice`).
+
+The card is the tutorials' :class:`~widgets.game.exercise.ExerciseCard` (its board never shows closing
+hints: the generator's on-screen filter counts on it); beside it the players' table of
+:func:`nefertiti_core.files.practice.table_lines` (gifts counted, never valued). The rule IDs an exercise
+tests are shown once it has been answered, as links (title on hover, text on click): shown before,
+they would give the answer away ("R6.1" on "who decides next?" says that the market closes).
+
+In a notebook ``widgets.Practice()`` keeps its spaced-repetition state next to the learner record
+(``$NEFERTITI_HOME/practice.json``) and records the answers in it; in the served Sandbox each page
+practises on its own, in memory.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import panel as pn
+import param
+
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files import practice as P
+from nefertiti_core.teaching.coverage import Coverage
+from widgets.game.common import HTML, esc
+from widgets.game.exercise import ExerciseCard
+from widgets.game.rules_view import link_rule_ids
+from widgets.theme import FONT_STACK
+
+#: The games the first exercises come from (more are played when they run low).
+FIRST_SEEDS = (0,)
+_SUPPLY: dict[tuple[int, ...], list[P.Generated]] = {}
+_SUPPLY_LOCK = threading.Lock()
+
+
+def shared_supply(seeds=FIRST_SEEDS) -> list[P.Generated]:
+    """The exercises of ``seeds``' games, generated once per process (a generated exercise is
+    never changed: every card plays on a copy of its position)."""
+    key = tuple(seeds)
+    with _SUPPLY_LOCK:
+        if key not in _SUPPLY:
+            _SUPPLY[key] = P.supply(key)
+        return list(_SUPPLY[key])
+
+
+_REASONS = {0: "practice.reason.wrong", 1: "practice.reason.new", 2: "practice.reason.due"}
+
+
+class Practice(pn.viewable.Viewer):
+    """Practice exercises one after the other, "Next exercise" asking the scheduler."""
+
+    lang = param.Selector(default="en", objects=["en", "de", "zh"])
+
+    def __init__(
+        self,
+        lang: str = "en",
+        *,
+        coverage: Coverage | None = None,
+        scheduler: P.Scheduler | None = None,
+        persist: bool | None = None,
+        session=None,
+        board_width: int = 700,
+        **params,
+    ):
+        super().__init__(lang=lang, **params)
+        if coverage is None and session is None:  # a notebook: the learner's own record
+            from widgets.lesson.notebook import learner_coverage
+
+            coverage = learner_coverage()
+        if persist is None:
+            persist = session is None
+        self.coverage = coverage
+        self.scheduler = scheduler or P.Scheduler(
+            shared_supply(),
+            coverage,
+            persist=persist,
+            seeds=FIRST_SEEDS,
+            background=session is not None,  # a served page never waits for a game to be played
+        )
+        self.board_width = board_width
+        self.card: ExerciseCard | None = None
+        self.current: P.Generated | None = None
+        self._reason = ""
+        self._title = HTML("", sizing_mode="stretch_width")
+        self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
+        self._table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
+        self._rules = HTML("", sizing_mode="stretch_width", css_classes=["practice-rules"])
+        self._next = pn.widgets.Button(color="primary", width=200, css_classes=["practice-next"])
+        self._next.on_click(lambda _event: self.next())
+        self._holder = pn.Column(sizing_mode="stretch_width")
+        self._layout = pn.Column(
+            self._title,
+            self._info,
+            self._holder,
+            self._table,
+            self._rules,
+            self._next,
+            sizing_mode="stretch_width",
+            css_classes=["practice-view"],
+        )
+        self.param.watch(self._on_lang, "lang")
+        if session is not None:  # the Sandbox: follow the page's language
+            self.lang = session.lang
+            session.param.watch(lambda event: setattr(self, "lang", event.new), "lang")
+        self.next()
+
+    def __panel__(self):
+        return self._layout
+
+    # ------------------------------------------------------------------ the exercises
+    def next(self) -> P.Generated:
+        """Show the exercise the scheduler chooses now."""
+        generated = self.scheduler.next()
+        rank = self.scheduler.rank(generated)[0] if generated.rule_ids else 3
+        self._reason = _REASONS.get(rank, "practice.reason.later")
+        self.current = generated
+        self.card = ExerciseCard(
+            generated.exercise,
+            lang=self.lang,
+            coverage=self.coverage,
+            board_width=self.board_width,
+        )
+        self._counted = 0  # the card's answers already given to the scheduler
+        self.card.param.watch(self._on_answer, "feedback")
+        self._holder.objects = [self.card]
+        self._render()
+        return generated
+
+    def _on_answer(self, _event) -> None:
+        # the card sets its feedback after counting the answer (and again, unchanged in meaning,
+        # when the language changes): only a new answer moves the rules between the boxes
+        card = self.card
+        feedback = card.feedback if card is not None else None
+        if feedback is None or not feedback.valid or self.current is None:
+            return
+        if card.attempts <= self._counted:
+            return
+        self._counted = card.attempts
+        self.scheduler.answered(self.current, feedback.correct)
+        self._render()
+
+    # ------------------------------------------------------------------ showing
+    def _on_lang(self, _event) -> None:
+        if self.card is not None:
+            self.card.lang = self.lang
+        self._render()
+
+    def _render(self) -> None:
+        lang, g = self.lang, self.current
+        self._title.object = (
+            f"<h3 style='margin:4px 0;font-family:{esc(FONT_STACK)}'>"
+            f"{esc(tr(lang, 'practice.title'))}</h3>"
+            f"<div style='color:#555;font-family:{esc(FONT_STACK)}'>"
+            f"{esc(tr(lang, 'practice.intro'))}</div>"
+        )
+        self._next.name = tr(lang, "practice.next")
+        if g is None:
+            return
+        dots = "\u25cf" * g.difficulty + "\u25cb" * (5 - g.difficulty)
+        self._info.object = (
+            f"<div style='font-family:{esc(FONT_STACK)};line-height:1.5'>"
+            f"<span class='practice-theme' style='background:#efe6d2;border-radius:8px;"
+            f"padding:1px 8px;font-weight:600'>{esc(tr(lang, f'practice.theme.{g.theme}'))}"
+            f"</span> <span class='practice-difficulty' title='{esc(tr(lang, 'practice.difficulty', level=g.difficulty))}'"
+            f" style='color:#8a5a00;margin-left:8px'>{dots} "
+            f"{esc(tr(lang, 'practice.difficulty', level=g.difficulty))}</span>"
+            f"<div style='color:#666;font-size:0.9em'>{esc(tr(lang, self._reason))} "
+            f"{esc(tr(lang, 'practice.source', seed=g.seed, ply=g.ply))}</div></div>"
+        )
+        answered = self.card is not None and self.card.attempts > 0
+        if answered:
+            rules = ", ".join(g.rule_ids)
+            text = esc(tr(lang, "practice.answered", rules=rules))
+            self._rules.object = link_rule_ids(
+                f"<div class='practice-rule-ids' style='font-family:{esc(FONT_STACK)}'>{text}</div>",
+                lang,
+            )
+        else:
+            self._rules.object = (
+                f"<div style='color:#777;font-family:{esc(FONT_STACK)}'>"
+                f"{esc(tr(lang, 'practice.rules_after'))}</div>"
+            )
+        state = g.exercise.state()
+        items = "".join(f"<li>{esc(line)}</li>" for line in P.table_lines(state, lang))
+        self._table.object = (
+            f"<div style='font-family:{esc(FONT_STACK)}'><b>"
+            f"{esc(tr(lang, 'practice.table.title'))}</b>"
+            f"<ul style='margin:2px 0;padding-left:18px'>{items}</ul></div>"
+        )

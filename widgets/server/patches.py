@@ -1,0 +1,277 @@
+"""Workarounds for Panel/Bokeh behaviour, in one place, each bounded to the versions it was
+measured on and applied explicitly where it is needed.
+
+* :data:`INLINE_STYLESHEETS` (notebooks, ``widgets.game.session`` applies it through
+  :func:`apply_notebook`): Panel (1.9) inlines the stylesheets of every model of an output one
+  model at a time, and each change makes Bokeh recompute the whole document's model graph: the
+  cost grows with the square of the number of models (a Lesson took about 5 s to appear).
+  Freezing the document's models for the length of that loop gives the same output with one
+  recompute at the end. In Voilà (ipywidgets comms) Panel does not inline the stylesheets at
+  all and the page asks cdn.holoviz.org for them (unstyled offline): the patch inlines them there
+  too.
+* :data:`VOILA_CURDOC` (Voilà only, applied with its ipywidgets comms): a click runs with its
+  model's own document as Panel's current one (see there).
+* :data:`WEBSOCKET_NODELAY` (the served app, ``widgets.serve`` applies it through
+  :func:`apply_server`): Bokeh writes one update as several small websocket frames and nobody
+  sets TCP_NODELAY, so with Nagle's algorithm the later frames wait for the browser's
+  acknowledgement: about 40 ms of a 55 ms click here (STACK-NOTES, measured on this machine).
+
+A patch whose Panel or Bokeh version is outside its bounds is not applied, and one warning says
+so (:class:`PanelPatchSkipped`): Panel is then left as it is, slower but correct.
+``tests/test_panel_patches.py`` reproduces each problem with the patch off and checks it is gone
+with the patch on, so a Panel release that changes the behaviour under a patch fails there.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+
+log = logging.getLogger(__name__)
+
+
+class PanelPatchSkipped(UserWarning):
+    """A workaround was not applied: the installed Panel or Bokeh is not one it was measured on."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    name: str
+    #: (lowest, first version not covered), compared on (major, minor)
+    panel: tuple[tuple[int, int], tuple[int, int]]
+    bokeh: tuple[tuple[int, int], tuple[int, int]]
+    install: Callable[[], bool]
+    what_is_lost: str
+
+
+def _minor(version: str) -> tuple[int, int]:
+    match = re.match(r"(\d+)\.(\d+)", version)
+    return (int(match[1]), int(match[2])) if match else (0, 0)
+
+
+def installed_versions() -> dict[str, str]:
+    """The installed Panel and Bokeh versions (a test replaces this to try other ones)."""
+    return {name: metadata.version(name) for name in ("panel", "bokeh")}
+
+
+def in_bounds(patch: Patch, versions: dict[str, str] | None = None) -> str | None:
+    """None when the installed versions are the ones ``patch`` covers, else why not."""
+    versions = versions or installed_versions()
+    for name, (low, high) in (("panel", patch.panel), ("bokeh", patch.bokeh)):
+        if not low <= _minor(versions[name]) < high:
+            return (
+                f"{name} {versions[name]} is outside {low[0]}.{low[1]} to before "
+                f"{high[0]}.{high[1]}"
+            )
+    return None
+
+
+_applied: set[str] = set()
+_warned: set[str] = set()
+
+
+def apply(patch: Patch) -> bool:
+    """Apply ``patch`` once; False (and one warning per process) when the versions are not its
+    own or the Panel internals it wraps are gone."""
+    if patch.name in _applied:
+        return True
+    why = in_bounds(patch)
+    if why is None and not patch.install():
+        why = "the Panel internals it wraps are not there"
+    if why is not None:
+        if patch.name not in _warned:
+            _warned.add(patch.name)
+            warnings.warn(
+                f"nefertiti: Panel patch {patch.name!r} not applied ({why}): {patch.what_is_lost}. "
+                "Check tests/test_panel_patches.py against this version and widen the bounds "
+                "in widgets/server/patches.py if it passes.",
+                PanelPatchSkipped,
+                stacklevel=2,
+            )
+        return False
+    _applied.add(patch.name)
+    return True
+
+
+# ------------------------------------------------------------------ Voila's comms (notebooks)
+#: Set in a kernel that Voilà started (voila/handler.py and notebook_renderer.py, Voilà 0.5).
+VOILA_KERNEL_VARIABLES = ("VOILA_KERNEL_ID", "VOILA_SERVER_URL", "VOILA_REQUEST_URL")
+
+
+def in_voila(environ=os.environ) -> bool:
+    return any(name in environ for name in VOILA_KERNEL_VARIABLES)
+
+
+def use_ipywidgets_comms_in_voila(environ=os.environ) -> bool:
+    """In Voilà, Panel talks to the kernel through ipywidgets (jupyter_bokeh's BokehModel).
+
+    Panel's own comms need its JupyterLab extension, which Voilà 0.5 cannot load ("Shared module
+    @jupyterlab/docmanager doesn't exist"): the boards were drawn but a click or a Check never
+    reached the kernel. ipywidgets' comms are part of Voilà. Only the comms of outputs shown after
+    this call change: the notebooks import ``widgets`` before they show any board. JupyterLab
+    keeps Panel's own comms; an explicit choice (PANEL_COMMS, ``pn.extension(comms=...)``) wins.
+    Returns whether the comms were switched."""
+    if not in_voila(environ):
+        return False
+    try:
+        from panel import config
+    except ImportError:  # pragma: no cover - no Panel: nothing is shown
+        return False
+    if environ.get("PANEL_COMMS") or config.comms != "default":
+        return False
+    try:
+        import jupyter_bokeh  # noqa: F401 - what Panel renders ipywidgets with
+    except ImportError:
+        log.warning(
+            "Voila: the boards and exercises cannot answer without the jupyter_bokeh package "
+            "(pip install jupyter_bokeh)"
+        )
+        return False
+    config.comms = "ipywidgets"
+    apply(VOILA_CURDOC)
+    return True
+
+
+def _install_voila_curdoc() -> bool:
+    from panel.reactive import Reactive
+
+    original = getattr(Reactive, "_process_bokeh_event", None)
+    if original is None:
+        return False
+
+    def _process_bokeh_event(self, doc, event):
+        model = getattr(event, "model", None)
+        document = getattr(model, "document", None)
+        return original(self, document if document is not None else doc, event)
+
+    Reactive._process_bokeh_event = _process_bokeh_event
+    return True
+
+
+#: Voilà: Panel registers a widget's events with the document it rendered the output into, but
+#: jupyter_bokeh puts the model in a document of its own, and Panel runs the click with the
+#: first one current. Components built in the click take their stylesheets from the current
+#: document's cache, which another output had filled: "Models must be owned by only a single
+#: document", and a demonstration's "Show what happens" did nothing about one press in eight.
+#: The patch runs each event with its model's own document current.
+VOILA_CURDOC = Patch(
+    name="voila-curdoc",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, jupyter_bokeh 4.1.0, Voila 0.5.13
+    bokeh=((3, 9), (3, 10)),
+    install=_install_voila_curdoc,
+    what_is_lost="in Voila a press that builds new components sometimes does nothing",
+)
+
+
+# ------------------------------------------------------------------ inline stylesheets (notebooks)
+def _install_inline_stylesheets() -> bool:
+    from bokeh.models import UIElement
+    from panel import viewable
+    from panel.config import config
+
+    original_patch = getattr(viewable, "patch_inline_stylesheets", None)
+    original_render = getattr(viewable.Viewable, "_render_mimebundle", None)
+    original_preprocess = getattr(viewable.Viewable, "_preprocess", None)
+    if original_patch is None or original_render is None or original_preprocess is None:
+        return False
+    frozen: dict[int, object] = {}
+
+    def patch_inline_stylesheets(submodel):
+        doc = getattr(submodel, "document", None)
+        if doc is not None and id(doc) not in frozen:
+            freezer = doc.models.freeze()
+            freezer.__enter__()
+            frozen[id(doc)] = freezer
+        return original_patch(submodel)
+
+    def _render_mimebundle(self, model, doc, comm, location=None):
+        freezer = frozen.pop(id(doc), None)
+        if freezer is not None:
+            freezer.__exit__(None, None, None)  # one recompute, before the output is built
+        return original_render(self, model, doc, comm, location)
+
+    def _preprocess(self, root, changed=None, old_models=None):
+        # A change over a notebook comm (a dynamic tab opened, a layout's objects replaced)
+        # inlines the new models' stylesheets here, and no _render_mimebundle follows: the
+        # freeze must end with this call, or the document never indexes the models added from
+        # now on and every message from the page about them is refused ("Comm received message
+        # that could not be deserialized": the exercises after the first tab were dead).
+        before = set(frozen)
+        try:
+            if config.inline and config.comms == "ipywidgets":
+                # Voilà: Panel inlines stylesheets only on its own comms; without this the page
+                # asks cdn.holoviz.org for them (and is unstyled offline). Models done already
+                # are left as they are (patch_inline_stylesheets changes only CDN links).
+                for model in root.select({"type": UIElement}):
+                    patch_inline_stylesheets(model)
+            return original_preprocess(self, root, changed, old_models)
+        finally:
+            for key in set(frozen) - before:
+                frozen.pop(key).__exit__(None, None, None)
+
+    viewable.patch_inline_stylesheets = patch_inline_stylesheets
+    viewable.Viewable._render_mimebundle = _render_mimebundle
+    viewable.Viewable._preprocess = _preprocess
+    return True
+
+
+INLINE_STYLESHEETS = Patch(
+    name="inline-stylesheets",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4
+    bokeh=((3, 9), (3, 10)),  # and Bokeh 3.9.2
+    install=_install_inline_stylesheets,
+    what_is_lost=(
+        "a notebook output with many models (a Lesson) takes seconds longer to appear, and in "
+        "Voila the page's stylesheets come from cdn.holoviz.org (unstyled offline)"
+    ),
+)
+
+
+# ------------------------------------------------------------------ websocket TCP_NODELAY (served)
+def _install_websocket_nodelay() -> bool:
+    from panel.io import server
+
+    handler = getattr(server, "WSHandler", None)
+    original_open = getattr(handler, "open", None)
+    if original_open is None:
+        return False
+
+    def open_(self, *args, **kwargs):
+        try:
+            self.set_nodelay(True)
+        except Exception:  # pragma: no cover - a closed stream: nothing to speed up
+            log.debug("could not set TCP_NODELAY", exc_info=True)
+        return original_open(self, *args, **kwargs)
+
+    handler.open = open_
+    return True
+
+
+WEBSOCKET_NODELAY = Patch(
+    name="websocket-nodelay",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4 (its WSHandler is Bokeh's, 3.9.2)
+    bokeh=((3, 9), (3, 10)),
+    install=_install_websocket_nodelay,
+    what_is_lost="each click in the served app waits about 40 ms longer for its answer",
+)
+
+
+# ------------------------------------------------------------------ where they are needed
+def apply_notebook() -> None:
+    """What a notebook (JupyterLab or Voilà) needs before it shows a component."""
+    use_ipywidgets_comms_in_voila()
+    try:
+        import panel  # noqa: F401
+    except ImportError:  # pragma: no cover - no Panel: nothing is shown
+        return
+    apply(INLINE_STYLESHEETS)
+
+
+def apply_server() -> None:
+    """What the served app (``nefertiti serve``) needs before it serves a page."""
+    apply(WEBSOCKET_NODELAY)
