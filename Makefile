@@ -2,10 +2,12 @@
 #   make tutor   JupyterLab on tutorials/
 #   make test    ruff check, ruff format --check, pytest (everything)
 #   make test-fast  the same without the tests marked slow (pytest -m 'not slow')
+# `make test` and `make test-fast` first install the system packages they need (system-packages).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
+SYSTEM_PACKAGES = VENV=$(VENV) PYTHON=$(PYTHON) bash tools/system-packages
 
 comma := ,
 
@@ -17,12 +19,16 @@ JUPYTER_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: venv install tutor voila test test-fast lint format bench clean chromium
+.PHONY: venv install tutor voila test test-fast lint format bench clean system-packages \
+	system-packages-fast
 
 venv: $(BIN)/python
 
+# python3-venv first if `$(PYTHON) -m venv` fails (tools/system-packages; all `make tutor` needs
+# from the system); a failed attempt leaves no half-made .venv that later runs take for a whole one.
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(SYSTEM_PACKAGES) venv
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
 	$(PIP) install --upgrade pip
 
 # Install stamps: .venv/.installed-base (no extras), .venv/.installed-tutor,
@@ -57,24 +63,28 @@ VOILA_ARGS ?=
 voila: $(VENV)/.installed-tutor-bots
 	$(BIN)/voila $(NB) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
 
-# The browser tests drive Debian's Chromium (Playwright cannot download browsers here).
-CHROMIUM ?= /usr/bin/chromium
-chromium:
-	@test -x $(CHROMIUM) || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; \
-	  else \
-	    echo "The browser tests need Chromium at $(CHROMIUM): sudo apt-get install chromium" >&2; exit 1; \
-	  fi; }
+# The system packages (Debian's) the tests need beyond Python, each installed only when missing:
+# as root in one `apt-get update` + `apt-get install`, else one message naming the
+# `sudo apt-get install ...` command (tools/system-packages says what each is for).
+#   system-packages       for `make test`: postgresql (the database tests start a server of their
+#                         own), chromium and fonts-noto-cjk (the browser tests), python3-venv when
+#                         .venv does not exist yet and `python3 -m venv` fails
+#   system-packages-fast  for `make test-fast`: the same without the browser's; its database tests
+#                         are not marked slow
+# Each test target lists its own first, so that python3-venv comes in the same apt-get.
+system-packages:
+	@$(SYSTEM_PACKAGES) venv db browser
+system-packages-fast:
+	@$(SYSTEM_PACKAGES) venv db
 
-test: $(VENV)/.installed-tutor-test-bots chromium
+test: system-packages $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
 
 # The same without the tests marked slow (the browser tests, the notebooks executed, the odds
 # cluster, the CLI fuzz, the golden counts): a quick check while working; `make test` runs all.
-test-fast: $(VENV)/.installed-tutor-test-bots
+test-fast: system-packages-fast $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -m "not slow"

@@ -4,7 +4,8 @@ cluster in a temporary folder, listening on 127.0.0.1 and a free port; stopped a
 ``postgres_url`` is a session-scoped fixture (tests/conftest.py registers it, so any test may
 ask for it): it yields the server's SQLAlchemy URL (``postgresql+psycopg://postgres@127.0.0.1:P/
 postgres``). If the binaries are missing the fixture FAILS (never skips) and says to install
-them: ``apt-get install postgresql`` (.ci/run does it in CI).
+them: ``apt-get install postgresql`` (``make test`` and ``make test-fast`` install them when
+missing).
 
 Run as root, the server runs as the ``postgres`` user (PostgreSQL refuses root; see
 /work/shared/STACK-NOTES.md); as any other user, as that user. :class:`PgServer` is usable

@@ -1,7 +1,7 @@
 """Serving apps and driving Chromium for the browser tests and the latency benchmark.
 
-Chromium is Debian's ``/usr/bin/chromium`` (``.ci/run`` installs it; Playwright cannot download
-browsers here). A test that cannot find it fails: it never skips (DEVELOPERS.md).
+Chromium is Debian's ``/usr/bin/chromium`` (``make test`` installs it when missing; Playwright
+cannot download browsers here). A test that cannot find it fails: it never skips (DEVELOPERS.md).
 """
 
 from __future__ import annotations
@@ -185,7 +185,7 @@ def require_chromium() -> str:
     if not Path(CHROMIUM).exists():
         raise RuntimeError(
             f"Chromium not found at {CHROMIUM}: install Debian's package "
-            "(apt-get install chromium; .ci/run does) or set NEFERTITI_CHROMIUM"
+            "(apt-get install chromium; make test does) or set NEFERTITI_CHROMIUM"
         )
     return CHROMIUM
 
