@@ -97,8 +97,15 @@ format: $(VENV)/.installed-tutor-test
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-bench: $(VENV)/.installed-base
+# The benchmarks quick enough to run together (a few minutes; the mcts one plays 1 s a decision).
+# docs/benchmarks.md says which figure each prints, and how to run the long ones.
+bench: $(VENV)/.installed-bots
 	$(BIN)/nefertiti simulate --players 4 --games 2000 --seed 1 --no-check --json
+	$(BIN)/nefertiti simulate --players 3 --games 2000 --seed 1 --no-check --json
+	$(BIN)/python benchmarks/odds_speed.py --playouts 1000
+	$(BIN)/python benchmarks/odds_speed.py --playouts 120 --bots greedy
+	$(BIN)/python benchmarks/practice_supply.py --games 10
+	$(BIN)/python benchmarks/mcts_decision_time.py --games 2
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""A class at one table under load: how fast each move reaches every learner's page (#16).
+"""A class at one table under load: how fast each move reaches every learner's page.
 
     .venv/bin/python benchmarks/classroom_load.py [--learners 30] [--rooms 1] [--moves 20]
 
@@ -26,15 +26,8 @@ Prints one JSON line per figure, with the machine's load average (other work on 
 Also printed per move: when the first learner has the move, and how long after it the last
 one has it (the server's fan-out to the room's pages).
 
-Measured 2026-12-02 on the 2-core machine (``--learners 30 --moves 20``, three runs, load average
-0.8-1.6, with the server's full garbage collections paced to quiet moments: widgets/server/gc_pacing.py):
-600 of 600 received each time; p50 102.5 / 102.6 / 86.5 ms, p95 149.6 / 144.9 / 127.7 ms (goal:
-under 150), max 171.8 / 178.4 / 164.0 ms; join p50 1.82 / 1.81 / 1.75 s, p95 2.26 / 2.17 / 2.04 s;
-4.4-4.6 MB per learner. Without the pacing at the same load a full collection (0.6-0.9 s) fell on
-moves: p95 117.7 / 182.0 ms, max 153.5 / 610.0 ms. At load 2.8-4.0 (other work on the machine)
-p95 was 160-370 ms. ``--rooms 3 --learners 10 --moves 21``: 210 of 210, p50 78.9 ms, p95 112.2
-ms, max 121.7 ms, join p95 2.4 s, 4.7 MB per learner. The exit status is 1 when any learner
-missed a move (or its page failed), whatever the speed.
+The goal: p95 propagation under 150 ms for 30 learners. The exit status is 1 when any learner
+missed a move (or its page failed), whatever the speed. Results: docs/benchmarks.md.
 """
 
 from __future__ import annotations

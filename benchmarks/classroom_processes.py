@@ -1,4 +1,4 @@
-"""Classroom moves across two server processes on one PostgreSQL database (#17).
+"""Classroom moves across two server processes on one PostgreSQL database.
 
 Two worker processes (A and B) each hold the classroom exactly as ``nefertiti serve --database
 postgresql://...`` does: their own ``Rooms``, SQLAlchemy engine, ``PgFeed`` (LISTEN/NOTIFY)

@@ -1,6 +1,6 @@
 """The command fuzz test's files run against any checkout of the project (to compare with before).
 
-    git worktree add /tmp/before a4ff504          # the code before issue #14's limits
+    git worktree add /tmp/before a4ff504          # the code before engine/limits.py
     .venv/bin/python benchmarks/cli_fuzz_checkout.py /tmp/before --wall 15
     .venv/bin/python benchmarks/cli_fuzz_checkout.py .
 

@@ -29,7 +29,7 @@ Two clocks, both reported:
   ``wait_for_function(polling=5)`` sees the condition (../shared/STACK-NOTES.md). On a loaded
   2-core machine Playwright's own overhead (tens of ms per call) is part of these figures.
 
-The goal (issue #4): the board's median at most half the bare app's, and the whole page under
+The goal: the board's median at most half the bare app's, and the whole page under
 100 ms. The machine's load average is printed with the figures.
 """
 

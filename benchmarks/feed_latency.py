@@ -1,4 +1,4 @@
-"""Publish-to-receive latency of the classroom's room feed between two processes (#17).
+"""Publish-to-receive latency of the classroom's room feed between two processes.
 
     .venv/bin/python benchmarks/feed_latency.py [--messages 1000] [--interval-ms 5]
         [--database postgresql://…] [--in-transaction]

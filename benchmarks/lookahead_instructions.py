@@ -7,7 +7,7 @@ mcts simulations, for this checkout and an earlier commit, in one run.
 The companion of ``lookahead_speed.py``: CPU times on this shared machine move by ±10% from one
 run to the next with the other tenants' load, instruction counts repeat to about 0.05%, so they
 tell a small speed-up (or slow-down) from the noise. They are not time (a cache miss costs more
-than an instruction), so the goals of #15 stay measured in time by ``lookahead_speed.py``.
+than an instruction), so the look-ahead's goals stay measured in time by ``lookahead_speed.py``.
 
 Each figure is two child processes under ``valgrind --tool=callgrind`` with ``PYTHONHASHSEED=0``:
 one does the work, the other the same imports and set-up and no work; the difference divided by
@@ -16,7 +16,8 @@ untimed warm-up in both children: decisions of 4-player games of random bots (se
 0..20*games-1) and of greedy bots (seeds 0..games-1), each the bot's ``choose`` and the engine's
 ``apply_unchecked``; mcts simulations (``make_bot("mcts", iterations=N)``, no time limit) on
 the same 4 positions of seeded greedy games. Needs valgrind (Debian: ``apt-get install
-valgrind``); about 2 minutes against 922bee4, 5 against 9c6c70f.
+valgrind``); about 2 minutes against 922bee4, 5 against 9c6c70f. ``--before`` is any commit:
+9c6c70f is the code before the incremental look-ahead, 922bee4 the code after its main steps.
 """
 
 from __future__ import annotations

@@ -57,8 +57,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # --- the measurements (run in a child process whose sys.path starts with the code measured) ---
 def _module(name: str):
     """``nefertiti_core``'s module ``name`` (engine.state, play.bots, play.odds, play.openspiel)
-    in the code measured, whichever layout it has (the layers came with #15: before them the
-    modules sat in nefertiti_core itself). The module must come from the code measured: with an
+    in the code measured, whichever layout it has (older commits, 9c6c70f among them, have the
+    modules in nefertiti_core itself, not in its layers). The module must come from the code measured: with an
     editable install, a module missing there would silently be imported from this checkout."""
     import importlib
 
@@ -140,7 +140,7 @@ def _mcts(iterations: int, positions: int, **options) -> dict:
     # The process's first search, on another position, timed apart: it loads extension modules
     # of OpenSpiel and numpy on first use and fills the tables the engine and the bots keep (the
     # chance of Louqsor's rolls), once per process: 30-60 ms, a fifth to a third of the 240
-    # simulations' time at the speed of today's code (#15), so it is kept out of the steady
+    # simulations' time at the speed of today's code, so it is kept out of the steady
     # figure.
     first = make_bot("mcts", seed=99, iterations=iterations, time_limit=None, **options)
     start = time.process_time()
@@ -353,7 +353,7 @@ def main(argv=None) -> int:
         f"{mcts_speedup:.2f}x (medians)"
     )
     print()
-    print(f"goals (#15), per round ({args.rounds}) and the medians:")
+    print(f"the look-ahead's goals, per round ({args.rounds}) and the medians:")
     ratio = [g["greedy_over_random"] for g in per_round]
     odds = [g["odds"] for g in per_round]
     mcts_up = [g["mcts_speedup"] for g in per_round]
@@ -368,7 +368,7 @@ def main(argv=None) -> int:
             lambda v: v >= 60,
         ),
         (
-            "mcts simulations/s up by the issue's factor, ten times (after / before)",
+            "mcts simulations/s up ten times (after / before)",
             mcts_up,
             "x",
             lambda v: v >= 10,
@@ -455,7 +455,7 @@ def _values(rounds: list[dict], side: str, group: str, key: str | None) -> list 
 
 
 def _goals(row: dict) -> dict:
-    """The figures one round's before-and-after pair gives for the goals of #15."""
+    """The figures one round's before-and-after pair gives for the look-ahead's goals."""
     b, a = row["before"], row["after"]
     return {
         "greedy_over_random": a["greedy_over_random"],

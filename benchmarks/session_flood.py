@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/session_flood.py [--requests 200] [--seconds 60] [--clicks 20]
                                                  [--per-minute N] [--cpu-gets 10] [--before]
 
-Issue #14: every ``GET /tutor`` builds a whole session, so any page (``<img>`` tags) could make
-the server busy. This script, on 127.0.0.1 only:
+Any page a browser opens can make it load ``/tutor`` again and again (``<img>`` tags), so a page
+load must cost the server little and the caps must hold. This script, on 127.0.0.1 only:
 
 1. **CPU per page load**: serves the Sandbox with the per-client rate raised, fetches ``/tutor``
    ``--cpu-gets`` times one after the other and prints the server process's CPU time per fetch
@@ -51,8 +51,8 @@ from widgets.game import geometry as G  # noqa: E402
 SERVE = (
     "from widgets.serve import serve; serve(port={port}, address='127.0.0.1', show=False{extra})"
 )
-#: ``--before``: the Sandbox served as it was before issue #14's changes to serving: every page
-#: load builds a whole Sandbox, no caps (TCP_NODELAY as before; the views are built lazily,
+#: ``--before``: the Sandbox served without the safeguards of docs/security.md, to compare: every
+#: page load builds a whole Sandbox, no caps (TCP_NODELAY as before; the views are built lazily,
 #: which is the Sandbox's own code and stays).
 SERVE_BEFORE = (
     "import panel as pn\nfrom widgets.serve import install_handlers\n"
@@ -303,7 +303,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--before",
         action="store_true",
-        help="serve the Sandbox as before issue #14 (a whole Sandbox per page load, no caps)",
+        help="serve the Sandbox without its safeguards (a whole Sandbox per page load, no caps)",
     )
     args = parser.parse_args(argv)
     if not (1 <= args.requests <= 1000 and 1 <= args.seconds <= 600 and args.clicks >= 1):

@@ -9,7 +9,7 @@ click is timed until the server's answer is in B's page (after a placement, the 
 squares for the next player; after Undo, the servant gone from the drawn board). The server's
 memory is its resident set size (``VmRSS`` in ``/proc/PID/status``), sampled every 10 ms.
 
-The bombs (issue #14):
+The bombs:
 
 * ``zlib bomb 1.4 MB``: ``random_state`` is a zlib stream that inflates to about 1 GB (the
   file is over the 1 MiB limit);
@@ -17,7 +17,7 @@ The bombs (issue #14):
   length);
 * ``zlib bomb 16 KB``: one that fits the random state's length and inflates to 11 MB (the
   reader stops inflating at 16 KiB);
-* ``huge record``: 3,000 ``roll 6 6 6 6 6 6`` steps (0.07 MB; 1.75 GB held before);
+* ``huge record``: 3,000 ``roll 6 6 6 6 6 6`` steps (0.07 MB);
 * ``deep nesting``: 900 nested ``[``.
 
 For each: the server's RSS before and its peak while the bomb was refused, the time until A

@@ -1,7 +1,7 @@
 """``python -m nefertiti_core`` runs the ``nefertiti`` command.
 
-Importing this module runs nothing (issue #14: a web server that imports modules by name, such as
-Panel's ``/components/`` route, must not start a command by importing it).
+Importing this module runs nothing: a web server that imports modules by name (such as Panel's
+``/components/`` route) must not start a command by importing it (docs/security.md).
 """
 
 import sys

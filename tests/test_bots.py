@@ -122,7 +122,7 @@ def test_a_game_of_four_greedy_bots_is_fast():
 @pytest.mark.slow  # many whole games
 def test_greedy_beats_three_random_bots():
     """Seat-rotated 4-player games on a fixed seed set (40 games, seeds 500-539): par is 25%; the
-    goal is 60%. Measured: 40 wins of 40 (100%); the 400-game table is in the README."""
+    goal is 60%. Measured: 40 wins of 40 (100%); the 400-game table is in docs/benchmarks.md."""
     report = tournament(["greedy", "random", "random", "random"], games=40, seed=500, workers=1)
     greedy = next(b for b in report.as_dict()["bots"] if b["bot"] == "greedy")
     assert greedy["games"] == 40

@@ -125,7 +125,7 @@ def random_positions(count: int, seed: int):
 
 @pytest.mark.parametrize("budget", [1.0, 0.3])
 def test_hints_respect_the_time_budget(budget):
-    """Worst case over random positions (measured for the README: about 0.7 s for a budget of
+    """Worst case over random positions (measured for docs/benchmarks.md: about 0.7 s for a budget of
     1 s, on a busy machine)."""
     worst = 0.0
     for state in random_positions(6, seed=40):

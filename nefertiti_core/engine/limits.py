@@ -1,4 +1,4 @@
-"""Limits on everything a user can send: files, their fields, moves and names (issue #14).
+"""Limits on everything a user can send: files, their fields, moves and names.
 
 Every limit is here, in one place, with the reason for its size. A file or an input over a limit
 is refused with one line naming the file, the line and the field; nothing is read past the limit

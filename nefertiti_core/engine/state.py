@@ -64,7 +64,7 @@ _EMPTY = tuple(
 
 @dataclass(frozen=True)
 class Config:
-    """What a teacher chooses before a game (R2; the options of the engine issue).
+    """What a teacher chooses before a game (R2): players, seed, layout, characters, variants.
 
     ``layout``: ``"first"`` (R2.8's first-game layout), ``"random"`` (each market's visible
     stall drawn with the seed), or four sides (``"left"``/``"right"``, Gizeh first; Louqsor's is

@@ -32,8 +32,8 @@ scores). An exercise is dropped when
 
 1. its right answer, as the feedback would write it, is literally in those texts (a probability
    such as ``4/36``, a square such as ``#3 (bid 7)``: what a hint line would give away);
-2. it asks about a market the board marks as closed (the issue's "May Green place on Louqsor?"
-   with MARKET CLOSED on screen);
+2. it asks about a market the board marks as closed ("May Green place on Louqsor?" with
+   MARKET CLOSED on screen);
 3. the board shows closing hints (``hints=True``) and it asks whether or where a stall closes or
    Louqsor's chance (the status sentence says it);
 4. it asks a score that is the prestige shown (nothing to compute).

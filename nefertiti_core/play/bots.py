@@ -917,7 +917,7 @@ class _Search:
         weight 1, not by searching each settlement step. None where a placement that closes
         nothing goes on to decisions the search would look at (another placement of the
         decider's, a re-roll, R4.2, a forced option), left to the copy; with ``exact`` a
-        closing is left to the copy too (the search before #15)."""
+        closing is left to the copy too (the plain search, kept to measure the estimate against)."""
         prepared = self._prepared.get(id(state))
         if prepared is None or prepared[0] is not state:
             prepared = self._prepared[id(state)] = self._prepare(state)
@@ -1096,8 +1096,8 @@ class _Search:
 # kind -> factory(seed, **options). Kinds whose module needs an optional package are imported
 # only when asked for, so that the engine stays standard library only.
 def _exact_greedy(seed: int | None = 0, **options) -> GreedyBot:
-    """The greedy bot searching every settlement step of a closing (before #15: slower, kept
-    to measure the estimate against)."""
+    """The greedy bot searching every settlement step of a closing: slower, kept to measure the
+    greedy bot's direct estimate of a closing against."""
     bot = GreedyBot(seed=seed, exact=True, **options)
     bot.kind = "greedy-exact"
     return bot

@@ -398,7 +398,7 @@ def odds(
     """
     if not isinstance(state, GameState):
         raise NefertitiError(f"odds need a GameState, not {type(state).__name__}")
-    check_magnitudes(state)  # a number of hundreds of digits would overflow the floats (#14)
+    check_magnitudes(state)  # a number of hundreds of digits would overflow the floats
     if (
         isinstance(playouts, bool)
         or not isinstance(playouts, int)

@@ -1,4 +1,4 @@
-"""Nefertiti as an OpenSpiel game (``python_nefertiti``) and the ``mcts`` bot searching it.
+"""Nefertiti as an OpenSpiel game (``python_nefertiti``) and the ``mcts`` bot that searches it.
 
     >>> import pyspiel, nefertiti_core.play.openspiel          # importing registers the game
     >>> game = pyspiel.load_game("python_nefertiti", {"players": 3})
@@ -6,176 +6,31 @@
     >>> from nefertiti_core.play.bots import make_bot
     >>> make_bot("mcts", seed=1, time_limit=0.5).choose(engine_state)
 
-This is the only engine module that imports OpenSpiel (``pyspiel``, ``open_spiel``) or numpy:
-they come with the ``bots`` extra, and ``bots.make_bot("mcts")`` imports this module only when
-asked for one. Rule IDs refer to the rules reference,
-:mod:`nefertiti_core.teaching.rules_reference` (``nefertiti rules``).
+The only engine module that imports OpenSpiel or numpy (the ``bots`` extra): ``make_bot("mcts")``
+imports it only when asked for one, so the rest of the engine stays standard library only.
 
-How the game is modelled, and why
----------------------------------
-* **Actions are the engine's option ids** (``options.py``, 174 ids), so an OpenSpiel action, an
-  engine option and a line of the move notation are one and the same; the adapter never
-  re-implements a rule, it calls ``GameState.apply_unchecked``. Single-option decisions are taken
-  by the engine itself (engine decision E3): OpenSpiel only sees real choices.
-* **Chance is explicit** (``EXPLICIT_STOCHASTIC``), in three kinds of chance nodes:
+**The game.** Actions are the engine's option ids, so an action, an option and a line of the
+move notation are one thing, and the adapter never re-implements a rule. Chance is explicit:
+the first player (one uniform node: the same distribution as the engine's rolls and re-rolls,
+R2.7), each card when it comes out (R2.2, R2.9, R6.7, R6.8) and each roll of Louqsor's dice
+(R3.7, R3.8, R4.2); draws and rolls during play are the engine's own chance nodes
+(:mod:`nefertiti_core.engine.chance`). The deck's order is never drawn ahead, so no state hides
+anything: perfect information. Returns are win shares (1/k to each of k winners, R9.2), so the
+game is constant-sum. ``MAX_GAME_LENGTH`` is an empirical bound (nothing in the rules caps a
+game's length). An engine state is never changed once stored, so a clone shares it and costs a
+few microseconds.
 
-  1. the first player (R2.7): one node, each seat 1/n. The engine rolls two dice per player and
-     re-rolls ties among the highest (E2); that procedure is symmetric and always ends, so it
-     picks every seat with probability exactly 1/n: one uniform node is the same distribution
-     without a dozen dice nodes.
-  2. the cards (R2.2), card by card from the top, **when they come out**: the twelve that fill
-     Gizeh, Akhet-Aton and Abou Simbel at setup (R2.9), and each card a market draws when it
-     reopens (R6.7, R6.8). The outcome is the card kind (0-7, 8 = the Akhenaton card); its
-     probability is copies left / gifts left, except that the Akhenaton card has probability 0
-     while more than five cards are left and 1/k when k <= 5 are left. That is exactly "shuffle
-     the gifts, shuffle the Akhenaton card into the bottom five": the top cards are a uniform
-     draw of the gifts, and the Akhenaton card is uniform among the bottom five. The deck's
-     order is never drawn ahead: no state holds an order that nobody has seen.
-  3. the dice (Louqsor, R3.7, R3.8, R4.2): one node per roll, the 6 faces of one die or the 36
-     ordered pairs of two, each equally likely (outcome = the dice read in base 6).
+**The bot.** OpenSpiel's information-set MCTS, with its simulation loop re-implemented on plain
+engine copies (``_Search``) instead of OpenSpiel states. Every simulation deals the unseen cards
+again (the real order can never influence it); the root keeps the ``top_k`` options the greedy
+bot ranks best; where another player decides, the tree plays the greedy bot's answer
+(``opponents="greedy"``), so the simulations go to the searcher's own options, the deck and the
+dice; leaves are scored as soft win shares of the greedy evaluator's estimated final scores.
+The budget is ``time_limit`` and/or ``iterations``, whichever ends first (default 1 s and
+``DEFAULT_ITERATIONS``); ``iterations`` alone gives the same choices on any machine.
+``opponents="uct"`` and ``lazy_replies=True`` remain as options: both play worse.
 
-  Nodes 2 (after setup) and 3 are the engine's own chance nodes (:mod:`nefertiti_core.engine.chance`),
-  mapped one to one: the engine resolves an option's dice and draws inside ``apply`` (after
-  forced single options, E3, one action may even roll, close, refill and roll again), so the
-  engine's chance point is "this option, with these outcomes fixed so far", and the node's
-  ``apply`` replays the option from the saved position with the outcomes fixed as a teacher
-  fixes them (``force_roll``/``force_draw``, R4.4). The status lines, the previews and the odds
-  read the same roll outcomes. A game is thus fully determined by its action history (which is
-  what serialization stores), and the engine's own seeded random source is never used.
-
-  ``max_chance_outcomes`` is 36 (a roll of two dice).
-* **Information**: ``PERFECT_INFORMATION``. Everything on the table is public (R12), and the
-  one thing nobody sees, the deck's order, is not in the state: a card is a chance node when
-  it is drawn. The cards left are known to all (the box minus every card seen), and the odds
-  of a draw are computed from them alone. The observation string is the public position (the
-  deck's size, the action waiting for chance and the outcomes fixed so far); the
-  information-state string (perfect recall) adds the first player and every action and outcome
-  since the deal. Both come from the game's observer (``make_py_observer``), as OpenSpiel's
-  own Python games do; no tensors. (Until #15 the whole deck was dealt at setup and its order
-  hidden from all players; that is the same distribution, drawn earlier.)
-* **Returns**: the win share, 1/|winners| to each winner of R9.2 (most points, then most Deben,
-  then shared) and 0 to the others, at the end only. Win-oriented, like the bots are judged,
-  and the scores' scale (which no table bounds tightly) stays out of the utility. Every final
-  state sums to exactly 1, so the honest declaration is ``CONSTANT_SUM`` with
-  ``utility_sum=1`` (Nefertiti's scores are general-sum, its win shares are not);
-  ``min_utility=0``, ``max_utility=1``.
-* **Bounds**: ``max_game_length`` counts decisions (OpenSpiel's definition, chance excluded).
-  Over 20,000 random games per player count the longest took 151 decisions (3 players) and 184
-  (4 players), with at most 41 and 48 dice; games of the mcts bot against three greedy bots
-  averaged 96 decisions (random games 130). Nothing in the rules caps a game's length (markets
-  can close without taking cards), so the bound is empirical: 600 decisions, over three times
-  the longest seen, and 250 roll nodes (five times the dice) plus every card of the box.
-* **Speed**: OpenSpiel clones a Python state by deep-copying its ``__dict__``; the state keeps
-  one attribute, a ``_Core`` whose ``__deepcopy__`` shares the engine state: an engine state is
-  never changed once stored (``chance.advance`` applies every action and outcome to a fresh
-  copy), so a clone costs a few microseconds and an action one engine copy plus the engine's
-  own step; an outcome replays its action from the saved position.
-
-The ``mcts`` bot
-----------------
-OpenSpiel's information-set MCTS (``open_spiel/python/algorithms/ismcts.py``, one tree over
-information sets, every simulation in a freshly resampled world) with:
-
-* the world resampled from what is known: the cards still in the deck are the same multiset in
-  every world (it follows from the public position); only their order is drawn again, the
-  Akhenaton card among the bottom five while five or more are left (R2.2). The engine state
-  handed to ``choose`` is converted with its deck resampled at once, and the multiset is sorted
-  before shuffling, so the real order cannot influence the search (two positions differing only
-  in the hidden order give the same choice for the same seed: a test checks it);
-* tree nodes keyed by the public position (``_public_key``, the tuple behind the observation
-  string) and the player to decide, which is the observation-string key of ISMCTS without a
-  round trip through C++;
-* simulations on plain engine copies: OpenSpiel's ``run_simulation`` (select by UCT, expand one
-  child, evaluate the leaf, back up) is re-implemented in ``_Search._simulate`` without its
-  per-step C++ round trips, state clones and chance nodes: each simulation copies the root's
-  engine once, deals its deck again, and plays on it in place (``apply_unchecked``), the dice
-  drawn from the world's random source (a die's outcome shows in the next node's key, as a
-  chance node's would). The leaf estimates share their per-market cache within a search. With the
-  root restricted to four options and ``opponents="uct"``, 3,700-4,800 simulations a second in
-  one process (30 random 4-player positions, load average 2.5-2.9 on 2 cores; 1,600-2,000
-  before, through OpenSpiel's states); the adapter's states and chance nodes are still what
-  ``pyspiel`` algorithms see;
-* the root restricted to the ``top_k`` options (default 4) that the greedy bot ranks best
-  (``GreedyBot.option_values``: a few milliseconds; its look-ahead reshuffles the deck too), so
-  that the search refines among sensible moves (``top_k=None``: all of them); ``margin`` (off by
-  default) keeps only options within that many points of greedy's best. Ties in visits go to
-  greedy's order;
-* the opponents in the tree play as the greedy bot would (``opponents="greedy"``, the default):
-  where another player decides, the search asks ``GreedyBot.choose`` once per position (the
-  public position and the player, as for the tree's nodes; the greedy bot reshuffles the deck
-  itself, so its answer cannot depend on the world's order) and every simulation reaching that
-  position plays its answer. UCT then only chooses among the searcher's own options; the
-  simulations go to the chance (the deck, the dice) and to the searcher's next decisions
-  instead of the opponents' unlikely replies. A simulation asks the model about 3.7 replies it
-  did not have yet (each new node of the searcher's lies behind a turn of every opponent), each
-  about 12x cheaper since #15 (``benchmarks/lookahead_speed.py``: 0.20 ms on a machine where
-  OpenSpiel's tic-tac-toe takes 45 µs an action), so a second holds about a thousand
-  simulations there, twice that on a machine twice as fast, and the search uses its whole time
-  budget. ``opponents="uct"`` is the model before: UCT over all the opponents' options too,
-  each of them maximising their own share;
-* ``lazy_replies=True`` (off by default: it plays worse): one new thing learnt per
-  simulation, as MCTS adds one node per simulation. A simulation that has tried an option of
-  the searcher's not tried before, or asked the model a reply it did not have, ends where the
-  next unknown would begin (another reply not asked yet, another new option) and is scored
-  there, so a new option is first scored where it leads, before the opponents answer it. A
-  simulation then asks 0.66 greedy decisions instead of 3.74 and a second holds 3.9-4.6
-  times the simulations (``benchmarks/lookahead_speed.py``), but the leaves scored before the
-  replies mislead the search: on the same 80 deals against three greedy bots it won 47 (58.8%)
-  where the default won 60 (75.0%) (see "How strong, measured");
-* leaves scored on the scale of the returns (0 to 1, summing to 1) by a soft win share: each
-  player's estimated final score from the greedy bot's evaluator (``bots.Evaluator.estimates``:
-  gifts at today's values, Deben and seals, the bids on the board weighted by how close their
-  market is to closing) through a softmax of ``temperature`` points (default 3; a pair (at the
-  end, at the start) interpolates by the deck left). Optionally ``rollout_depth`` steps of a
-  cheap rollout policy are played first (``apply_unchecked``, about 12 us a step); ``None``
-  plays to the end and scores the true win shares;
-* a budget per decision: ``time_limit`` seconds and/or ``iterations`` simulations, whichever
-  ends first (reproducible with an iteration budget only: a seed then gives the same choices on
-  any machine). No simulation is started that would end after the deadline if it took as long
-  as the longest one so far. Without either: 1 s and at most 2,000 simulations
-  (``DEFAULT_ITERATIONS``). A decision with a single legal option (or a single one left by
-  ``top_k``/``margin``) is returned at once.
-
-How strong, measured
---------------------
-Seat-rotated 4-player games against three greedy bots, game i dealt from seed S+i
-(``tournament(["mcts", "greedy", "greedy", "greedy"], 200, seed=S, workers=2,
-bot_options=...)``; for the default, ``nefertiti tournament --players 4 --bots
-mcts,greedy,greedy,greedy --games 200 --seed S --workers 2``). Par is 25%; a shared win counts
-1/k; the intervals are Wilson's 95%.
-
-* **The greedy opponent model** (the default, 1 s a decision): 104 of 200 from seed 3000 (52.0%,
-  45.1-58.8%), on the same deals where the UCT model won 78 (39.0%): game by game it won 58
-  that the UCT model lost and lost 32 that it won (+26 wins, standard error 9.3). On fresh
-  deals, ``nefertiti tournament --players 4 --bots mcts,greedy,greedy,greedy --games 200 --seed
-  4000 --workers 2``: 89 of 200 (44.5%, 37.8-51.4%; mean score 81.0 against greedy's 76.9).
-  Together 193 of 400 (48.3%, 43.4-53.1%). A decision took median 0.97 s, at most 0.998 s
-  (``benchmarks/mcts_decision_time.py --games 4``: 100 decisions, median 111 simulations);
-* After #15's faster look-ahead (1 s a decision, about a thousand simulations), on the 80
-  deals from seed 4000: 60 of 80 (75.0%, 64.5-83.2%); with ``lazy_replies=True`` on the same
-  deals 47 of 80 (58.8%) at the default budget (its 2,000 simulations took about half a
-  second) and 44 of 80 (55.0%, 44.1-65.4%) with 4,000 simulations in the second; game by game
-  the default won 26 that the latter lost and lost 10 that it won. With the opponent model's
-  placement values kept between decisions (4a74f01: the same search, 15% fewer instructions a
-  simulation), on the same deals while other jobs shared the cores: 58 of 80 (72.5%,
-  61.9-81.1%); with a0e4c1b's faster greedy bot (the same values and searches), on a machine
-  of half the speed: 57 of 80 (71.2%, 60.5-80.0%); with ce66662's cheaper look-ahead copies
-  (the same searches for a number of simulations), there: 54 of 80 (67.5%, 56.6-76.8%);
-* The UCT opponent model, 2,000 simulations a decision (no time limit, so reproducible): 79.5
-  of 200 from seed 2000 (39.8%, 33.2-46.7%) and 78 of 200 from seed 3000 (39.0%, 32.5-45.9%),
-  together 157.5 of 400 (39.4%, 34.7-44.2%), at median 0.41 s and at most 0.66 s a decision.
-  Its variants did no better: 4,000 simulations 75 of 200 from seed 3000 (37.5%; game by game
-  against 2,000 on the same deals: 29 won that 2,000 lost, 32 lost that it won); leaf
-  temperature 2, 78.5 of 200 from seed 3000 (39.2%); temperature 5, 76 of 200 from seed 3000
-  (38.0%); temperature 5 with 1,000 simulations, 68.5 of 200 from seed 2000 (34.2%); the
-  searcher's own follow-up decisions kept to greedy's 4 favourites, 43.5 of 128 (34.0%,
-  stopped); the root kept to greedy's 2 favourites, 9.5 of 37 (stopped); the opponents kept to
-  greedy's 3 favourites once a node had 8 visits, 74 of 200 from seed 2000 (37.0%). Twice the
-  simulations not helping is what pointed at the model of the opponents rather than the
-  amount of search.
-* Earlier, smaller runs (24-100 games, intervals of +-10 to +-18 points) chose the leaf
-  evaluation over random rollouts (full random rollouts won 1 of 8 games, the estimate at the
-  leaf 3 of 8), the root's ``top_k`` 4 and ``uct_c`` 0.7.
+Why each choice, and how strong the bot is: docs/bots.md; the measurements: docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -219,10 +74,13 @@ DEFAULT_PLAYERS = 4
 #: card) when dealing or drawing; when rolling, the dice read as a number in base 6 (one die:
 #: face - 1; two dice: 6 * (first - 1) + second - 1), so 36 is the most a node has.
 NUM_CHANCE_OUTCOMES = C.DIE_FACES**2
-MAX_GAME_LENGTH = 600  # decisions; see the module docstring
-MAX_ROLLS = 250  # roll nodes in one game; see the module docstring
+#: Bounds OpenSpiel asks for. Nothing in the rules caps a game's length (markets can close
+#: without taking cards), so these are empirical: over three times the most decisions, and five
+#: times the most rolls, seen in 20,000 random games per player count (docs/benchmarks.md).
+MAX_GAME_LENGTH = 600  # decisions (chance nodes not counted)
+MAX_ROLLS = 250  # roll nodes in one game
 MARKET_DEAL = 3 * R.MARKET_CARDS  # R2.9: the first 12 cards fill three markets
-#: The mcts bot's default budget: 1 s, and at most this many simulations (see the docstring).
+#: The mcts bot's default budget: 1 s, and at most this many simulations.
 DEFAULT_ITERATIONS = 2000
 #: How the search chooses for the opponents: "greedy", the greedy bot's choice; "uct", by UCT
 #: over all their options, as for the searcher's own decisions.

@@ -1,7 +1,7 @@
 """benchmarks/classroom_load.py runs (#16): a real, small run (a teacher's page and 2 learners
 in Chromium, then 2 learners' websocket clients, 2 moves) whose figures say every learner
 received every move; the script exits 1 when one is missing. Not a speed test: the figures
-are quoted from the script's own runs (README, "Classroom load")."""
+are quoted from the script's own runs (docs/benchmarks.md, "Classroom load")."""
 
 from __future__ import annotations
 
