@@ -5,7 +5,7 @@ Abou Simbel lesson. The learner answers its first exercise wrong, then right, an
 verdicts; a click on a lesson board places a servant there. No code of the notebook is shown.
 
 Voilà cannot load Panel's JupyterLab extension, so Panel talks to the kernel over ipywidgets'
-comms there (``widgets/_panel_patches.use_ipywidgets_comms_in_voila``, which needs jupyter_bokeh).
+comms there (``widgets.server.patches.use_ipywidgets_comms_in_voila``, which needs jupyter_bokeh).
 """
 
 from __future__ import annotations
