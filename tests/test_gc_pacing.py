@@ -74,24 +74,27 @@ def test_nothing_new_to_collect_before_pythons_own_threshold():
     assert p.tick() == "new"
 
 
-def test_start_turns_pythons_full_collections_off_and_sees_every_message():
+def test_start_turns_pythons_full_collections_off_and_the_served_app_tells_it_of_messages():
     import gc
 
     from tornado.ioloop import IOLoop
 
-    class Handler:
-        def on_message(self, fragment):
-            return fragment
+    from widgets.server.state import ServedApp
+
+    class Socket:  # a websocket handler, as the websocket patch reports it
+        pass
 
     before = gc.get_threshold()
     loop = IOLoop(make_current=False)
+    served = ServedApp()
     try:
-        p = loop.run_sync(lambda: _started(Handler))
+        p = loop.run_sync(_started)
         assert gc.get_threshold()[2] == G.NEVER
         assert gc.get_freeze_count() > 0
+        served.pacer = p
         seen = p.last_message
         p.clock = lambda: seen + 5
-        assert Handler().on_message("x") == "x"  # the handler still answers, and is seen
+        served.message(Socket())  # a page spoke: not a quiet moment
         assert p.last_message == seen + 5
         p.callback.stop()
     finally:
@@ -100,5 +103,5 @@ def test_start_turns_pythons_full_collections_off_and_sees_every_message():
         loop.close()
 
 
-async def _started(handler):
-    return G.start(handler)
+async def _started():
+    return G.start()

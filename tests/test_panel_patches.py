@@ -82,10 +82,10 @@ def test_websocket_nodelay_panel_does_not_set_it_and_the_patch_does(probe):
     assert probe["on"]["nodelay"] is True
 
 
-def test_both_patches_cover_the_installed_versions():
+def test_every_patch_covers_the_installed_versions():
     """The installed Panel/Bokeh are within every patch's bounds (else the patches are not
     applied: widen the bounds once the tests above pass on the new version)."""
-    for patch in (PP.INLINE_STYLESHEETS, PP.WEBSOCKET_NODELAY, PP.VOILA_CURDOC):
+    for patch in PP.PATCHES:
         assert PP.in_bounds(patch) is None, (patch.name, PP.installed_versions())
 
 
@@ -126,3 +126,83 @@ def test_a_patch_whose_panel_internals_are_gone_is_not_applied_and_says_so(monke
     monkeypatch.setattr(PP, "_warned", set())
     with pytest.warns(PP.PanelPatchSkipped, match="internals it wraps are not there"):
         assert PP.apply(patch) is False
+
+
+def test_a_required_patch_out_of_its_bounds_stops_the_server_instead_of_serving_without_it(
+    monkeypatch,
+):
+    patch = PP.Patch(
+        name="a-limit",
+        panel=((1, 9), (1, 10)),
+        bokeh=((3, 9), (3, 10)),
+        install=lambda: True,
+        what_is_lost="no cap on sessions (a test's patch)",
+        required=True,
+    )
+    monkeypatch.setattr(PP, "installed_versions", lambda: {"panel": "2.0.0", "bokeh": "3.9.2"})
+    with pytest.raises(PP.PanelPatchMissing, match=r"'a-limit' not applied \(panel 2\.0\.0"):
+        PP.apply(patch)
+
+
+def test_the_bokeh_internals_read_still_answer_on_the_installed_bokeh():
+    """The fast probe (it runs in ``make test-fast``): the two reads of Bokeh internals find what
+    they read, on a real Bokeh server that is made but never started."""
+    from bokeh.application import Application
+    from bokeh.server.server import Server
+
+    server = Server({"/app": Application()}, port=0, address="127.0.0.1")
+    try:
+        application = PP.tornado_application(server)
+        assert type(application).__name__ == "BokehTornado"
+        assert set(application.applications) == {"/app"}
+        assert PP.live_sessions(application) == 0
+    finally:
+        server.stop()
+
+
+def test_the_served_app_wraps_each_framework_method_once_and_only_in_the_patches_module():
+    """``apply_server`` twice wraps each handler method once; and no other module of the tutor
+    assigns to a Panel, Bokeh or Tornado object or hangs its own attributes on one."""
+    from panel.io import server
+
+    PP.apply_server()
+    PP.apply_server()
+    for method in (
+        server.WSHandler.open,
+        server.WSHandler.on_message,
+        server.DocHandler.get,
+        server.AutoloadJsHandler.get,
+    ):
+        assert "patches._install_" in f"{method.__module__}.{method.__qualname__}", method
+        inner = method.__wrapped__
+        assert "_install_" not in inner.__qualname__, f"{method.__qualname__} wrapped twice"
+
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "widgets"
+    found = []
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if "_nefertiti_" in text:
+            found.append(f"{path.name}: an attribute named _nefertiti_*")
+        if path.name == "patches.py":
+            continue
+        tree = ast.parse(text)
+        framework = {
+            (alias.asname or alias.name).split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom | ast.Import)
+            for alias in node.names
+            if (getattr(node, "module", None) or alias.name).split(".")[0]
+            in ("panel", "bokeh", "tornado")
+        }
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else []
+            for target in targets:
+                if not isinstance(target, ast.Attribute):
+                    continue
+                owner = ast.unparse(target.value)
+                # Panel's documented settings (pn.config, pn.state) are its public API
+                if owner.split(".")[0] in framework and owner not in ("pn.config", "pn.state"):
+                    found.append(f"{path.name}:{node.lineno} {ast.unparse(target)} = ...")
+    assert not found, "framework changed outside widgets/server/patches.py:\n" + "\n".join(found)

@@ -16,7 +16,6 @@ closed.
 from __future__ import annotations
 
 import argparse
-import collections
 import html
 import ipaddress
 import logging
@@ -26,18 +25,14 @@ import secrets
 import signal
 import socket
 import sys
-import time
-import weakref
 
-from nefertiti_core.engine.i18n import language_from_header
+from widgets.server.limits import MAX_SESSIONS, SESSIONS_PER_MINUTE, SessionGuard
 
 log = logging.getLogger("nefertiti.serve")
 
 APP_NAME = "tutor"
-#: Default caps (docs/security.md): live sessions on the server, new sessions per client a minute,
-#: minutes without a message from a page before its session is closed.
-MAX_SESSIONS = 60
-SESSIONS_PER_MINUTE = 20
+#: Minutes without a message from a page before its session is closed (docs/security.md); the
+#: caps on sessions are in widgets.server.limits.
 IDLE_MINUTES = 60
 #: Modules whose resources Panel's ``/components/<module>/...`` route may serve. That route
 #: imports the module a URL names; the Sandbox's page requests nothing from it (checked in
@@ -58,24 +53,6 @@ PING_TIMEOUT_S = 60
 MAX_MESSAGE_BYTES = 8 * 1024 * 1024
 _WILDCARD = ("0.0.0.0", "::")
 _HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
-
-#: What a refused page load says (plain text), by the browser's language.
-REFUSALS = {
-    "full": {
-        "en": "The tutor is full: {n} games are open on this server (its --max-sessions). "
-        "Try again in a few minutes.",
-        "de": "Der Tutor ist voll: {n} Partien sind auf diesem Server offen (--max-sessions). "
-        "Versuche es in ein paar Minuten wieder.",
-        "zh": "导师已满：此服务器上已有 {n} 局游戏（--max-sessions）。请几分钟后再试。",
-    },
-    "rate": {
-        "en": "Too many new games from this computer: at most {n} a minute "
-        "(--sessions-per-minute). Wait a minute, then reload.",
-        "de": "Zu viele neue Partien von diesem Computer: höchstens {n} pro Minute "
-        "(--sessions-per-minute). Warte eine Minute und lade dann neu.",
-        "zh": "此电脑新开的游戏太多：每分钟最多 {n} 局（--sessions-per-minute）。请等一分钟再刷新。",
-    },
-}
 
 
 def register(subparsers) -> None:
@@ -246,126 +223,15 @@ def _this_computer() -> set[str]:
     return {name.lower() for name in names if name and "%" not in name}
 
 
-# ---------------------------------------------------------------------- the guard
-class SessionGuard:
-    """Admits new sessions: a cap on live ones and a per-client rate (docs/security.md)."""
-
-    def __init__(self, max_sessions: int, per_minute: int, clock=time.monotonic):
-        self.max_sessions = max_sessions
-        self.per_minute = per_minute
-        self._clock = clock
-        self._starts: dict[str, collections.deque] = {}
-        self.refused = collections.Counter()
-
-    def admit(self, client: str, live: int) -> str | None:
-        """None if a new session may start; else why not (``"full"`` or ``"rate"``)."""
-        if live >= self.max_sessions:
-            self.refused["full"] += 1
-            return "full"
-        now = self._clock()
-        starts = self._starts.setdefault(client, collections.deque())
-        while starts and now - starts[0] >= 60:
-            starts.popleft()
-        if len(starts) >= self.per_minute:
-            self.refused["rate"] += 1
-            return "rate"
-        starts.append(now)
-        if len(self._starts) > 10_000:  # forget clients with no start in the last minute
-            for key in [k for k, v in self._starts.items() if not v or now - v[-1] >= 60]:
-                del self._starts[key]
-        return None
-
-    def message(self, why: str, accept_language: str = "") -> str:
-        lang = language_from_header(accept_language)
-        n = self.max_sessions if why == "full" else self.per_minute
-        return REFUSALS[why][lang].format(n=n)
-
-
-def live_sessions(application) -> int:
-    """Sessions (made or being made) of every app of a Bokeh Tornado application."""
-    return sum(
-        len(ctx._sessions) + len(ctx._pending_sessions)
-        for ctx in application._applications.values()
-    )
-
-
-def _refuse_page(handler) -> bool:
-    """Answer a page load (or its autoload.js) with 503/429 when the guard says no."""
-    guard = getattr(handler.application, "_nefertiti_guard", None)
-    if guard is None:
-        return False
-    why = guard.admit(handler.request.remote_ip or "?", live_sessions(handler.application))
-    if why is None:
-        return False
-    log.warning("refused a new session from %s: %s", handler.request.remote_ip, why)
-    handler.set_status(503 if why == "full" else 429)
-    handler.set_header("Content-Type", "text/plain; charset=utf-8")
-    handler.set_header("Retry-After", "60")
-    handler.set_header("Cache-Control", "no-store")
-    handler.finish(guard.message(why, handler.request.headers.get("Accept-Language", "")) + "\n")
-    return True
-
-
+# ---------------------------------------------------------------------- the handlers
 def install_handlers() -> None:
-    """Patch Panel's page, autoload and websocket handlers once (idempotent).
+    """Apply the served app's framework patches once (``widgets.server.patches.apply_server``):
+    the page and ``autoload.js`` ask the session guard first, a request the handler fails on
+    unexpectedly answers 400, each websocket sends at once (TCP_NODELAY) and reports its page's
+    activity to ``widgets.server.state.SERVED``."""
+    from widgets.server import patches
 
-    * the page and ``autoload.js`` ask the server's :class:`SessionGuard` first;
-    * a request that the handler fails on with an unexpected error answers 400, not 500;
-    * each websocket sends its messages at once (TCP_NODELAY: ``_panel_patches.apply_server``)
-      and notes when its page last spoke, for the idle timeout.
-    """
-    from panel.io import server
-
-    from widgets.server import patches as _panel_patches
-
-    if getattr(server, "_nefertiti_patched", False):
-        return
-    _panel_patches.apply_server()
-    for handler in (server.DocHandler, server.AutoloadJsHandler):
-        handler.get = _guarded_get(handler.get)
-    ws = server.WSHandler
-    original_open, original_message = ws.open, ws.on_message
-
-    def open_(self, *args, **kwargs):
-        self._nefertiti_last = time.monotonic()
-        sockets = getattr(self.application, "_nefertiti_sockets", None)
-        if sockets is not None:
-            sockets.add(self)
-        return original_open(self, *args, **kwargs)
-
-    def on_message(self, *args, **kwargs):
-        self._nefertiti_last = time.monotonic()
-        return original_message(self, *args, **kwargs)
-
-    ws.open, ws.on_message = open_, on_message
-    server._nefertiti_patched = True
-
-
-def set_nodelay() -> None:
-    """Send each websocket message at once (TCP_NODELAY; kept for older callers).
-
-    Bokeh writes one update as several small frames; with Nagle's algorithm on, the later ones
-    wait for the browser's acknowledgement, about 40 ms per click here (measured on the project's machine).
-    """
-    install_handlers()
-
-
-def _guarded_get(original):
-    async def get(self, *args, **kwargs):
-        if _refuse_page(self):
-            return None
-        try:
-            return await original(self, *args, **kwargs)
-        except Exception as error:
-            from tornado.web import HTTPError
-
-            if isinstance(error, HTTPError):
-                raise
-            log.warning("bad request %s: %s", self.request.uri[:200], error)
-            raise HTTPError(400, "bad request") from None
-
-    get.__wrapped__ = original
-    return get
+    patches.apply_server()
 
 
 def _component_handler():
@@ -392,17 +258,6 @@ def component_allowed(path: str, modules=None) -> bool:
     modules = COMPONENT_MODULES if modules is None else modules
     module = path.split("/", 1)[0]
     return module in modules
-
-
-def _close_idle(application, idle_s: float) -> None:
-    now = time.monotonic()
-    for socket_ in list(application._nefertiti_sockets):
-        if now - getattr(socket_, "_nefertiti_last", now) > idle_s:
-            log.info("closing a session idle for %.0f minutes", idle_s / 60)
-            try:
-                socket_.close(1000, "idle")
-            except Exception:  # pragma: no cover - already closed
-                log.debug("could not close an idle websocket", exc_info=True)
 
 
 def deferred_app():
@@ -471,6 +326,9 @@ def serve(
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
+    from widgets.server.gc_pacing import start as pace_collections
+    from widgets.server.state import SERVED
+
     install_handlers()
     _warm_practice()
     pn.extension(notifications=True)
@@ -507,22 +365,15 @@ def serve(
         websocket_max_message_size=MAX_MESSAGE_BYTES,
         **kwargs,
     )
-    app = server._tornado
-    app._nefertiti_guard = SessionGuard(max_sessions, sessions_per_minute)
-    app._nefertiti_sockets = weakref.WeakSet()
+    SERVED.guard = SessionGuard(max_sessions, sessions_per_minute)
     if idle_minutes:
         idle = PeriodicCallback(
-            lambda: _close_idle(app, idle_minutes * 60), min(60_000, idle_minutes * 30_000)
+            lambda: SERVED.close_idle(idle_minutes * 60), min(60_000, idle_minutes * 30_000)
         )
         idle.start()
-        app._nefertiti_idle = idle
     server.start()
     # full garbage collections when no message is in flight, never in the middle of a move
-    from panel.io.server import WSHandler
-
-    from widgets.server.gc_pacing import start as pace_collections
-
-    app._nefertiti_gc = pace_collections(WSHandler)
+    SERVED.pacer = pace_collections()
     # SIGTERM (a service manager, `kill`) stops the loop like Ctrl+C, and either way the games
     # with a save still scheduled are written before the process ends (nothing lost, #14)
     loop = server.io_loop

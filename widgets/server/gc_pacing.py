@@ -1,4 +1,4 @@
-"""The served app's full garbage collections, moved to its quiet moments (#16, classroom load).
+"""The served app's full garbage collections, moved to its quiet moments.
 
 A server holding 30 learners' pages keeps a few hundred MB of Python objects; one full collection
 of them stops the event loop for most of a second (0.6-0.9 s measured here), and Python starts it
@@ -74,23 +74,13 @@ class Pacer:
         return kind
 
 
-def start(ws_handler) -> Pacer:
+def start() -> Pacer:
     """Freeze what is alive now, turn Python's automatic full collections off and run them from
-    the current event loop when quiet; ``ws_handler`` (the app's websocket handler class) tells
-    it of every message."""
+    the current event loop when quiet. The caller tells the pacer of every websocket message
+    (:meth:`Pacer.message`; ``widgets.server.state.SERVED`` does, from the websocket patch)."""
     from tornado.ioloop import PeriodicCallback
 
-    pacer = getattr(ws_handler, "_nefertiti_pacer", None)
-    if pacer is None:  # one pacer per process (a test may serve twice)
-        pacer = Pacer()
-        original = ws_handler.on_message
-
-        def on_message(self, fragment):
-            pacer.message()
-            return original(self, fragment)
-
-        ws_handler.on_message = on_message
-        ws_handler._nefertiti_pacer = pacer
+    pacer = Pacer()
     gc.collect()
     gc.freeze()  # what start-up made: looked at again only by the deep collections
     young, middle, _ = gc.get_threshold()

@@ -11,13 +11,17 @@ measured on and applied explicitly where it is needed.
   too.
 * :data:`VOILA_CURDOC` (Voilà only, applied with its ipywidgets comms): a click runs with its
   model's own document as Panel's current one (see there).
-* :data:`WEBSOCKET_NODELAY` (the served app, ``widgets.serve`` applies it through
-  :func:`apply_server`): Bokeh writes one update as several small websocket frames and nobody
-  sets TCP_NODELAY, so with Nagle's algorithm the later frames wait for the browser's
-  acknowledgement: about 40 ms of a 55 ms click here (STACK-NOTES, measured on this machine).
+* :data:`WEBSOCKET` and :data:`PAGE_ADMISSION` (the served app, ``widgets.serve`` applies them
+  through :func:`apply_server`): TCP_NODELAY on each websocket, its page's activity reported to
+  the served app's state, and the session guard asked before a page load makes a session. These
+  two are required: out of their bounds the server does not start (:class:`PanelPatchMissing`).
+* Two reads of Bokeh internals (:func:`live_sessions`, :func:`tornado_application`), where Bokeh
+  has no public way, in the same bounds.
 
-A patch whose Panel or Bokeh version is outside its bounds is not applied, and one warning says
-so (:class:`PanelPatchSkipped`): Panel is then left as it is, slower but correct.
+:data:`PATCHES` lists them all; each method Panel or Bokeh owns is wrapped once.
+
+A notebook patch whose Panel or Bokeh version is outside its bounds is not applied, and one
+warning says so (:class:`PanelPatchSkipped`): Panel is then left as it is, slower but correct.
 ``tests/test_panel_patches.py`` reproduces each problem with the patch off and checks it is gone
 with the patch on, so a Panel release that changes the behaviour under a patch fails there.
 """
@@ -39,6 +43,10 @@ class PanelPatchSkipped(UserWarning):
     """A workaround was not applied: the installed Panel or Bokeh is not one it was measured on."""
 
 
+class PanelPatchMissing(RuntimeError):
+    """A patch the served app cannot do without (its limits) could not be applied."""
+
+
 @dataclass(frozen=True)
 class Patch:
     name: str
@@ -47,6 +55,9 @@ class Patch:
     bokeh: tuple[tuple[int, int], tuple[int, int]]
     install: Callable[[], bool]
     what_is_lost: str
+    #: a required patch that is not applied stops the caller (:class:`PanelPatchMissing`)
+    #: instead of leaving Panel as it is
+    required: bool = False
 
 
 def _minor(version: str) -> tuple[int, int]:
@@ -83,6 +94,12 @@ def apply(patch: Patch) -> bool:
     why = in_bounds(patch)
     if why is None and not patch.install():
         why = "the Panel internals it wraps are not there"
+    if why is not None and patch.required:
+        raise PanelPatchMissing(
+            f"Panel patch {patch.name!r} not applied ({why}): {patch.what_is_lost}. Check "
+            "tests/test_panel_patches.py against this version and widen the bounds in "
+            "widgets/server/patches.py if it passes."
+        )
     if why is not None:
         if patch.name not in _warned:
             _warned.add(patch.name)
@@ -232,33 +249,109 @@ INLINE_STYLESHEETS = Patch(
 )
 
 
-# ------------------------------------------------------------------ websocket TCP_NODELAY (served)
-def _install_websocket_nodelay() -> bool:
+# ------------------------------------------------------------------ the served app's handlers
+def _install_websocket() -> bool:
     from panel.io import server
 
     handler = getattr(server, "WSHandler", None)
     original_open = getattr(handler, "open", None)
-    if original_open is None:
+    original_message = getattr(handler, "on_message", None)
+    if original_open is None or original_message is None:
         return False
+    from widgets.server.state import SERVED
 
     def open_(self, *args, **kwargs):
         try:
             self.set_nodelay(True)
         except Exception:  # pragma: no cover - a closed stream: nothing to speed up
             log.debug("could not set TCP_NODELAY", exc_info=True)
+        SERVED.opened(self)
         return original_open(self, *args, **kwargs)
 
-    handler.open = open_
+    def on_message(self, *args, **kwargs):
+        SERVED.message(self)
+        return original_message(self, *args, **kwargs)
+
+    open_.__wrapped__, on_message.__wrapped__ = original_open, original_message
+    handler.open, handler.on_message = open_, on_message
     return True
 
 
-WEBSOCKET_NODELAY = Patch(
-    name="websocket-nodelay",
+#: The served app's websockets (Panel's ``WSHandler``, Bokeh's): ``open`` sets TCP_NODELAY
+#: (Bokeh writes one update as several small frames and nobody sets it, so with Nagle's algorithm
+#: the later frames wait for the browser's acknowledgement: about 40 ms of a 55 ms click here)
+#: and tells :data:`widgets.server.state.SERVED` of the socket; ``on_message`` tells it that the
+#: page spoke (the idle timeout, the garbage collection pacing). One wrapper per method.
+WEBSOCKET = Patch(
+    name="websocket",
     panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4 (its WSHandler is Bokeh's, 3.9.2)
     bokeh=((3, 9), (3, 10)),
-    install=_install_websocket_nodelay,
-    what_is_lost="each click in the served app waits about 40 ms longer for its answer",
+    install=_install_websocket,
+    what_is_lost="clicks wait about 40 ms longer, idle pages are never closed",
+    required=True,
 )
+
+
+def _install_page_admission() -> bool:
+    from panel.io import server
+
+    handlers = [getattr(server, name, None) for name in ("DocHandler", "AutoloadJsHandler")]
+    if any(getattr(h, "get", None) is None for h in handlers):
+        return False
+    from widgets.server.state import SERVED
+
+    def guarded(original):
+        async def get(self, *args, **kwargs):
+            guard = SERVED.guard
+            if guard is not None and guard.refuse(self, live_sessions(self.application)):
+                return None
+            try:
+                return await original(self, *args, **kwargs)
+            except Exception as error:
+                from tornado.web import HTTPError
+
+                if isinstance(error, HTTPError):
+                    raise
+                log.warning("bad request %s: %s", self.request.uri[:200], error)
+                raise HTTPError(400, "bad request") from None
+
+        get.__wrapped__ = original
+        return get
+
+    for handler in handlers:
+        handler.get = guarded(handler.get)
+    return True
+
+
+#: A page load and its ``autoload.js`` (Panel's ``DocHandler`` and ``AutoloadJsHandler``) ask
+#: the served app's session guard first (a cap on live sessions, a rate per client: 503/429
+#: before any session is made), and a request the handler fails on unexpectedly answers 400,
+#: not a 500 with a traceback in the log.
+PAGE_ADMISSION = Patch(
+    name="page-admission",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, Bokeh 3.9.2
+    bokeh=((3, 9), (3, 10)),
+    install=_install_page_admission,
+    what_is_lost="no cap on sessions: one computer could fill the server",
+    required=True,
+)
+
+
+# ------------------------------------------------------------------ Bokeh internals read
+# Bokeh has no public count of the sessions being made, nor of the Tornado application behind a
+# ``Server``; these two read its internals, within the same version bounds as the patches, and
+# tests/test_panel_patches.py checks on the installed version that they still answer.
+def live_sessions(application) -> int:
+    """Sessions (made or being made) of every app of a Bokeh Tornado application."""
+    return sum(
+        len(ctx.sessions) + len(ctx._pending_sessions)  # noqa: SLF001  framework private
+        for ctx in application.applications.values()
+    )
+
+
+def tornado_application(server):
+    """The Tornado application (``BokehTornado``) of a Bokeh ``Server``."""
+    return server._tornado  # noqa: SLF001  framework private
 
 
 # ------------------------------------------------------------------ where they are needed
@@ -273,5 +366,11 @@ def apply_notebook() -> None:
 
 
 def apply_server() -> None:
-    """What the served app (``nefertiti serve``) needs before it serves a page."""
-    apply(WEBSOCKET_NODELAY)
+    """What the served app (``nefertiti serve``) needs before it serves a page; raises
+    :class:`PanelPatchMissing` when a patch it cannot do without is not applied."""
+    apply(WEBSOCKET)
+    apply(PAGE_ADMISSION)
+
+
+#: Every patch, for a reader and for the tests: the notebook's, then the served app's.
+PATCHES = (INLINE_STYLESHEETS, VOILA_CURDOC, WEBSOCKET, PAGE_ADMISSION)

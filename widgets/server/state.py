@@ -1,0 +1,54 @@
+"""What a running ``nefertiti serve`` keeps beside Bokeh's server, in one object.
+
+The framework's handlers (``widgets.server.patches``: the page, ``autoload.js`` and websocket
+handlers) report to :data:`SERVED` and ask it whether a page may start a session; nothing is
+hung on Tornado's or Bokeh's own objects. One served app per process: ``widgets.serve.serve``
+fills it in when it starts; before that (a notebook, a test's own ``panel serve``) every page is
+admitted and nothing is closed for idleness.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import weakref
+
+log = logging.getLogger("nefertiti.serve")
+
+
+class ServedApp:
+    """The admission guard, the open websockets with the time each last spoke, and the garbage
+    collection pacer of the process's served app."""
+
+    def __init__(self) -> None:
+        self.guard = None  # a widgets.server.limits.SessionGuard once serving
+        self.pacer = None  # a widgets.server.gc_pacing.Pacer once serving
+        #: open websocket handler -> time.monotonic() of its page's last message
+        self.last_message: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def opened(self, websocket) -> None:
+        self.last_message[websocket] = time.monotonic()
+
+    def message(self, websocket) -> None:
+        """A page spoke (a click, an update): its session is not idle, and no garbage
+        collection should start now."""
+        self.last_message[websocket] = time.monotonic()
+        if self.pacer is not None:
+            self.pacer.message()
+
+    def idle(self, idle_s: float) -> list:
+        """The open websockets whose page sent nothing for ``idle_s`` seconds."""
+        now = time.monotonic()
+        return [ws for ws, last in list(self.last_message.items()) if now - last > idle_s]
+
+    def close_idle(self, idle_s: float) -> None:
+        for websocket in self.idle(idle_s):
+            log.info("closing a session idle for %.0f minutes", idle_s / 60)
+            try:
+                websocket.close(1000, "idle")
+            except Exception:  # pragma: no cover - already closed
+                log.debug("could not close an idle websocket", exc_info=True)
+
+
+#: The process's served app.
+SERVED = ServedApp()
