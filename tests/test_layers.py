@@ -177,13 +177,6 @@ def test_no_module_imports_a_layer_above_its_own():
 #: listed exactly so that no new module joins them and no new cycle appears, and the test fails
 #: when one is gone (then delete it here).
 KNOWN_CYCLES = [
-    # errors quotes bad input with limits.echo and checks require_state against state.GameState;
-    # state refuses with explain_illegal's reasons and scores through scoring, all of which raise
-    # errors' exceptions.
-    sorted(
-        f"{PACKAGE}.engine.{m}"
-        for m in ("errors", "explain_illegal", "limits", "options", "scoring", "state")
-    ),
     # a position file's `exercises:` block is read by exercises.read_block, and exercises reads
     # position files (issue #15: to cut, the block's reader moves below both).
     [f"{PACKAGE}.files.exercises", f"{PACKAGE}.files.scenario"],
