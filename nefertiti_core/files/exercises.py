@@ -34,10 +34,9 @@ catalogs (``messages/<lang>/exercises.json``). Standard library only.
 
 from __future__ import annotations
 
-import difflib
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -49,13 +48,12 @@ from ..engine.chance import roll_at
 from ..engine.deck import unseen as unseen_deck  # the deck as the players know it (R12)
 from ..engine.errors import NefertitiError
 from ..engine.explain_illegal import why_illegal
-from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
-from ..engine.limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, FileLimitError, echo, read_text
+from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ..engine.limits import FileLimitError, echo, read_text
 from ..engine.scoring import score_breakdown
 from ..engine.squares import square_names
 from ..engine.variants import describe_variant, with_rules
 from ..teaching.explain import narrate, score_lines
-from ..teaching.rules_reference import ids as rule_ids
 from ..teaching.status import (
     describe_status,
     format_probability,
@@ -64,7 +62,9 @@ from ..teaching.status import (
     stall_status,
 )
 from ..teaching.words import Words
-from .scenario import Scenario, ScenarioError, _Reader, load, read_moves
+from .exercise_block import ARGUMENTS, KIND_FIELDS, TOPIC_PATTERN, ExerciseEntry, read_block
+from .reader import Reader, ScenarioError
+from .scenario import Scenario, load
 from .yaml_subset import Document, YamlError, loads
 
 if TYPE_CHECKING:
@@ -89,6 +89,7 @@ __all__ = [
     "IsLegal",
     "WhoDecidesNext",
     "WillItClose",
+    "build_exercise",
     "build_lessons",
     "check_entry",
     "exercises_for",
@@ -1156,261 +1157,44 @@ class ClosingChance(Exercise):
 
 # ------------------------------------------------------------------------------------ the files
 #: The kinds of question a position file's ``exercises:`` block may ask: the name it is written
-#: with -> (the class, its required fields, its optional fields).
+#: with -> (the class, its required fields, its optional fields; the fields are
+#: :data:`.exercise_block.KIND_FIELDS`, which the file is checked against when it loads).
 KINDS: dict[str, tuple[type[Exercise], tuple[str, ...], tuple[str, ...]]] = {
-    "will-it-close": (WillItClose, ("option",), ()),
-    "click-closing-square": (ClickClosingSquare, ("market",), ()),
-    "how-many-points": (HowManyPoints, ("option",), ("seat",)),
-    "how-much-deben": (HowMuchDeben, ("option",), ()),
-    "who-decides-next": (WhoDecidesNext, ("option",), ()),
-    "gift-value": (GiftValue, ("seat", "gift"), ()),
-    "closing-chance": (ClosingChance, ("square",), ()),
-    "is-legal": (IsLegal, ("option",), ()),
-    "game-ends": (GameEnds, ("option",), ()),
-    "final-score": (FinalScore, ("seat",), ()),
+    name: (cls, *KIND_FIELDS[name])
+    for name, cls in (
+        ("will-it-close", WillItClose),
+        ("click-closing-square", ClickClosingSquare),
+        ("how-many-points", HowManyPoints),
+        ("how-much-deben", HowMuchDeben),
+        ("who-decides-next", WhoDecidesNext),
+        ("gift-value", GiftValue),
+        ("closing-chance", ClosingChance),
+        ("is-legal", IsLegal),
+        ("game-ends", GameEnds),
+        ("final-score", FinalScore),
+    )
 }
-#: The fields every exercise may have, besides its kind's own (``id`` and ``kind`` required).
-ENTRY_FIELDS = (
-    "id",
-    "kind",
-    "before",
-    "variants",
-    "note",
-    "question",
-    "answer",
-    "explanation",
-    "rules",
-)
-_ARGUMENT = {
-    "option": "option",
-    "seat": "seat",
-    "gift": "gift_type",
-    "market": "market",
-    "square": "square",
-}
-_WHAT = {
-    "option": "a step in the move notation, like 'place gizeh.left#3'",
-    "seat": "a player's colour",
-    "gift": f"a gift type: {', '.join(R.GIFT_TYPES)}",
-    "market": f"a market: {', '.join(R.MARKETS)}",
-    "square": "a square's number, from 0",
-}
-_NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
-_ID = re.compile(rf"{_NAME}(?:/{_NAME})?")
-_TOPIC = re.compile(_NAME)
-MAX_ID_CHARS = 120
-_LARGEST_SQUARE = max(len(stall.squares) for stall in R.STALLS) - 1
 
 
-@dataclass(frozen=True)
-class ExerciseEntry:
-    """One exercise of a position file's ``exercises:`` block, checked as data.
-
-    :meth:`build` makes the :class:`Exercise`; :func:`check_entry` asks the engine whether it can
-    be asked (the option legal, the ``before`` moves playable, the file's ``answer`` right).
-    """
-
-    index: int  # its place in the block (exercises.<index>)
-    id: str
-    kind: str  # a key of KINDS
-    arguments: dict  # the kind's own fields, as the class's arguments
-    before: tuple[str, ...] = ()
-    variants: tuple[str, ...] | None = None
-    note: str | None = None
-    questions: dict = field(default_factory=dict)
-    explanations: dict = field(default_factory=dict)
-    rules: tuple[str, ...] = ()
-    answer: object = None
-    has_answer: bool = False
-    source: str = "<text>"
-    lines: dict = field(default_factory=dict)  # field path inside the entry -> line
-
-    @property
-    def topic(self) -> str:
-        """The part of the id before its ``/`` (the lesson's topic), or ``""``."""
-        return self.id.split("/", 1)[0] if "/" in self.id else ""
-
-    def line(self, path=()) -> int | None:
-        """The line of ``path`` inside the entry, or of its nearest parent."""
-        path = tuple(path)
-        while path and path not in self.lines:
-            path = path[:-1]
-        return self.lines.get(path)
-
-    def error(self, path, message: str) -> ScenarioError:
-        """The error for ``path`` inside the entry: file, line, field path, message."""
-        return ScenarioError(
-            self.source, ("exercises", self.index, *path), message, self.line(path)
-        )
-
-    def build(self, start: GameState, scenario: str = "", topic: str | None = None) -> Exercise:
-        """The exercise, asked on ``start`` (the file's position; a copy is kept)."""
-        cls = KINDS[self.kind][0]
-        return cls.on_position(
-            start,
-            scenario=scenario or self.source,
-            id=self.id,
-            topic=self.topic if topic is None else topic,
-            before=self.before,
-            variants=self.variants,
-            note=self.note,
-            question=self.questions,
-            explanation=self.explanations,
-            rules=self.rules,
-            **self.arguments,
-        )
-
-
-def _notes() -> tuple[str, ...]:
-    prefix = "exercise.note."
-    return tuple(key[len(prefix) :] for key in catalog(DEFAULT_LANGUAGE) if key.startswith(prefix))
-
-
-def read_block(rd, value, state: GameState) -> list[ExerciseEntry]:
-    """The ``exercises:`` block of a position file (``rd``: the file's reader, :mod:`.scenario`),
-    checked as data: known kinds and fields, the fields each kind needs, colours of the file's
-    players, known markets, gift types, variants, notes and rule IDs, unique ids. Raises a
-    :class:`.scenario.ScenarioError` naming the file, the line and the field."""
-    items = rd.sequence(value, ("exercises",))
-    entries: list[ExerciseEntry] = []
-    seen: dict[str, int] = {}
-    for i, item in enumerate(items):
-        path = ("exercises", i)
-        if not isinstance(item, dict):
-            rd.fail(path, f"an exercise is a mapping of fields (id:, kind:, ...), not {echo(item)}")
-        if "kind" not in item:
-            rd.fail(path, f"each exercise needs a kind: one of {', '.join(KINDS)}")
-        kind = rd.choice(item["kind"], path + ("kind",), tuple(KINDS), "exercise kind")
-        _, needs, may = KINDS[kind]
-        rd.mapping(item, path, ENTRY_FIELDS[:2] + needs + may + ENTRY_FIELDS[2:])
-        if "id" not in item:
-            rd.fail(path, "each exercise needs an id, like 'markets/deben-square' (topic/name)")
-        ident = item["id"]
-        if not isinstance(ident, str) or len(ident) > MAX_ID_CHARS or not _ID.fullmatch(ident):
-            rd.fail(
-                path + ("id",),
-                "an id is lower-case words and digits joined by '-', with one '/' after the "
-                f"topic at most, like 'markets/deben-square'; not {echo(ident)}",
-            )
-        if ident in seen:
-            rd.fail(
-                path + ("id",), f"the id {ident!r} is taken already, by exercises.{seen[ident]}"
-            )
-        seen[ident] = i
-        arguments = {}
-        for name in needs:
-            if name not in item:
-                rd.fail(path, f"a {kind} exercise needs '{name}:' ({_WHAT[name]})")
-        for name in needs + may:
-            if name in item:
-                arguments[_ARGUMENT[name]] = _read_field(rd, name, item[name], path, state)
-        before = tuple(read_moves(rd, item.get("before"), path + ("before",)))
-        variants = None
-        if "variants" in item:
-            listed = rd.sequence(item["variants"], path + ("variants",))
-            variants = tuple(
-                rd.choice(v, path + ("variants", j), tuple(R.VARIANTS), "variant")
-                for j, v in enumerate(listed)
-            )
-        note = None
-        if item.get("note") is not None:
-            note = rd.choice(item["note"], path + ("note",), _notes(), "note")
-        answer = item.get("answer")
-        if "answer" in item:
-            _read_answer(rd, answer, path + ("answer",))
-        lines = {key[2:]: line for key, line in rd.doc.lines.items() if key[:2] == path}
-        entries.append(
-            ExerciseEntry(
-                index=i,
-                id=ident,
-                kind=kind,
-                arguments=arguments,
-                before=before,
-                variants=variants,
-                note=note,
-                questions=_read_texts(rd, item.get("question"), path + ("question",)),
-                explanations=_read_texts(rd, item.get("explanation"), path + ("explanation",)),
-                rules=_read_rules(rd, item.get("rules"), path + ("rules",)),
-                answer=answer,
-                has_answer="answer" in item,
-                source=rd.source,
-                lines=lines,
-            )
-        )
-    return entries
-
-
-def _read_field(rd, name: str, value, path, state: GameState):
-    path = path + (name,)
-    if name == "option":
-        if not isinstance(value, str) or not value.strip():
-            rd.fail(path, f"expected {_WHAT[name]}, found {echo(value)}")
-        if len(value) > MAX_MOVE_CHARS:
-            rd.fail(path, f"a step of {len(value):,} characters: {echo(value)}")
-        return value
-    if name == "seat":
-        return rd.choice(value, path, state.colours, "player colour")
-    if name == "gift":
-        return rd.choice(value, path, R.GIFT_TYPES, "gift type")
-    if name == "market":
-        return rd.choice(value, path, R.MARKETS, "market")
-    return rd.integer(value, path, 0, _LARGEST_SQUARE)  # square
-
-
-def _read_texts(rd, value, path) -> dict[str, str]:
-    """A teacher's text: one text (English), or one per language (``en:`` required)."""
-    if value is None:
-        return {}
-    if isinstance(value, str):
-        texts = {DEFAULT_LANGUAGE: value}
-    elif isinstance(value, dict):
-        texts = rd.mapping(value, path, LANGUAGES)
-        if DEFAULT_LANGUAGE not in texts:
-            rd.fail(path, "a text in several languages needs the English one too ('en:')")
-    else:
-        rd.fail(
-            path, f"expected a text, or one text per language (en:, de:, zh:), not {echo(value)}"
-        )
-    for lang, text in texts.items():
-        where = path + (lang,) if isinstance(value, dict) else path
-        if not isinstance(text, str) or not text.strip():
-            rd.fail(where, f"expected a text, found {echo(text)}")
-        if len(text) > MAX_TEXT_CHARS:
-            rd.fail(where, f"{len(text):,} characters; a text has at most {MAX_TEXT_CHARS:,}")
-    return dict(texts)
-
-
-def _read_rules(rd, value, path) -> tuple[str, ...]:
-    """Rule IDs of the rules reference (``nefertiti rules`` lists them)."""
-    if value is None:
-        return ()
-    items = [value] if isinstance(value, str) else rd.sequence(value, path)
-    known = rule_ids()
-    out = []
-    for j, item in enumerate(items):
-        where = path if isinstance(value, str) else path + (j,)
-        if item not in known:
-            hint = difflib.get_close_matches(str(item), known, n=1, cutoff=0.6)
-            rd.fail(
-                where,
-                f"unknown rule ID {echo(item)}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                + f"; the rules reference has {known[0]} to {known[-1]} (nefertiti rules)",
-            )
-        out.append(item)
-    return tuple(out)
-
-
-def _read_answer(rd, value, path) -> None:
-    ok = isinstance(value, (str, int)) and len(str(value)) <= 40
-    if isinstance(value, list):
-        ok = bool(value) and all(type(v) is int for v in value)
-    if not ok:
-        rd.fail(
-            path,
-            'an answer is one value, like 3, yes, red or "4/36" (a list of square numbers for '
-            f"a click-closing-square exercise), not {echo(value)}",
-        )
+def build_exercise(
+    entry: ExerciseEntry, start: GameState, scenario: str = "", topic: str | None = None
+) -> Exercise:
+    """The exercise of a file's ``entry``, asked on ``start`` (the file's position; a copy is
+    kept)."""
+    cls = KINDS[entry.kind][0]
+    return cls.on_position(
+        start,
+        scenario=scenario or entry.source,
+        id=entry.id,
+        topic=entry.topic if topic is None else topic,
+        before=entry.before,
+        variants=entry.variants,
+        note=entry.note,
+        question=entry.questions,
+        explanation=entry.explanations,
+        rules=entry.rules,
+        **entry.arguments,
+    )
 
 
 def check_entry(entry: ExerciseEntry, exercise: Exercise, start: GameState) -> None:
@@ -1462,7 +1246,7 @@ def check_entry(entry: ExerciseEntry, exercise: Exercise, start: GameState) -> N
         _check_answer(entry, exercise, truth)
 
 
-_FIELD_OF = {argument: name for name, argument in _ARGUMENT.items()}
+_FIELD_OF = {argument: name for name, argument in ARGUMENTS.items()}
 
 
 def _check_answer(entry: ExerciseEntry, exercise: Exercise, truth) -> None:
@@ -1503,7 +1287,7 @@ def exercises_in(path: str | Path, *, check: bool = True) -> list[Exercise]:
     scenario = load(path)
     out = []
     for entry in scenario.exercises:
-        exercise = entry.build(scenario.state, scenario=str(path))
+        exercise = build_exercise(entry, scenario.state, scenario=str(path))
         if check:
             check_entry(entry, exercise, scenario.state)
         out.append(exercise)
@@ -1530,7 +1314,7 @@ def read_lessons(path: str | Path) -> tuple[dict[str, tuple[str, ...]], Document
         raise ScenarioError(path.name, (), str(error)) from None
     except YamlError as error:
         raise ScenarioError(path.name, (), str(error).split(": ", 1)[-1], error.line) from None
-    rd = _Reader(path.name, doc)
+    rd = Reader(path.name, doc)
     data = rd.mapping(doc.data, (), ("lessons", "topics"))
     if data.get("lessons") != 1:
         rd.fail(("lessons",), "the first field must be 'lessons: 1', the version of this file")
@@ -1540,7 +1324,7 @@ def read_lessons(path: str | Path) -> tuple[dict[str, tuple[str, ...]], Document
     order: dict[str, tuple[str, ...]] = {}
     listed: dict[str, tuple] = {}
     for topic, ids in topics.items():
-        if not isinstance(topic, str) or not _TOPIC.fullmatch(topic):
+        if not isinstance(topic, str) or not TOPIC_PATTERN.fullmatch(topic):
             rd.fail(
                 ("topics", topic), f"a topic is lower-case words joined by '-', not {echo(topic)}"
             )
@@ -1587,7 +1371,9 @@ def build_lessons(
                     doc.line_of(("topics", topic, j)),
                 )
             path, scenario, entry = found[ident]
-            exercises[ident] = entry.build(scenario.state, scenario=path.stem, topic=topic)
+            exercises[ident] = build_exercise(
+                entry, scenario.state, scenario=path.stem, topic=topic
+            )
     for ident, (_, _, entry) in found.items():
         if ident not in exercises:
             raise entry.error(
