@@ -2,7 +2,7 @@
 :class:`ScenarioError` naming the file, the line, the field's path and the problem.
 
 :mod:`.scenario` reads a position with it, :mod:`.exercise_block` the file's ``exercises:`` block
-and :mod:`.exercises` the lessons file; it sits below all three.
+and :mod:`.exercises.lessons` the lessons file; it sits below all three.
 """
 
 from __future__ import annotations
