@@ -50,15 +50,6 @@ def require_int(value, what: str, low: int | None = None, high: int | None = Non
     return value
 
 
-def require_str(value, what: str, limit: int | None = None) -> str:
-    """``value`` if it is a str of at most ``limit`` characters; else ArgumentError."""
-    if not isinstance(value, str):
-        raise ArgumentError(f"{what} is a text, not {echo(value)}")
-    if limit is not None and len(value) > limit:
-        raise ArgumentError(f"{what} has at most {limit} characters, not {len(value):,}")
-    return value
-
-
 class GameStateBase:
     """The base class of :class:`.state.GameState`, empty: :func:`require_state` checks against
     it, since ``state`` imports this module and not the other way round."""
