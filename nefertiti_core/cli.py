@@ -537,7 +537,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .engine.limits import FileLimitError, echo, read_text
-    from .files.exercises import check_entry
+    from .files.exercises import build_exercise, check_entry
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
 
@@ -553,7 +553,7 @@ def _run_check(args: argparse.Namespace) -> int:
         print(f"warning: {name}: {warning}", file=sys.stderr)
     written = 0
     for entry in scenario.exercises:
-        exercise = entry.build(scenario.state, scenario=args.file)
+        exercise = build_exercise(entry, scenario.state, scenario=args.file)
         check_entry(entry, exercise, scenario.state)
         truth = exercise.right_answer()
         right = exercise.check(truth[0] if isinstance(truth, tuple) else truth, args.lang)

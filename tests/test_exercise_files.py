@@ -9,6 +9,7 @@ in the order of the lessons.
 
 from __future__ import annotations
 
+import inspect
 import re
 import shutil
 import subprocess
@@ -19,12 +20,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nefertiti_core.files.exercise_block import ARGUMENTS, KIND_FIELDS
 from nefertiti_core.files.exercises import (
     EXERCISES,
     KINDS,
     LESSONS_FILE,
     TOPICS,
     ClickClosingSquare,
+    Exercise,
     HowMuchDeben,
     WillItClose,
     build_lessons,
@@ -438,6 +441,16 @@ def test_an_entry_the_engine_cannot_ask_is_refused_with_its_field(case, tmp_path
 
 def test_the_shipped_files_use_every_kind():
     assert {_kind_of(ex) for ex in EXERCISES.values()} == set(KINDS)
+
+
+def test_every_kind_a_file_may_name_has_a_class_taking_its_fields():
+    """A file is checked against KIND_FIELDS when it loads, and its exercises are made from
+    KINDS: the same kinds, the same fields, and each class takes each field as an argument."""
+    assert list(KINDS) == list(KIND_FIELDS)
+    for name, (cls, needs, may) in KINDS.items():
+        assert issubclass(cls, Exercise) and (needs, may) == KIND_FIELDS[name], name
+        parameters = inspect.signature(cls.__init__).parameters
+        assert {ARGUMENTS[f] for f in needs + may} <= set(parameters), name
 
 
 def _kind_of(exercise) -> str:

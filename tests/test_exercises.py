@@ -1,4 +1,4 @@
-"""Self-checking exercises (nefertiti_core/files/exercises.py).
+"""Self-checking exercises (nefertiti_core/files/exercises/).
 
 Every exercise of the registry: the right answer, computed here independently of the exercise by
 playing on copies of its position (previews, every square tried, every roll of the dice), is

@@ -195,29 +195,9 @@ def test_no_module_imports_a_layer_above_its_own():
     assert not bad, "imports against the layers " + " < ".join(LAYERS) + ":\n" + "\n".join(bad)
 
 
-#: Cycles that exist today through imports inside functions (deferred on purpose), to be cut;
-#: listed exactly so that no new module joins them and no new cycle appears, and the test fails
-#: when one is gone (then delete it here).
-KNOWN_CYCLES = [
-    # errors quotes bad input with limits.echo and checks require_state against state.GameState;
-    # state refuses with explain_illegal's reasons and scores through scoring, all of which raise
-    # errors' exceptions.
-    sorted(
-        f"{PACKAGE}.engine.{m}"
-        for m in ("errors", "explain_illegal", "limits", "options", "scoring", "state")
-    ),
-    # a position file's `exercises:` block is read by exercises.read_block, and exercises reads
-    # position files (issue #15: to cut, the block's reader moves below both).
-    [f"{PACKAGE}.files.exercises", f"{PACKAGE}.files.scenario"],
-]
-
-
 def test_no_import_cycle_between_modules():
     found = cycles(import_graph())
-    new = [c for c in found if c not in KNOWN_CYCLES]
-    assert not new, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in new)
-    gone = [c for c in KNOWN_CYCLES if c not in found]
-    assert not gone, "no longer a cycle, delete from KNOWN_CYCLES: " + repr(gone)
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
 
 
 def _sample_tree(tmp_path: Path, files: dict[str, str]) -> Path:

@@ -1,6 +1,13 @@
-"""Errors the engine raises at people: each message names the input, the position and the rule."""
+"""Errors the engine raises at people: each message names the input, the position and the rule.
+
+Also the checks of the API's arguments that raise them (:func:`require_int`,
+:func:`require_state`, :func:`check_magnitudes`). It imports only :mod:`.limits` (whose ``echo``
+quotes the input), so that every other module of the engine, ``state`` too, can import it.
+"""
 
 from __future__ import annotations
+
+from .limits import MAX_COUNT, echo
 
 
 class NefertitiError(ValueError):
@@ -34,34 +41,39 @@ class ArgumentError(NefertitiError, TypeError):
     code that caught TypeError before still does."""
 
 
-def _shown(value) -> str:
-    from .limits import echo
-
-    return echo(value)
-
-
 def require_int(value, what: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` if it is an int (not a bool) from ``low`` to ``high``; else ArgumentError."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ArgumentError(f"{what} is a whole number, not {_shown(value)}")
+        raise ArgumentError(f"{what} is a whole number, not {echo(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ArgumentError(f"{what} is from {low} to {high}, not {_shown(value)}")
+        raise ArgumentError(f"{what} is from {low} to {high}, not {echo(value)}")
     return value
 
 
-def require_str(value, what: str, limit: int | None = None) -> str:
-    """``value`` if it is a str of at most ``limit`` characters; else ArgumentError."""
-    if not isinstance(value, str):
-        raise ArgumentError(f"{what} is a text, not {_shown(value)}")
-    if limit is not None and len(value) > limit:
-        raise ArgumentError(f"{what} has at most {limit} characters, not {len(value):,}")
-    return value
+class GameStateBase:
+    """The base class of :class:`.state.GameState`, empty: :func:`require_state` checks against
+    it, since ``state`` imports this module and not the other way round."""
+
+    __slots__ = ()
 
 
 def require_state(value, what: str = "state"):
     """``value`` if it is a GameState; else ArgumentError."""
-    from .state import GameState
-
-    if not isinstance(value, GameState):
-        raise ArgumentError(f"{what} is a GameState (from new_game), not {_shown(value)}")
+    if not isinstance(value, GameStateBase):
+        raise ArgumentError(f"{what} is a GameState (from new_game), not {echo(value)}")
     return value
+
+
+def check_magnitudes(state) -> None:
+    """Refuse a state whose Deben, prestige or reserves exceed MAX_COUNT (set through the API):
+    hints and odds turn them into floats, and a number of hundreds of digits overflows."""
+    for what, numbers in (
+        ("Deben", state.deben),
+        ("prestige", state.prestige),
+        ("a market's reserve", state.reserve),
+    ):
+        for value in numbers:
+            if not -MAX_COUNT <= value <= MAX_COUNT:
+                raise NefertitiError(
+                    f"{what} of {echo(value)} is too large to study (at most {MAX_COUNT:,})"
+                )

@@ -125,20 +125,3 @@ def decode(data: bytes, limit: int = MAX_FILE_BYTES) -> str:
 
 def _too_large(size: int, limit: int) -> str:
     return f"too large ({size:,} bytes): a position or record file has at most {limit:,}"
-
-
-def check_magnitudes(state) -> None:
-    """Refuse a state whose Deben, prestige or reserves exceed MAX_COUNT (set through the API):
-    hints and odds turn them into floats, and a number of hundreds of digits overflows."""
-    from .errors import NefertitiError
-
-    for what, numbers in (
-        ("Deben", state.deben),
-        ("prestige", state.prestige),
-        ("a market's reserve", state.reserve),
-    ):
-        for value in numbers:
-            if not -MAX_COUNT <= value <= MAX_COUNT:
-                raise NefertitiError(
-                    f"{what} of {echo(value)} is too large to study (at most {MAX_COUNT:,})"
-                )

@@ -20,7 +20,14 @@ from typing import NamedTuple
 
 from . import options as O
 from . import rules as R
-from .errors import GameOverError, IllegalOptionError, NotationError, SetupError, require_int
+from .errors import (
+    GameOverError,
+    GameStateBase,
+    IllegalOptionError,
+    NotationError,
+    SetupError,
+    require_int,
+)
 from .limits import MAX_DICE_PER_ROLL, MAX_FORCED_ROLLS, MAX_MOVE_CHARS, echo
 
 # Market status.
@@ -285,7 +292,7 @@ class Resolution(NamedTuple):
     squares: tuple[int, ...]
 
 
-class GameState:
+class GameState(GameStateBase):
     """A game of Nefertiti in progress. Create one with :func:`new_game`."""
 
     __slots__ = tuple(f.name for f in FIELDS)

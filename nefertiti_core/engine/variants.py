@@ -75,10 +75,6 @@ class RulesComparison:
     b: RulesOutcome
     shared_steps: int  # how many of the given steps both sides could play
 
-    @property
-    def same_winner(self) -> bool:
-        return self.a.winners == self.b.winners
-
 
 def compare_rules(
     state: GameState,

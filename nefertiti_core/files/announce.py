@@ -141,12 +141,6 @@ def _stall_id(name: str) -> int:
     return _STALL_IDS[name]
 
 
-def _pairs(history: History, branch: str | None = None):
-    """(before, after, step) for every step of a branch, from the start."""
-    for _index, before, after, step in history.transitions(branch):
-        yield before, after, step
-
-
 def last_step(history: History, lang: str = "en") -> StepWords | None:
     """The step that led to where the history is now (None at the start)."""
     last = history.last_transition()

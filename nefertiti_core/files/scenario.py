@@ -26,12 +26,9 @@ from ..engine.errors import NefertitiError
 from ..engine.i18n import LANGUAGES
 from ..engine.invariants import violations
 from ..engine.limits import (
-    MAX_COUNT,
     MAX_FORCED_ROLLS,
-    MAX_MOVE_CHARS,
     MAX_RANDOM_STATE_BYTES,
     MAX_RANDOM_STATE_CHARS,
-    MAX_STEPS,
     MAX_TEXT_CHARS,
     MAX_TITLE_CHARS,
     FileLimitError,
@@ -61,6 +58,8 @@ from ..engine.state import (
     GameState,
     with_item,
 )
+from .exercise_block import read_block
+from .reader import Reader, ScenarioError, read_moves
 from .yaml_subset import Document, YamlError, dumps, loads
 
 FORMAT_VERSION = 1
@@ -121,16 +120,6 @@ PHASES = (
 )
 
 
-class ScenarioError(NefertitiError):
-    """A scenario file that cannot be loaded: names the file, line, field path and the problem."""
-
-    def __init__(self, source: str, path: tuple, message: str, line: int | None = None):
-        self.source, self.path, self.line, self.problem = source, tuple(path), line, message
-        where = source + (f": line {line}" if line else "")
-        field_path = ".".join(str(p) for p in path)
-        super().__init__(f"{where}: {field_path + ': ' if field_path else ''}{message}")
-
-
 @dataclass
 class Scenario:
     """A loaded position, with what the file says to do with it."""
@@ -168,73 +157,6 @@ class Scenario:
 
 
 # ------------------------------------------------------------------------------------- loading
-class _Reader:
-    """Checks values and raises ScenarioError with the path and line of the offending field."""
-
-    def __init__(self, source: str, doc: Document):
-        self.source, self.doc = source, doc
-
-    def fail(self, path, message):
-        raise ScenarioError(self.source, path, message, self.doc.line_of(tuple(path)))
-
-    def mapping(self, value, path, allowed) -> dict:
-        if value is None:
-            return {}
-        if not isinstance(value, dict):
-            self.fail(
-                path, f"expected a mapping of {', '.join(map(str, allowed))}, found {echo(value)}"
-            )
-        for key in value:
-            if key not in allowed:
-                hint = _closest(str(key), allowed)
-                self.fail(
-                    tuple(path) + (key,),
-                    f"unknown field {echo(key)}"
-                    + (f" (did you mean {hint!r}?)" if hint else "")
-                    + f"; fields here: {', '.join(map(str, allowed))}",
-                )
-        return value
-
-    def integer(self, value, path, low=None, high=MAX_COUNT) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"expected a whole number, found {echo(value)}")
-        if low is not None and value < low:
-            self.fail(path, f"{value} is below the smallest allowed, {low}")
-        if high is not None and value > high:
-            self.fail(path, f"{value} is above the largest allowed, {high}")
-        return value
-
-    def boolean(self, value, path) -> bool:
-        if not isinstance(value, bool):
-            self.fail(path, f"expected true or false, found {echo(value)}")
-        return value
-
-    def choice(self, value, path, choices, what) -> str:
-        if isinstance(value, (list, dict)) or value not in choices:
-            hint = _closest(str(value), choices)
-            self.fail(
-                path,
-                f"unknown {what} {echo(value)}"
-                + (f" (did you mean {hint!r}?)" if hint else "")
-                + f"; one of {', '.join(map(str, choices))}",
-            )
-        return value
-
-    def sequence(self, value, path) -> list:
-        if value is None:
-            return []
-        if not isinstance(value, list):
-            self.fail(path, f"expected a list, found {echo(value)}")
-        return value
-
-
-def _closest(word: str, choices) -> str | None:
-    import difflib
-
-    found = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.7)
-    return found[0] if found else None
-
-
 def load(path: str | Path) -> Scenario:
     """Load a scenario file. Raises :class:`ScenarioError` naming what is wrong and where."""
     path = Path(path)
@@ -258,7 +180,7 @@ def loads_scenario(text: str, source: str = "<text>") -> Scenario:
 
 def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scenario:
     """Build the position from already-parsed data (a dict in the file format)."""
-    rd = _Reader(source, doc or Document(data))
+    rd = Reader(source, doc or Document(data))
     if not isinstance(data, dict):
         rd.fail((), "a scenario file is a mapping of fields (nefertiti: 1, players: ..., ...)")
     rd.mapping(data, (), TOP_LEVEL)
@@ -602,13 +524,11 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     title, titles = _read_title(rd, data.get("title"))
     exercises = []
     if data.get("exercises") is not None:
-        from .exercises import read_block  # the kinds of question live with the exercises
-
         exercises = read_block(rd, data["exercises"], state)
     return Scenario(state, title, teaching, moves, warnings, source, titles, teachings, exercises)
 
 
-def _read_teaching(rd: _Reader, value) -> tuple[str, dict[str, str]]:
+def _read_teaching(rd: Reader, value) -> tuple[str, dict[str, str]]:
     """``teaching: |`` text, or one text per language (``en:`` required, ``de:``, ``zh:``)."""
     if value is None:
         return "", {}
@@ -628,23 +548,7 @@ def _read_teaching(rd: _Reader, value) -> tuple[str, dict[str, str]]:
     return teachings["en"], dict(teachings)
 
 
-def read_moves(rd: _Reader, value, path=("moves",)) -> list[str]:
-    """A list of steps in the move notation: at most MAX_STEPS, each a short text."""
-    moves = rd.sequence(value, path)
-    if len(moves) > MAX_STEPS:
-        rd.fail(path, f"{len(moves):,} steps; a file has at most {MAX_STEPS:,}")
-    out = []
-    for j, move in enumerate(moves):
-        if isinstance(move, (list, dict)):
-            rd.fail(path + (j,), f"a step is a text like 'place gizeh.left#0', not {echo(move)}")
-        text = "null" if move is None else str(move)
-        if len(text) > MAX_MOVE_CHARS:
-            rd.fail(path + (j,), f"a step of {len(text):,} characters: {echo(text)}")
-        out.append(text)
-    return out
-
-
-def _read_title(rd: _Reader, value) -> tuple[str, dict[str, str]]:
+def _read_title(rd: Reader, value) -> tuple[str, dict[str, str]]:
     """``title: text``, or one title per language (``en:`` required, ``de:``, ``zh:``)."""
     if value is None:
         return "", {}
@@ -678,7 +582,7 @@ def status_is_open(spec) -> bool:
     return isinstance(spec, dict) and spec.get("state", "open") == "open"
 
 
-def _servants(rd: _Reader, value, path, stall) -> dict:
+def _servants(rd: Reader, value, path, stall) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -689,7 +593,7 @@ def _servants(rd: _Reader, value, path, stall) -> dict:
     return value
 
 
-def _check_not_closing(rd: _Reader, state: GameState, m: int, path) -> None:
+def _check_not_closing(rd: Reader, state: GameState, m: int, path) -> None:
     """An open stall must not already meet its closing condition (it would have closed, R3)."""
     stall = R.STALLS[m * 2 + state.side[m]]
     mask = state.mask[m]
@@ -711,7 +615,7 @@ def _check_not_closing(rd: _Reader, state: GameState, m: int, path) -> None:
         rd.fail(path, f"every square of {stall.name} is taken; an open stall has room (R3.10)")
 
 
-def _read_characters(rd: _Reader, state: GameState, spec, n: int) -> None:
+def _read_characters(rd: Reader, state: GameState, spec, n: int) -> None:
     full = R.starting_piles(n)
     if spec == "all":
         piles = [list(p) for p in full]
@@ -746,7 +650,7 @@ def _read_characters(rd: _Reader, state: GameState, spec, n: int) -> None:
         state.used_characters = [c for i, p in enumerate(full) for c in p[: len(p) - len(piles[i])]]
 
 
-def _read_pending(rd: _Reader, state: GameState, spec, seat_of) -> None:
+def _read_pending(rd: Reader, state: GameState, spec, seat_of) -> None:
     p = rd.mapping(spec, ("pending",), PENDING_FIELDS)
     phase = rd.choice(p.get("phase", P_TURN), ("pending", "phase"), PHASES, "phase")
     state.phase = phase
@@ -828,7 +732,7 @@ def _read_pending(rd: _Reader, state: GameState, spec, seat_of) -> None:
         rd.fail(("pending", "phase"), "the Chief needs a card under the Market Closed tile (R10.5)")
 
 
-def _decode_random_state(rd: _Reader, text, rng: random.Random) -> None:
+def _decode_random_state(rd: Reader, text, rng: random.Random) -> None:
     """Set ``rng`` to the state the file wrote, checked fully first (a crafted one is refused).
 
     The text is base64 of zlib-compressed JSON; it is decompressed at most to

@@ -27,9 +27,9 @@ from fractions import Fraction
 
 from ..engine import options as O
 from ..engine import rules as R
-from ..engine.errors import ArgumentError, require_state
+from ..engine.errors import ArgumentError, check_magnitudes, require_state
 from ..engine.i18n import DEFAULT_LANGUAGE
-from ..engine.limits import check_magnitudes, echo
+from ..engine.limits import echo
 from ..engine.state import P_OVER, P_TAKE, GameState
 from ..teaching.explain import describe_option
 from ..teaching.status import format_probability, louqsor_probability

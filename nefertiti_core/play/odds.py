@@ -37,8 +37,7 @@ from fractions import Fraction
 from ..engine import options as O
 from ..engine import rules as R
 from ..engine.deck import reshuffled
-from ..engine.errors import NefertitiError
-from ..engine.limits import check_magnitudes
+from ..engine.errors import NefertitiError, check_magnitudes
 from ..engine.scoring import totals, winners
 from ..engine.state import P_PLACE, P_TURN, GameState
 from .bots import bot_kinds, make_bot
