@@ -349,7 +349,7 @@ def test_in_the_background_the_supply_grows_without_the_caller_waiting(supply, m
     monkeypatch.setattr(P, "generate", slow_generate)
     s = P.Scheduler(few, persist=False, seeds=(0,), refill_below=2, background=True)
     served = [s.next().key for _ in range(4)]  # would block on release.wait if not backgrounded
-    assert started.wait(5) and len(s.exercises) == 3 and all(k.startswith("s0-") for k in served)
+    assert started.wait(60) and len(s.exercises) == 3 and all(k.startswith("s0-") for k in served)
     release.set()
     deadline = time.monotonic() + 60
     while len(s.exercises) == 3 and time.monotonic() < deadline:

@@ -726,10 +726,27 @@ def generate(seed: int, players: int | None = None, per_kind: int = PER_KIND) ->
 
 
 def supply(seeds: Iterable[int] = range(10), per_kind: int = PER_KIND) -> list[Generated]:
-    """The exercises of several games, seed by seed."""
+    """The exercises of several games, seed by seed (generated anew: see :func:`shared`)."""
     out: list[Generated] = []
     for seed in seeds:
         out += generate(seed, per_kind=per_kind)
+    return out
+
+
+_SHARED: dict[int, tuple[Generated, ...]] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared(seeds: Iterable[int]) -> list[Generated]:
+    """:func:`supply` of the default size, each seed's game played once per process and kept:
+    every Practice view and classroom poll of a server asks here, and none plays a game that
+    another already played. The exercises are shared: never change one."""
+    out: list[Generated] = []
+    for seed in seeds:
+        with _SHARED_LOCK:
+            if seed not in _SHARED:
+                _SHARED[seed] = tuple(generate(seed))
+            out += _SHARED[seed]
     return out
 
 

@@ -187,23 +187,12 @@ def lesson_exercises() -> list[tuple[str, Exercise]]:
     return [(topic, ex) for topic in E.TOPICS for ex in E.exercises_for(topic)]
 
 
-_SUPPLY: dict[int, list[P.Generated]] = {}
-_SUPPLY_LOCK = threading.Lock()
-
-
-def _generated(seed: int) -> list[P.Generated]:
-    with _SUPPLY_LOCK:
-        if seed not in _SUPPLY:
-            _SUPPLY[seed] = P.generate(seed)
-        return _SUPPLY[seed]
-
-
 def practice_exercises(seeds: Iterable[int] = PRACTICE_SEEDS) -> list[P.Generated]:
     """Exercises generated from the bots' games of ``seeds`` (deterministic; generated once per
     process and seed), in the generator's order."""
     out: list[P.Generated] = []
     for seed in seeds:
-        out.extend(_generated(int(seed)))
+        out.extend(P.shared([int(seed)]))
     return out
 
 
@@ -229,7 +218,7 @@ def find_exercise(ref: str) -> Exercise:
     match = _PRACTICE_KEY.fullmatch(name)
     if match is None or int(match.group(1)) > MAX_SEED:
         raise PollError("poll.refused.ref", ref=echo(ref))
-    for generated in _generated(int(match.group(1))):
+    for generated in P.shared([int(match.group(1))]):
         if generated.key == name:
             return generated.exercise
     raise PollError("poll.refused.ref", ref=echo(ref))

@@ -14,8 +14,6 @@ practises on its own, in memory.
 
 from __future__ import annotations
 
-import threading
-
 import panel as pn
 import param
 
@@ -29,18 +27,12 @@ from widgets.theme import FONT_STACK
 
 #: The games the first exercises come from (more are played when they run low).
 FIRST_SEEDS = (0,)
-_SUPPLY: dict[tuple[int, ...], list[P.Generated]] = {}
-_SUPPLY_LOCK = threading.Lock()
 
 
 def shared_supply(seeds=FIRST_SEEDS) -> list[P.Generated]:
-    """The exercises of ``seeds``' games, generated once per process (a generated exercise is
-    never changed: every card plays on a copy of its position)."""
-    key = tuple(seeds)
-    with _SUPPLY_LOCK:
-        if key not in _SUPPLY:
-            _SUPPLY[key] = P.supply(key)
-        return list(_SUPPLY[key])
+    """The generated exercises every Practice view of this process starts from (one cache for
+    the whole process, shared with the classroom's polls: ``nefertiti_core.files.practice.shared``)."""
+    return P.shared(seeds)
 
 
 _REASONS = {0: "practice.reason.wrong", 1: "practice.reason.new", 2: "practice.reason.due"}
