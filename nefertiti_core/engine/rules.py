@@ -390,7 +390,7 @@ def _needed_by_squares(stall_id: int) -> tuple[int | None, ...]:
     closes = CLOSES_TABLE[stall_id]
     size = len(STALLS[stall_id].squares)
     needed: list[int | None] = [None] * (1 << size)
-    for mask in range((1 << size) - 1, -1, -1):  # every mask after the masks that hold it
+    for mask in range((1 << size) - 1, -1, -1):  # from the full stall down: supersets first
         if closes[mask]:
             needed[mask] = 0
             continue
