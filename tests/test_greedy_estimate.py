@@ -26,7 +26,7 @@ def _closing_placements():
                     stall = O.SQUARE_STALL[o]
                     m = stall >> 1
                     after = state.mask[m] | 1 << O.SQUARE_INDEX[o]
-                    if B._STALL_RULE[stall] in B._SHAPE and R.CLOSES_TABLE[stall][after]:
+                    if R.CLOSED_BY[stall] == R.BY_SQUARES and R.stall_closes(stall, after):
                         out.append((state.copy(), o))
             state.apply(bots[state.decider].choose(state))
     return out

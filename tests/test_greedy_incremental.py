@@ -34,7 +34,7 @@ def _closes_nothing(state, o):
     """A placement on a shape or sum stall (R3.1, R3.3-R3.6) that does not close it."""
     stall = O.SQUARE_STALL[o]
     after = state.mask[stall >> 1] | 1 << O.SQUARE_INDEX[o]
-    return B._STALL_RULE[stall] in B._SHAPE and not R.CLOSES_TABLE[stall][after]
+    return R.CLOSED_BY[stall] == R.BY_SQUARES and not R.stall_closes(stall, after)
 
 
 def _rerolls(state):

@@ -4,7 +4,8 @@ Each shape below is the way a rule was written again outside its home before (at
 the dice's denominators (36 / 6), the dice counted per stall, Abou Simbel's closing totals
 (R3.5, R3.6), the longest run of consecutive values (R3.8), Gizeh right's colours (R3.2), the
 Louqsor roll's outcome (R3.7, R3.8), "does this option roll the dice?" and the hidden deck's
-order (R2.2, R12). The test greps the engine and the widgets for each shape outside its home
+order (R2.2, R12); and the questions every layer asks of a stall (R3): what decides whether
+it closes and whether it does, who is on it, its connected groups. The test greps the engine and the widgets for each shape outside its home
 and fails on any reappearance. ``test_the_shapes_find_the_old_duplicates`` runs the same grep
 on the files as they were at 9c6c70f and checks that every shape finds what it was written
 for, so that the grep cannot pass by matching nothing.
@@ -71,6 +72,22 @@ SHAPES: dict[str, tuple[str, dict[str, str]]] = {
     "a file read as scenario or record outside history.load_any": (
         r"\bis_record\(\s*doc\b|\brecord_from_data\(\s*doc\.data\s*,\s*(name|file\.name)\b",
         {"nefertiti_core/files/history.py": "history.load_any"},
+    ),
+    "does this stall close? (the kind of stall and its verdict, R3.1-R3.8)": (
+        r"(==|!=)\s*(R\.)?COLOURS3_OR_4\b|\bCOLOURS3_OR_4\s*(==|!=)"
+        r"|\bCLOSES_TABLE\s*\[|\bcolours_(close|needed)\(",
+        {
+            "nefertiti_core/engine/rules.py": "rules.CLOSED_BY, stall_closes, placement_closes, "
+            "servants_needed"
+        },
+    ),
+    "who is on a stall (the seats of its occupied squares)": (
+        r"[\[(]\s*(\w+)\s+for\s+\1\s+in\s+\S*owners\S*\s+if\s+\1\s*(>=\s*0|!=\s*-1|>\s*-1)\b",
+        {"nefertiti_core/engine/rules.py": "rules.seats_on"},
+    ),
+    "a connected group's flood fill (R3.1)": (
+        r"\bfor\s+\w+\s*,\s*\w+\s+in\s+[\w.]*\bgroups\b|\bstack\.pop\(\)",
+        {"nefertiti_core/engine/rules.py": "rules.connected_groups"},
     ),
 }
 
@@ -176,6 +193,26 @@ OLD_DUPLICATES = {
         "nefertiti_core/hints.py",
     },
     "a score recomputed in a widget (R8, R9.1)": {"widgets/players.py"},
+    "does this stall close? (the kind of stall and its verdict, R3.1-R3.8)": {
+        "nefertiti_core/state.py",
+        "nefertiti_core/invariants.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/explain.py",
+        "nefertiti_core/hints.py",
+        "nefertiti_core/bots.py",
+        "nefertiti_core/scenario.py",
+        "nefertiti_core/practice.py",
+    },
+    "who is on a stall (the seats of its occupied squares)": {
+        "nefertiti_core/state.py",
+        "nefertiti_core/invariants.py",
+        "nefertiti_core/status.py",
+        "nefertiti_core/explain.py",
+        "nefertiti_core/hints.py",
+        "nefertiti_core/bots.py",
+        "nefertiti_core/scenario.py",
+    },
+    "a connected group's flood fill (R3.1)": {"nefertiti_core/explain.py"},
     "a file read as scenario or record outside history.load_any": {
         "nefertiti_core/cli.py",
         "widgets/session.py",
@@ -191,3 +228,33 @@ def test_the_shapes_find_the_old_duplicates():
         where = {place.split(":", 1)[0] for place in found.get(name, [])}
         assert files <= where, f"{name}: expected in {sorted(files)}, found in {sorted(where)}"
     assert set(OLD_DUPLICATES) <= set(SHAPES)
+
+
+#: Each stall question written again, as it stood in the code before it asked the engine: what
+#: each new shape must find wherever it is planted (the widgets included).
+PLANTED = {
+    "does this stall close? (the kind of stall and its verdict, R3.1-R3.8)": (
+        "    if rule == R.COLOURS3_OR_4:  # R3.2\n",
+        "    return Fraction(int(R.CLOSES_TABLE[stall][mask]))\n",
+        "        for mask, closes in enumerate(R.CLOSES_TABLE[stall.id]):\n",
+        "        needed = R.colours_needed(on)\n",
+    ),
+    "who is on a stall (the seats of its occupied squares)": (
+        "        on = [o for o in state.owners[m] if o >= 0]\n",
+        "    return R.colours_close([seat for seat in owners if seat != -1] + [p])\n",
+    ),
+    "a connected group's flood fill (R3.1)": (
+        "    for a, b in stall.groups:\n",
+        "            sq = stack.pop()\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_the_stall_shapes_find_a_planted_copy(name):
+    """The stall questions' grep is not vacuous: each line planted in a widget and in a module of
+    the engine other than its home is found, and the same line in its home is not."""
+    for n, line in enumerate(PLANTED[name]):
+        for path in ("widgets/planted.py", "nefertiti_core/engine/state.py"):
+            assert name in offences({path: "x = 1\n" + line}), f"{name}: missed {line!r} in {path}"
+        assert name not in offences({"nefertiti_core/engine/rules.py": line}), f"{name}: {n}"

@@ -10,14 +10,6 @@ from .errors import require_state
 if TYPE_CHECKING:
     from .state import GameState
 
-_SHAPE_OR_COLOUR = {
-    R.CONNECTED4,
-    R.ALL_LEVELS,
-    R.LINE3,
-    R.SUM_11_14_17,
-    R.SUM_17,
-}
-
 
 def violations(state: GameState) -> list[str]:
     """Every R12 invariant that does not hold, in words; empty when all hold."""
@@ -88,16 +80,15 @@ def violations(state: GameState) -> list[str]:
             out.append(f"Servants on closed market {R.MARKETS[m]}")
         if state.status[m] == OPEN and between_turns:
             stall = m * 2 + state.side[m]
-            rule = R.STALLS[stall].rule
-            mask = state.mask[m]
-            if rule in _SHAPE_OR_COLOUR and R.CLOSES_TABLE[stall][mask]:
-                out.append(f"{R.STALLS[stall].name} is open although its closing condition holds")
-            if rule == R.COLOURS3_OR_4:
-                on = [o for o in state.owners[m] if o >= 0]
-                if R.colours_close(on):
-                    out.append(f"{R.STALLS[stall].name} is open with {len(on)} servants (R3.2)")
+            name = R.STALLS[stall].name
+            if R.stall_closes(stall, state.mask[m], state.owners[m]):
+                if R.CLOSED_BY[stall] == R.BY_COLOURS:
+                    on = R.seats_on(state.owners[m])
+                    out.append(f"{name} is open with {len(on)} servants (R3.2)")
+                else:
+                    out.append(f"{name} is open although its closing condition holds")
             if all(o >= 0 for o in state.owners[m]):
-                out.append(f"{R.STALLS[stall].name} is open with no empty square (R3.10)")
+                out.append(f"{name} is open with no empty square (R3.10)")
         expected = sum(1 << i for i, o in enumerate(state.owners[m]) if o >= 0)
         if expected != state.mask[m]:
             out.append(f"{R.MARKETS[m]}: occupancy mask out of step")

@@ -218,27 +218,35 @@ def bids_total(stall: Stall, mask: int) -> int:
     return sum(s.value for s in stall.squares if mask >> s.index & 1)
 
 
-def connected_component_sizes(stall: Stall, mask: int) -> list[int]:
-    neighbours = {s.index: set() for s in stall.squares}
+def connected_groups(stall: Stall, mask: int) -> list[list[int]]:
+    """The groups of occupied squares (``mask``: a bit per square) joined by the edges of the
+    brick pyramid (R3.1; ``stall.groups`` are its edges): each group as its square indices,
+    smallest first, the groups in the order of their smallest square."""
+    neighbours: dict[int, list[int]] = {s.index: [] for s in stall.squares}
     for a, b in stall.groups:
-        neighbours[a].add(b)
-        neighbours[b].add(a)
+        neighbours[a].append(b)
+        neighbours[b].append(a)
     seen: set[int] = set()
-    sizes = []
+    groups = []
     for start in range(len(stall.squares)):
         if not mask >> start & 1 or start in seen:
             continue
-        stack, size = [start], 0
+        group, stack = [start], [start]
         seen.add(start)
         while stack:
             sq = stack.pop()
-            size += 1
             for nb in neighbours[sq]:
                 if mask >> nb & 1 and nb not in seen:
                     seen.add(nb)
+                    group.append(nb)
                     stack.append(nb)
-        sizes.append(size)
-    return sizes
+        groups.append(sorted(group))
+    return groups
+
+
+def connected_component_sizes(stall: Stall, mask: int) -> list[int]:
+    """The sizes of :func:`connected_groups` (R3.1: the stall closes once one reaches four)."""
+    return [len(group) for group in connected_groups(stall, mask)]
 
 
 def occupied_values(stall: Stall, mask: int) -> list[int]:
@@ -355,6 +363,90 @@ _VALUE_BITS: tuple[dict[int, int], ...] = tuple(
     }
     for st in STALLS
 )
+
+
+# --- Does a stall close? (R3) -------------------------------------------------------------------
+# The questions every layer asks of a stall, answered here only: who is on it, whether its
+# servants close it, how many more it takes. What decides depends on the stall: the squares its
+# servants occupy (R3.1, R3.3-R3.6), the colours of those servants (R3.2), or the dice rolled
+# after a placement (R3.7, R3.8).
+BY_SQUARES, BY_COLOURS, BY_DICE = "squares", "colours", "dice"
+#: CLOSED_BY[stall id]: what decides whether that stall closes (BY_SQUARES, BY_COLOURS, BY_DICE).
+CLOSED_BY: tuple[str, ...] = tuple(
+    BY_COLOURS if st.rule == COLOURS3_OR_4 else BY_DICE if st.rule in DICE_RULES else BY_SQUARES
+    for st in STALLS
+)
+
+
+def seats_on(owners) -> list[int]:
+    """Who is on a stall: the seat of each servant in ``owners`` (a seat per square, -1 where the
+    square is empty), in square order; a seat placing several servants is there several times."""
+    return [o for o in owners if o >= 0]
+
+
+def _needed_by_squares(stall_id: int) -> tuple[int | None, ...]:
+    """Per occupancy mask: the fewest further servants whose squares close a stall the squares
+    decide (0: it closes already; None: no squares left close it)."""
+    closes = CLOSES_TABLE[stall_id]
+    size = len(STALLS[stall_id].squares)
+    needed: list[int | None] = [None] * (1 << size)
+    for mask in range((1 << size) - 1, -1, -1):  # from the full stall down: supersets first
+        if closes[mask]:
+            needed[mask] = 0
+            continue
+        after = [needed[mask | 1 << i] for i in range(size) if not mask >> i & 1]
+        reachable = [n for n in after if n is not None]
+        needed[mask] = min(reachable) + 1 if reachable else None
+    return tuple(needed)
+
+
+# Per stall where the squares decide, per occupancy mask: its verdict and the servants still
+# needed (None on the other stalls), so that answering is one index.
+_CLOSES_BY_MASK = tuple(
+    CLOSES_TABLE[st.id] if CLOSED_BY[st.id] == BY_SQUARES else None for st in STALLS
+)
+_NEEDED_BY_MASK = tuple(
+    _needed_by_squares(st.id) if CLOSED_BY[st.id] == BY_SQUARES else None for st in STALLS
+)
+
+
+def _seats(stall_id: int, owners) -> list[int]:
+    if owners is None:
+        raise ValueError(f"{STALLS[stall_id].name} closes by colours (R3.2): give its owners")
+    return seats_on(owners)
+
+
+def stall_closes(stall_id: int, mask: int, owners=None) -> bool | None:
+    """Whether the servants on stall ``stall_id`` close it: ``mask`` has a bit per occupied
+    square, ``owners`` the seat on each square (-1 where empty; needed only where the colours
+    decide, R3.2). True or False on the stalls the servants decide (R3.1-R3.6); None on Louqsor's
+    stalls, where the dice rolled after a placement decide (:func:`roll_closes`, R3.7, R3.8)."""
+    table = _CLOSES_BY_MASK[stall_id]
+    if table is not None:
+        return table[mask]
+    if CLOSED_BY[stall_id] == BY_DICE:
+        return None
+    return colours_close(_seats(stall_id, owners))
+
+
+def placement_closes(stall_id: int, mask: int, owners, square: int, seat: int) -> bool | None:
+    """:func:`stall_closes` once ``seat`` has placed a servant on the empty ``square`` of the
+    stall that ``mask`` and ``owners`` show before it (R5.2)."""
+    placed = list(owners)
+    placed[square] = seat
+    return stall_closes(stall_id, mask | 1 << square, placed)
+
+
+def servants_needed(stall_id: int, mask: int, owners=None) -> int | None:
+    """The fewest further servants that close stall ``stall_id`` (``mask``, ``owners``: as for
+    :func:`stall_closes`): 0 where its servants close it already; None where no more servants
+    would, and on Louqsor's stalls, where the dice decide (R3.7, R3.8)."""
+    table = _NEEDED_BY_MASK[stall_id]
+    if table is not None:
+        return table[mask]
+    if CLOSED_BY[stall_id] == BY_DICE:
+        return None
+    return colours_needed(_seats(stall_id, owners))
 
 
 # --- Settling a market (R6) --------------------------------------------------------------------

@@ -52,12 +52,11 @@ P_OVER = "over"
 # What happens once a market closing is resolved.
 AFTER_ACTION, AFTER_REROLL = 0, 1
 
-_STALL_RULE = tuple(st.rule for st in R.STALLS)
 _GIFT_TYPE_COUNT = len(R.GIFT_TYPES)
 _STALL_VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _STALL_SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _STALL_SIZE = tuple(len(st.squares) for st in R.STALLS)
-_SHAPE_RULES = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
+_STALL_CLOSES = R.stall_closes  # per placement: a module name, not an attribute
 _LOUQSOR_LEFT = R.LOUQSOR * 2 + R.LEFT
 # _EMPTY[stall][mask]: PLACE ids of the empty squares for an occupancy mask (speed: no loop).
 _EMPTY = tuple(
@@ -701,12 +700,9 @@ class GameState(GameStateBase):
             self._continue_turn()
 
     def _placement_closes(self, m: int, stall: int, p: int) -> bool:
-        rule = _STALL_RULE[stall]
-        mask = self.mask[m]
-        if rule in _SHAPE_RULES:
-            return R.CLOSES_TABLE[stall][mask]
-        if rule == R.COLOURS3_OR_4:  # R3.2
-            return R.colours_close([o for o in self.owners[m] if o >= 0])
+        closes = _STALL_CLOSES(stall, self.mask[m], self.owners[m])
+        if closes is not None:  # the servants decide (R3.1-R3.6)
+            return closes
         # Louqsor (R3.7, R3.8): the placer rolls and becomes the dice holder (R4.3).
         closes = self._roll_louqsor(stall, p)
         if not closes:

@@ -661,11 +661,8 @@ def _signature(g: Generated) -> tuple:
         return ("score", score_breakdown(state, seat))
     if isinstance(ex, (ClickClosingSquare, ClosingChance, WillItClose)):
         m = _market_of(ex, state)
-        colours = (
-            tuple(state.owners[m])
-            if R.STALLS[m * 2 + state.side[m]].rule == R.COLOURS3_OR_4
-            else ()
-        )
+        by_colours = R.CLOSED_BY[m * 2 + state.side[m]] == R.BY_COLOURS  # R3.2
+        colours = tuple(state.owners[m]) if by_colours else ()
         return (ex.kind, g.subject, state.side[m], state.mask[m], colours, state.decider)
     return (g.seed, g.ply, ex.kind, g.subject)
 

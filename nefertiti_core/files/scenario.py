@@ -596,16 +596,15 @@ def _servants(rd: Reader, value, path, stall) -> dict:
 def _check_not_closing(rd: Reader, state: GameState, m: int, path) -> None:
     """An open stall must not already meet its closing condition (it would have closed, R3)."""
     stall = R.STALLS[m * 2 + state.side[m]]
-    mask = state.mask[m]
-    if stall.rule == R.COLOURS3_OR_4:
-        on = [o for o in state.owners[m] if o >= 0]
-        if R.colours_close(on):
-            rd.fail(
-                path,
-                f"{len(on)} servants of {len(set(on))} colours: {stall.name} would "
-                "already have closed (R3.2)",
-            )
-    elif R.CLOSES_TABLE[stall.id][mask]:
+    closes = R.stall_closes(stall.id, state.mask[m], state.owners[m])
+    if closes and R.CLOSED_BY[stall.id] == R.BY_COLOURS:
+        on = R.seats_on(state.owners[m])
+        rd.fail(
+            path,
+            f"{len(on)} servants of {len(set(on))} colours: {stall.name} would "
+            "already have closed (R3.2)",
+        )
+    elif closes:
         rd.fail(
             path,
             f"these servants meet {stall.name}'s closing condition, so it would "

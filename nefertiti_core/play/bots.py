@@ -71,28 +71,6 @@ class RandomBot:
 # R4.2), and the look-ahead runs on a copy whose deck is reshuffled (the order is hidden, R12) and
 # whose random source is the bot's own.
 
-_SHAPE = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
-_DICE = R.DICE_RULES
-
-
-def _needed_table(stall_id: int) -> tuple[int, ...]:
-    """Per occupancy mask: the fewest further servants that close a shape or sum stall (99: none)."""
-    closes = R.CLOSES_TABLE[stall_id]
-    size = len(R.STALLS[stall_id].squares)
-    needed = [99] * (1 << size)
-    for mask in range((1 << size) - 1, -1, -1):
-        if closes[mask]:
-            needed[mask] = 0
-            continue
-        best = 99
-        for i in range(size):
-            if not mask >> i & 1:
-                best = min(best, needed[mask | 1 << i] + 1)
-        needed[mask] = best
-    return tuple(needed)
-
-
-_NEEDED = tuple(_needed_table(st.id) if st.rule in _SHAPE else () for st in R.STALLS)
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _ORDER = R.RESOLUTION_ORDER
@@ -115,7 +93,13 @@ _CLOSING_WEIGHT = (1.0, 0.7, 0.45, 0.3, 0.25)
 _LOUQSOR_CHANCE: dict[tuple[int, int], float] = {}
 # A shape or sum stall's closing weight per occupancy mask (empty for the other stalls).
 _SHAPE_WEIGHT = tuple(
-    tuple(_CLOSING_WEIGHT[min(n, len(_CLOSING_WEIGHT) - 1)] for n in needed) for needed in _NEEDED
+    tuple(
+        _CLOSING_WEIGHT[min(R.servants_needed(st.id, mask), len(_CLOSING_WEIGHT) - 1)]
+        for mask in range(1 << len(st.squares))
+    )
+    if R.CLOSED_BY[st.id] == R.BY_SQUARES
+    else ()
+    for st in R.STALLS
 )
 
 
@@ -330,14 +314,10 @@ class Evaluator:
         shape = _SHAPE_WEIGHT[stall]
         if shape:
             return shape[mask]
-        rule = _STALL_RULE[stall]
-        if rule in _DICE:
+        needed = R.servants_needed(stall, mask, state.owners[m])  # R3.2: by the colours on it
+        if needed is None:  # Louqsor: the dice decide (R3.7, R3.8)
             return min(1.0, 0.3 + _louqsor_chance(stall, mask))
-        if rule == R.COLOURS3_OR_4:  # R3.2
-            needed = max(1, R.colours_needed([o for o in state.owners[m] if o >= 0]))
-        else:
-            needed = _NEEDED[stall][mask]
-        return _CLOSING_WEIGHT[min(needed, len(_CLOSING_WEIGHT) - 1)]
+        return _CLOSING_WEIGHT[min(max(1, needed), len(_CLOSING_WEIGHT) - 1)]
 
     def _seat_part(self, state: GameState, gifts: list) -> list[float]:
         """Each player's prestige, Deben, seals and gifts at today's values (R8, R9.1);
@@ -707,31 +687,30 @@ def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...
 
 
 _CHANCES: dict[tuple, tuple[tuple[float, tuple[int, ...], bool]]] = {}
-_STALL_RULE = tuple(st.rule for st in R.STALLS)
 _DEBEN_SQUARE = tuple(tuple(sq.symbol == R.DEBEN for sq in st.squares) for st in R.STALLS)
 # Per option id: a placement on a stall whose placements roll no dice (``roll_at`` is None).
 _PLACE_NO_ROLL = tuple(
     O.OPTION_KIND[o] == O.PLACE and not MAY_ROLL[o] for o in range(O.NUM_OPTIONS)
 )
-_NEVER = (False,) * (1 << max(len(st.squares) for st in R.STALLS))
+# Per stall, per occupancy mask after a placement: whether the placement closes the stall, where
+# the squares decide; never where the dice decide (their outcomes are drawn apart, R3.7, R3.8);
+# None for Gizeh's right stall, where the colours on it decide (R3.2).
+_CLOSING = tuple(
+    None
+    if R.CLOSED_BY[st.id] == R.BY_COLOURS
+    else tuple(bool(R.stall_closes(st.id, mask)) for mask in range(1 << len(st.squares)))
+    for st in R.STALLS
+)
 
 
 def _place_at(option: int) -> tuple | None:
     """A placement's (stall, market, square, closing per occupancy mask after it, whether the
-    square pays a Deben): closing is None for Gizeh's right stall, which closes by colours (R3.2),
-    never closing for a stall that closes by dice (R3.7: the dice are drawn apart) or by time."""
+    square pays a Deben); closing: the stall's ``_CLOSING``."""
     if O.OPTION_KIND[option] != O.PLACE:
         return None
     stall = O.SQUARE_STALL[option]
     i = O.SQUARE_INDEX[option]
-    rule = _STALL_RULE[stall]
-    if rule in _SHAPE:
-        closing = tuple(map(bool, R.CLOSES_TABLE[stall]))
-    elif rule == R.COLOURS3_OR_4:
-        closing = None
-    else:
-        closing = _NEVER
-    return stall, stall >> 1, i, closing, _DEBEN_SQUARE[stall][i]
+    return stall, stall >> 1, i, _CLOSING[stall], _DEBEN_SQUARE[stall][i]
 
 
 _PLACE_AT = tuple(_place_at(o) for o in range(O.NUM_OPTIONS))
@@ -929,9 +908,7 @@ class _Search:
         owners = state.owners[m]
         if closes is None:
             if closing is None:  # R3.2: Gizeh's right stall, by the colours on it
-                on = [o for o in owners if o >= 0]
-                on.append(p)
-                closes = R.colours_close(on)
+                closes = R.placement_closes(stall, before, owners, i, p)
             else:
                 closes = closing[after]
             rolled = False

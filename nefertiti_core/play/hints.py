@@ -140,25 +140,18 @@ def _highest(owners, stall_id: int) -> tuple[int, int]:
 def _closes_now(state: GameState, m: int, owners, mask: int) -> Fraction:
     """Probability that the stall closes with this occupancy (Louqsor: the roll that follows)."""
     stall = m * 2 + state.side[m]
-    rule = R.STALLS[stall].rule
-    if rule in _DICE:
+    closes = R.stall_closes(stall, mask, owners)
+    if closes is None:  # Louqsor: the roll decides (R3.7, R3.8)
         return louqsor_probability(stall, mask, tuple(state.forced_rolls))
-    if rule == R.COLOURS3_OR_4:  # R3.2
-        return Fraction(int(R.colours_close([o for o in owners if o >= 0])))
-    return Fraction(int(R.CLOSES_TABLE[stall][mask]))
+    return Fraction(int(closes))
 
 
 def _one_from_closing(state: GameState, m: int, owners, mask: int, seat: int) -> bool:
-    """Whether one more servant of ``seat`` could close the (deterministic) stall (R3.1-R3.6)."""
+    """Whether one more servant of ``seat`` could close the stall (R3.1-R3.6; never one of
+    Louqsor's, where the dice decide)."""
     stall = m * 2 + state.side[m]
-    rule = R.STALLS[stall].rule
-    if rule in _DICE:
-        return False
     empty = [i for i in range(len(owners)) if owners[i] < 0]
-    if rule == R.COLOURS3_OR_4:
-        return bool(empty) and R.colours_close([o for o in owners if o >= 0] + [seat])
-    table = R.CLOSES_TABLE[stall]
-    return any(table[mask | 1 << i] for i in empty)
+    return any(R.placement_closes(stall, mask, owners, i, seat) for i in empty)
 
 
 class _Reasons:

@@ -51,33 +51,6 @@ def _dash(values) -> str:
     return "-".join(str(v) for v in values)
 
 
-def _largest_group(stall: R.Stall, squares) -> list[int]:
-    """The largest connected group of occupied squares (R3.1), as square indices."""
-    occupied = set(squares)
-    neighbours: dict[int, set[int]] = {i: set() for i in occupied}
-    for a, b in stall.groups:
-        if a in occupied and b in occupied:
-            neighbours[a].add(b)
-            neighbours[b].add(a)
-    best: list[int] = []
-    seen: set[int] = set()
-    for start in sorted(occupied):
-        if start in seen:
-            continue
-        group, stack = [], [start]
-        seen.add(start)
-        while stack:
-            sq = stack.pop()
-            group.append(sq)
-            for nb in neighbours[sq]:
-                if nb not in seen:
-                    seen.add(nb)
-                    stack.append(nb)
-        if len(group) > len(best):
-            best = group
-    return best
-
-
 # ---------------------------------------------------------------------------------------------
 # Events
 # ---------------------------------------------------------------------------------------------
@@ -244,9 +217,10 @@ def _closing_reason(w: Words, stall: R.Stall, d: dict) -> str:
     squares = d["squares"]
     rule = stall.rule
     if rule == R.CONNECTED4:
-        group = _largest_group(stall, squares)
+        groups = R.connected_groups(stall, sum(1 << i for i in set(squares)))
+        group = max(groups, key=len, default=[])  # the first of the largest, by its squares
         return w("ev.why.connected4", count=len(group), squares=_dash(_values(stall, group)))
-    if rule == R.COLOURS3_OR_4:
+    if R.CLOSED_BY[stall.id] == R.BY_COLOURS:
         seats = sorted({seat for seat, _ in d["bids"]})
         return w(
             "ev.why.colours",
@@ -634,17 +608,11 @@ def _place_details(w: Words, state: GameState, option: int) -> list[str]:
     elif due:
         details.append(w("opt.d.bonus_none"))
     mask = state.mask[m] | 1 << index
-    if stall.rule == R.COLOURS3_OR_4:
-        closes = R.colours_close([o for o in state.owners[m] if o >= 0] + [p])
-    elif stall.rule == R.TWO_DICE:
-        closes = False
+    if stall.rule == R.TWO_DICE:
         details.append(w("opt.d.roll_two"))
     elif stall.rule == R.ONE_DIE_RUN:
-        closes = False
         details.append(w("opt.d.roll_one", run=R.RUN_TABLE[stall.id][mask]))
-    else:
-        closes = R.CLOSES_TABLE[stall.id][mask]
-    if closes:
+    if R.placement_closes(stall.id, state.mask[m], state.owners[m], index, p):
         details.append(w("opt.d.closes", ref=stall.rule_id))
     return details
 

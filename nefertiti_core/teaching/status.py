@@ -152,23 +152,6 @@ def louqsor_outcomes(stall_id: int, mask: int, forced: tuple[int, ...] = ()):
     return [(o.value, o.closes) for o in roll_outcomes(stall_id, mask, tuple(forced))]
 
 
-def _colour_closes(owners: list[int], seat: int) -> bool:
-    """R3.2 (:func:`.rules.colours_close`) once ``seat`` has added a servant."""
-    return R.colours_close([o for o in owners if o >= 0] + [seat])
-
-
-def _fewest_placements(stall_id: int, mask: int) -> int | None:
-    """The fewest further servants whose squares close a shape or sum stall (None: impossible)."""
-    table = R.CLOSES_TABLE[stall_id]
-    best = None
-    for m in range(len(table)):
-        if table[m] and m & mask == mask:
-            extra = (m ^ mask).bit_count()
-            if best is None or extra < best:
-                best = extra
-    return best
-
-
 def stall_status(state: GameState, market, seat: int | None = None) -> StallStatus:
     """The status of ``market`` (name or index); ``would_close`` for ``seat`` (default: the player
     whose turn it is, who is the one placing servants)."""
@@ -230,14 +213,11 @@ def stall_status(state: GameState, market, seat: int | None = None) -> StallStat
         next_roll = louqsor_probability(stall_id, mask)
         for i in empty:
             chances.append((i, louqsor_probability(stall_id, mask | 1 << i)))
-    elif stall.rule == R.COLOURS3_OR_4:
-        closes = _colour_closes(owners, seat)
-        chances = [(i, Fraction(int(closes))) for i in empty]
-        needed = R.colours_needed([o for o in owners if o >= 0])
     else:
-        table = R.CLOSES_TABLE[stall_id]
-        chances = [(i, Fraction(int(table[mask | 1 << i]))) for i in empty]
-        needed = _fewest_placements(stall_id, mask)
+        chances = [
+            (i, Fraction(int(R.placement_closes(stall_id, mask, owners, i, seat)))) for i in empty
+        ]
+        needed = R.servants_needed(stall_id, mask, owners)
     would_close = tuple(i for i, p in chances if p == 1)
     progress = _progress(state, stall, mask, owners, seat, would_close, needed, next_roll)
     return StallStatus(
@@ -272,10 +252,7 @@ def _progress(state, stall, mask, owners, seat, would_close, needed, next_roll):
     sid = stall.id
     rule = stall.rule
     out: list[Message] = []
-    if (
-        rule in (R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17)
-        and (R.CLOSES_TABLE[sid][mask])
-    ):
+    if R.CLOSED_BY[sid] == R.BY_SQUARES and R.stall_closes(sid, mask):
         out.append(Message.of("status.progress.already"))  # only in staged positions (R3.10)
     elif rule == R.CONNECTED4:  # R3.1
         if not mask:
@@ -283,8 +260,8 @@ def _progress(state, stall, mask, owners, seat, would_close, needed, next_roll):
         else:
             sizes = R.connected_component_sizes(stall, mask)
             out.append(Message.of("status.progress.connected", size=max(sizes)))
-    elif rule == R.COLOURS3_OR_4:  # R3.2
-        on = [o for o in owners if o >= 0]
+    elif R.CLOSED_BY[sid] == R.BY_COLOURS:  # R3.2
+        on = R.seats_on(owners)
         present = tuple(sorted(set(on)))
         if not on:
             out.append(Message.of("status.progress.colours.empty"))

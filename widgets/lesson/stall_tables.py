@@ -223,9 +223,8 @@ def totals_rows(market="abou_simbel", lang: str = "en") -> list[dict]:
                 tr(lang, "stalltable.no_sum", market=tr(lang, f"market.{R.MARKETS[m]}"))
             )
         verdicts: dict[int, bool] = {}
-        for mask, closes in enumerate(R.CLOSES_TABLE[stall.id]):
-            if mask:
-                verdicts[R.bids_total(stall, mask)] = bool(closes)
+        for mask in range(1, 1 << len(stall.squares)):
+            verdicts[R.bids_total(stall, mask)] = bool(R.stall_closes(stall.id, mask))
         rows.append(
             {
                 "stall": _stall_name(lang, stall),
