@@ -139,7 +139,7 @@ def test_without_openspiel_make_bot_mcts_says_what_is_missing(monkeypatch):
     """As if the bots extra were not installed: importing pyspiel fails."""
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` raises ImportError
     monkeypatch.delitem(sys.modules, "nefertiti_core.play.openspiel", raising=False)
-    monkeypatch.delitem(bots._FACTORIES, "mcts", raising=False)
+    monkeypatch.delitem(bots.FACTORIES, "mcts", raising=False)
     with pytest.raises(NefertitiError, match=r"bots extra.*open_spiel"):
         make_bot("mcts", seed=1)
     assert make_bot("random", seed=1).kind == "random"  # the other kinds still work

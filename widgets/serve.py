@@ -284,8 +284,8 @@ class SessionGuard:
 def live_sessions(application) -> int:
     """Sessions (made or being made) of every app of a Bokeh Tornado application."""
     return sum(
-        len(ctx._sessions) + len(ctx._pending_sessions)
-        for ctx in application._applications.values()
+        len(ctx._sessions) + len(ctx._pending_sessions)  # noqa: SLF001  framework private: Bokeh's ApplicationContext session tables
+        for ctx in application._applications.values()  # noqa: SLF001  framework private: Bokeh's BokehTornado application contexts
     )
 
 
@@ -338,7 +338,7 @@ def install_handlers() -> None:
         return original_message(self, *args, **kwargs)
 
     ws.open, ws.on_message = open_, on_message
-    server._nefertiti_patched = True
+    server._nefertiti_patched = True  # noqa: SLF001  framework private: our mark on Panel's server module
 
 
 def set_nodelay() -> None:
@@ -396,7 +396,7 @@ def component_allowed(path: str, modules=None) -> bool:
 
 def _close_idle(application, idle_s: float) -> None:
     now = time.monotonic()
-    for socket_ in list(application._nefertiti_sockets):
+    for socket_ in list(application._nefertiti_sockets):  # noqa: SLF001  framework private: our set on the Tornado app
         if now - getattr(socket_, "_nefertiti_last", now) > idle_s:
             log.info("closing a session idle for %.0f minutes", idle_s / 60)
             try:
@@ -507,22 +507,22 @@ def serve(
         websocket_max_message_size=MAX_MESSAGE_BYTES,
         **kwargs,
     )
-    app = server._tornado
-    app._nefertiti_guard = SessionGuard(max_sessions, sessions_per_minute)
-    app._nefertiti_sockets = weakref.WeakSet()
+    app = server._tornado  # noqa: SLF001  framework private: Panel's server's Tornado application
+    app._nefertiti_guard = SessionGuard(max_sessions, sessions_per_minute)  # noqa: SLF001  framework private: our attribute on the Tornado app
+    app._nefertiti_sockets = weakref.WeakSet()  # noqa: SLF001  framework private: our attribute on the Tornado app
     if idle_minutes:
         idle = PeriodicCallback(
             lambda: _close_idle(app, idle_minutes * 60), min(60_000, idle_minutes * 30_000)
         )
         idle.start()
-        app._nefertiti_idle = idle
+        app._nefertiti_idle = idle  # noqa: SLF001  framework private: our attribute on the Tornado app
     server.start()
     # full garbage collections when no message is in flight, never in the middle of a move
     from panel.io.server import WSHandler
 
     from widgets.server.gc_pacing import start as pace_collections
 
-    app._nefertiti_gc = pace_collections(WSHandler)
+    app._nefertiti_gc = pace_collections(WSHandler)  # noqa: SLF001  framework private: our attribute on the Tornado app
     # SIGTERM (a service manager, `kill`) stops the loop like Ctrl+C, and either way the games
     # with a save still scheduled are written before the process ends (nothing lost, #14)
     loop = server.io_loop

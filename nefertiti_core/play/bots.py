@@ -365,12 +365,12 @@ class Evaluator:
         if hit is None:
             hit = self._markets[key] = (
                 self.closing_weight(state, m),
-                self.market_gains(state, m, gifts[1], gifts[0], self._table(gifts, state)),
+                self.market_gains(state, m, gifts[1], gifts[0], self.gifts_table(gifts, state)),
             )
         return hit
 
     def _gifts(self, state: GameState) -> tuple:
-        """[counts, holders, value per gift, worth table (None until ``_table`` makes it),
+        """[counts, holders, value per gift, worth table (None until ``gifts_table`` makes it),
         number, each seat's gifts in points] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
         same gifts); the number tells the gifts apart in the market values' keys."""
         gifts = state.gifts
@@ -393,7 +393,7 @@ class Evaluator:
             self._first_gifts = (list(map(list, held)), hit)
         return hit
 
-    def _table(self, gifts: list, state: GameState) -> list[list[float]]:
+    def gifts_table(self, gifts: list, state: GameState) -> list[list[float]]:
         """``worth_table`` of ``gifts`` (a ``_gifts`` entry), made once when first needed."""
         table = gifts[3]
         if table is None:
@@ -413,7 +413,9 @@ class Evaluator:
         deben = None  # every player's Deben as a tuple, made when a market's key needs it
         for m in _MARKET_IDS:
             if m == res_market:
-                gains = self.market_gains(state, m, gifts[1], gifts[0], self._table(gifts, state))
+                gains = self.market_gains(
+                    state, m, gifts[1], gifts[0], self.gifts_table(gifts, state)
+                )
                 weight = 1.0
             elif mask[m]:
                 was = near[m] if near is not None else None
@@ -645,16 +647,16 @@ class _SeededLater:
     """``random.Random(seed)``, seeded when first used: seeding costs 20 µs, and a look-ahead
     forces its dice (``chance_outcomes``), so its copies rarely roll with their own source."""
 
-    __slots__ = ("_seed", "_rng")
+    __slots__ = ("_seed", "seeded")
 
     def __init__(self, seed: int):
         self._seed = seed
-        self._rng: random.Random | None = None
+        self.seeded: random.Random | None = None  # the real source, once a die was drawn
 
     def _real(self) -> random.Random:
-        if self._rng is None:
-            self._rng = random.Random(self._seed)
-        return self._rng
+        if self.seeded is None:
+            self.seeded = random.Random(self._seed)
+        return self.seeded
 
     def random(self) -> float:
         return self._real().random()
@@ -888,7 +890,7 @@ class _Search:
         where no die was drawn from the look-ahead's random source yet (its ``_SeededLater`` is
         still unseeded): then playing the option again would give the same positions."""
         for copy in kept:
-            if copy is None or type(copy.rng) is not _SeededLater or copy.rng._rng is not None:
+            if copy is None or type(copy.rng) is not _SeededLater or copy.rng.seeded is not None:
                 return self.option(state, option, depth)
         total = 0.0
         for (p, _, _), copy in zip(_chances(state, option), kept, strict=True):
@@ -983,7 +985,7 @@ class _Search:
                     gifts = ctx[0]
                     table = gifts[3]
                     if table is None:
-                        table = evaluate._table(gifts, state)
+                        table = evaluate.gifts_table(gifts, state)
                     shape = _SHAPE_WEIGHT[stall]  # ``closing_weight``'s table, where it has one
                     hit = placings[option] = (
                         shape[after] if shape else evaluate.closing_weight(state, m),
@@ -1103,7 +1105,9 @@ def _exact_greedy(seed: int | None = 0, **options) -> GreedyBot:
     return bot
 
 
-_FACTORIES: dict[str, Callable[..., Bot]] = {
+# The bot kinds ``make_bot`` knows, each with its factory (``register`` adds one; a ``_LAZY`` kind
+# registers itself when its module is first imported).
+FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "greedy-exact": _exact_greedy,
@@ -1112,20 +1116,20 @@ _LAZY: dict[str, str] = {"mcts": "nefertiti_core.play.openspiel"}
 
 
 def register(kind: str, factory: Callable[..., Bot]) -> None:
-    _FACTORIES[kind] = factory
+    FACTORIES[kind] = factory
 
 
 def bot_kinds() -> tuple[str, ...]:
     """Every bot kind ``make_bot`` knows, in order of strength."""
-    return tuple(dict.fromkeys([*_FACTORIES, *_LAZY]))
+    return tuple(dict.fromkeys([*FACTORIES, *_LAZY]))
 
 
 def make_bot(kind: str, seed: int | None = 0, **options) -> Bot:
     """A new bot of ``kind`` (see ``bot_kinds()``), its choices reproducible from ``seed``."""
-    if kind not in _FACTORIES and kind in _LAZY:
+    if kind not in FACTORIES and kind in _LAZY:
         __import__(_LAZY[kind], fromlist=["_"])  # registers the kind
     try:
-        factory = _FACTORIES[kind]
+        factory = FACTORIES[kind]
     except KeyError:
         raise NefertitiError(f"{kind!r} is not a bot: one of {', '.join(bot_kinds())}") from None
     return factory(seed=seed, **options)

@@ -90,7 +90,7 @@ def start(ws_handler) -> Pacer:
             return original(self, fragment)
 
         ws_handler.on_message = on_message
-        ws_handler._nefertiti_pacer = pacer
+        ws_handler._nefertiti_pacer = pacer  # noqa: SLF001  framework private: our attribute on Panel's WSHandler
     gc.collect()
     gc.freeze()  # what start-up made: looked at again only by the deep collections
     young, middle, _ = gc.get_threshold()
