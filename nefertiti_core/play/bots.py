@@ -71,7 +71,7 @@ class RandomBot:
 # R4.2), and the look-ahead runs on a copy whose deck is reshuffled (the order is hidden, R12) and
 # whose random source is the bot's own.
 
-_SHAPE = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
+SHAPE = {R.CONNECTED4, R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17}
 _DICE = R.DICE_RULES
 
 
@@ -92,7 +92,7 @@ def _needed_table(stall_id: int) -> tuple[int, ...]:
     return tuple(needed)
 
 
-_NEEDED = tuple(_needed_table(st.id) if st.rule in _SHAPE else () for st in R.STALLS)
+_NEEDED = tuple(_needed_table(st.id) if st.rule in SHAPE else () for st in R.STALLS)
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
 _SYMBOLS = tuple(tuple(sq.symbol for sq in st.squares) for st in R.STALLS)
 _ORDER = R.RESOLUTION_ORDER
@@ -314,7 +314,7 @@ class Evaluator:
                 deben[q] -= bid
                 reserve += bid
                 gains[q] -= bid * dv
-            for s in _best_take(worth, _SYMBOLS[stall][i]):
+            for s in best_take(worth, _SYMBOLS[stall][i]):
                 gains[q] += worth[s]
                 cards[s] = -1
                 if s == R.UPPER:
@@ -578,7 +578,7 @@ def _own(state: GameState, m: int) -> tuple:
     )
 
 
-def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
+def best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     """The highest bidder's best card set by the winning square's symbol (R6.2)."""
     if symbol == R.SINGLE:
         top = max(worth)
@@ -643,7 +643,7 @@ class collector_paused:  # noqa: N801 (used as ``with collector_paused():``)
             gc.enable()
 
 
-class _SeededLater:
+class SeededLater:
     """``random.Random(seed)``, seeded when first used: seeding costs 20 µs, and a look-ahead
     forces its dice (``chance_outcomes``), so its copies rarely roll with their own source."""
 
@@ -670,7 +670,7 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
     Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's.
     Play on it with the engine; like ``fast_copy`` it shares the lists the engine only replaces
     (``own_lists`` on it before changing it by hand)."""
-    copy = fast_copy(state, _SeededLater(rng.getrandbits(64)))
+    copy = fast_copy(state, SeededLater(rng.getrandbits(64)))
     copy.deck = reshuffled(state.deck, rng)
     return copy
 
@@ -678,17 +678,17 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
 def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[int, ...]]]:
     """(probability, dice to force) for an option that rolls Louqsor's dice, one entry for a roll
     that closes and one for a roll that does not (R3.7, R3.8, R4.2); ``[(1.0, ())]`` otherwise."""
-    return [(p, roll) for p, roll, _ in _chances(state, option)]
+    return [(p, roll) for p, roll, _ in chances(state, option)]
 
 
-_NO_ROLL = ((1.0, (), None),)
+NO_ROLL = ((1.0, (), None),)
 _BEAM = 1  # options of a decision inside the look-ahead searched to the end (the rest: one step)
 
 
-def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
+def chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
     """``chance_outcomes`` with each outcome's closing (True/False; None: no roll)."""
     if not MAY_ROLL[option]:  # most options: no call of ``roll_at``
-        return _NO_ROLL
+        return NO_ROLL
     stall, mask = roll_at(state, option)
     key = (stall, mask, tuple(state.forced_rolls))
     out = _CHANCES.get(key)
@@ -727,7 +727,7 @@ def _place_at(option: int) -> tuple | None:
     stall = O.SQUARE_STALL[option]
     i = O.SQUARE_INDEX[option]
     rule = _STALL_RULE[stall]
-    if rule in _SHAPE:
+    if rule in SHAPE:
         closing = tuple(map(bool, R.CLOSES_TABLE[stall]))
     elif rule == R.COLOURS3_OR_4:
         closing = None
@@ -791,14 +791,14 @@ class GreedyBot:
         memory = self._memory
         evaluate = Evaluator(state, self.weights, thread_memory() if memory is None else memory)
         me = state.decider
-        search = _Search(evaluate, me, self.depth, self.exact)
+        search = Search(evaluate, me, self.depth, self.exact)
         if self.exact:
             base = public_copy(state, self.rng)
         else:
             # ``public_copy`` with the deck reshuffled only before a first copy is played on
             # (a placement scored in place draws no card), and the searched position's market
             # values (``near``) taken then too: only the copies' evaluations read them.
-            base = fast_copy(state, _SeededLater(self.rng.getrandbits(64)))
+            base = fast_copy(state, SeededLater(self.rng.getrandbits(64)))
             search.unshuffled = (base, self.rng)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
         values = search.placements(base, places, self.depth)
@@ -822,7 +822,7 @@ class GreedyBot:
         return tied[self.rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
 
 
-class _Search:
+class Search:
     """The look-ahead over the decider's own consecutive decisions (then ``Evaluator``).
 
     A placement that closes no market and leaves no decision to the decider, nor a single forced
@@ -838,14 +838,14 @@ class _Search:
         self.place_gain = 0.0
         self.unshuffled = None  # (position, random source): its deck to reshuffle first
         self.near = None  # Evaluator.bids of the position searched from (not with ``exact``)
-        self.unsettled = 0  # copies reaching a decision of the decider's (see ``_settled``)
+        self.unsettled = 0  # copies reaching a decision of the decider's (see ``settled``)
         self._prepared: dict[int, list] = {}  # per position placed on: see ``_prepare``
 
     def placements(self, state: GameState, options: list[int], depth: int) -> dict[int, float]:
         """``option`` of each of ``options`` (a placing decision's), a placement that rolls no
         dice scored in place without the detour."""
         out = {}
-        placement = self._placement
+        placement = self.placement
         for o in options:
             if _PLACE_NO_ROLL[o]:  # ``roll_at`` is None for a placement off the dice (R3.7)
                 value = placement(state, o, depth, None)
@@ -860,9 +860,9 @@ class _Search:
         that receives each outcome's copy (None for an outcome scored in place), for
         ``_again``."""
         total = 0.0
-        for p, roll, closes in _chances(state, option):
+        for p, roll, closes in chances(state, option):
             if O.OPTION_KIND[option] == O.PLACE and (closes is not True or not self.exact):
-                value = self._placement(state, option, depth, closes)
+                value = self.placement(state, option, depth, closes)
                 if value is not None:
                     total += p * value
                     if keep is not None:
@@ -877,7 +877,7 @@ class _Search:
             if roll:
                 copy.force_roll(*roll)
             copy.apply_unchecked(option)
-            if not self._settled(copy):
+            if not self.settled(copy):
                 self.unsettled += 1
             if keep is not None:
                 keep.append(copy)
@@ -887,19 +887,19 @@ class _Search:
     def _again(self, state: GameState, option: int, depth: int, kept: list) -> float:
         """``option(state, option, depth)`` on the copies ``kept`` by a shallower ``option``
         call: each outcome's position after the option, which ``value`` leaves unchanged. Only
-        where no die was drawn from the look-ahead's random source yet (its ``_SeededLater`` is
+        where no die was drawn from the look-ahead's random source yet (its ``SeededLater`` is
         still unseeded): then playing the option again would give the same positions."""
         for copy in kept:
-            if copy is None or type(copy.rng) is not _SeededLater or copy.rng.seeded is not None:
+            if copy is None or type(copy.rng) is not SeededLater or copy.rng.seeded is not None:
                 return self.option(state, option, depth)
         total = 0.0
-        for (p, _, _), copy in zip(_chances(state, option), kept, strict=True):
-            if not self._settled(copy):
+        for (p, _, _), copy in zip(chances(state, option), kept, strict=True):
+            if not self.settled(copy):
                 self.unsettled += 1
             total += p * self.value(copy, depth - 1)
         return total
 
-    def _settled(self, state: GameState) -> bool:
+    def settled(self, state: GameState) -> bool:
         """``value(state, depth)`` is the same for every depth (no decision of the decider's
         left to search there)."""
         me = self.me
@@ -911,7 +911,7 @@ class _Search:
             or (state.phase == P_TURN and not self.exact)
         )
 
-    def _placement(self, state: GameState, option: int, depth: int, closes: bool | None):
+    def placement(self, state: GameState, option: int, depth: int, closes: bool | None):
         """The value of a placement scored on ``state`` itself and undone (``closes``: None, no
         roll; True/False: Louqsor's roll that closes or not, R3.7, R3.8). A placement that
         closes its market is scored by the settlement's direct estimate (``market_gains``: the
@@ -1053,7 +1053,7 @@ class _Search:
             return keep
         weight, gains = louqsor
         value = 0.0
-        for p, _, closes in _chances(state, O.REROLL_ID):
+        for p, _, closes in chances(state, O.REROLL_ID):
             if closes:
                 closed = _plus(est, 1.0 - weight, gains)
                 value += p * self.evaluate.relative(closed, self.me)
