@@ -81,7 +81,7 @@ class PgServer:
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
         self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
-    def _run(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess:
+    def run_tool(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess:
         command = [str(self.bin / argv[0]), *argv[1:]]
         if self.user:
             command = ["su", self.user, "-s", "/bin/sh", "-c", shlex.join(command)]
@@ -95,19 +95,23 @@ class PgServer:
 
     def start(self) -> PgServer:
         if not (self.data / "PG_VERSION").exists():
-            self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8")
+            self.run_tool(
+                "initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "-E", "UTF8"
+            )
         options = (
             f"-k {self.root} -p {self.port} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c max_connections=200"
         )
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "start")
+        self.run_tool(
+            "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.log), "-w", "start"
+        )
         self.wait_ready()
         return self
 
     def wait_ready(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            ready = self._run(
+            ready = self.run_tool(
                 "pg_isready", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres",
                 check=False,
             )  # fmt: skip
@@ -117,7 +121,7 @@ class PgServer:
         raise RuntimeError(f"PostgreSQL on port {self.port} not ready after {timeout} s")
 
     def stop(self, mode: str = "fast") -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", check=False)
+        self.run_tool("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", check=False)
 
     def restart(self) -> None:
         """Stop the server (its clients' connections are cut) and start it again."""

@@ -139,7 +139,7 @@ def test_without_openspiel_make_bot_mcts_says_what_is_missing(monkeypatch):
     """As if the bots extra were not installed: importing pyspiel fails."""
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` raises ImportError
     monkeypatch.delitem(sys.modules, "nefertiti_core.play.openspiel", raising=False)
-    monkeypatch.delitem(bots._FACTORIES, "mcts", raising=False)
+    monkeypatch.delitem(bots.FACTORIES, "mcts", raising=False)
     with pytest.raises(NefertitiError, match=r"bots extra.*open_spiel"):
         make_bot("mcts", seed=1)
     assert make_bot("random", seed=1).kind == "random"  # the other kinds still work
@@ -235,11 +235,13 @@ def test_with_lazy_replies_a_simulation_learns_one_new_thing(monkeypatch):
     have, or tries at most one option of the searcher's not tried before, and is scored where
     the next unknown would begin; the default (eager) search asks every reply up to the
     searcher's next decision."""
+    from open_spiel.python.algorithms import ismcts  # the search the adapter builds on
+
     from nefertiti_core.play import openspiel
 
     asked, tried = [], []
 
-    class Counted(openspiel._ismcts.ChildInfo):
+    class Counted(ismcts.ChildInfo):
         def __init__(self, *args):
             super().__init__(*args)
             tried[-1] += 1
@@ -255,7 +257,7 @@ def test_with_lazy_replies_a_simulation_learns_one_new_thing(monkeypatch):
         tried.append(0)
         return real_simulate(self, eng)
 
-    monkeypatch.setattr(openspiel._ismcts, "ChildInfo", Counted)
+    monkeypatch.setattr(ismcts, "ChildInfo", Counted)
     monkeypatch.setattr(openspiel.GreedyBot, "choose", choose)
     monkeypatch.setattr(openspiel._Search, "_simulate", simulate)
     state = next(s for s in positions(4, 20, seed=8) if s.phase == "turn")

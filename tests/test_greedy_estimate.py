@@ -21,7 +21,7 @@ def _closing_placements():
         while not state.is_over and len(out) < 40:
             if state.phase in ("turn", "place"):
                 for o in state.legal:
-                    if O.OPTION_KIND[o] != O.PLACE or B._chances(state, o) is not B._NO_ROLL:
+                    if O.OPTION_KIND[o] != O.PLACE or B.chances(state, o) is not B.NO_ROLL:
                         continue
                     stall = O.SQUARE_STALL[o]
                     m = stall >> 1
@@ -38,10 +38,10 @@ def test_a_closing_placement_is_scored_in_place_at_weight_one():
     for state, o in found:
         base = B.public_copy(state, random.Random(1))
         before = base.key()
-        fast = B._Search(B.Evaluator(base), state.decider, 2)
-        exact = B._Search(B.Evaluator(base), state.decider, 2, exact=True)
-        assert exact._placement(base, o, 2, None) is None  # the old search copies it
-        value = fast._placement(base, o, 2, None)
+        fast = B.Search(B.Evaluator(base), state.decider, 2)
+        exact = B.Search(B.Evaluator(base), state.decider, 2, exact=True)
+        assert exact.placement(base, o, 2, None) is None  # the old search copies it
+        value = fast.placement(base, o, 2, None)
         assert value is not None and base.key() == before  # scored in place and undone
         # By hand: the other markets as before, the closed market's settlement at weight 1.
         ev = fast.evaluate
@@ -49,7 +49,10 @@ def test_a_closing_placement_is_scored_in_place_at_weight_one():
         m = O.SQUARE_STALL[o] >> 1
         copy = base.copy()
         i = O.SQUARE_INDEX[o]
-        paid = min((copy.mask[m] == 0) + B._DEBEN_SQUARE[O.SQUARE_STALL[o]][i], copy.reserve[m])
+        paid = min(
+            (copy.mask[m] == 0) + (R.STALLS[O.SQUARE_STALL[o]].squares[i].symbol == R.DEBEN),
+            copy.reserve[m],
+        )
         copy.owners[m][i] = base.decider
         copy.mask[m] |= 1 << i
         copy.reserve[m] -= paid

@@ -65,17 +65,17 @@ def test_a_placement_scored_in_place_equals_the_one_played_on_a_copy(monkeypatch
         for depth in (1, 2):
             base = B.public_copy(state, random.Random(1))
             before = base.key()
-            search = B._Search(B.Evaluator(base), state.decider, depth, exact=True)
+            search = B.Search(B.Evaluator(base), state.decider, depth, exact=True)
             fast = {o: search.option(base, o, depth) for o in places}
             assert base.key() == before  # the position is left as it was
             shortcut += sum(
-                search._placement(base, o, depth, None) is not None
+                search.placement(base, o, depth, None) is not None
                 for o in places
-                if B._chances(base, o) is B._NO_ROLL
+                if B.chances(base, o) is B.NO_ROLL
             )
             with monkeypatch.context() as m:
-                m.setattr(B._Search, "_placement", lambda *a, **k: None)
-                slow_search = B._Search(B.Evaluator(base), state.decider, depth, exact=True)
+                m.setattr(B.Search, "placement", lambda *a, **k: None)
+                slow_search = B.Search(B.Evaluator(base), state.decider, depth, exact=True)
                 slow = {o: slow_search.option(base, o, depth) for o in places}
             assert fast == slow
     assert shortcut > 80  # the shortcut was taken, not only the copies
@@ -95,8 +95,8 @@ def test_the_worth_table_holds_card_worth_exactly():
 
 
 def test_the_look_ahead_dice_source_is_random_seeded_when_first_used():
-    from nefertiti_core.play.bots import _SeededLater
+    from nefertiti_core.play.bots import SeededLater
 
-    lazy, real = _SeededLater(12345), random.Random(12345)
+    lazy, real = SeededLater(12345), random.Random(12345)
     assert [lazy.random() for _ in range(5)] == [real.random() for _ in range(5)]
     assert lazy.getstate() == real.getstate()  # any other method reaches the real source

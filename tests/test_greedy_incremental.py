@@ -51,7 +51,7 @@ def _rerolls(state):
             o
             for o in state.legal
             if O.OPTION_KIND[o] == O.PLACE
-            and B._chances(state, o) is B._NO_ROLL
+            and B.chances(state, o) is B.NO_ROLL
             and _closes_nothing(state, o)
         ]
     return []
@@ -65,7 +65,10 @@ def _placed(search, base, o):
     m = O.SQUARE_STALL[o] >> 1
     i = O.SQUARE_INDEX[o]
     copy = base.copy()
-    paid = min((copy.mask[m] == 0) + B._DEBEN_SQUARE[O.SQUARE_STALL[o]][i], copy.reserve[m])
+    paid = min(
+        (copy.mask[m] == 0) + (R.STALLS[O.SQUARE_STALL[o]].squares[i].symbol == R.DEBEN),
+        copy.reserve[m],
+    )
     copy.owners[m][i] = base.decider
     copy.mask[m] |= 1 << i
     copy.reserve[m] -= paid
@@ -87,17 +90,17 @@ def test_r4_2_a_reroll_after_the_last_placement_is_scored_in_place():
     for state, o in found:
         base = B.public_copy(state, random.Random(1))
         before = base.key()
-        fast = B._Search(B.Evaluator(base), state.decider, 2)
-        exact = B._Search(B.Evaluator(base), state.decider, 2, exact=True)
-        assert exact._placement(base, o, 2, None) is None
-        value = fast._placement(base, o, 2, None)
+        fast = B.Search(B.Evaluator(base), state.decider, 2)
+        exact = B.Search(B.Evaluator(base), state.decider, 2, exact=True)
+        assert exact.placement(base, o, 2, None) is None
+        value = fast.placement(base, o, 2, None)
         assert value is not None and base.key() == before
         est, ctx = _placed(fast, base, o)
         ev = fast.evaluate
         keep = ev.relative(est, state.decider)
         weight, gains = ctx[2][R.LOUQSOR]
         roll = 0.0
-        for p, _, closes in B._chances(base, O.REROLL_ID):
+        for p, _, closes in B.chances(base, O.REROLL_ID):
             if closes:
                 closed = [e + (1.0 - weight) * g for e, g in zip(est, gains, strict=True)]
                 roll += p * ev.relative(closed, state.decider)
@@ -135,7 +138,7 @@ def _characters():
 
 def test_r10_a_characters_decision_searches_only_what_a_deeper_search_changes():
     """Inside the look-ahead, a character's option whose one step ends the decider's decisions
-    (``_settled``) is worth the same at any depth, so it is not searched again; of the others
+    (``settled``) is worth the same at any depth, so it is not searched again; of the others
     only the best by one step is searched to the end (``_BEAM``)."""
     found = _characters()
     kinds = {O.OPTION_KIND[c.legal[0]] for _, c in found}
@@ -143,12 +146,12 @@ def test_r10_a_characters_decision_searches_only_what_a_deeper_search_changes():
     settled = 0
     for state, position in found:
         me = state.decider
-        search = B._Search(B.Evaluator(state), me, 2)
+        search = B.Search(B.Evaluator(state), me, 2)
         search.place_gain = 1.5
         for o in position.legal:
             copy = fast_copy(position, position.rng)
             copy.apply_unchecked(o)
-            if search._settled(copy):
+            if search.settled(copy):
                 settled += 1
                 assert search.value(copy, 0) == search.value(copy, 2)
         # The decision's value by hand.
@@ -157,7 +160,7 @@ def test_r10_a_characters_decision_searches_only_what_a_deeper_search_changes():
             copy = fast_copy(position, position.rng)
             copy.apply_unchecked(o)
             one = search.value(copy, 0)
-            if search._settled(copy):
+            if search.settled(copy):
                 best = max(best, one)
             else:
                 unsettled[o] = one
@@ -315,7 +318,7 @@ def test_r6_2_the_highest_bidders_cards_as_the_plain_definition(symbol):
     """Every worth combination of the four slots (taken: -1), ties included."""
     values = (-1.0, 0.0, 0.5, 1.0, 2.0, 4.5)
     for worth in itertools.product(values, repeat=R.MARKET_CARDS):
-        assert B._best_take(list(worth), symbol) == _best_take_plain(list(worth), symbol), worth
+        assert B.best_take(list(worth), symbol) == _best_take_plain(list(worth), symbol), worth
 
 
 def test_the_bots_of_a_thread_share_its_memory_and_choose_as_bots_with_their_own():

@@ -129,7 +129,7 @@ def test_the_first_player_is_uniform_and_the_deal_respects_the_bottom_five(playe
     market reopens): every node sums to 1, the whole box comes out, the Akhenaton card never
     while more than five cards are left, and exactly 1/5 at each of the last five places."""
     game = load(players)
-    deck = NO._DECK_SIZE[players]
+    deck = NO.DECK_SIZE[players]
     assert deck == R.TOTAL_GIFTS[players] + 1
     first = game.new_initial_state()
     assert first.chance_outcomes() == [(s, pytest.approx(1 / players)) for s in range(players)]
@@ -139,7 +139,7 @@ def test_the_first_player_is_uniform_and_the_deal_respects_the_bottom_five(playe
         still_in = Fraction(1)  # the probability that the Akhenaton card is still in the deck
         for _ in range(deck):
             left = deck - len(order)
-            outcomes = C.draw_outcomes(NO._undealt(players, tuple(order)))
+            outcomes = C.draw_outcomes(NO.undealt(players, tuple(order)))
             assert sum(o.probability for o in outcomes) == 1
             assert all(o.probability > 0 for o in outcomes)
             akhenaton = sum(o.probability for o in outcomes if o.value == R.AKHENATON)
@@ -151,7 +151,7 @@ def test_the_first_player_is_uniform_and_the_deal_respects_the_bottom_five(playe
             order.append(C.sample_value(outcomes, rng))
         assert deck - order.index(R.AKHENATON) <= 5
         assert Counter(order) == Counter(
-            {k: c for k, c in enumerate(NO._BOX[players]) if c}
+            {k: c for k, c in enumerate(NO.BOX[players]) if c}
         )  # the whole box, and with 3 players no senet (R2.1)
     state = game.new_initial_state()
     state.apply_action(0)
@@ -172,7 +172,7 @@ def test_a_roll_is_one_chance_node_of_6_or_36_faces_read_from_the_engine():
     for _ in range(40):
         state = deal(game.new_initial_state(), rng)
         while not state.is_terminal() and min(seen[1], seen[2]) < 4:
-            node = state._c.pending
+            node = state.core.pending
             if node is not None and node.kind == C.ROLL:
                 dice = node.dice
                 outcomes = state.chance_outcomes()
@@ -202,7 +202,7 @@ def test_a_refill_draws_card_by_card_as_chance_nodes_from_the_cards_left():
     for _ in range(10):
         state = deal(game.new_initial_state(), rng)
         while not state.is_terminal():
-            node = state._c.pending
+            node = state.core.pending
             if node is not None and node.kind == C.DRAW:
                 left = Counter(state.engine().deck)  # the cards, before the action
                 for kind, value in node.fixed:  # less the cards this action drew already
@@ -222,7 +222,7 @@ def test_a_refill_draws_card_by_card_as_chance_nodes_from_the_cards_left():
                     akhenaton += 1
                 action = sample(state, rng)
                 text = state.action_to_string(pyspiel.PlayerId.CHANCE, action)
-                assert text == "draw " + NO._CARD_NAMES[action]
+                assert text == "draw " + C.CARD_NAMES[action]
                 draws += 1
                 state.apply_action(action)
             elif state.is_chance_node():
@@ -295,7 +295,7 @@ def test_chance_nodes_come_exactly_where_the_seeded_engine_rolls_and_draws(playe
             state.apply_action(option)
             while tape:
                 assert state.current_player() == pyspiel.PlayerId.CHANCE
-                node = state._c.pending
+                node = state.core.pending
                 if tape[0][0] == "card":
                     assert node.kind == C.DRAW
                     action = tape.pop(0)[1]
@@ -304,7 +304,7 @@ def test_chance_nodes_come_exactly_where_the_seeded_engine_rolls_and_draws(playe
                     assert node.kind == C.ROLL
                     dice = [tape.pop(0) for _ in range(node.dice)]
                     assert {kind for kind, _ in dice} == {"die"}
-                    action = NO._roll_action(tuple(face for _, face in dice))
+                    action = NO.roll_action(tuple(face for _, face in dice))
                     rolls += 1
                 assert action in dict(state.chance_outcomes())
                 state.apply_action(action)
@@ -355,12 +355,12 @@ def test_nothing_is_hidden_and_no_deck_order_reaches_the_game():
     assert sorted(a.engine().deck) == sorted(engine.deck)
     for s in (a, b):
         s.apply_action(option)
-        while s._c.pending.kind == C.ROLL:
+        while s.core.pending.kind == C.ROLL:
             s.apply_action(s.chance_outcomes()[0][0])
-        assert s._c.pending.kind == C.DRAW
+        assert s.core.pending.kind == C.DRAW
     assert a.chance_outcomes() == b.chance_outcomes()
     assert a.observation_string(0) == b.observation_string(0)
-    assert a._public_key() == b._public_key()
+    assert a.public_key() == b.public_key()
     assert str(a) == str(b)  # the deck order is in no string
 
 
@@ -393,7 +393,7 @@ def test_state_from_engine_keeps_the_position_not_the_deck_order():
     assert a.engine().deck != engine.deck
     assert a.engine().forced_rolls == []
     assert a.legal_actions() == list(engine.legal_options())
-    assert a._public_key() == game.state_from_engine(engine, random.Random(2))._public_key()
+    assert a.public_key() == game.state_from_engine(engine, random.Random(2)).public_key()
     with pytest.raises(NefertitiError, match="3-player position"):
         game.state_from_engine(new_game(3, 1), rng)
 

@@ -120,7 +120,7 @@ def test_time_limit_and_iterations_reach_only_the_bots_that_take_them(monkeypatc
             super().__init__(seed)
             seen.append((time_limit, iterations))
 
-    monkeypatch.setitem(B._FACTORIES, "thinker", Thinker)
+    monkeypatch.setitem(B.FACTORIES, "thinker", Thinker)
     report = tournament(
         ["thinker", "random", "random"],
         games=3,

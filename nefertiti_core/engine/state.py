@@ -958,7 +958,7 @@ class GameState(GameStateBase):
         if self.akhenaton_drawn and (
             OPEN not in self.status or "akhenaton_ends_game" in self.variants
         ):
-            self._game_over()
+            self.end_game()
             return
         if after == AFTER_REROLL:
             self._start_turn((self.turn_player + 1) % self.n)
@@ -991,7 +991,9 @@ class GameState(GameStateBase):
         if self.log is not None:
             self._emit("reopen", market=m, drawn=drawn, seal=self.seal_on_upper[m], rule="R6.7")
 
-    def _game_over(self) -> None:
+    def end_game(self) -> None:
+        """End the game now (R7.1): final scores, no decider, the ``game_over`` event. The engine
+        calls it when the game ends; a variant reading that ends it earlier calls it too."""
         from .scoring import final_scores, winners
 
         self.phase = P_OVER
@@ -1428,6 +1430,8 @@ for _name in ("copy", "fast_copy", "own_lists", "public_key"):
     _made[_name].__module__ = __name__
 
 
+# The class's own handlers, read in the module that defines the class (not from outside).
+# ruff: disable[SLF001]
 _HANDLERS = {
     O.PLACE: GameState._do_place,
     O.CLOSE: GameState._do_close,
@@ -1448,6 +1452,7 @@ _HANDLERS = {
     O.REROLL: GameState._do_reroll,
     O.KEEP: GameState._do_keep,
 }
+# ruff: enable[SLF001]
 
 # One handler per option id, so applying an option is a single index.
 _HANDLER_OF = tuple(_HANDLERS[kind] for kind in O.OPTION_KIND)

@@ -54,7 +54,7 @@ def with_rules(
         and not copy.is_over
         and copy.res_market < 0
     ):
-        copy._game_over()  # under this reading the game ended when the card appeared
+        copy.end_game()  # under this reading the game ended when the card appeared
     copy.refresh()
     return copy
 

@@ -293,7 +293,7 @@ class History:
         )
 
     @classmethod
-    def _from_branches(cls, start: GameState, record: GameRecord, source: str) -> History:
+    def from_branches(cls, start: GameState, record: GameRecord, source: str) -> History:
         """The history a format-2 record describes (see :meth:`whole_record`)."""
         from .scenario import ScenarioError
 
@@ -407,7 +407,7 @@ class GameRecord:
         A whole record without ``upto`` gives back every branch, at its current branch and step.
         """
         if self.branches and upto is None:
-            return History._from_branches(self.start, self, source)
+            return History.from_branches(self.start, self, source)
         history = History(self.start)
         for index, text in enumerate(self.steps[:upto]):
             try:

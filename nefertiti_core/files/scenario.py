@@ -504,7 +504,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         from ..engine.scoring import final_scores
 
         state.final = final_scores(state)
-    state._settle() if state.phase != P_OVER else setattr(state, "_legal", ())
+    state.refresh()  # the pending decision's options (none once the game is over)
     if state.phase != P_OVER and not state.legal_options():
         rd.fail(
             ("pending", "phase"),

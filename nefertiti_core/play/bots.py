@@ -298,7 +298,7 @@ class Evaluator:
                 deben[q] -= bid
                 reserve += bid
                 gains[q] -= bid * dv
-            for s in _best_take(worth, _SYMBOLS[stall][i]):
+            for s in best_take(worth, _SYMBOLS[stall][i]):
                 gains[q] += worth[s]
                 cards[s] = -1
                 if s == R.UPPER:
@@ -345,12 +345,12 @@ class Evaluator:
         if hit is None:
             hit = self._markets[key] = (
                 self.closing_weight(state, m),
-                self.market_gains(state, m, gifts[1], gifts[0], self._table(gifts, state)),
+                self.market_gains(state, m, gifts[1], gifts[0], self.gifts_table(gifts, state)),
             )
         return hit
 
     def _gifts(self, state: GameState) -> tuple:
-        """[counts, holders, value per gift, worth table (None until ``_table`` makes it),
+        """[counts, holders, value per gift, worth table (None until ``gifts_table`` makes it),
         number, each seat's gifts in points] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
         same gifts); the number tells the gifts apart in the market values' keys."""
         gifts = state.gifts
@@ -373,7 +373,7 @@ class Evaluator:
             self._first_gifts = (list(map(list, held)), hit)
         return hit
 
-    def _table(self, gifts: list, state: GameState) -> list[list[float]]:
+    def gifts_table(self, gifts: list, state: GameState) -> list[list[float]]:
         """``worth_table`` of ``gifts`` (a ``_gifts`` entry), made once when first needed."""
         table = gifts[3]
         if table is None:
@@ -393,7 +393,9 @@ class Evaluator:
         deben = None  # every player's Deben as a tuple, made when a market's key needs it
         for m in _MARKET_IDS:
             if m == res_market:
-                gains = self.market_gains(state, m, gifts[1], gifts[0], self._table(gifts, state))
+                gains = self.market_gains(
+                    state, m, gifts[1], gifts[0], self.gifts_table(gifts, state)
+                )
                 weight = 1.0
             elif mask[m]:
                 was = near[m] if near is not None else None
@@ -556,7 +558,7 @@ def _own(state: GameState, m: int) -> tuple:
     )
 
 
-def _best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
+def best_take(worth: list[float], symbol: str) -> tuple[int, ...]:
     """The highest bidder's best card set by the winning square's symbol (R6.2)."""
     if symbol == R.SINGLE:
         top = max(worth)
@@ -621,20 +623,20 @@ class collector_paused:  # noqa: N801 (used as ``with collector_paused():``)
             gc.enable()
 
 
-class _SeededLater:
+class SeededLater:
     """``random.Random(seed)``, seeded when first used: seeding costs 20 µs, and a look-ahead
     forces its dice (``chance_outcomes``), so its copies rarely roll with their own source."""
 
-    __slots__ = ("_seed", "_rng")
+    __slots__ = ("_seed", "seeded")
 
     def __init__(self, seed: int):
         self._seed = seed
-        self._rng: random.Random | None = None
+        self.seeded: random.Random | None = None  # the real source, once a die was drawn
 
     def _real(self) -> random.Random:
-        if self._rng is None:
-            self._rng = random.Random(self._seed)
-        return self._rng
+        if self.seeded is None:
+            self.seeded = random.Random(self._seed)
+        return self.seeded
 
     def random(self) -> float:
         return self._real().random()
@@ -648,7 +650,7 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
     Akhenaton card kept among the bottom five, R2.2) and dice from ``rng``, not the game's.
     Play on it with the engine; like ``fast_copy`` it shares the lists the engine only replaces
     (``own_lists`` on it before changing it by hand)."""
-    copy = fast_copy(state, _SeededLater(rng.getrandbits(64)))
+    copy = fast_copy(state, SeededLater(rng.getrandbits(64)))
     copy.deck = reshuffled(state.deck, rng)
     return copy
 
@@ -656,17 +658,17 @@ def public_copy(state: GameState, rng: random.Random) -> GameState:
 def chance_outcomes(state: GameState, option: int) -> list[tuple[float, tuple[int, ...]]]:
     """(probability, dice to force) for an option that rolls Louqsor's dice, one entry for a roll
     that closes and one for a roll that does not (R3.7, R3.8, R4.2); ``[(1.0, ())]`` otherwise."""
-    return [(p, roll) for p, roll, _ in _chances(state, option)]
+    return [(p, roll) for p, roll, _ in chances(state, option)]
 
 
-_NO_ROLL = ((1.0, (), None),)
+NO_ROLL = ((1.0, (), None),)
 _BEAM = 1  # options of a decision inside the look-ahead searched to the end (the rest: one step)
 
 
-def _chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
+def chances(state: GameState, option: int) -> tuple[tuple[float, tuple[int, ...], bool | None]]:
     """``chance_outcomes`` with each outcome's closing (True/False; None: no roll)."""
     if not MAY_ROLL[option]:  # most options: no call of ``roll_at``
-        return _NO_ROLL
+        return NO_ROLL
     stall, mask = roll_at(state, option)
     key = (stall, mask, tuple(state.forced_rolls))
     out = _CHANCES.get(key)
@@ -768,14 +770,14 @@ class GreedyBot:
         memory = self._memory
         evaluate = Evaluator(state, self.weights, thread_memory() if memory is None else memory)
         me = state.decider
-        search = _Search(evaluate, me, self.depth, self.exact)
+        search = Search(evaluate, me, self.depth, self.exact)
         if self.exact:
             base = public_copy(state, self.rng)
         else:
             # ``public_copy`` with the deck reshuffled only before a first copy is played on
             # (a placement scored in place draws no card), and the searched position's market
             # values (``near``) taken then too: only the copies' evaluations read them.
-            base = fast_copy(state, _SeededLater(self.rng.getrandbits(64)))
+            base = fast_copy(state, SeededLater(self.rng.getrandbits(64)))
             search.unshuffled = (base, self.rng)
         places = [o for o in legal if O.OPTION_KIND[o] in (O.PLACE, O.CLOSE)]
         values = search.placements(base, places, self.depth)
@@ -799,7 +801,7 @@ class GreedyBot:
         return tied[self.rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
 
 
-class _Search:
+class Search:
     """The look-ahead over the decider's own consecutive decisions (then ``Evaluator``).
 
     A placement that closes no market and leaves no decision to the decider, nor a single forced
@@ -815,14 +817,14 @@ class _Search:
         self.place_gain = 0.0
         self.unshuffled = None  # (position, random source): its deck to reshuffle first
         self.near = None  # Evaluator.bids of the position searched from (not with ``exact``)
-        self.unsettled = 0  # copies reaching a decision of the decider's (see ``_settled``)
+        self.unsettled = 0  # copies reaching a decision of the decider's (see ``settled``)
         self._prepared: dict[int, list] = {}  # per position placed on: see ``_prepare``
 
     def placements(self, state: GameState, options: list[int], depth: int) -> dict[int, float]:
         """``option`` of each of ``options`` (a placing decision's), a placement that rolls no
         dice scored in place without the detour."""
         out = {}
-        placement = self._placement
+        placement = self.placement
         for o in options:
             if _PLACE_NO_ROLL[o]:  # ``roll_at`` is None for a placement off the dice (R3.7)
                 value = placement(state, o, depth, None)
@@ -837,9 +839,9 @@ class _Search:
         that receives each outcome's copy (None for an outcome scored in place), for
         ``_again``."""
         total = 0.0
-        for p, roll, closes in _chances(state, option):
+        for p, roll, closes in chances(state, option):
             if O.OPTION_KIND[option] == O.PLACE and (closes is not True or not self.exact):
-                value = self._placement(state, option, depth, closes)
+                value = self.placement(state, option, depth, closes)
                 if value is not None:
                     total += p * value
                     if keep is not None:
@@ -854,7 +856,7 @@ class _Search:
             if roll:
                 copy.force_roll(*roll)
             copy.apply_unchecked(option)
-            if not self._settled(copy):
+            if not self.settled(copy):
                 self.unsettled += 1
             if keep is not None:
                 keep.append(copy)
@@ -864,19 +866,19 @@ class _Search:
     def _again(self, state: GameState, option: int, depth: int, kept: list) -> float:
         """``option(state, option, depth)`` on the copies ``kept`` by a shallower ``option``
         call: each outcome's position after the option, which ``value`` leaves unchanged. Only
-        where no die was drawn from the look-ahead's random source yet (its ``_SeededLater`` is
+        where no die was drawn from the look-ahead's random source yet (its ``SeededLater`` is
         still unseeded): then playing the option again would give the same positions."""
         for copy in kept:
-            if copy is None or type(copy.rng) is not _SeededLater or copy.rng._rng is not None:
+            if copy is None or type(copy.rng) is not SeededLater or copy.rng.seeded is not None:
                 return self.option(state, option, depth)
         total = 0.0
-        for (p, _, _), copy in zip(_chances(state, option), kept, strict=True):
-            if not self._settled(copy):
+        for (p, _, _), copy in zip(chances(state, option), kept, strict=True):
+            if not self.settled(copy):
                 self.unsettled += 1
             total += p * self.value(copy, depth - 1)
         return total
 
-    def _settled(self, state: GameState) -> bool:
+    def settled(self, state: GameState) -> bool:
         """``value(state, depth)`` is the same for every depth (no decision of the decider's
         left to search there)."""
         me = self.me
@@ -888,7 +890,7 @@ class _Search:
             or (state.phase == P_TURN and not self.exact)
         )
 
-    def _placement(self, state: GameState, option: int, depth: int, closes: bool | None):
+    def placement(self, state: GameState, option: int, depth: int, closes: bool | None):
         """The value of a placement scored on ``state`` itself and undone (``closes``: None, no
         roll; True/False: Louqsor's roll that closes or not, R3.7, R3.8). A placement that
         closes its market is scored by the settlement's direct estimate (``market_gains``: the
@@ -960,7 +962,7 @@ class _Search:
                     gifts = ctx[0]
                     table = gifts[3]
                     if table is None:
-                        table = evaluate._table(gifts, state)
+                        table = evaluate.gifts_table(gifts, state)
                     shape = _SHAPE_WEIGHT[stall]  # ``closing_weight``'s table, where it has one
                     hit = placings[option] = (
                         shape[after] if shape else evaluate.closing_weight(state, m),
@@ -1028,7 +1030,7 @@ class _Search:
             return keep
         weight, gains = louqsor
         value = 0.0
-        for p, _, closes in _chances(state, O.REROLL_ID):
+        for p, _, closes in chances(state, O.REROLL_ID):
             if closes:
                 closed = _plus(est, 1.0 - weight, gains)
                 value += p * self.evaluate.relative(closed, self.me)
@@ -1080,7 +1082,9 @@ def _exact_greedy(seed: int | None = 0, **options) -> GreedyBot:
     return bot
 
 
-_FACTORIES: dict[str, Callable[..., Bot]] = {
+# The bot kinds ``make_bot`` knows, each with its factory (``register`` adds one; a ``_LAZY`` kind
+# registers itself when its module is first imported).
+FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "greedy-exact": _exact_greedy,
@@ -1089,20 +1093,20 @@ _LAZY: dict[str, str] = {"mcts": "nefertiti_core.play.openspiel"}
 
 
 def register(kind: str, factory: Callable[..., Bot]) -> None:
-    _FACTORIES[kind] = factory
+    FACTORIES[kind] = factory
 
 
 def bot_kinds() -> tuple[str, ...]:
     """Every bot kind ``make_bot`` knows, in order of strength."""
-    return tuple(dict.fromkeys([*_FACTORIES, *_LAZY]))
+    return tuple(dict.fromkeys([*FACTORIES, *_LAZY]))
 
 
 def make_bot(kind: str, seed: int | None = 0, **options) -> Bot:
     """A new bot of ``kind`` (see ``bot_kinds()``), its choices reproducible from ``seed``."""
-    if kind not in _FACTORIES and kind in _LAZY:
+    if kind not in FACTORIES and kind in _LAZY:
         __import__(_LAZY[kind], fromlist=["_"])  # registers the kind
     try:
-        factory = _FACTORIES[kind]
+        factory = FACTORIES[kind]
     except KeyError:
         raise NefertitiError(f"{kind!r} is not a bot: one of {', '.join(bot_kinds())}") from None
     return factory(seed=seed, **options)

@@ -34,7 +34,7 @@ from ..engine.state import P_OVER, P_TAKE, GameState
 from ..teaching.explain import describe_option
 from ..teaching.status import format_probability, louqsor_probability
 from ..teaching.words import Words
-from .bots import Evaluator, GreedyBot, _best_take, fast_copy, public_copy
+from .bots import Evaluator, GreedyBot, best_take, fast_copy, public_copy
 
 _DICE = R.DICE_RULES
 _VALUES = tuple(tuple(sq.value for sq in st.squares) for st in R.STALLS)
@@ -225,7 +225,7 @@ class _Reasons:
                     for s, c in enumerate(state.cards[m])
                 ]
                 first = next(i for i in R.RESOLUTION_ORDER[stall] if owners[i] >= 0)
-                slots = _best_take(worth, R.STALLS[stall].squares[first].symbol)
+                slots = best_take(worth, R.STALLS[stall].squares[first].symbol)
                 if slots:
                     names = w.join(w.card(state.cards[m][s]) for s in slots)
                     out.append(self.s("close.then_take", cards=names))

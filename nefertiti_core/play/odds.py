@@ -263,7 +263,8 @@ class OddsReport:
         a, b = self.as_dict(), other.as_dict()
         return all(a[k] == b[k] for k in a if k not in keys)
 
-    def _add(self, result: Result) -> None:
+    def add(self, result: Result) -> None:
+        """Count one playout's result (what a worker sends back) in the report."""
         _, scores, won, first, roll_closed, decisions = result
         self.playouts += 1
         self.decisions += decisions
@@ -457,7 +458,7 @@ def odds(
             )
             report.backend = "processes"
     for result in sorted(results):
-        report._add(result)
+        report.add(result)
     report.cancelled = report.playouts < playouts
     report.seconds = time.perf_counter() - start_time
     return report

@@ -99,8 +99,8 @@ def _box(players: int) -> tuple[int, ...]:
     return (*counts, 1)
 
 
-_BOX = {n: _box(n) for n in (3, 4)}
-_DECK_SIZE = {n: sum(box) for n, box in _BOX.items()}  # 47 with 4 players, 39 with 3
+BOX = {n: _box(n) for n in (3, 4)}  # copies per card kind in the box, by number of players
+DECK_SIZE = {n: sum(box) for n, box in BOX.items()}  # 47 with 4 players, 39 with 3
 
 
 def _players(params) -> int:
@@ -136,7 +136,7 @@ class NefertitiGame(pyspiel.Game):
     def __init__(self, params=None):
         players = _players(params)
         self.players = players
-        self.deck_size = _DECK_SIZE[players]
+        self.deck_size = DECK_SIZE[players]
         info = pyspiel.GameInfo(
             num_distinct_actions=O.NUM_OPTIONS,
             max_chance_outcomes=NUM_CHANCE_OUTCOMES,
@@ -171,7 +171,7 @@ class NefertitiGame(pyspiel.Game):
                 f"not the {self.players}-player one"
             )
         state = NefertitiState(self)
-        core = state._c
+        core = state.core
         eng = own_lists(fast_copy(engine, C.NO_DICE))  # every die is a chance node; kept
         eng.forced_rolls = []  # a teacher's forced outcomes are not the search's business
         eng.forced_draws = []
@@ -215,22 +215,22 @@ class NefertitiState(pyspiel.State):
 
     def __init__(self, game: NefertitiGame):
         super().__init__(game)
-        self._c = _Core(game.players)
-        self._c.moves_from = 1 + MARKET_DEAL
+        self.core = _Core(game.players)  # the engine state, or the deal so far (``_Core``)
+        self.core.moves_from = 1 + MARKET_DEAL
 
     # ------------------------------------------------------------------ OpenSpiel's State API
     def current_player(self):
-        c = self._c
+        c = self.core
         eng = c.engine
         if eng is None or c.pending is not None:
             return _CHANCE
-        return _TERMINAL if eng._legal == () else eng.decider
+        return _TERMINAL if eng.legal == () else eng.decider
 
     def _legal_actions(self, player):
-        return list(self._c.engine._legal)
+        return list(self.core.engine.legal)
 
     def chance_outcomes(self):
-        c = self._c
+        c = self.core
         if c.first < 0:
             p = 1.0 / c.n
             return [(seat, p) for seat in range(c.n)]
@@ -239,7 +239,7 @@ class NefertitiState(pyspiel.State):
         return _chance_actions(c.pending)
 
     def _apply_action(self, action):
-        c = self._c
+        c = self.core
         if c.first < 0:
             c.first = action
         elif c.engine is None:
@@ -255,7 +255,7 @@ class NefertitiState(pyspiel.State):
     def _settle(self, found) -> None:
         """The engine's answer to an action or an outcome: the next chance node, or the
         position once the action has met all its chance."""
-        c = self._c
+        c = self.core
         if isinstance(found, C.ChanceNode):
             c.pending = found
         else:
@@ -263,7 +263,7 @@ class NefertitiState(pyspiel.State):
             c.pending = None
 
     def _action_to_string(self, player, action):
-        c = self._c
+        c = self.core
         if player == _CHANCE:
             if c.first < 0:
                 return f"first player {R.COLOURS[action]}"
@@ -275,17 +275,17 @@ class NefertitiState(pyspiel.State):
         return O.option_text(action, R.COLOURS[: c.n])
 
     def is_terminal(self):
-        c = self._c
-        return c.engine is not None and c.pending is None and c.engine._legal == ()
+        c = self.core
+        return c.engine is not None and c.pending is None and c.engine.legal == ()
 
     def returns(self):
-        c = self._c
+        c = self.core
         if not self.is_terminal():
             return [0.0] * c.n
         return _win_shares(c.engine)
 
     def __str__(self):
-        c = self._c
+        c = self.core
         if c.engine is None:
             return _setup_text(c) + " | deal " + " ".join(map(str, c.order))
         return _observation_text(c)
@@ -299,10 +299,11 @@ class NefertitiState(pyspiel.State):
     # ------------------------------------------------------------------ for the bot
     def engine(self) -> GameState | None:
         """The engine state (a reference: do not change it); None while dealing."""
-        return self._c.engine
+        return self.core.engine
 
-    def _public_key(self) -> tuple:
-        c = self._c
+    def public_key(self) -> tuple:
+        """What every player can see here, as plain data: the search's information-state key."""
+        c = self.core
         if c.engine is None:
             return (c.first, c.order[:MARKET_DEAL], len(c.order))
         node = c.pending
@@ -314,14 +315,14 @@ def _deal_outcomes(n: int, order: tuple[int, ...]) -> list[tuple[int, float]]:
     """R2.2, R2.9: the next card dealt to the markets, given the cards dealt so far: a draw
     from the box (``chance.draw_outcomes``; the Akhenaton card lies in the bottom five, so it
     is never among the first twelve)."""
-    return [(o.value, float(o.probability)) for o in C.draw_outcomes(_undealt(n, order))]
+    return [(o.value, float(o.probability)) for o in C.draw_outcomes(undealt(n, order))]
 
 
-def _undealt(n: int, order: tuple[int, ...]) -> list[int]:
+def undealt(n: int, order: tuple[int, ...]) -> list[int]:
     """The cards not dealt yet, as a deck (top at the end): the gifts in a fixed order over the
     Akhenaton card at the bottom. In the adapter no order is ever read: every card is a chance
     node when it is drawn (``chance.draw_outcomes`` reads only the cards and the bottom five)."""
-    left = list(_BOX[n])
+    left = list(BOX[n])
     for card in order:
         left[card] -= 1
     gifts = [kind for kind in range(R.NUM_KINDS) for _ in range(left[kind])]
@@ -333,7 +334,7 @@ def _engine_from_deal(n: int, first: int, order: tuple[int, ...]) -> GameState:
     eng = new_game(n, seed=0, first_player=first)
     for i, m in enumerate((R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL)):  # R2.9
         eng.cards[m] = list(order[i * R.MARKET_CARDS : (i + 1) * R.MARKET_CARDS])
-    eng.deck = _undealt(n, order)
+    eng.deck = undealt(n, order)
     eng.rng = C.NO_DICE  # every die is a chance node
     eng.refresh()
     return eng
@@ -363,7 +364,7 @@ def _setup_text(c: _Core) -> str:
         f"{R.MARKETS[i]} " + " ".join(_CARD_NAMES[k] for k in shown[i * 4 : i * 4 + 4])
         for i in range((len(shown) + 3) // 4)
     ]
-    deck = _DECK_SIZE[c.n] - len(c.order)
+    deck = DECK_SIZE[c.n] - len(c.order)
     return f"setup: first player {first}; " + "; ".join(markets) + f"; deck {deck}"
 
 
@@ -435,12 +436,12 @@ def _chance_actions(node: C.ChanceNode) -> list[tuple[int, float]]:
         if node.kind == C.DRAW:
             actions = [(o.value, float(o.probability)) for o in outcomes]
         else:
-            actions = [(_roll_action(o.value), float(o.probability)) for o in outcomes]
+            actions = [(roll_action(o.value), float(o.probability)) for o in outcomes]
         entry = _ACTIONS[id(outcomes)] = (outcomes, actions)
     return list(entry[1])
 
 
-def _roll_action(dice: tuple[int, ...]) -> int:
+def roll_action(dice: tuple[int, ...]) -> int:
     """A roll's chance action: its dice as a number in base 6 (see NUM_CHANCE_OUTCOMES)."""
     action = 0
     for die in dice:
@@ -472,7 +473,7 @@ class NefertitiObserver:
         pass
 
     def string_from(self, state, player):
-        c = state._c
+        c = state.core
         now = _setup_text(c) if c.engine is None else _observation_text(c)
         if not self.perfect_recall or c.engine is None:
             return f"p{player} {now}"
@@ -527,10 +528,10 @@ class _Evaluator(_mcts.Evaluator):
             if not private:
                 eng = fast_copy(eng, self.rng)
             rnd = self.rng.random
-            while eng._legal and steps > 0:
-                eng.apply_unchecked(_rollout_choice(eng, eng._legal, rnd))
+            while eng.legal and steps > 0:
+                eng.apply_unchecked(_rollout_choice(eng, eng.legal, rnd))
                 steps -= 1
-        if not eng._legal:
+        if not eng.legal:
             return _win_shares(eng)
         # One estimator per value of Deben and seals (they depend on the deck left and the
         # characters, R9.1): its cache of market gains then serves many leaves of a search.
@@ -560,7 +561,7 @@ class _Search(_ismcts.ISMCTSBot):
     resampled by the bot's own random source."""
 
     def get_state_key(self, state):
-        return state.current_player(), state._public_key()
+        return state.current_player(), state.public_key()
 
     root_actions: tuple[int, ...] | None = None  # the root's options the search may consider
     opponent_model = None  # a bot whose choices the opponents make in the tree (None: UCT)
@@ -572,7 +573,7 @@ class _Search(_ismcts.ISMCTSBot):
         """OpenSpiel's ``run_simulation`` (select, expand one child, evaluate, back up) in a new
         world: ``state``'s engine copied with its deck reshuffled and dice from ``world_rng``
         (``search`` does the same without re-sorting the deck every time)."""
-        c = state._c
+        c = state.core
         if c.engine is None or c.pending is not None:
             raise NefertitiError("the search starts from a decision, not from a chance node")
         eng = fast_copy(c.engine, self.world_rng)
@@ -604,12 +605,12 @@ class _Search(_ismcts.ISMCTSBot):
         learnt = False  # this simulation tried a new option or asked a new reply
         path = []
         while True:
-            legal = eng._legal
+            legal = eng.legal
             if not legal:
                 returns = _win_shares(eng)
                 break
             player = eng.decider
-            key = (player, (None, _public(eng)))  # as get_state_key: (player, _public_key())
+            key = (player, (None, _public(eng)))  # as get_state_key: (player, public_key())
             if model is not None and player != me:
                 action = replies.get(key)
                 if action is None:
@@ -670,7 +671,7 @@ class _Search(_ismcts.ISMCTSBot):
         self._root_node = self.create_new_node(state)
         self._replies = {}
         self.me = state.current_player()
-        base = state._c.engine
+        base = state.core.engine
         world_rng = self.world_rng
         uniform, randrange = world_rng.random, world_rng.randrange
         # As _shuffled_deck, sorted once: the same cards in every world, only their order drawn.

@@ -39,9 +39,9 @@ def seat_kinds(bots: list[str] | tuple[str, ...], game: int) -> tuple[str, ...]:
 
 def _accepts(kind: str, name: str) -> bool:
     """Whether ``make_bot(kind, ...)`` takes the option ``name``."""
-    from .bots import _FACTORIES
+    from .bots import FACTORIES
 
-    factory = _FACTORIES[kind]
+    factory = FACTORIES[kind]
     try:
         params = inspect.signature(factory).parameters
     except (TypeError, ValueError):  # pragma: no cover - a builtin factory
@@ -51,9 +51,9 @@ def _accepts(kind: str, name: str) -> bool:
 
 def bot_options_for(kind: str, options: dict) -> dict:
     """The options of ``options`` that bots of ``kind`` take (time limit, iterations, ...)."""
-    from .bots import _FACTORIES
+    from .bots import FACTORIES
 
-    if kind not in _FACTORIES:
+    if kind not in FACTORIES:
         make_bot(kind)  # imports (registers) a lazily loaded kind; raises for an unknown one
     return {k: v for k, v in options.items() if v is not None and _accepts(kind, k)}
 

@@ -166,7 +166,7 @@ def _install_voila_curdoc() -> bool:
         document = getattr(model, "document", None)
         return original(self, document if document is not None else doc, event)
 
-    Reactive._process_bokeh_event = _process_bokeh_event
+    Reactive._process_bokeh_event = _process_bokeh_event  # noqa: SLF001  framework private: Panel's Reactive._process_bokeh_event, patched
     return True
 
 
@@ -232,8 +232,8 @@ def _install_inline_stylesheets() -> bool:
                 frozen.pop(key).__exit__(None, None, None)
 
     viewable.patch_inline_stylesheets = patch_inline_stylesheets
-    viewable.Viewable._render_mimebundle = _render_mimebundle
-    viewable.Viewable._preprocess = _preprocess
+    viewable.Viewable._render_mimebundle = _render_mimebundle  # noqa: SLF001  framework private: Panel's Viewable._render_mimebundle, patched
+    viewable.Viewable._preprocess = _preprocess  # noqa: SLF001  framework private: Panel's Viewable._preprocess, patched
     return True
 
 

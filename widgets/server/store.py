@@ -553,8 +553,8 @@ def get_store() -> Store | None:
                 _store_error = str(error)
                 log.error("saved games are off: %s", error)
         store = _store
-    if store is not None and not set(metadata.tables) <= store._tables:
-        store.create_tables()
+    if store is not None:
+        store.create_tables()  # only if tables were declared since (it checks)
     return store
 
 
