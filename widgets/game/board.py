@@ -352,6 +352,7 @@ class Board(pn.viewable.Viewer):
         self._drawn_width = 0
         self._size = ColumnDataSource(name="board-size", data=dict(w=[0]))
         self._size.on_change("data", self._on_size)
+        #: The Bokeh figure drawn.
         self.figure = self._build_figure()
         if self.fit:
             # The board's box keeps the board's proportions and fits the container's width and,
@@ -367,6 +368,7 @@ class Board(pn.viewable.Viewer):
             )
         else:
             self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
+        #: The board's squares (geometry cells: where each is drawn, what it plays).
         self.cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
         self.refresh()

@@ -34,8 +34,11 @@ class Characters(DeferredView):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._title = HTML("", margin=(0, 5))
+        #: Who may play a character now, and the rule (or that the game has none).
         self.note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: Each character's card in words, by character.
         self.texts = [HTML("", sizing_mode="stretch_width") for _ in R.PILES]
+        #: Each character's play button, by character.
         self.buttons = []
         for pile in range(len(R.PILES)):
             button = pn.widgets.Button(

@@ -66,17 +66,24 @@ class DecisionPanel(pn.viewable.Viewer):
         self._stale = False  # a change came while hidden: refreshed when shown again
         self.refreshes = 0  # how many times it was brought up to date (for tests)
         self._title = HTML("", margin=(0, 5))
+        #: Who decides now and why, in words.
         self.who = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: The session's last refused action, in words (hidden when there is none).
         self.error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
+        #: 'Let the bots play': shown while a bot's seat decides.
         self.bots_button = pn.widgets.Button(color="warning", visible=False)
         self.bots_button.on_click(self._on_bots)
 
         self._place_label = HTML("", margin=(5, 5, 0, 5))
+        #: The drop-down of placements (and options beyond the buttons).
         self.place_select = pn.widgets.Select(groups={}, sizing_mode="stretch_width")
+        #: Plays the option chosen in place_select.
         self.place_button = pn.widgets.Button(color="primary", width=90)
         self.place_button.on_click(self._on_place)
+        #: What the chosen placement would do, in words.
         self.place_preview = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self.place_select.param.watch(self._on_select, "value")
+        #: The drop-down, its button and preview (hidden when nothing is placed).
         self.place_box = pn.Column(
             self._place_label,
             pn.Row(self.place_select, self.place_button, sizing_mode="stretch_width"),
@@ -88,12 +95,14 @@ class DecisionPanel(pn.viewable.Viewer):
         # Option buttons are made when first needed and then kept (only their text changes):
         # a page holds as many as the longest list of options it has shown, not 32 from the
         # start (every Bokeh model costs time in each served update and in notebook output).
+        #: One button per option shown, made when first needed and then reused.
         self.buttons: list[pn.widgets.Button] = []
         self._tooltips: list = []
         self._button_box = pn.Column(sizing_mode="stretch_width", margin=0)
         self._button_options: list[int] = []
         self._placements: list[int] = []
 
+        #: The final scores, shown once the game is over.
         self.over = HTML("", visible=False, sizing_mode="stretch_width")
 
         self._layout = pn.Column(

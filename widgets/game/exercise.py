@@ -110,6 +110,7 @@ class ExerciseCard(pn.viewable.Viewer):
         # only the text goes to the page when it changes (Panel's HTML pane sends its
         # stylesheets again, and in a notebook output shown first they belong to another
         # document: "Models must be owned by only a single document", and no feedback)
+        #: Whether the answer was right, and why.
         self.result = HTML(
             visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
         )

@@ -48,12 +48,15 @@ class HintsView(pn.viewable.Viewer):
         self._busy = False
         self._thread: threading.Thread | None = None
         self._title = HTML("", margin=(0, 5))
+        #: Asks for hints.
         self.button = pn.widgets.Button(color="primary", width=90, margin=(5, 5))
         self.button.on_click(self._on_button)
+        #: What the hints say now, in words.
         self.status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._texts = [
             HTML("", sizing_mode="stretch_width", margin=(2, 5)) for _ in range(MAX_HINTS)
         ]
+        #: Plays the hint beside it, one per hint.
         self.play_buttons = [pn.widgets.Button(width=95, margin=(4, 5)) for _ in range(MAX_HINTS)]
         for index, button in enumerate(self.play_buttons):
             button.on_click(functools.partial(self._on_play, index))

@@ -28,6 +28,7 @@ class LanguageSelector(pn.viewable.Viewer):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._label = pn.pane.HTML("", margin=(8, 4, 0, 5))
+        #: The languages to choose from, one button each.
         self.buttons = pn.widgets.RadioButtonGroup(
             options=self._options(), value=session.lang, color="default"
         )

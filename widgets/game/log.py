@@ -56,7 +56,9 @@ class Log(DeferredView):
         self._title = HTML("", margin=(0, 5))
         self._player = pn.widgets.Select(width=160)
         self._market = pn.widgets.Select(width=200)
+        #: How many entries are shown of how many.
         self.count = HTML("", margin=(0, 5))
+        #: The entries as shown, newest first (entries gives them as data).
         self.entries_pane = HTML(
             "",
             sizing_mode="stretch_width",

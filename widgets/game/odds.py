@@ -85,29 +85,41 @@ class OddsView(pn.viewable.Viewer):
 
         self._title = HTML("", margin=(0, 5))
         self._explain = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: How many playouts to run.
         self.playouts = pn.widgets.Select(
             options=list(PLAYOUT_CHOICES), value=DEFAULT_PLAYOUTS, width=100
         )
+        #: Which bots play the playouts out.
         self.bot_select = pn.widgets.Select(width=190)
+        #: The option to look at, or the position as it is.
         self.what_if = pn.widgets.Select(width=290)
+        #: Starts the playouts.
         self.run_button = pn.widgets.Button(color="primary", width=90, margin=(22, 5, 5, 5))
         self.run_button.on_click(self._on_run)
+        #: Cancels the playouts running.
         self.stop_button = pn.widgets.Button(
             color="warning", width=90, margin=(22, 5, 5, 5), disabled=True
         )
         self.stop_button.on_click(self._on_cancel)
+        #: The playouts done so far.
         self.progress = pn.indicators.Progress(
             value=0, max=DEFAULT_PLAYOUTS, width=self.width - 40, visible=False, bar_color="info"
         )
+        #: What the odds say now, in words.
         self.status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: Each seat's chance to win, in words.
         self.wins = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: When each market may close, in words.
         self.closes = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: The odds of Louqsor's dice, in words (exact, from the rules, not the playouts).
         self.louqsor = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: The chart's data, one per seat.
         self.sources = [
             ColumnDataSource(data=dict(x=[], top=[], width=[], tip=[]), name=f"odds-hist-{seat}")
             for seat in range(MAX_SEATS)
         ]
         self._figure = self._build_figure()
+        #: The chart of the chances (shown once there is a result).
         self.chart = pn.pane.Bokeh(self._figure, sizing_mode="fixed", visible=False)
         self._layout = pn.Column(
             self._title,
@@ -144,6 +156,7 @@ class OddsView(pn.viewable.Viewer):
         )
         fig.outline_line_color = None
         fig.xgrid.visible = False
+        #: The chart's bars, one per seat.
         self.bars = [
             fig.vbar(
                 x="x",

@@ -28,6 +28,7 @@ class Players(pn.viewable.Viewer):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._title = HTML("", margin=(0, 5))
+        #: One card per seat (a seat not in the game is hidden).
         self.cards = [HTML("", width=CARD_WIDTH, margin=(4, 4)) for _ in range(MAX_SEATS)]
         self._layout = pn.Column(
             self._title,

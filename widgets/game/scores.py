@@ -37,8 +37,11 @@ class Scores(DeferredView):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         empty = dict(x=[], top=[], label=[], tip=[])
+        #: The bars' data: the prestige held now.
         self.prestige = ColumnDataSource(data=dict(empty), name="scores-prestige")
+        #: The bars' data: the totals counted now (the final scores once the game is over).
         self.projected = ColumnDataSource(data=dict(empty), name="scores-projected")
+        #: The Bokeh chart of the scores.
         self.figure = self._build_figure()
         self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
         self._title = HTML("", margin=(0, 5))
@@ -88,6 +91,7 @@ class Scores(DeferredView):
                 text_font_size="12px",
                 y_offset=-2,
             )
+        #: The chart's legend, in the session's language.
         self.legend_items = players_legend(fig, bars)
         fig.add_tools(
             HoverTool(

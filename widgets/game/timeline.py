@@ -30,10 +30,15 @@ class Timeline(DeferredView):
         super().__init__(session=session, **params)
         self._updating = False
         self._title = HTML("", margin=(0, 5))
+        #: Steps back one move.
         self.undo_button = pn.widgets.Button(width=90, color="primary")
+        #: Steps forward one move.
         self.redo_button = pn.widgets.Button(width=90, color="primary")
+        #: 'Step n of m' in words.
         self.position = HTML("", margin=(5, 5))
+        #: Moves to any step of the branch.
         self.slider = pn.widgets.IntSlider(start=0, end=1, value=0, sizing_mode="stretch_width")
+        #: The branch's steps to pick from.
         self.steps = pn.widgets.Select(size=8, options={}, sizing_mode="stretch_width")
         # the branch's steps in words, each with its player's colour, newest first
         self._words_title = HTML("", margin=(8, 5, 0, 5))
@@ -49,14 +54,22 @@ class Timeline(DeferredView):
             },
         )
         self._word_cache: dict = {}
+        #: The branch shown, to switch to another.
         self.branch = pn.widgets.Select(width=200)
+        #: The name of a new branch from here.
         self.new_name = pn.widgets.TextInput(width=200)
+        #: Starts the branch named in new_name.
         self.new_button = pn.widgets.Button(width=180, color="primary", variant="outline")
+        #: The new name for the branch shown.
         self.rename_to = pn.widgets.TextInput(width=200)
+        #: Renames the branch shown to rename_to.
         self.rename_button = pn.widgets.Button(width=180, color="primary", variant="outline")
+        #: The first branch to compare.
         self.compare_a = pn.widgets.Select(width=150)
+        #: The second branch to compare.
         self.compare_b = pn.widgets.Select(width=150)
         self._compare = pn.widgets.Button(width=120, color="primary", variant="outline")
+        #: The two branches compared (shown after Compare).
         self.table = HTML("", sizing_mode="stretch_width", visible=False)
         self._compared: tuple[str, str] | None = None
 

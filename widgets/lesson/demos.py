@@ -62,6 +62,7 @@ class Demo(pn.viewable.Viewer):
         self._button = pn.widgets.Button(button_type="light", css_classes=["lesson-demo-show"])
         self._button.on_click(self._on_press)
         self._account = HTML(sizing_mode="stretch_width", css_classes=["lesson-demo-account"])
+        #: The demonstration's account, shown once unfolded.
         self.body = pn.Column(self._account, sizing_mode="stretch_width", visible=False)
         self._layout = pn.Column(self._button, self.body, sizing_mode="stretch_width")
         self.param.watch(self._on_lang, "lang")

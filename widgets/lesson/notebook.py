@@ -95,6 +95,7 @@ class Lesson(pn.viewable.Viewer):
         # The file's note often says what a move will do: folded until the learner opens it,
         # so that the prediction comes first (#13 item 3); a demonstration shows it open.
         self._note = pn.pane.Markdown(sizing_mode="stretch_width", css_classes=["lesson-note"])
+        #: The card holding the lesson's note (folded in a lesson, open in a demonstration).
         self.note_card = pn.Card(
             self._note,
             collapsed=note == "folded",

@@ -144,7 +144,9 @@ class Sandbox(pn.viewable.Viewer):
 
         # --- header
         self._heading = HTML("", margin=(4, 10))
+        #: Which bot is thinking now, in words.
         self.bot_status = HTML("", margin=(14, 10))
+        #: Turns the learner's hints on or off.
         self.hints_checkbox = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
         self.hints_checkbox.param.watch(self._on_hints, "value")
         self._download = pn.widgets.FileDownload(
@@ -168,16 +170,23 @@ class Sandbox(pn.viewable.Viewer):
 
         # --- new game
         self._setup_title = HTML("")
+        #: Setup: how many players.
         self.players_count = pn.widgets.Select(options=[3, 4], value=session.state.n, width=120)
+        #: Setup: the seed of the shuffle.
         self.seed = pn.widgets.IntInput(value=0, start=0, width=120)
+        #: Setup: the board's layout.
         self.layout_choice = pn.widgets.Select(width=220)
+        #: Setup: play with the character cards.
         self.with_characters = pn.widgets.Checkbox(value=True)
+        #: Setup: who begins.
         self.first_player = pn.widgets.Select(width=220)
+        #: Starts a new game with the setup chosen.
         self.start_button = pn.widgets.Button(color="primary", width=200)
         self.start_button.on_click(self._on_new_game)
         self.players_count.param.watch(self._on_players_count, "value")
 
         self._seats_title = HTML("")
+        #: Who plays each seat (a person or a bot), one drop-down per seat.
         self.seat_selects = [pn.widgets.Select(width=190) for _ in range(MAX_SEATS)]
         for select in self.seat_selects:
             select.param.watch(self._on_seat, "value")
@@ -187,6 +196,7 @@ class Sandbox(pn.viewable.Viewer):
         self._file_label = HTML("", margin=(0, 10))
         self._file = pn.widgets.FileInput(accept=".yaml,.yml,.txt", multiple=False)
         self._file.param.watch(self._on_file, "value")
+        #: What became of the last file loaded or saved.
         self.file_status = pn.pane.Alert("", alert_type="info", visible=False)
 
         setup = pn.Column(
@@ -222,12 +232,14 @@ class Sandbox(pn.viewable.Viewer):
             self._on_view_built,
         )
         self._shown_view = VIEWS[0]
+        #: The box of each view below the board, by view name (one shown).
         self.view_boxes = {
             key: pn.Column(
                 visible=key == VIEWS[0], sizing_mode="stretch_width", styles=ORDER["views"]
             )
             for key in self._views
         }
+        #: The buttons choosing the view shown below the board.
         self.view_picker = pn.widgets.RadioButtonGroup(
             color="primary", value=VIEWS[0], styles=ORDER["buttons"]
         )

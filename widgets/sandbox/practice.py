@@ -83,8 +83,11 @@ class Practice(pn.viewable.Viewer):
         self._reason = ""
         self._title = HTML("", sizing_mode="stretch_width")
         self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
+        #: The position in words (what each player holds, who decides now).
         self.table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
+        #: The rules the current position practises.
         self.rules = HTML("", sizing_mode="stretch_width", css_classes=["practice-rules"])
+        #: Goes on to the next position.
         self.next_button = pn.widgets.Button(
             color="primary", width=200, css_classes=["practice-next"]
         )
