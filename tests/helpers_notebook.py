@@ -45,15 +45,22 @@ def shown_in_a_notebook(view):
             "content": {"events": list(events)},
             "_buffers": {},
         }
+        # private: the handler Panel gives the output's comm; Jupyter calls it with each message
         layout._on_msg(ref, manager, message)
 
     return deliver, ref, comm
 
 
+def model_id(widget, ref) -> str:
+    """The id of the Bokeh model the page has for ``widget`` in the output ``ref``."""
+    # private: Panel's widget -> model map; the page names a widget by this id in its messages
+    return widget._models[ref][0].id
+
+
 def chosen(widget, ref, label):
     return {
         "kind": "ModelChanged",
-        "model": {"id": widget._models[ref][0].id},
+        "model": {"id": model_id(widget, ref)},
         "attr": "value",
         "new": label,
     }
@@ -66,6 +73,6 @@ def clicked(button, ref):
         "msg_data": {
             "type": "event",
             "name": "button_click",
-            "values": {"type": "map", "entries": [["model", {"id": button._models[ref][0].id}]]},
+            "values": {"type": "map", "entries": [["model", {"id": model_id(button, ref)}]]},
         },
     }

@@ -8,10 +8,10 @@ SEVEN = "place abou_simbel.left#5"  # Red's 7 makes 14: Abou Simbel closes (R3.5
 
 def test_a_demonstration_plays_nothing_until_it_is_unfolded():
     d = demo("abou-simbel-left-sums", SEVEN, market="abou_simbel")
-    assert d.lesson is None and d.account() == [] and not d._body.visible
+    assert d.lesson is None and d.account() == [] and not d.body.visible
     d.show()
     lesson = d.lesson
-    assert d._body.visible and lesson.session.history.length() == 1
+    assert d.body.visible and lesson.session.history.length() == 1
     d.hide()
     d.show()  # unfolded again: the same board, not played twice
     assert d.lesson is lesson and lesson.session.history.length() == 1
@@ -37,11 +37,11 @@ def test_a_refused_step_is_told_not_raised():
 def test_a_demonstration_board_shows_its_note_and_hints_a_lesson_board_does_not():
     d = demo("abou-simbel-left-sums", SEVEN)
     d.show()
-    assert not d.lesson._note_card.collapsed and d.lesson.session.hints
+    assert not d.lesson.note_card.collapsed and d.lesson.session.hints
     from widgets.lesson.notebook import Lesson
 
     mine = Lesson("abou-simbel-left-sums")
-    assert mine._note_card.collapsed and not mine.session.hints
+    assert mine.note_card.collapsed and not mine.session.hints
 
 
 def test_watch_game_ends_with_the_engines_scores():

@@ -19,18 +19,23 @@ from widgets.game.exercise import ExerciseCard
 from widgets.lesson.notebook import exercises
 
 
-def test_a_tab_opened_later_has_its_buttons_in_the_kernel_document():
-    loaded = pn.extension._loaded
+def test_a_tab_opened_later_has_its_buttons_in_the_kernel_document(monkeypatch):
+    # private: Panel's flag that pn.extension(inline=True) ran, as in a notebook (no public setter)
+    monkeypatch.setattr(pn.extension, "_loaded", True)
+    # private: Panel's registry of notebook outputs (ref -> viewable, root, document, comm): the
+    # only place to find the kernel's document of a shown output
+    views = state._views
     pn.config.inline = True
-    pn.extension._loaded = True  # as after pn.extension(inline=True) in a notebook
     try:
         block = exercises("closing-abou-simbel")
+        # private: the Jupyter display protocol (IPython calls it to show an output)
         block._repr_mimebundle_()  # shown as a notebook output (a comm of its own)
-        ref = next(r for r, view in state._views.items() if view[0] is block)
-        _, root, doc, _ = state._views[ref]
+        ref = next(r for r, view in views.items() if view[0] is block)
+        _, root, doc, _ = views[ref]
         tabs = block[1]
         for active in range(1, len(tabs)):
             tabs.active = active
+            # private: Bokeh's hold on the document; held, the page never gets the tab's models
             assert doc.models._freeze_count == 0
             buttons = [m for m in root.select({"type": Button}) if m.visible]
             assert buttons, f"tab {active + 1} shows no button"
@@ -38,8 +43,7 @@ def test_a_tab_opened_later_has_its_buttons_in_the_kernel_document():
                 assert doc.get_model_by_id(button.id) is button, f"tab {active + 1}: {button}"
     finally:
         pn.config.inline = False
-        pn.extension._loaded = loaded
-        state._views.clear()
+        views.clear()
 
 
 def test_a_square_of_another_market_is_not_taken_as_an_answer():
@@ -58,10 +62,10 @@ def test_a_square_of_another_market_is_not_taken_as_an_answer():
     (right, *_) = ex.right_answer()
     assert ex.check((market, right)).correct
     card = ExerciseCard(ex)
-    gizeh = next(c for c in card.board._cells if c.market == 0 and c.index == 0)
+    gizeh = next(c for c in card.board.cells if c.market == 0 and c.index == 0)
     card.board.click(gizeh.x, gizeh.y)
     assert card.attempts == 0 and card.feedback is not None and not card.feedback.valid
-    akhet = next(c for c in card.board._cells if c.market == market and c.index == right)
+    akhet = next(c for c in card.board.cells if c.market == market and c.index == right)
     card.board.click(akhet.x, akhet.y)
     assert card.attempts == 1 and card.feedback.correct
 
@@ -71,15 +75,15 @@ def test_the_feedback_leads_with_the_verdict_in_colour():
     right, wrong = ex.right_answer(), ex.right_answer() + 1
     card = ExerciseCard(ex)
     card.answer(wrong)
-    shown = card._result.object
+    shown = card.result.object
     assert shown.index("Not quite") < shown.index(esc(card.feedback.reason[:30])), shown
     assert "verdict-wrong" in shown and "verdict-right" not in shown
     card.answer(right)
-    shown = card._result.object
+    shown = card.result.object
     assert shown.lstrip().startswith("<div") and "verdict-right" in shown
     assert shown.index("Right") < shown.index(esc(card.feedback.reason[:30]))
     card.lang = "zh"
-    assert "正确" in card._result.object
+    assert "正确" in card.result.object
 
 
 def test_card_names_and_status_lines_fit_the_board_at_any_width():
@@ -87,7 +91,7 @@ def test_card_names_and_status_lines_fit_the_board_at_any_width():
     # probability cut at the market's edge.
     from nefertiti_core import new_game
     from widgets.game import geometry as G
-    from widgets.game.board import Board, _text_width, wrap_text
+    from widgets.game.board import Board, text_width, wrap_text
     from widgets.game.session import GameSession
 
     for width in (620, 900):
@@ -95,14 +99,16 @@ def test_card_names_and_status_lines_fit_the_board_at_any_width():
             board = Board(GameSession(new_game(4, 0), lang=lang), width=width)
             room = G.CARD_W * width / G.WIDTH - 4
             for label, size in zip(
-                board._cards.data["label"], board._cards.data["size"], strict=True
+                board.sources["cards"].data["label"],
+                board.sources["cards"].data["size"],
+                strict=True,
             ):
                 px = int(size.removesuffix("px"))
                 for line in label.split("\n"):
-                    assert _text_width(line, px) <= room + 0.5, (width, lang, label, size)
+                    assert text_width(line, px) <= room + 0.5, (width, lang, label, size)
     hint = "a roll now closes it with probability 1/36 (3%) if Green places there now"
     lines = wrap_text(hint, 200, 10, 3)
-    assert " ".join(lines) == hint and all(_text_width(x, 10) <= 200 for x in lines)
+    assert " ".join(lines) == hint and all(text_width(x, 10) <= 200 for x in lines)
     assert "".join(wrap_text("路克索现在掷骰关闭的概率为1/36（3%）", 60, 10, 5)).startswith(
         "路克索"
     )

@@ -28,9 +28,9 @@ def test_a_square_chosen_in_the_same_message_as_place_is_the_one_placed():
     session = GameSession()
     panel = DecisionPanel(session)
     deliver, ref, _comm = shown_in_a_notebook(panel)
-    assert panel._place_select.value != 3  # the menu shows another square first
+    assert panel.place_select.value != 3  # the menu shows another square first
     in_the_kernel(
-        lambda: deliver(chosen(panel._place_select, ref, "3"), clicked(panel._place_button, ref))
+        lambda: deliver(chosen(panel.place_select, ref, "3"), clicked(panel.place_button, ref))
     )
     state = session.state
     assert state.decisions == 1
@@ -44,7 +44,7 @@ def test_a_new_game_started_in_the_same_message_as_its_player_count_has_that_cou
     deliver, ref, _comm = shown_in_a_notebook(sandbox)
     assert sandbox.session.state.n == 4
     in_the_kernel(
-        lambda: deliver(chosen(sandbox._players_count, ref, "3"), clicked(sandbox._start, ref))
+        lambda: deliver(chosen(sandbox.players_count, ref, "3"), clicked(sandbox.start_button, ref))
     )
     assert sandbox.session.state.n == 3
 
@@ -55,6 +55,8 @@ def test_a_branch_named_in_the_same_message_as_its_button_gets_that_name():
     timeline = Timeline(session)
     deliver, ref, _comm = shown_in_a_notebook(timeline)
     in_the_kernel(
-        lambda: deliver(chosen(timeline._new_name, ref, "what if"), clicked(timeline._new, ref))
+        lambda: deliver(
+            chosen(timeline.new_name, ref, "what if"), clicked(timeline.new_button, ref)
+        )
     )
     assert "what if" in session.history.branches

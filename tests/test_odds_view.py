@@ -22,24 +22,24 @@ def test_a_playouts_choice_sent_with_the_run_click_is_the_one_played():
     # greedy bots: the run lasts minutes, so Cancel always comes before its end (5000 random
     # playouts took 4 s on a quiet machine, and the kernel loop, sharing the GIL with the
     # playouts' thread, ran the Stop click's callback 0.2-2 s after it arrived)
-    view._bots.value = "greedy"
+    view.bot_select.value = "greedy"
     deliver, ref, _comm = shown_in_a_notebook(view)
 
     async def in_the_kernel():
         loop = asyncio.get_running_loop()
-        deliver(chosen(view._playouts, ref, "5000"), clicked(view._run, ref))
+        deliver(chosen(view.playouts, ref, "5000"), clicked(view.run_button, ref))
         await asyncio.sleep(0.05)  # the kernel loop's next turns
         try:
-            assert view._playouts.value == 5000
-            assert view.running and view._progress.max == 5000
-            assert "of 5000 playouts" in view._status.object
+            assert view.playouts.value == 5000
+            assert view.running and view.progress.max == 5000
+            assert "of 5000 playouts" in view.status.object
         finally:
-            deliver(clicked(view._stop, ref))
+            deliver(clicked(view.stop_button, ref))
             await asyncio.sleep(0.05)
             await loop.run_in_executor(None, view.join, 60)
             await asyncio.sleep(0.05)  # the report is shown on the loop's turn
         assert not view.running and view.report.requested == 5000
-        assert view.report.cancelled and "Cancelled" in view._status.object
+        assert view.report.cancelled and "Cancelled" in view.status.object
 
     asyncio.run(in_the_kernel())
 
@@ -50,13 +50,13 @@ def test_a_choice_sent_alone_then_a_click():
 
     async def in_the_kernel():
         loop = asyncio.get_running_loop()
-        deliver(chosen(view._playouts, ref, "50"))
-        assert view._playouts.value == 50
-        deliver(clicked(view._run, ref))
+        deliver(chosen(view.playouts, ref, "50"))
+        assert view.playouts.value == 50
+        deliver(clicked(view.run_button, ref))
         await asyncio.sleep(0.05)
-        assert view._progress.max == 50
+        assert view.progress.max == 50
         await loop.run_in_executor(None, view.join, 60)
         await asyncio.sleep(0.05)
-        assert view.report.playouts == 50 and not view._run.disabled
+        assert view.report.playouts == 50 and not view.run_button.disabled
 
     asyncio.run(in_the_kernel())

@@ -369,8 +369,8 @@ def test_the_practice_view_records_each_answer_once_and_shows_the_rules_only_aft
     view = Practice(coverage=record, scheduler=scheduler)
     g = view.current
     assert view.card.session.hints is False  # what the on-screen filter counts on
-    assert all(r not in view._rules.object for r in g.rule_ids)
-    assert "decides now" in view._table.object
+    assert all(r not in view.rules.object for r in g.rule_ids)
+    assert "decides now" in view.table.object
     truth = g.exercise.right_answer()
     if g.exercise.answer_kind == "square":
         right, wrong = (g.exercise.market, truth[0]), None
@@ -382,13 +382,13 @@ def test_the_practice_view_records_each_answer_once_and_shows_the_rules_only_aft
     view.lang = "de"  # the card judges its answer again in German: not a new answer
     view.lang = "zh"
     assert scheduler.state.step == (2 if wrong is not None else 1)
-    assert "Geübte" not in view._rules.object and all(r in view._rules.object for r in g.rule_ids)
+    assert "Geübte" not in view.rules.object and all(r in view.rules.object for r in g.rule_ids)
     assert json.loads((tmp_path / "practice.json").read_text())["step"] == scheduler.state.step
     for rule in g.rule_ids:
         marks = record.counts(rule)
         assert marks.right == 1 and marks.wrong == (1 if wrong is not None else 0)
     first = g.key
-    view._next.clicks += 1
+    view.next_button.clicks += 1
     assert view.current.key != first and all(
-        r not in view._rules.object for r in view.current.rule_ids
+        r not in view.rules.object for r in view.current.rule_ids
     )

@@ -20,7 +20,7 @@ FORCED_SCRIBE = (Path(__file__).parent / "data" / "forced-scribe.yaml").read_byt
 
 
 def square(board: Board, market: int, index: int) -> G.SquareCell:
-    return next(c for c in board._cells if c.market == market and c.index == index)
+    return next(c for c in board.cells if c.market == market and c.index == index)
 
 
 def test_the_banner_says_who_decides_and_why_in_the_deciders_colour():
@@ -31,7 +31,7 @@ def test_the_banner_says_who_decides_and_why_in_the_deciders_colour():
     assert f"border-left:10px solid {PLAYER_COLOURS['blue']}" in banner
     assert "data-colour='blue'" in banner
     # the decision panel beside it no longer repeats it (the banner says it)
-    assert "decides now" not in sandbox.decision._who.object
+    assert "decides now" not in sandbox.decision.who.object
     sandbox.session.lang = "de"
     assert "Blau entscheidet jetzt" in sandbox.projector.banner
 
@@ -108,7 +108,7 @@ def test_the_timeline_lists_the_steps_in_words_with_each_players_colour():
     assert f"border-left:5px solid {PLAYER_COLOURS['blue']}" in html
     assert "Blue puts a servant on the 5 of Gizeh&#x27;s left stall" in html
     assert "gizeh.left" not in html
-    labels = list(sandbox.timeline._steps.options)
+    labels = list(sandbox.timeline.steps.options)
     assert labels[0].startswith("2 · Black puts a servant on the Deben 2 of Abou Simbel")
 
 

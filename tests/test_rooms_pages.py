@@ -39,15 +39,15 @@ def seen(panel: DecisionPanel) -> dict:
     properties that bring a hidden panel up to date)."""
     return {
         "title": panel._title.object,
-        "who": panel._who.object,
-        "buttons": [(b.name, b.description.content) for b in panel._buttons if b.visible],
+        "who": panel.who.object,
+        "buttons": [(b.name, b.description.content) for b in panel.buttons if b.visible],
         "button_options": list(panel._button_options),
-        "place_box": panel._place_box.visible,
-        "place_groups": panel._place_select.groups if panel._place_box.visible else None,
-        "place_value": panel._place_select.value if panel._place_box.visible else None,
-        "place_preview": panel._place_preview.object if panel._place_box.visible else None,
+        "place_box": panel.place_box.visible,
+        "place_groups": panel.place_select.groups if panel.place_box.visible else None,
+        "place_value": panel.place_select.value if panel.place_box.visible else None,
+        "place_preview": panel.place_preview.object if panel.place_box.visible else None,
         "options_label": (panel._options_label.visible, panel._options_label.object),
-        "over": panel._over.visible,
+        "over": panel.over.visible,
     }
 
 

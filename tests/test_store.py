@@ -342,7 +342,7 @@ def test_the_saved_game_survives_a_store_opened_again(store, tmp_path):
 
 def test_save_downloads_the_whole_game_that_loads_back_identically(store):
     first = branched(store)
-    text = first._save_file().getvalue()
+    text = first.save_file().getvalue()
     assert "nefertiti_record: 2" in text and "what if" in text
     other = Sandbox(GameSession())
     assert other.load_file(text.encode(), "nefertiti-game.yaml")

@@ -74,11 +74,11 @@ def test_decision_panel_names_the_decider_and_offers_every_legal_option():
     panel = DecisionPanel(session)
     state = session.state
     decider = tr("en", f"colour.{state.colours[state.decider]}")
-    assert f"{decider} decides now" in panel._who.object
-    assert "R5.2" in panel._who.object  # why: a turn is a placement (R5.1, R5.2)
+    assert f"{decider} decides now" in panel.who.object
+    assert "R5.2" in panel.who.object  # why: a turn is a placement (R5.1, R5.2)
     assert panel.placement_options == placements(state)
     assert panel.button_options == non_placements(state)
-    groups = panel._place_select.groups
+    groups = panel.place_select.groups
     assert set(groups) <= {tr("en", f"market.{m}") for m in R.MARKETS}
     labels = [label for group in groups.values() for label in group]
     assert labels == [describe_option(state, o, "en") for o in placements(state)]
@@ -87,26 +87,26 @@ def test_decision_panel_names_the_decider_and_offers_every_legal_option():
 def test_decision_panel_places_the_chosen_square_and_updates_in_place():
     session = GameSession()
     panel = DecisionPanel(session)
-    select = panel._place_select
+    select = panel.place_select
     option = panel.placement_options[5]
     seat = session.state.decider
     assert panel.click(option)
     state = session.state
     assert session.history.step == 1 and session.error == ""
     assert state.owners[R.STALLS[O.SQUARE_STALL[option]].market][O.SQUARE_INDEX[option]] == seat
-    assert panel._place_select is select  # the same widget, new options
+    assert panel.place_select is select  # the same widget, new options
     assert option not in panel.placement_options
     assert panel.placement_options == placements(state)
-    assert tr("en", f"colour.{state.colours[state.decider]}") in panel._who.object
+    assert tr("en", f"colour.{state.colours[state.decider]}") in panel.who.object
 
 
 def test_placement_preview_follows_the_selection():
     session = GameSession()
     panel = DecisionPanel(session)
     option = panel.placement_options[3]
-    panel._place_select.value = option
+    panel.place_select.value = option
     text = describe_preview(preview(session.state, option), session.state.colours, "en")
-    assert text and text in html.unescape(panel._place_preview.object)
+    assert text and text in html.unescape(panel.place_preview.object)
     assert text.startswith("If Blue places a servant on the 4 of Gizeh's left stall:")  # not #3
 
 
@@ -114,26 +114,26 @@ def test_decision_panel_during_a_market_resolution_says_who_bids_and_why():
     session = bidding_session()
     panel = DecisionPanel(session)
     state = session.state
-    assert "R6.3" in panel._who.object and "Red" in panel._who.object
+    assert "R6.3" in panel.who.object and "Red" in panel.who.object
     assert panel.placement_options == []
-    assert panel._place_box.visible is False
+    assert panel.place_box.visible is False
     assert panel.button_options == list(state.legal_options())
-    for option, button in zip(panel.button_options, panel._buttons, strict=False):
+    for option, button in zip(panel.button_options, panel.buttons, strict=False):
         assert button.visible
         assert button.name == describe_option(state, option, "en")
         hover = describe_preview(preview(state, option), state.colours, "en")
         assert button.description.content == hover
-    assert not any(b.visible for b in panel._buttons[len(panel.button_options) :])
+    assert not any(b.visible for b in panel.buttons[len(panel.button_options) :])
 
     discard = O.DISCARD_BASE + R.K_HARP
     assert panel.click(discard)
     state = session.state
     assert state.gifts[1][R.K_HARP] == 0
     assert state.phase == "bid" and state.decider == 2
-    assert "Blue" in panel._who.object and "R6.4" in panel._who.object
-    assert "Blue bid 5" in panel._who.object
+    assert "Blue" in panel.who.object and "R6.4" in panel.who.object
+    assert "Blue bid 5" in panel.who.object
     assert panel.button_options == list(state.legal_options())
-    assert [b.name for b in panel._buttons if b.visible] == [
+    assert [b.name for b in panel.buttons if b.visible] == [
         describe_option(state, o, "en") for o in state.legal_options()
     ]
 
@@ -147,11 +147,11 @@ def test_a_refused_action_shows_the_engines_message_and_changes_nothing():
     version = session.version
     assert session.play(option) is False  # the square is taken now
     assert session.state.state_hash() == before and session.version == version
-    assert panel._error.visible
+    assert panel.error.visible
     assert "already holds" in session.error and "(R5.2)" in session.error
-    assert "already holds" in panel._error.object  # the engine's message, escaped for Markdown
+    assert "already holds" in panel.error.object  # the engine's message, escaped for Markdown
     panel.click(panel.placement_options[0])
-    assert session.error == "" and panel._error.visible is False
+    assert session.error == "" and panel.error.visible is False
 
 
 def test_a_failing_callback_never_raises_into_the_page(monkeypatch):
@@ -163,34 +163,34 @@ def test_a_failing_callback_never_raises_into_the_page(monkeypatch):
 
     monkeypatch.setattr(session, "play", broken)
     panel.click(panel.placement_options[0])  # no exception
-    assert "boom" in session.error and panel._error.visible
+    assert "boom" in session.error and panel.error.visible
 
 
 def test_the_bots_button_appears_for_a_bot_seat_and_plays_until_a_human_decides():
     session = GameSession()
     panel = DecisionPanel(session)
-    assert panel._bots.visible is False
+    assert panel.bots_button.visible is False
     seats = ["human"] * 4
     seats[session.state.decider] = "random"
     session.seats = seats
-    assert panel._bots.visible
-    assert "bot" in panel._who.object
+    assert panel.bots_button.visible
+    assert "bot" in panel.who.object
     step = session.history.step
-    panel._bots.clicks += 1
+    panel.bots_button.clicks += 1
     assert session.history.step > step
     assert not session.is_bot(session.state.decider) or session.state.is_over
-    assert panel._bots.visible is False
+    assert panel.bots_button.visible is False
 
 
 def test_when_the_game_is_over_the_panel_shows_the_winner_and_the_score_table():
     session = GameSession(seats=["random"] * 4)
     panel = DecisionPanel(session)
     assert session.state.is_over  # every seat a bot: the whole game is played
-    assert panel._over.visible
-    shown = re.sub(r"<[^>]+>", "", panel._over.object)  # its rule IDs are linked (#13)
+    assert panel.over.visible
+    shown = re.sub(r"<[^>]+>", "", panel.over.object)  # its rule IDs are linked (#13)
     assert winner_line(session.state, "en") in shown
-    assert panel.button_options == [] and panel._place_box.visible is False
-    assert "Total for" in panel._over.object
+    assert panel.button_options == [] and panel.place_box.visible is False
+    assert "Total for" in panel.over.object
 
 
 # --- players ------------------------------------------------------------------------------------
@@ -219,9 +219,9 @@ def test_players_show_each_seats_pieces_gift_values_and_projected_score():
 def test_players_hide_the_fourth_tableau_in_a_three_player_game():
     session = GameSession()
     players = Players(session)
-    assert all(card.visible for card in players._cards)
+    assert all(card.visible for card in players.cards)
     session.new_game(3, 1)
-    assert [card.visible for card in players._cards] == [True, True, True, False]
+    assert [card.visible for card in players.cards] == [True, True, True, False]
 
 
 # --- characters ---------------------------------------------------------------------------------
@@ -231,17 +231,17 @@ def test_characters_enable_exactly_the_recruitable_piles_and_recruit_on_click():
     state = session.state
     legal = [R.PILES[o - O.RECRUIT_BASE] for o in non_placements(state)]
     assert characters.recruitable() == legal and "vizier" in legal
-    assert "Vizier" in characters._texts[R.VIZIER].object
-    assert "R10.2" in characters._texts[R.VIZIER].object  # its effect in one line
-    assert "1 in the pile" in characters._texts[R.VIZIER].object
-    assert "3 in the pile" in characters._texts[R.MERCHANT].object
-    button = characters._buttons[R.VIZIER]
+    assert "Vizier" in characters.texts[R.VIZIER].object
+    assert "R10.2" in characters.texts[R.VIZIER].object  # its effect in one line
+    assert "1 in the pile" in characters.texts[R.VIZIER].object
+    assert "3 in the pile" in characters.texts[R.MERCHANT].object
+    button = characters.buttons[R.VIZIER]
     assert button.description.content == describe_option(state, O.RECRUIT_BASE + R.VIZIER, "en")
     characters.recruit("vizier")
     assert session.state.prestige[3] == 8  # 4 types × 2 (R10.2)
     assert characters.recruitable() == []  # one character per turn, and the pile is empty
-    assert "pile empty" in characters._texts[R.VIZIER].object
-    assert characters._buttons[R.VIZIER] is button
+    assert "pile empty" in characters.texts[R.VIZIER].object
+    assert characters.buttons[R.VIZIER] is button
 
 
 def test_characters_without_seals_nothing_is_recruitable_and_a_click_does_nothing():
@@ -257,26 +257,26 @@ def test_characters_in_a_game_without_characters():
     session = GameSession()
     session.new_game(4, 0, characters=False)
     characters = Characters(session)
-    assert "without characters" in characters._note.object
+    assert "without characters" in characters.note.object
 
 
 # --- scores -------------------------------------------------------------------------------------
 def test_scores_chart_shows_prestige_and_projected_totals_with_the_breakdown_on_hover():
     session = scenario_session("vizier")
     scores = Scores(session)
-    figure, source = scores._figure, scores._projected
+    figure, source = scores.figure, scores.projected
     state = session.state
     assert source.data["top"] == totals(state)
-    assert scores._prestige.data["top"] == [0, 0, 0, 0]
+    assert scores.prestige.data["top"] == [0, 0, 0, 0]
     assert score_lines(state, 3, "en")[-1] in source.data["tip"][3]
     session.play("recruit vizier")
-    assert scores._figure is figure and scores._projected is source  # built once
-    assert scores._prestige.data["top"] == [0, 0, 0, 8]
+    assert scores.figure is figure and scores.projected is source  # built once
+    assert scores.prestige.data["top"] == [0, 0, 0, 8]
     assert source.data["top"] == totals(session.state)
     assert figure.xaxis.major_label_overrides == {0: "Green", 1: "Red", 2: "Blue", 3: "Black"}
     session.lang = "de"
     assert figure.xaxis.major_label_overrides[0] == "Grün"
-    assert scores._legend_items[0].label == value(tr("de", "panel.scores.prestige"))
+    assert scores.legend_items[0].label == value(tr("de", "panel.scores.prestige"))
     assert figure.yaxis.axis_label == tr("de", "panel.scores.points")
 
 
@@ -284,8 +284,8 @@ def test_scores_follow_the_number_of_players():
     session = GameSession()
     scores = Scores(session)
     session.new_game(3, 2)
-    assert len(scores._projected.data["top"]) == 3
-    assert scores._figure.xaxis.ticker.ticks == [0, 1, 2]
+    assert len(scores.projected.data["top"]) == 3
+    assert scores.figure.xaxis.ticker.ticks == [0, 1, 2]
 
 
 # --- log ----------------------------------------------------------------------------------------
@@ -300,7 +300,7 @@ def test_log_explains_every_step_newest_first_with_its_rule():
     ]
     assert log.entries == expected
     assert any(rule == "R6.1" or rule.startswith("R3") for _, rule, _ in log.entries)
-    assert "R5.2" in log._entries.object or "R5.3" in log._entries.object
+    assert "R5.2" in log.entries_pane.object or "R5.3" in log.entries_pane.object
     session.play(O.DISCARD_BASE + R.K_HARP)
     assert "discard" in log.entries[0][2].lower() or "R6.3" in log.entries[0][2]
 
@@ -348,7 +348,7 @@ def test_log_renders_at_most_the_newest_entries_of_a_long_game():
     log = Log(session, max_entries=50)
     assert session.state.is_over
     assert len(log.entries) == 50
-    assert "newest 50 of" in log._count.object
+    assert "newest 50 of" in log.count.object
     assert "wins" in log.entries[0][2]  # the end with its winner line (R9.2)
 
 
@@ -365,40 +365,40 @@ def test_timeline_undo_redo_and_jump():
     timeline = Timeline(session)
     hashes = [session.history.jump(i).state_hash() for i in range(5)]
     session.jump(4)
-    assert timeline._redo.disabled and not timeline._undo.disabled
-    timeline._undo.clicks += 1
+    assert timeline.redo_button.disabled and not timeline.undo_button.disabled
+    timeline.undo_button.clicks += 1
     assert session.history.step == 3 and session.state.state_hash() == hashes[3]
-    assert not timeline._redo.disabled
-    timeline._redo.clicks += 1
+    assert not timeline.redo_button.disabled
+    timeline.redo_button.clicks += 1
     assert session.history.step == 4
     timeline.jump_to(1)
     assert session.history.step == 1 and session.state.state_hash() == hashes[1]
-    assert timeline._slider.value == 1 and timeline._slider.end == 4
-    assert len(timeline._steps.options) == 5  # the start and 4 steps
-    timeline._steps.value = 3
+    assert timeline.slider.value == 1 and timeline.slider.end == 4
+    assert len(timeline.steps.options) == 5  # the start and 4 steps
+    timeline.steps.value = 3
     assert session.history.step == 3
-    assert "Step 3 of 4" in timeline._position.object
+    assert "Step 3 of 4" in timeline.position.object
 
 
 def test_timeline_branches_new_switch_rename_and_compare():
     session = played_session(4)
     timeline = Timeline(session)
     session.jump(2)
-    timeline._new_name.value = "what if"
-    timeline._new.clicks += 1
-    assert session.history.branch == "what if" and timeline._branch.value == "what if"
-    assert timeline._new_name.value == ""
+    timeline.new_name.value = "what if"
+    timeline.new_button.clicks += 1
+    assert session.history.branch == "what if" and timeline.branch.value == "what if"
+    assert timeline.new_name.value == ""
     session.play(session.state.legal_options()[-1])
-    assert timeline._branch.options == ["main", "what if"]
-    assert {timeline._compare_a.value, timeline._compare_b.value} == {"main", "what if"}
-    timeline._branch.value = "main"
+    assert timeline.branch.options == ["main", "what if"]
+    assert {timeline.compare_a.value, timeline.compare_b.value} == {"main", "what if"}
+    timeline.branch.value = "main"
     assert session.history.branch == "main" and session.history.step == 4
-    timeline._rename_to.value = "first try"
-    timeline._rename.clicks += 1
+    timeline.rename_to.value = "first try"
+    timeline.rename_button.clicks += 1
     assert session.history.branches == ["first try", "what if"]
     timeline.compare("first try", "what if")
-    table = timeline._table.object
-    assert timeline._table.visible and "first try" in table and "what if" in table
+    table = timeline.table.object
+    assert timeline.table.visible and "first try" in table and "what if" in table
     comparison = session.compare("first try", "what if")
     for player in comparison.players:
         assert f">{player.scores[0]}<" in table
@@ -409,8 +409,8 @@ def test_timeline_refuses_a_taken_branch_name_with_the_engines_message():
     session = played_session(2)
     timeline = Timeline(session)
     before = session.state.state_hash()
-    timeline._new_name.value = "main"
-    timeline._new.clicks += 1
+    timeline.new_name.value = "main"
+    timeline.new_button.clicks += 1
     assert "already exists" in session.error
     assert session.state.state_hash() == before and session.history.branches == ["main"]
 
@@ -421,21 +421,21 @@ def test_the_language_selector_switches_every_label_and_explanation():
     selector = LanguageSelector(session)
     decision, players, log = DecisionPanel(session), Players(session), Log(session)
     characters, timeline = Characters(session), Timeline(session)
-    english = (decision._who.object, players.card_html(0), log.entries[0][2])
+    english = (decision.who.object, players.card_html(0), log.entries[0][2])
     selector.value = "de"
     assert session.lang == "de"
-    assert decision._who.object != english[0] and "Rot" in decision._who.object
+    assert decision.who.object != english[0] and "Rot" in decision.who.object
     assert "Grün" in players.card_html(0)
     assert log.entries[0][2] != english[2]
-    assert characters._buttons[0].name == "Ausspielen"
-    assert timeline._undo.name == "Zurück"
-    assert decision._buttons[0].name == describe_option(
+    assert characters.buttons[0].name == "Ausspielen"
+    assert timeline.undo_button.name == "Zurück"
+    assert decision.buttons[0].name == describe_option(
         session.state, decision.button_options[0], "de"
     )
     session.lang = "zh"
     assert selector.value == "zh"
-    assert "红方" in decision._who.object
-    assert list(selector._buttons.options) == ["English", "Deutsch", "中文"]
+    assert "红方" in decision.who.object
+    assert list(selector.buttons.options) == ["English", "Deutsch", "中文"]
 
 
 # --- the sandbox --------------------------------------------------------------------------------
@@ -452,27 +452,27 @@ def test_make_app_builds_a_new_session_and_sandbox_each_call():
 
 def test_sandbox_new_game_with_its_options():
     sandbox = Sandbox(GameSession())
-    sandbox._players_count.value = 3
-    assert len(sandbox._first_player.options) == 4  # highest roll + 3 colours
-    sandbox._seed.value = 9
-    sandbox._layout_choice.value = "random"
-    sandbox._with_characters.value = False
-    sandbox._first_player.value = 2
-    sandbox._start.clicks += 1
+    sandbox.players_count.value = 3
+    assert len(sandbox.first_player.options) == 4  # highest roll + 3 colours
+    sandbox.seed.value = 9
+    sandbox.layout_choice.value = "random"
+    sandbox.with_characters.value = False
+    sandbox.first_player.value = 2
+    sandbox.start_button.clicks += 1
     state = sandbox.session.state
     assert state.n == 3 and state.turn_player == 2 and not any(state.piles)
     assert state.config.seed == 9 and state.config.layout == "random"
-    assert [s.visible for s in sandbox._seat_selects] == [True, True, True, False]
+    assert [s.visible for s in sandbox.seat_selects] == [True, True, True, False]
 
 
 def test_sandbox_seats_become_bots_and_the_bots_play():
     sandbox = Sandbox(GameSession())
     session = sandbox.session
-    for select in sandbox._seat_selects:
+    for select in sandbox.seat_selects:
         select.value = "random"
     assert session.seats == ["random"] * 4
-    assert sandbox.decision._bots.visible
-    sandbox.decision._bots.clicks += 1
+    assert sandbox.decision.bots_button.visible
+    sandbox.decision.bots_button.clicks += 1
     assert session.state.is_over
 
 
@@ -481,15 +481,15 @@ def test_sandbox_loads_a_scenario_with_warnings_and_refuses_a_broken_file():
     session = sandbox.session
     text = (SCENARIOS / "cannot-pay.yaml").read_text()
     assert sandbox.load_file(text.encode(), "cannot-pay.yaml")
-    assert session.state.deben[1] == 5 and sandbox._file_status.alert_type == "success"
+    assert session.state.deben[1] == 5 and sandbox.file_status.alert_type == "success"
     broken_total = text.replace("deben: 12", "deben: 30")
     assert sandbox.load_file(broken_total.encode(), "more-deben.yaml")
-    assert sandbox._file_status.alert_type == "warning" and "R12" in sandbox._file_status.object
+    assert sandbox.file_status.alert_type == "warning" and "R12" in sandbox.file_status.object
     before = session.state.state_hash()
     assert not sandbox.load_file(b"nefertiti: 1\nplayers: 5\n", "broken.yaml")
     assert session.state.state_hash() == before
-    assert session.error and sandbox.decision._error.visible
-    assert sandbox._file_status.alert_type == "danger"
+    assert session.error and sandbox.decision.error.visible
+    assert sandbox.file_status.alert_type == "danger"
     assert not sandbox.load_file(b"\xff\xfe", "binary.yaml")
     assert session.state.state_hash() == before
 
@@ -504,14 +504,14 @@ def test_sandbox_loads_a_game_record_into_the_timeline():
     assert session.history.length() == 3 and session.history.step == 3
     assert session.state.state_hash() == history.state.state_hash()
     sandbox.open_view("timeline")
-    assert len(sandbox.timeline._steps.options) == 4
+    assert len(sandbox.timeline.steps.options) == 4
 
 
 def test_sandbox_saves_the_position_so_that_it_loads_back():
     sandbox = Sandbox(GameSession())
     session = sandbox.session
     session.play(session.state.legal_options()[3])
-    saved = sandbox._save_file()
+    saved = sandbox.save_file()
     assert isinstance(saved, io.StringIO)
     before = session.state.state_hash()
     other = Sandbox(GameSession())
@@ -521,25 +521,25 @@ def test_sandbox_saves_the_position_so_that_it_loads_back():
 
 def test_sandbox_hints_language_and_views():
     sandbox = Sandbox(GameSession())
-    sandbox._hints.value = False
+    sandbox.hints_checkbox.value = False
     assert sandbox.session.hints is False
     sandbox.language.value = "zh"
-    assert sandbox._start.name == tr("zh", "panel.setup.start")
-    assert tr("zh", "panel.view.log") in sandbox._view_picker.options
+    assert sandbox.start_button.name == tr("zh", "panel.setup.start")
+    assert tr("zh", "panel.view.log") in sandbox.view_picker.options
     sandbox.open_view("log")
     assert sandbox.visible_view == "log"
-    assert sandbox._view_boxes["characters"].visible is False
+    assert sandbox.view_boxes["characters"].visible is False
 
 
 # --- the board ----------------------------------------------------------------------------------
 def test_board_notes_name_squares_by_bid_and_mark_in_the_language_never_by_index():
     session = GameSession()  # the first-game layout: every market on its left stall (R2.8)
     board = Board(session)
-    tips = board._tips.data["tip"]
+    tips = board.sources["tips"].data["tip"]
     assert tips and not any("#" in tip for tip in tips)
     assert "The Deben 4" in tips and "The first 1" in tips and "The plain 2" in tips
     session.lang = "de"
-    assert "Die 2 mit Münzsymbol" in board._tips.data["tip"]
+    assert "Die 2 mit Münzsymbol" in board.sources["tips"].data["tip"]
 
 
 def test_board_click_on_a_square_places_the_servant():
@@ -552,7 +552,7 @@ def test_board_click_on_a_square_places_the_servant():
     assert board.click(cell.x + 0.3, cell.y - 0.3)
     assert session.state.owners[cell.market][cell.index] == seat
     assert (cell.x, cell.y) in zip(
-        board._servants.data["x"], board._servants.data["y"], strict=True
+        board.sources["servants"].data["x"], board.sources["servants"].data["y"], strict=True
     )
     before = session.state.state_hash()
     assert not board.click(cell.x, cell.y)  # taken now: refused, nothing changes
@@ -670,25 +670,25 @@ def test_board_tells_the_browser_where_a_click_places_the_deciders_servant():
     state = session.state
     legal = set(state.legal_options())
     cells = [c for c in G.squares(state.side) if c.option in legal]
-    data = board._legal.data
+    data = board.sources["legal"].data
     assert list(zip(data["x"], data["y"], strict=True)) == [(c.x, c.y) for c in cells]
     colour = state.colours[state.decider]
     assert set(data["who"]) == {colour}
     assert board.click(cells[0].x, cells[0].y)
     after = session.state
-    assert set(board._legal.data["who"]) == {after.colours[after.decider]}
+    assert set(board.sources["legal"].data["who"]) == {after.colours[after.decider]}
     assert (cells[0].x, cells[0].y) not in zip(
-        board._legal.data["x"], board._legal.data["y"], strict=True
+        board.sources["legal"].data["x"], board.sources["legal"].data["y"], strict=True
     )
     # nothing to place (a market's resolution), or a click that answers an exercise: no list
-    assert Board(bidding_session())._legal.data["x"] == []
-    assert Board(GameSession(), on_square=lambda cell: None)._legal.data["x"] == []
+    assert Board(bidding_session()).sources["legal"].data["x"] == []
+    assert Board(GameSession(), on_square=lambda cell: None).sources["legal"].data["x"] == []
 
 
 def test_board_draws_a_legal_placement_in_the_browser_and_hovers_on_the_canvas():
     from bokeh.models import CustomJS
 
-    fig = Board(GameSession())._figure
+    fig = Board(GameSession()).figure
     # the browser's click handler, installed at layout and when the pointer comes in
     (install,) = fig.js_property_callbacks["change:inner_width"]
     assert isinstance(install, CustomJS)
@@ -710,7 +710,7 @@ def test_a_click_from_the_browser_plays_on_the_server():
     cell = next(c for c in G.squares(state.side) if c.option in state.legal_options())
     before = state.decisions
     # what CLICKS_JS sends for a release on the square (a count makes two clicks two changes)
-    board._clicks.data = dict(x=[cell.x + 0.2], y=[cell.y - 0.1], n=[1])
+    board.sources["clicks"].data = dict(x=[cell.x + 0.2], y=[cell.y - 0.1], n=[1])
     assert session.state.decisions == before + 1
     assert session.state.owners[cell.market][cell.index] >= 0
 
@@ -724,10 +724,10 @@ def test_the_same_click_delivered_twice_is_played_once():
     state = session.state
     cells = [c for c in G.squares(state.side) if c.option in state.legal_options()]
     before = state.decisions
-    board._clicks.data = dict(x=[cells[0].x], y=[cells[0].y], n=[1])
-    board._clicks.data = dict(x=[cells[0].x + 0.01], y=[cells[0].y], n=[1])  # again
+    board.sources["clicks"].data = dict(x=[cells[0].x], y=[cells[0].y], n=[1])
+    board.sources["clicks"].data = dict(x=[cells[0].x + 0.01], y=[cells[0].y], n=[1])  # again
     assert session.state.decisions == before + 1 and session.error == ""
-    board._clicks.data = dict(x=[cells[1].x], y=[cells[1].y], n=[2])  # the next click
+    board.sources["clicks"].data = dict(x=[cells[1].x], y=[cells[1].y], n=[2])  # the next click
     assert session.state.decisions == before + 2
 
 
@@ -736,7 +736,7 @@ def test_a_placement_changes_only_what_the_board_draws_on_its_overlay():
     board = Board(session)
     doc = _in_document(board)
     overlay = {
-        r.data_source.name for r in board._figure.renderers if getattr(r, "level", "") == "overlay"
+        r.data_source.name for r in board.figure.renderers if getattr(r, "level", "") == "overlay"
     }
     assert {"board-servants", "board-playable", "board-closing", "board-texts"} <= overlay
     state = session.state
@@ -783,54 +783,54 @@ def test_html_panes_send_only_their_text(monkeypatch):
 def test_decision_buttons_keep_their_hover_texts_and_the_dropdown_is_never_emptied():
     session = GameSession()
     panel = DecisionPanel(session)
-    groups = dict(panel._place_select.groups)
+    groups = dict(panel.place_select.groups)
     session.load_state(bidding_session().state)  # nothing to place: a market's resolution
-    assert panel.placement_options == [] and panel._place_box.visible is False
-    assert panel._place_select.groups == groups  # hidden, not emptied ("None not in list")
-    tips = [b.description for b in panel._buttons]
-    visible = [b for b in panel._buttons if b.visible]
+    assert panel.placement_options == [] and panel.place_box.visible is False
+    assert panel.place_select.groups == groups  # hidden, not emptied ("None not in list")
+    tips = [b.description for b in panel.buttons]
+    visible = [b for b in panel.buttons if b.visible]
     assert visible and all(b.description.content for b in visible)
     session.new_game()
     session.load_state(bidding_session().state)
-    assert [b.description for b in panel._buttons] == tips  # the same Tooltip models, reused
+    assert [b.description for b in panel.buttons] == tips  # the same Tooltip models, reused
     session.new_game()
     assert panel.placement_options == placements(session.state)
-    assert panel._place_select.value in panel.placement_options
+    assert panel.place_select.value in panel.placement_options
     assert not panel.click(O.DISCARD_BASE + R.K_HARP)  # not an option now
 
 
 def test_disabled_recruit_buttons_look_unavailable():
     characters = Characters(GameSession())
     assert characters.recruitable() == []
-    assert all(any(":disabled" in str(css) for css in b.stylesheets) for b in characters._buttons)
+    assert all(any(":disabled" in str(css) for css in b.stylesheets) for b in characters.buttons)
 
 
 def test_decision_buttons_are_made_when_first_needed_and_kept():
     """A page holds only the buttons it has needed (each is a Bokeh model in every update)."""
     session = GameSession()
     panel = DecisionPanel(session)
-    assert len(panel._buttons) == len(panel.button_options) < MAX_BUTTONS
+    assert len(panel.buttons) == len(panel.button_options) < MAX_BUTTONS
     session.load_state(bidding_session().state)
-    made = list(panel._buttons)
+    made = list(panel.buttons)
     assert len(made) >= len(panel.button_options) > 0
     session.new_game()
-    assert panel._buttons[: len(made)] == made  # kept, hidden when not needed
-    assert all(not b.visible for b in panel._buttons[len(panel.button_options) :])
+    assert panel.buttons[: len(made)] == made  # kept, hidden when not needed
+    assert all(not b.visible for b in panel.buttons[len(panel.button_options) :])
 
 
 def test_without_a_character_to_recruit_the_decision_does_not_offer_one():
     basic = GameSession(new_game(4, seed=2, characters=False, record_events=True))
     panel = DecisionPanel(basic)
-    assert "recruit" not in panel._who.object and "places a servant" in panel._who.object
+    assert "recruit" not in panel.who.object and "places a servant" in panel.who.object
     full = DecisionPanel(GameSession(new_game(4, seed=2, record_events=True)))
     recruits = any(O.OPTION_KIND[o] == O.RECRUIT for o in full.session.state.legal_options())
-    assert ("may first recruit" in full._who.object) == recruits
+    assert ("may first recruit" in full.who.object) == recruits
 
 
 def test_the_scores_axis_ends_above_the_highest_bar_in_steps_of_ten():
     session = GameSession()
     scores = Scores(session)
-    end = scores._figure.y_range.end
+    end = scores.figure.y_range.end
     assert end % 10 == 0
-    tops = list(scores._projected.data["top"]) + list(scores._prestige.data["top"])
+    tops = list(scores.projected.data["top"]) + list(scores.prestige.data["top"])
     assert max(tops) * 1.25 <= end < max(tops) * 1.25 + 10

@@ -12,6 +12,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
+import panel as pn
 import pytest
 
 from nefertiti_core.engine import options as O
@@ -198,8 +199,8 @@ def test_served_bot_failure_reaches_the_page_as_an_error(served, monkeypatch):
 def test_hints_view_ranks_the_options_and_plays_one():
     session = GameSession()
     view = HintsView(session, time_budget=0.3)
-    assert not view.shown and "Hint" in view._status.object
-    view._button.clicks += 1
+    assert not view.shown and "Hint" in view.status.object
+    view.button.clicks += 1
     assert view.hints and [h.rank for h in view.hints] == sorted(h.rank for h in view.hints)
     assert len(view.shown) == min(len(view.hints), 6)
     best = view.hints[0]
@@ -207,9 +208,9 @@ def test_hints_view_ranks_the_options_and_plays_one():
     assert all(f"{h.value:.1f}" in text for h, text in zip(view.hints, view.shown, strict=False))
     assert set(best.option for best in view.hints) <= set(session.state.legal_options())
     step = session.history.step
-    view._plays[0].clicks += 1
+    view.play_buttons[0].clicks += 1
     assert session.history.step == step + 1
-    assert not view.shown and "changed" in view._status.object
+    assert not view.shown and "changed" in view.status.object
 
 
 def test_hints_view_uses_the_engine_in_the_session_language():
@@ -219,9 +220,9 @@ def test_hints_view_uses_the_engine_in_the_session_language():
     # The ranking depends on the time budget (the machine's speed); the German texts do not.
     expected = engine_hints(session.state, lang="de", time_budget=0.2)
     assert {h.text for h in view.hints} == {h.text for h in expected}
-    assert view._button.name == tr("de", "hints.button")
+    assert view.button.name == tr("de", "hints.button")
     session.lang = "zh"
-    assert view._button.name == tr("zh", "hints.button")
+    assert view.button.name == tr("zh", "hints.button")
     in_chinese = {h.text for h in engine_hints(session.state, "zh", 0.2)}
     assert view.hints and {h.text for h in view.hints} == in_chinese
 
@@ -232,8 +233,8 @@ def test_hints_view_shows_a_broken_ranking_as_a_message():
 
     view = HintsView(GameSession(), hints_function=broken)
     view.request()
-    assert not view.shown and "no ranking today" in view._status.object
-    assert not view._button.disabled
+    assert not view.shown and "no ranking today" in view.status.object
+    assert not view.button.disabled
 
 
 def test_hints_view_when_the_game_is_over():
@@ -241,59 +242,57 @@ def test_hints_view_when_the_game_is_over():
     assert session.state.is_over
     view = HintsView(session)
     view.request()
-    assert not view.shown and tr("en", "hints.none").split(":")[0] in view._status.object
+    assert not view.shown and tr("en", "hints.none").split(":")[0] in view.status.object
 
 
 def test_hints_view_served_ranks_in_the_background(served):
     session = GameSession()
     view = HintsView(session, time_budget=0.2)
     view.request()
-    assert view._button.disabled and not view.shown
+    assert view.button.disabled and not view.shown
     view.join(30)
     served.wait_for_tick()
     served.run_ticks()
-    assert view.shown and not view._button.disabled
+    assert view.shown and not view.button.disabled
 
 
 # --- odds -----------------------------------------------------------------------------------------
 def test_odds_view_runs_and_shows_wins_histogram_and_next_closing():
     session = GameSession()
     view = OddsView(session, workers=1)
-    assert view._bots.value in ("greedy", "random")
+    assert view.bot_select.value in ("greedy", "random")
     assert view.run(playouts=50, bots="random")
     view.join(120)
     report = view.report
     assert report.playouts == 50 and not report.cancelled
-    assert "50" in view._status.object and not view._progress.visible
-    assert view._wins.object.count("<li") == 4
+    assert "50" in view.status.object and not view.progress.visible
+    assert view.wins.object.count("<li") == 4
     for seat in range(4):
-        source = view._sources[seat]
+        source = view.sources[seat]
         assert sum(source.data["top"]) == 50
-        assert view._bars[seat].glyph.fill_color == PLAYER_COLOURS[session.colours[seat]]
-    assert tr("en", "odds.close.title") in view._closes.object
-    assert view._chart.visible and not view.stale
+        assert view.bars[seat].glyph.fill_color == PLAYER_COLOURS[session.colours[seat]]
+    assert tr("en", "odds.close.title") in view.closes.object
+    assert view.chart.visible and not view.stale
     session.play(first_placement(session.state))
-    assert view.stale and "moved on" in view._status.object
+    assert view.stale and "moved on" in view.status.object
 
 
 def test_odds_view_progress_and_cancel():
     session = GameSession()
     view = OddsView(session, workers=1)
     seen = []
-    original = view._show_progress
 
-    def spy(done, total):
-        seen.append(done)
-        if done >= 20:
+    def on_progress(event):
+        seen.append(event.new)
+        if event.new >= 20:
             view.cancel()
-        original(done, total)
 
-    view._show_progress = spy
+    view.progress.param.watch(on_progress, "value")
     view.run(playouts=5000, bots="random")
     view.join(120)
     assert view.report.cancelled and view.report.playouts < 5000
-    assert seen and view._progress.max == 5000
-    assert "Cancelled" in view._status.object
+    assert seen and view.progress.max == 5000
+    assert "Cancelled" in view.status.object
 
 
 def test_odds_view_with_two_worker_processes():
@@ -307,12 +306,12 @@ def test_odds_view_louqsor_exact_chances_and_languages():
     state = load(SCENARIOS / "louqsor-left-dice.yaml").state
     session = GameSession(state, lang="de")
     view = OddsView(session, workers=1)
-    assert view._run.name == tr("de", "odds.run")
+    assert view.run_button.name == tr("de", "odds.run")
     view.run(playouts=20, bots="random")
     view.join(120)
-    assert "4/36" in view._louqsor.object and "R3.7" in view._louqsor.object
+    assert "4/36" in view.louqsor.object and "R3.7" in view.louqsor.object
     session.lang = "en"
-    assert view._run.name == "Run" and "4/36" in view._louqsor.object
+    assert view.run_button.name == "Run" and "4/36" in view.louqsor.object
 
 
 def test_odds_view_what_if_a_louqsor_placement():
@@ -322,30 +321,30 @@ def test_odds_view_what_if_a_louqsor_placement():
     session = GameSession(state)
     view = OddsView(session, workers=1)
     option = state.parse("place louqsor.left#2")
-    assert option in view._what_if.options.values()
+    assert option in view.what_if.options.values()
     assert view.run(playouts=30, bots="random", option=option)
     view.join(120)
     assert view.report.option == "place louqsor.left#2"
     assert view.report.louqsor_exact == Fraction(4, 36)
-    text = view._louqsor.object
+    text = view.louqsor.object
     assert "4/36" in text and "in the playouts it closed" in text
     session.play("place louqsor.left#2")  # the menu follows the game
-    assert option not in view._what_if.options.values()
-    assert view._what_if.value == AS_IT_IS
+    assert option not in view.what_if.options.values()
+    assert view.what_if.value == AS_IT_IS
 
 
 def test_odds_view_game_over_and_errors():
     session = GameSession(seats=["random"] * 4)
     view = OddsView(session, workers=1)
     assert not view.run(playouts=50, bots="random")
-    assert "over" in view._status.object
+    assert "over" in view.status.object
     session = GameSession()
     view = OddsView(session, workers=1)
-    view._bots.options = {"nobot": "nobot"}
-    view._bots.value = "nobot"
+    view.bot_select.options = {"nobot": "nobot"}
+    view.bot_select.value = "nobot"
     view.run(playouts=50)
     view.join(60)
-    assert "not a bot" in view._status.object and view.report is None
+    assert "not a bot" in view.status.object and view.report is None
 
 
 def test_odds_view_served_updates_through_the_document(served):
@@ -355,7 +354,7 @@ def test_odds_view_served_updates_through_the_document(served):
     view.join(120)
     assert view.report is None  # nothing reached the page yet: it waits for the next tick
     served.run_ticks()
-    assert view.report.playouts == 50 and view._chart.visible
+    assert view.report.playouts == 50 and view.chart.visible
 
 
 def test_odds_view_served_stops_when_the_browser_tab_closes(served):
@@ -371,15 +370,17 @@ def test_odds_view_served_stops_when_the_browser_tab_closes(served):
 # --- the Sandbox ----------------------------------------------------------------------------------
 def test_sandbox_offers_bot_seats_hints_and_odds():
     sandbox = Sandbox(GameSession())
-    options = set(sandbox._seat_selects[0].options.values())
+    options = set(sandbox.seat_selects[0].options.values())
     assert {"human", "random", "greedy", "mcts"} <= options
-    assert "odds" in sandbox._views and sandbox.odds is sandbox._views["odds"]
+    assert "odds" in sandbox.view_boxes
     sandbox.open_view("odds")
     assert sandbox.visible_view == "odds"
+    shown = sandbox.view_boxes["odds"].select(pn.widgets.Button)
+    assert any(button is sandbox.odds.run_button for button in shown)
     sandbox.hints_view.time_budget = 0.2
     sandbox.hints_view.request()
     assert sandbox.hints_view.shown
     sandbox.session.bot_thinking = 1
-    assert tr("en", "colour.red") in sandbox._bot_status.object
+    assert tr("en", "colour.red") in sandbox.bot_status.object
     sandbox.session.bot_thinking = -1
-    assert sandbox._bot_status.object == ""
+    assert sandbox.bot_status.object == ""

@@ -42,14 +42,14 @@ class CommTraffic:
     def __init__(self, page):
         self.sent = self.acks = self.updates = 0
         self.last: list[str] = []
-        page.on("websocket", self._watch)
+        page.on("websocket", self.watch)
 
-    def _watch(self, ws):
+    def watch(self, ws):
         if "/api/kernels/" in ws.url:
-            ws.on("framesent", lambda frame: self._frame("sent", frame))
-            ws.on("framereceived", lambda frame: self._frame("received", frame))
+            ws.on("framesent", lambda frame: self.on_frame("sent", frame))
+            ws.on("framereceived", lambda frame: self.on_frame("received", frame))
 
-    def _frame(self, way: str, frame) -> None:
+    def on_frame(self, way: str, frame) -> None:
         text = frame.decode("latin-1") if isinstance(frame, bytes) else frame
         if '"comm_msg"' not in text:
             return

@@ -216,7 +216,7 @@ def _wide(char: str) -> bool:
     return "\u2e80" <= char <= "\uffef"  # CJK and full-width forms: about one em wide
 
 
-def _text_width(text: str, font_px: float) -> float:
+def text_width(text: str, font_px: float) -> float:
     """About how wide ``text`` is drawn at ``font_px`` (Latin letters about 0.56 em)."""
     return sum(font_px if _wide(c) else 0.56 * font_px for c in text)
 
@@ -242,7 +242,7 @@ def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[st
     while words:
         word = words.pop(0)
         candidate = f"{line} {word}" if line else word
-        if _text_width(candidate, font_px) <= room:
+        if text_width(candidate, font_px) <= room:
             line = candidate
             continue
         if line:
@@ -352,22 +352,24 @@ class Board(pn.viewable.Viewer):
         self._drawn_width = 0
         self._size = ColumnDataSource(name="board-size", data=dict(w=[0]))
         self._size.on_change("data", self._on_size)
-        self._figure = self._build_figure()
+        #: The Bokeh figure drawn.
+        self.figure = self._build_figure()
         if self.fit:
             # The board's box keeps the board's proportions and fits the container's width and,
             # if given, a height (a projector: the decision beside it stays in view).
             ratio = G.WIDTH / G.HEIGHT
             limit = f"calc(({self.max_height}) * {ratio:.4f})" if self.max_height else "none"
             self._pane = pn.Column(
-                pn.pane.Bokeh(self._figure, sizing_mode="stretch_width"),
+                pn.pane.Bokeh(self.figure, sizing_mode="stretch_width"),
                 sizing_mode="stretch_width",
                 margin=0,
                 styles={"width": "100%", "max-width": limit, "margin": "0 auto"},
                 css_classes=["nefertiti-board"],
             )
         else:
-            self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
-        self._cells: list[G.SquareCell] = []
+            self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
+        #: The board's squares (geometry cells: where each is drawn, what it plays).
+        self.cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
         self.refresh()
         # seats: a bot's squares are not drawn at once on a click (see CLICKS_JS)
@@ -376,6 +378,15 @@ class Board(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._pane
+
+    @property
+    def sources(self) -> dict[str, ColumnDataSource]:
+        """The data the browser draws, by layer name ("tips", "servants", "cards", "legal",
+        "last"...), as sent to the page; the page writes a click on the board into "clicks"."""
+        layers = (self._regions, self._squares, self._playable, self._closing, self._tips)
+        layers += (self._servants, self._cards, self._seals, self._texts, self._titles)
+        layers += (self._legal, self._clicks, self._last)
+        return {source.name.removeprefix("board-"): source for source in layers}
 
     # ------------------------------------------------------------------ building (once)
     def _build_figure(self):
@@ -557,7 +568,7 @@ class Board(pn.viewable.Viewer):
     def refresh(self) -> None:
         state = self.session.state
         lang = self.session.lang
-        self._cells = G.squares(state.side)
+        self.cells = G.squares(state.side)
         seat = state.decider if state.decider >= 0 else state.turn_player
         # Drawn at once in the browser only when a click would play it for a person at the board.
         if self.on_square is None and not state.is_over and not self.session.is_bot(seat):
@@ -631,7 +642,7 @@ class Board(pn.viewable.Viewer):
         tips: dict[str, list] = dict(x=[], y=[], tip=[])
         servants = dict(x=[], y=[], colour=[], who=[])
         drawn_legal: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
-        for cell in self._cells:
+        for cell in self.cells:
             m = cell.market
             is_open = state.status[m] == OPEN
             owner = state.owners[m][cell.index] if is_open else -1
@@ -753,7 +764,7 @@ class Board(pn.viewable.Viewer):
         if square is not None:
             stall, index = square
             cell = next(
-                (c for c in self._cells if O.SQUARE_STALL[c.option] == stall and c.index == index),
+                (c for c in self.cells if O.SQUARE_STALL[c.option] == stall and c.index == index),
                 None,
             )
             if cell is not None:
@@ -850,7 +861,7 @@ class Board(pn.viewable.Viewer):
 
     def click(self, x: float, y: float) -> bool:
         """What a click at (x, y) does: place on a square, or buy/take a card. True if played."""
-        cell = G.square_at(self._cells, x, y)
+        cell = G.square_at(self.cells, x, y)
         if cell is not None:
             if self.on_square is not None:
                 self.on_square(cell)

@@ -34,20 +34,23 @@ class Characters(DeferredView):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._title = HTML("", margin=(0, 5))
-        self._note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._texts = [HTML("", sizing_mode="stretch_width") for _ in R.PILES]
-        self._buttons = []
+        #: Who may play a character now, and the rule (or that the game has none).
+        self.note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: Each character's card in words, by character.
+        self.texts = [HTML("", sizing_mode="stretch_width") for _ in R.PILES]
+        #: Each character's play button, by character.
+        self.buttons = []
         for pile in range(len(R.PILES)):
             button = pn.widgets.Button(
                 color="primary", width=120, disabled=True, stylesheets=[DISABLED_BUTTON_CSS]
             )
             button.on_click(lambda _event, pile=pile: self._on_recruit(pile))
-            self._buttons.append(button)
+            self.buttons.append(button)
         rows = [
             pn.Row(text, button, sizing_mode="stretch_width", styles={"align-items": "center"})
-            for text, button in zip(self._texts, self._buttons, strict=True)
+            for text, button in zip(self.texts, self.buttons, strict=True)
         ]
-        self._layout = pn.Column(self._title, self._note, *rows, sizing_mode="stretch_width")
+        self._layout = pn.Column(self._title, self.note, *rows, sizing_mode="stretch_width")
         self.refresh()
         session.param.watch(self._on_change, ["version", "lang"])
 
@@ -57,11 +60,11 @@ class Characters(DeferredView):
     # for tests
     def recruitable(self) -> list[str]:
         """The piles whose button is enabled now."""
-        return [R.PILES[p] for p, b in enumerate(self._buttons) if not b.disabled]
+        return [R.PILES[p] for p, b in enumerate(self.buttons) if not b.disabled]
 
     def recruit(self, pile: str) -> None:
         """Press the button of ``pile``; a disabled button does nothing (as in the browser)."""
-        button = self._buttons[R.PILES.index(pile)]
+        button = self.buttons[R.PILES.index(pile)]
         if not button.disabled:
             button.clicks += 1
 
@@ -84,7 +87,7 @@ class Characters(DeferredView):
                 lines.append(tr(lang, "panel.characters.cannot"))
             lines.append(tr(lang, "panel.characters.rule"))
         notes = "".join(f"<div style='color:#555'>{esc(line)}</div>" for line in lines)
-        self._note.object = link_rule_ids(notes, lang)  # R5.1, R10.1: titles on hover
+        self.note.object = link_rule_ids(notes, lang)  # R5.1, R10.1: titles on hover
         for pile, name in enumerate(R.PILES):
             cards = state.piles[pile]
             effect = tr(lang, f"panel.effect.{name}")
@@ -99,12 +102,12 @@ class Characters(DeferredView):
                     f"<span style='color:#999'>· {esc(empty)}</span>"
                 )
             colour = "#333" if cards else "#999"
-            self._texts[pile].object = link_rule_ids(
+            self.texts[pile].object = link_rule_ids(
                 f"<div style='font-size:13px'>{head}"
                 f"<div style='color:{colour};font-size:12px'>{esc(effect)}</div></div>",
                 lang,
             )
-            button = self._buttons[pile]
+            button = self.buttons[pile]
             button.name = tr(lang, "panel.characters.recruit")
             enabled = pile in can
             button.disabled = not enabled

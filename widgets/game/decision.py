@@ -66,21 +66,28 @@ class DecisionPanel(pn.viewable.Viewer):
         self._stale = False  # a change came while hidden: refreshed when shown again
         self.refreshes = 0  # how many times it was brought up to date (for tests)
         self._title = HTML("", margin=(0, 5))
-        self._who = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
-        self._bots = pn.widgets.Button(color="warning", visible=False)
-        self._bots.on_click(self._on_bots)
+        #: Who decides now and why, in words.
+        self.who = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: The session's last refused action, in words (hidden when there is none).
+        self.error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
+        #: 'Let the bots play': shown while a bot's seat decides.
+        self.bots_button = pn.widgets.Button(color="warning", visible=False)
+        self.bots_button.on_click(self._on_bots)
 
         self._place_label = HTML("", margin=(5, 5, 0, 5))
-        self._place_select = pn.widgets.Select(groups={}, sizing_mode="stretch_width")
-        self._place_button = pn.widgets.Button(color="primary", width=90)
-        self._place_button.on_click(self._on_place)
-        self._place_preview = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._place_select.param.watch(self._on_select, "value")
-        self._place_box = pn.Column(
+        #: The drop-down of placements (and options beyond the buttons).
+        self.place_select = pn.widgets.Select(groups={}, sizing_mode="stretch_width")
+        #: Plays the option chosen in place_select.
+        self.place_button = pn.widgets.Button(color="primary", width=90)
+        self.place_button.on_click(self._on_place)
+        #: What the chosen placement would do, in words.
+        self.place_preview = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self.place_select.param.watch(self._on_select, "value")
+        #: The drop-down, its button and preview (hidden when nothing is placed).
+        self.place_box = pn.Column(
             self._place_label,
-            pn.Row(self._place_select, self._place_button, sizing_mode="stretch_width"),
-            self._place_preview,
+            pn.Row(self.place_select, self.place_button, sizing_mode="stretch_width"),
+            self.place_preview,
             sizing_mode="stretch_width",
         )
 
@@ -88,23 +95,25 @@ class DecisionPanel(pn.viewable.Viewer):
         # Option buttons are made when first needed and then kept (only their text changes):
         # a page holds as many as the longest list of options it has shown, not 32 from the
         # start (every Bokeh model costs time in each served update and in notebook output).
-        self._buttons: list[pn.widgets.Button] = []
+        #: One button per option shown, made when first needed and then reused.
+        self.buttons: list[pn.widgets.Button] = []
         self._tooltips: list = []
         self._button_box = pn.Column(sizing_mode="stretch_width", margin=0)
         self._button_options: list[int] = []
         self._placements: list[int] = []
 
-        self._over = HTML("", visible=False, sizing_mode="stretch_width")
+        #: The final scores, shown once the game is over.
+        self.over = HTML("", visible=False, sizing_mode="stretch_width")
 
         self._layout = pn.Column(
             self._title,
-            self._who,
-            self._error,
-            self._bots,
-            self._place_box,
+            self.who,
+            self.error,
+            self.bots_button,
+            self.place_box,
             self._options_label,
             self._button_box,
-            self._over,
+            self.over,
             sizing_mode="stretch_width",
         )
         if shown:
@@ -164,8 +173,8 @@ class DecisionPanel(pn.viewable.Viewer):
 
     def _show_error(self) -> None:
         error = self.session.error
-        self._error.object = md_escape(error)
-        self._error.visible = bool(error)
+        self.error.object = md_escape(error)
+        self.error.visible = bool(error)
 
     def refresh(self) -> None:
         self._stale = False
@@ -174,24 +183,24 @@ class DecisionPanel(pn.viewable.Viewer):
         self._title.object = (
             f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.decision.title'))}</h3>"
         )
-        self._bots.name = tr(lang, "panel.decision.bots")
-        self._place_button.name = tr(lang, "panel.decision.place")
+        self.bots_button.name = tr(lang, "panel.decision.bots")
+        self.place_button.name = tr(lang, "panel.decision.place")
 
         if state.is_over:
-            self._who.object = (
+            self.who.object = (
                 f"<div style='font-size:15px'><b>{esc(tr(lang, 'panel.decision.over'))}</b></div>"
             )
-            self._over.object = link_rule_ids(_score_html(state, lang), lang)
-            self._over.visible = True
-            self._place_box.visible = False
+            self.over.object = link_rule_ids(_score_html(state, lang), lang)
+            self.over.visible = True
+            self.place_box.visible = False
             self._options_label.visible = False
-            self._bots.visible = False
+            self.bots_button.visible = False
             self._set_buttons([])
             return
 
-        self._over.visible = False
-        self._who.object = link_rule_ids(_who_html(state, lang, session, self.show_who), lang)
-        self._bots.visible = session.is_bot(state.decider)
+        self.over.visible = False
+        self.who.object = link_rule_ids(_who_html(state, lang, session, self.show_who), lang)
+        self.bots_button.visible = session.is_bot(state.decider)
 
         placements, others = [], []
         for option in state.legal_options():
@@ -211,10 +220,10 @@ class DecisionPanel(pn.viewable.Viewer):
         values = [v for group in groups.values() for v in group.values()]
         self._placements = values
         if values:
-            chosen = self._place_select.value
-            if groups != self._place_select.groups:
-                self._place_select.groups = groups
-            self._place_select.value = chosen if chosen in values else values[0]
+            chosen = self.place_select.value
+            if groups != self.place_select.groups:
+                self.place_select.groups = groups
+            self.place_select.value = chosen if chosen in values else values[0]
         # With nothing to place the drop-down is hidden but keeps its last options: emptied, the
         # browser's "no selection" could come back after it is filled again, which Panel refuses
         # (ValueError: None not in list).
@@ -223,7 +232,7 @@ class DecisionPanel(pn.viewable.Viewer):
             if placements
             else tr(lang, "panel.decision.more")
         )
-        self._place_box.visible = bool(values)
+        self.place_box.visible = bool(values)
         self._update_place_preview()
 
         self._options_label.object = esc(tr(lang, "panel.decision.options"))
@@ -234,7 +243,7 @@ class DecisionPanel(pn.viewable.Viewer):
         """At least ``count`` option buttons, each with its own hover text made once (a new
         Tooltip on every step would be a new Bokeh model)."""
         new = []
-        for index in range(len(self._buttons), count):
+        for index in range(len(self.buttons), count):
             button = pn.widgets.Button(
                 color="primary",
                 variant="outline",
@@ -246,7 +255,7 @@ class DecisionPanel(pn.viewable.Viewer):
             button.on_click(lambda _event, index=index: self._on_button(index))
             tip = tooltip(" ")
             button.description = tip
-            self._buttons.append(button)
+            self.buttons.append(button)
             self._tooltips.append(tip)
             new.append(button)
         if new:
@@ -256,7 +265,7 @@ class DecisionPanel(pn.viewable.Viewer):
         state, lang = self.session.state, self.session.lang
         self._ensure_buttons(len(options))
         self._button_options = list(options)
-        for index, (button, tip) in enumerate(zip(self._buttons, self._tooltips, strict=True)):
+        for index, (button, tip) in enumerate(zip(self.buttons, self._tooltips, strict=True)):
             if index < len(options):
                 option = options[index]
                 label = describe_option(state, option, lang)
@@ -270,14 +279,14 @@ class DecisionPanel(pn.viewable.Viewer):
                 button.visible = False
 
     def _update_place_preview(self) -> None:
-        option = self._place_select.value
+        option = self.place_select.value
         state = self.session.state
         if option is None or option not in self._placements or not state.is_legal(option):
-            self._place_preview.object = ""
+            self.place_preview.object = ""
             return
         text = _preview_text(state, option, self.session.lang)
         preview_html = f"<div style='color:#555;font-size:12px'>{esc(text)}</div>"
-        self._place_preview.object = link_rule_ids(preview_html, self.session.lang)
+        self.place_preview.object = link_rule_ids(preview_html, self.session.lang)
 
     # ------------------------------------------------------------------ clicks
     @guarded
@@ -290,7 +299,7 @@ class DecisionPanel(pn.viewable.Viewer):
 
     @guarded
     def _place_chosen(self) -> None:
-        option = self._place_select.value
+        option = self.place_select.value
         if option is not None and option in self._placements:
             self.session.play(option, by_learner=True)
 
@@ -308,10 +317,10 @@ class DecisionPanel(pn.viewable.Viewer):
         """Press the button of ``option`` (or choose it in the drop-down and press "Place")."""
         self._catch_up()
         if option in self._button_options:
-            self._buttons[self._button_options.index(option)].clicks += 1
+            self.buttons[self._button_options.index(option)].clicks += 1
             return True
         if option in self.placement_options:
-            self._place_select.value = option
+            self.place_select.value = option
             self._place_chosen()  # what the "Place" button does
             return True
         return False

@@ -110,7 +110,8 @@ class ExerciseCard(pn.viewable.Viewer):
         # only the text goes to the page when it changes (Panel's HTML pane sends its
         # stylesheets again, and in a notebook output shown first they belong to another
         # document: "Models must be owned by only a single document", and no feedback)
-        self._result = HTML(
+        #: Whether the answer was right, and why.
+        self.result = HTML(
             visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
         )
         self.session.param.watch(self._on_play, "version")
@@ -120,7 +121,7 @@ class ExerciseCard(pn.viewable.Viewer):
             self._prompt,
             self._collections,
             self._controls,
-            self._result,
+            self.result,
             self.board,
             sizing_mode="stretch_width",
         )
@@ -172,7 +173,7 @@ class ExerciseCard(pn.viewable.Viewer):
         self.session.load_state(self.exercise.state())
         self.feedback = None
         self._answered = None
-        self._result.visible = False
+        self.result.visible = False
 
     def _show_collections(self) -> None:
         text = esc(collections_text(self.session.state, self.lang))
@@ -189,8 +190,8 @@ class ExerciseCard(pn.viewable.Viewer):
     def _show(self, feedback: Feedback) -> None:
         # The engine's verdict ("Right: ...", "Not quite: ...") first, in colour; then why.
         # the rule IDs of the reason: their titles on hover, their texts on click
-        self._result.object = link_rule_ids(feedback_html(feedback), self.lang)
-        self._result.visible = True
+        self.result.object = link_rule_ids(feedback_html(feedback), self.lang)
+        self.result.visible = True
 
     def _render(self) -> None:
         lang = self.lang

@@ -48,21 +48,24 @@ class HintsView(pn.viewable.Viewer):
         self._busy = False
         self._thread: threading.Thread | None = None
         self._title = HTML("", margin=(0, 5))
-        self._button = pn.widgets.Button(color="primary", width=90, margin=(5, 5))
-        self._button.on_click(self._on_button)
-        self._status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: Asks for hints.
+        self.button = pn.widgets.Button(color="primary", width=90, margin=(5, 5))
+        self.button.on_click(self._on_button)
+        #: What the hints say now, in words.
+        self.status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._texts = [
             HTML("", sizing_mode="stretch_width", margin=(2, 5)) for _ in range(MAX_HINTS)
         ]
-        self._plays = [pn.widgets.Button(width=95, margin=(4, 5)) for _ in range(MAX_HINTS)]
-        for index, button in enumerate(self._plays):
+        #: Plays the hint beside it, one per hint.
+        self.play_buttons = [pn.widgets.Button(width=95, margin=(4, 5)) for _ in range(MAX_HINTS)]
+        for index, button in enumerate(self.play_buttons):
             button.on_click(functools.partial(self._on_play, index))
         self._rows = [
             pn.Row(play, text, visible=False, sizing_mode="stretch_width")
-            for play, text in zip(self._plays, self._texts, strict=True)
+            for play, text in zip(self.play_buttons, self._texts, strict=True)
         ]
         self._layout = pn.Column(
-            pn.Row(self._title, self._button, self._status, sizing_mode="stretch_width"),
+            pn.Row(self._title, self.button, self.status, sizing_mode="stretch_width"),
             *self._rows,
             sizing_mode="stretch_width",
         )
@@ -89,7 +92,7 @@ class HintsView(pn.viewable.Viewer):
             return
         doc = _server_document()
         self._busy = True
-        self._button.disabled = True
+        self.button.disabled = True
         self._show_status("hints.thinking")
         if doc is None:
             self._finish(state, lang, *self._compute(state, lang))
@@ -127,13 +130,13 @@ class HintsView(pn.viewable.Viewer):
 
     def _finish(self, state, lang, hints, error) -> None:
         self._busy = False
-        self._button.disabled = False
+        self.button.disabled = False
         if state is not self.session.state:  # the game moved on while thinking
             self._clear("hints.stale")
             return
         if error is not None:
             self._clear()
-            self._status.object = esc(tr(self.session.lang, "hints.unavailable", error=error))
+            self.status.object = esc(tr(self.session.lang, "hints.unavailable", error=error))
             return
         self.hints = sorted(hints, key=lambda h: h.rank)
         self._state = state
@@ -144,7 +147,7 @@ class HintsView(pn.viewable.Viewer):
         session, lang = self.session, self.session.lang
         state = session.state
         who = player_name(lang, state.colours, state.decider)
-        self._status.object = (
+        self.status.object = (
             f"<div style='font-size:12px;color:#555'>"
             f"{swatch(state.colours[state.decider], 10)}{esc(tr(lang, 'hints.intro', player=who))}"
             "</div>"
@@ -160,7 +163,7 @@ class HintsView(pn.viewable.Viewer):
                     f"<ul style='margin:2px 0 4px 16px;padding:0;font-size:12px'>{reasons}</ul></div>",
                     lang,
                 )
-                self._plays[index].name = tr(lang, "hints.play")
+                self.play_buttons[index].name = tr(lang, "hints.play")
                 row.visible = True
             else:
                 row.visible = False
@@ -174,15 +177,15 @@ class HintsView(pn.viewable.Viewer):
             self._show_status(key)
 
     def _show_status(self, key: str) -> None:
-        self._status.object = (
+        self.status.object = (
             f"<div style='font-size:12px;color:#555'>{esc(tr(self.session.lang, key))}</div>"
         )
 
     def _refresh_labels(self) -> None:
         lang = self.session.lang
         self._title.object = f"<b>{esc(tr(lang, 'hints.title'))}</b>"
-        self._button.name = tr(lang, "hints.button")
-        for button in self._plays:
+        self.button.name = tr(lang, "hints.button")
+        for button in self.play_buttons:
             button.name = tr(lang, "hints.play")
             button.stylesheets = [WRAP_BUTTON_CSS]
 

@@ -28,11 +28,12 @@ class LanguageSelector(pn.viewable.Viewer):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._label = pn.pane.HTML("", margin=(8, 4, 0, 5))
-        self._buttons = pn.widgets.RadioButtonGroup(
+        #: The languages to choose from, one button each.
+        self.buttons = pn.widgets.RadioButtonGroup(
             options=self._options(), value=session.lang, color="default"
         )
-        self._buttons.param.watch(self._on_pick, "value")
-        self._layout = pn.Row(self._label, self._buttons)
+        self.buttons.param.watch(self._on_pick, "value")
+        self._layout = pn.Row(self._label, self.buttons)
         self._refresh()
         session.param.watch(self._on_lang, ["lang"])
 
@@ -41,11 +42,11 @@ class LanguageSelector(pn.viewable.Viewer):
 
     @property
     def value(self) -> str:
-        return self._buttons.value
+        return self.buttons.value
 
     @value.setter
     def value(self, lang: str) -> None:
-        self._buttons.value = lang
+        self.buttons.value = lang
 
     def _options(self) -> dict[str, str]:
         lang = self.session.lang
@@ -54,7 +55,7 @@ class LanguageSelector(pn.viewable.Viewer):
     def _refresh(self) -> None:
         lang = self.session.lang
         self._label.object = esc(tr(lang, "panel.language"))
-        self._buttons.param.update(options=self._options(), value=lang)
+        self.buttons.param.update(options=self._options(), value=lang)
 
     @guarded
     def _on_pick(self, event):

@@ -56,8 +56,10 @@ class Log(DeferredView):
         self._title = HTML("", margin=(0, 5))
         self._player = pn.widgets.Select(width=160)
         self._market = pn.widgets.Select(width=200)
-        self._count = HTML("", margin=(0, 5))
-        self._entries = HTML(
+        #: How many entries are shown of how many.
+        self.count = HTML("", margin=(0, 5))
+        #: The entries as shown, newest first (entries gives them as data).
+        self.entries_pane = HTML(
             "",
             sizing_mode="stretch_width",
             height=self.height,
@@ -69,8 +71,8 @@ class Log(DeferredView):
         self._layout = pn.Column(
             self._title,
             pn.Row(self._player, self._market),
-            self._count,
-            self._entries,
+            self.count,
+            self.entries_pane,
             sizing_mode="stretch_width",
         )
         self.refresh()
@@ -146,7 +148,7 @@ class Log(DeferredView):
             count = tr(lang, "panel.log.some", shown=len(shown), total=total)
         else:
             count = tr(lang, "panel.log.count", total=total)
-        self._count.object = f"<div style='color:#666;font-size:12px'>{esc(count)}</div>"
+        self.count.object = f"<div style='color:#666;font-size:12px'>{esc(count)}</div>"
         rows = []
         for turn, rule, text, actor in shown:
             dot = swatch(state.colours[actor], 10) if 0 <= actor < state.n else ""
@@ -163,4 +165,4 @@ class Log(DeferredView):
                 f"{badge}{dot}{esc(text)}</div>"
             )
         # every rule ID (badge and text): its title on hover, its text on click
-        self._entries.object = link_rule_ids("".join(rows), lang)
+        self.entries_pane.object = link_rule_ids("".join(rows), lang)

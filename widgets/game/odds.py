@@ -85,40 +85,52 @@ class OddsView(pn.viewable.Viewer):
 
         self._title = HTML("", margin=(0, 5))
         self._explain = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._playouts = pn.widgets.Select(
+        #: How many playouts to run.
+        self.playouts = pn.widgets.Select(
             options=list(PLAYOUT_CHOICES), value=DEFAULT_PLAYOUTS, width=100
         )
-        self._bots = pn.widgets.Select(width=190)
-        self._what_if = pn.widgets.Select(width=290)
-        self._run = pn.widgets.Button(color="primary", width=90, margin=(22, 5, 5, 5))
-        self._run.on_click(self._on_run)
-        self._stop = pn.widgets.Button(
+        #: Which bots play the playouts out.
+        self.bot_select = pn.widgets.Select(width=190)
+        #: The option to look at, or the position as it is.
+        self.what_if = pn.widgets.Select(width=290)
+        #: Starts the playouts.
+        self.run_button = pn.widgets.Button(color="primary", width=90, margin=(22, 5, 5, 5))
+        self.run_button.on_click(self._on_run)
+        #: Cancels the playouts running.
+        self.stop_button = pn.widgets.Button(
             color="warning", width=90, margin=(22, 5, 5, 5), disabled=True
         )
-        self._stop.on_click(self._on_cancel)
-        self._progress = pn.indicators.Progress(
+        self.stop_button.on_click(self._on_cancel)
+        #: The playouts done so far.
+        self.progress = pn.indicators.Progress(
             value=0, max=DEFAULT_PLAYOUTS, width=self.width - 40, visible=False, bar_color="info"
         )
-        self._status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._wins = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._closes = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._louqsor = HTML("", sizing_mode="stretch_width", margin=(0, 5))
-        self._sources = [
+        #: What the odds say now, in words.
+        self.status = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: Each seat's chance to win, in words.
+        self.wins = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: When each market may close, in words.
+        self.closes = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: The odds of Louqsor's dice, in words (exact, from the rules, not the playouts).
+        self.louqsor = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: The chart's data, one per seat.
+        self.sources = [
             ColumnDataSource(data=dict(x=[], top=[], width=[], tip=[]), name=f"odds-hist-{seat}")
             for seat in range(MAX_SEATS)
         ]
         self._figure = self._build_figure()
-        self._chart = pn.pane.Bokeh(self._figure, sizing_mode="fixed", visible=False)
+        #: The chart of the chances (shown once there is a result).
+        self.chart = pn.pane.Bokeh(self._figure, sizing_mode="fixed", visible=False)
         self._layout = pn.Column(
             self._title,
             self._explain,
-            pn.Row(self._playouts, self._bots, self._what_if, self._run, self._stop),
-            self._progress,
-            self._status,
-            self._wins,
-            self._chart,
-            self._closes,
-            self._louqsor,
+            pn.Row(self.playouts, self.bot_select, self.what_if, self.run_button, self.stop_button),
+            self.progress,
+            self.status,
+            self.wins,
+            self.chart,
+            self.closes,
+            self.louqsor,
             width=self.width,
         )
         self._refresh_labels()
@@ -144,7 +156,8 @@ class OddsView(pn.viewable.Viewer):
         )
         fig.outline_line_color = None
         fig.xgrid.visible = False
-        self._bars = [
+        #: The chart's bars, one per seat.
+        self.bars = [
             fig.vbar(
                 x="x",
                 top="top",
@@ -155,9 +168,9 @@ class OddsView(pn.viewable.Viewer):
                 line_width=0.5,
                 fill_alpha=0.85,
             )
-            for source in self._sources
+            for source in self.sources
         ]
-        self._legend_items = players_legend(fig, self._bars)
+        self._legend_items = players_legend(fig, self.bars)
         return fig
 
     # ------------------------------------------------------------------ running
@@ -187,22 +200,22 @@ class OddsView(pn.viewable.Viewer):
             self._show_status("odds.game_over")
             return False
         if playouts is not None:
-            self._playouts.value = playouts
+            self.playouts.value = playouts
         if bots is not None:
-            self._bots.value = bots
+            self.bot_select.value = bots
         if option is not None:
-            self._what_if.value = option
-        total = int(self._playouts.value)
-        kind = self._bots.value
-        studied = self._what_if.value
+            self.what_if.value = option
+        total = int(self.playouts.value)
+        kind = self.bot_select.value
+        studied = self.what_if.value
         studied = None if studied in (None, AS_IT_IS) else studied
         self._state = state
         self._loop = running_loop()  # where the page may be changed from (notebooks)
         self._cancel = threading.Event()
         self._last_progress = 0.0
-        self._run.disabled = True
-        self._stop.disabled = False
-        self._progress.param.update(value=0, max=total, visible=True)
+        self.run_button.disabled = True
+        self.stop_button.disabled = False
+        self.progress.param.update(value=0, max=total, visible=True)
         self._show_status("odds.running", done=0, total=total)
         doc = _server_document()
         if doc is not None and not self._watching_session:
@@ -245,7 +258,7 @@ class OddsView(pn.viewable.Viewer):
         """Stop the playouts soon; the report counts those already played."""
         if self._cancel is not None:
             self._cancel.set()
-            self._stop.disabled = True
+            self.stop_button.disabled = True
 
     def join(self, timeout: float | None = None) -> None:
         """Wait until the run has finished (tests, notebooks)."""
@@ -283,14 +296,14 @@ class OddsView(pn.viewable.Viewer):
 
     @guarded
     def _show_progress(self, done: int, total: int) -> None:
-        self._progress.value = min(done, total)
+        self.progress.value = min(done, total)
         self._show_status("odds.running", done=done, total=total)
 
     @guarded
     def _finish(self, state, report: OddsReport | None, error: str | None) -> None:
-        self._run.disabled = False
-        self._stop.disabled = True
-        self._progress.visible = False
+        self.run_button.disabled = False
+        self.stop_button.disabled = True
+        self.progress.visible = False
         self._error = error or ""
         if report is not None:
             self.report = report
@@ -301,12 +314,12 @@ class OddsView(pn.viewable.Viewer):
     def _show(self) -> None:
         lang = self.session.lang
         if self._error:
-            self._status.object = self._note(tr(lang, "odds.error", error=self._error), "#a33")
+            self.status.object = self._note(tr(lang, "odds.error", error=self._error), "#a33")
         report = self.report
         if report is None:
-            for pane in (self._wins, self._closes, self._louqsor):
+            for pane in (self.wins, self.closes, self.louqsor):
                 pane.object = ""
-            self._chart.visible = False
+            self.chart.visible = False
             if not self._error:
                 self._show_status("odds.empty")
             return
@@ -325,7 +338,7 @@ class OddsView(pn.viewable.Viewer):
                 )
             if self._state is not self.session.state:
                 text += " " + tr(lang, "odds.stale")
-            self._status.object = self._note(text)
+            self.status.object = self._note(text)
 
         rows = []
         for seat in range(report.players):
@@ -346,7 +359,7 @@ class OddsView(pn.viewable.Viewer):
                 )
                 + "</li>"
             )
-        self._wins.object = link_rule_ids(  # R9.2 in the title: its text on click
+        self.wins.object = link_rule_ids(  # R9.2 in the title: its text on click
             f"<b>{esc(tr(lang, 'odds.win.title'))}</b>"
             f"<ul style='margin:2px 0;padding:0;font-size:13px'>{''.join(rows)}</ul>",
             lang,
@@ -368,18 +381,18 @@ class OddsView(pn.viewable.Viewer):
                     percent=_percent(share),
                 )
             items.append(f"<li>{esc(text)}</li>")
-        self._closes.object = (
+        self.closes.object = (
             f"<b>{esc(tr(lang, 'odds.close.title'))}</b>"
             f"<ul style='margin:2px 0 2px 18px;padding:0;font-size:13px'>{''.join(items)}</ul>"
             if items
             else ""
         )
-        self._louqsor.object = self._louqsor_text(report, lang)
+        self.louqsor.object = self._louqsor_text(report, lang)
 
     def _show_histogram(self, report: OddsReport, lang: str) -> None:
         n = report.players
         if not report.playouts:
-            self._chart.visible = False
+            self.chart.visible = False
             return
         everything = [s for seat in range(n) for s in report.scores[seat]]
         low, high = min(everything), max(everything)
@@ -388,10 +401,10 @@ class OddsView(pn.viewable.Viewer):
         width = step * 0.84 / n
         top = 1
         for seat in range(MAX_SEATS):
-            source = self._sources[seat]
+            source = self.sources[seat]
             if seat >= n:
                 source.data = dict(x=[], top=[], width=[], tip=[])
-                self._bars[seat].visible = False
+                self.bars[seat].visible = False
                 continue
             counts: dict[int, int] = {}
             for score in report.scores[seat]:
@@ -407,7 +420,7 @@ class OddsView(pn.viewable.Viewer):
                 tips.append(f"{name}: {span} → {count}")
                 top = max(top, count)
             source.data = dict(x=xs, top=tops, width=[width] * len(xs), tip=tips)
-            bar = self._bars[seat]
+            bar = self.bars[seat]
             bar.visible = True
             colour = PLAYER_COLOURS.get(report.colours[seat], "#888")
             bar.glyph.fill_color = colour
@@ -422,7 +435,7 @@ class OddsView(pn.viewable.Viewer):
         fig.xaxis.axis_label = tr(lang, "odds.hist.x")
         fig.yaxis.axis_label = tr(lang, "odds.hist.y")
         fig.title.text = tr(lang, "odds.hist.title")
-        self._chart.visible = True
+        self.chart.visible = True
 
     def _louqsor_text(self, report: OddsReport, lang: str) -> str:
         if report.louqsor_stall is None:
@@ -453,20 +466,20 @@ class OddsView(pn.viewable.Viewer):
         return link_rule_ids(note, self.session.lang)
 
     def _show_status(self, key: str, **params) -> None:
-        self._status.object = self._note(tr(self.session.lang, key, **params))
+        self.status.object = self._note(tr(self.session.lang, key, **params))
 
     def _refresh_labels(self) -> None:
         lang = self.session.lang
         self._title.object = f"<h3 style='margin:4px 0'>{esc(tr(lang, 'odds.title'))}</h3>"
         self._explain.object = self._note(tr(lang, "odds.explain"))
-        self._playouts.name = tr(lang, "odds.playouts")
-        self._bots.name = tr(lang, "odds.bots")
-        self._bots.param.update(
+        self.playouts.name = tr(lang, "odds.playouts")
+        self.bot_select.name = tr(lang, "odds.bots")
+        self.bot_select.param.update(
             options={seat_kind_label(lang, kind): kind for kind in ODDS_BOTS},
-            value=self._bots.value or DEFAULT_BOTS,
+            value=self.bot_select.value or DEFAULT_BOTS,
         )
-        self._run.name = tr(lang, "odds.run")
-        self._stop.name = tr(lang, "odds.cancel")
+        self.run_button.name = tr(lang, "odds.run")
+        self.stop_button.name = tr(lang, "odds.cancel")
         self._refresh_what_if()
 
     def _refresh_what_if(self) -> None:
@@ -475,9 +488,9 @@ class OddsView(pn.viewable.Viewer):
         options = {tr(lang, "odds.what_if.none"): AS_IT_IS}
         for option in state.legal_options():
             options[describe_option(state, option, lang)] = option
-        value = self._what_if.value
-        self._what_if.name = tr(lang, "odds.what_if")
-        self._what_if.param.update(
+        value = self.what_if.value
+        self.what_if.name = tr(lang, "odds.what_if")
+        self.what_if.param.update(
             options=options, value=value if value in options.values() else AS_IT_IS
         )
 

@@ -28,10 +28,11 @@ class Players(pn.viewable.Viewer):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._title = HTML("", margin=(0, 5))
-        self._cards = [HTML("", width=CARD_WIDTH, margin=(4, 4)) for _ in range(MAX_SEATS)]
+        #: One card per seat (a seat not in the game is hidden).
+        self.cards = [HTML("", width=CARD_WIDTH, margin=(4, 4)) for _ in range(MAX_SEATS)]
         self._layout = pn.Column(
             self._title,
-            pn.FlexBox(*self._cards, flex_wrap="wrap"),
+            pn.FlexBox(*self.cards, flex_wrap="wrap"),
             sizing_mode="stretch_width",
         )
         self.refresh()
@@ -42,7 +43,7 @@ class Players(pn.viewable.Viewer):
 
     def card_html(self, seat: int) -> str:
         """The HTML of one seat's tableau (for tests)."""
-        return self._cards[seat].object
+        return self.cards[seat].object
 
     @guarded
     def _on_change(self, *_):
@@ -51,7 +52,7 @@ class Players(pn.viewable.Viewer):
     def refresh(self) -> None:
         state, lang = self.session.state, self.session.lang
         self._title.object = f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.players.title'))}</h3>"
-        for seat, pane in enumerate(self._cards):
+        for seat, pane in enumerate(self.cards):
             if seat < state.n:
                 pane.object = _tableau(state, seat, lang, self.session)
                 pane.visible = True

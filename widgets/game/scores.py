@@ -37,10 +37,13 @@ class Scores(DeferredView):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         empty = dict(x=[], top=[], label=[], tip=[])
-        self._prestige = ColumnDataSource(data=dict(empty), name="scores-prestige")
-        self._projected = ColumnDataSource(data=dict(empty), name="scores-projected")
-        self._figure = self._build_figure()
-        self._pane = pn.pane.Bokeh(self._figure, sizing_mode="fixed")
+        #: The bars' data: the prestige held now.
+        self.prestige = ColumnDataSource(data=dict(empty), name="scores-prestige")
+        #: The bars' data: the totals counted now (the final scores once the game is over).
+        self.projected = ColumnDataSource(data=dict(empty), name="scores-projected")
+        #: The Bokeh chart of the scores.
+        self.figure = self._build_figure()
+        self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
         self._title = HTML("", margin=(0, 5))
         self._leader = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self._layout = pn.Column(self._title, self._pane, self._leader)
@@ -67,7 +70,7 @@ class Scores(DeferredView):
         fig.xaxis.major_label_text_font_size = "13px"
         fig.outline_line_color = None
         bars = []
-        for source, fill in ((self._prestige, PRESTIGE_FILL), (self._projected, PROJECTED_FILL)):
+        for source, fill in ((self.prestige, PRESTIGE_FILL), (self.projected, PROJECTED_FILL)):
             bars.append(
                 fig.vbar(
                     x="x",
@@ -88,7 +91,8 @@ class Scores(DeferredView):
                 text_font_size="12px",
                 y_offset=-2,
             )
-        self._legend_items = players_legend(fig, bars)
+        #: The chart's legend, in the session's language.
+        self.legend_items = players_legend(fig, bars)
         fig.add_tools(
             HoverTool(
                 renderers=bars,
@@ -112,21 +116,21 @@ class Scores(DeferredView):
         projected_kind = tr(
             lang, "panel.scores.final" if state.is_over else "panel.scores.projected"
         )
-        self._prestige.data = dict(
+        self.prestige.data = dict(
             x=[seat - BAR / 2 for seat in range(n)],
             top=list(state.prestige),
             label=[str(v) for v in state.prestige],
             tip=tips,
         )
-        self._projected.data = dict(
+        self.projected.data = dict(
             x=[seat + BAR / 2 for seat in range(n)],
             top=scores,
             label=[str(v) for v in scores],
             tip=tips,
         )
-        fig = self._figure
-        self._legend_items[0].label = value(prestige_kind)
-        self._legend_items[1].label = value(projected_kind)
+        fig = self.figure
+        self.legend_items[0].label = value(prestige_kind)
+        self.legend_items[1].label = value(projected_kind)
         fig.xaxis.ticker.ticks = list(range(n))
         fig.xaxis.major_label_overrides = {
             seat: player_name(lang, state.colours, seat) for seat in range(n)

@@ -30,11 +30,16 @@ class Timeline(DeferredView):
         super().__init__(session=session, **params)
         self._updating = False
         self._title = HTML("", margin=(0, 5))
-        self._undo = pn.widgets.Button(width=90, color="primary")
-        self._redo = pn.widgets.Button(width=90, color="primary")
-        self._position = HTML("", margin=(5, 5))
-        self._slider = pn.widgets.IntSlider(start=0, end=1, value=0, sizing_mode="stretch_width")
-        self._steps = pn.widgets.Select(size=8, options={}, sizing_mode="stretch_width")
+        #: Steps back one move.
+        self.undo_button = pn.widgets.Button(width=90, color="primary")
+        #: Steps forward one move.
+        self.redo_button = pn.widgets.Button(width=90, color="primary")
+        #: 'Step n of m' in words.
+        self.position = HTML("", margin=(5, 5))
+        #: Moves to any step of the branch.
+        self.slider = pn.widgets.IntSlider(start=0, end=1, value=0, sizing_mode="stretch_width")
+        #: The branch's steps to pick from.
+        self.steps = pn.widgets.Select(size=8, options={}, sizing_mode="stretch_width")
         # the branch's steps in words, each with its player's colour, newest first
         self._words_title = HTML("", margin=(8, 5, 0, 5))
         self._words = HTML(
@@ -49,42 +54,50 @@ class Timeline(DeferredView):
             },
         )
         self._word_cache: dict = {}
-        self._branch = pn.widgets.Select(width=200)
-        self._new_name = pn.widgets.TextInput(width=200)
-        self._new = pn.widgets.Button(width=180, color="primary", variant="outline")
-        self._rename_to = pn.widgets.TextInput(width=200)
-        self._rename = pn.widgets.Button(width=180, color="primary", variant="outline")
-        self._compare_a = pn.widgets.Select(width=150)
-        self._compare_b = pn.widgets.Select(width=150)
+        #: The branch shown, to switch to another.
+        self.branch = pn.widgets.Select(width=200)
+        #: The name of a new branch from here.
+        self.new_name = pn.widgets.TextInput(width=200)
+        #: Starts the branch named in new_name.
+        self.new_button = pn.widgets.Button(width=180, color="primary", variant="outline")
+        #: The new name for the branch shown.
+        self.rename_to = pn.widgets.TextInput(width=200)
+        #: Renames the branch shown to rename_to.
+        self.rename_button = pn.widgets.Button(width=180, color="primary", variant="outline")
+        #: The first branch to compare.
+        self.compare_a = pn.widgets.Select(width=150)
+        #: The second branch to compare.
+        self.compare_b = pn.widgets.Select(width=150)
         self._compare = pn.widgets.Button(width=120, color="primary", variant="outline")
-        self._table = HTML("", sizing_mode="stretch_width", visible=False)
+        #: The two branches compared (shown after Compare).
+        self.table = HTML("", sizing_mode="stretch_width", visible=False)
         self._compared: tuple[str, str] | None = None
 
-        self._undo.on_click(self._on_undo)
-        self._redo.on_click(self._on_redo)
-        self._new.on_click(self._on_new_branch)
-        self._rename.on_click(self._on_rename)
+        self.undo_button.on_click(self._on_undo)
+        self.redo_button.on_click(self._on_redo)
+        self.new_button.on_click(self._on_new_branch)
+        self.rename_button.on_click(self._on_rename)
         self._compare.on_click(self._on_compare)
-        self._slider.param.watch(self._on_slider, "value_throttled")
-        self._steps.param.watch(self._on_step_list, "value")
-        self._branch.param.watch(self._on_branch, "value")
+        self.slider.param.watch(self._on_slider, "value_throttled")
+        self.steps.param.watch(self._on_step_list, "value")
+        self.branch.param.watch(self._on_branch, "value")
 
         self._branch_title = HTML("", margin=(10, 5, 0, 5))
         self._compare_title = HTML("", margin=(10, 5, 0, 5))
         self._layout = pn.Column(
             self._title,
-            pn.Row(self._undo, self._redo, self._position),
-            self._slider,
+            pn.Row(self.undo_button, self.redo_button, self.position),
+            self.slider,
             self._words_title,
             self._words,
-            self._steps,
+            self.steps,
             self._branch_title,
-            self._branch,
-            pn.Row(self._new_name, self._new, styles={"align-items": "end"}),
-            pn.Row(self._rename_to, self._rename, styles={"align-items": "end"}),
+            self.branch,
+            pn.Row(self.new_name, self.new_button, styles={"align-items": "end"}),
+            pn.Row(self.rename_to, self.rename_button, styles={"align-items": "end"}),
             self._compare_title,
-            pn.Row(self._compare_a, self._compare_b, self._compare, styles={"align-items": "end"}),
-            self._table,
+            pn.Row(self.compare_a, self.compare_b, self._compare, styles={"align-items": "end"}),
+            self.table,
             sizing_mode="stretch_width",
         )
         self.refresh()
@@ -105,11 +118,11 @@ class Timeline(DeferredView):
             self._title.object = (
                 f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.timeline.title'))}</h3>"
             )
-            self._undo.name = tr(lang, "panel.timeline.undo")
-            self._redo.name = tr(lang, "panel.timeline.redo")
-            self._undo.disabled = not history.can_undo
-            self._redo.disabled = not history.can_redo
-            self._position.object = esc(
+            self.undo_button.name = tr(lang, "panel.timeline.undo")
+            self.redo_button.name = tr(lang, "panel.timeline.redo")
+            self.undo_button.disabled = not history.can_undo
+            self.redo_button.disabled = not history.can_redo
+            self.position.object = esc(
                 tr(
                     lang,
                     "panel.timeline.position",
@@ -118,8 +131,8 @@ class Timeline(DeferredView):
                     branch=history.branch,
                 )
             )
-            self._slider.name = tr(lang, "panel.timeline.jump")
-            self._slider.param.update(end=max(1, length), value=step, disabled=length == 0)
+            self.slider.name = tr(lang, "panel.timeline.jump")
+            self.slider.param.update(end=max(1, length), value=step, disabled=length == 0)
             # in words, newest first, so that the latest steps are in view
             words = branch_steps(history, lang, cache=self._word_cache)
             options = {
@@ -131,42 +144,42 @@ class Timeline(DeferredView):
                 _words_html(words, history.state.colours, step, lang), lang
             )
             options[f"0 · {tr(lang, 'panel.timeline.start')}"] = 0
-            self._steps.name = tr(lang, "panel.timeline.steps")
-            self._steps.param.update(options=options, value=step)
+            self.steps.name = tr(lang, "panel.timeline.steps")
+            self.steps.param.update(options=options, value=step)
             branches = history.branches
-            self._branch.name = tr(lang, "panel.timeline.branch")
-            self._branch.param.update(options=branches, value=history.branch)
-            self._new_name.name = tr(lang, "panel.timeline.new_name")
-            self._new_name.placeholder = tr(lang, "panel.timeline.new_placeholder")
-            self._new.name = tr(lang, "panel.timeline.new")
-            self._rename_to.name = tr(lang, "panel.timeline.rename_to")
-            self._rename.name = tr(lang, "panel.timeline.rename")
+            self.branch.name = tr(lang, "panel.timeline.branch")
+            self.branch.param.update(options=branches, value=history.branch)
+            self.new_name.name = tr(lang, "panel.timeline.new_name")
+            self.new_name.placeholder = tr(lang, "panel.timeline.new_placeholder")
+            self.new_button.name = tr(lang, "panel.timeline.new")
+            self.rename_to.name = tr(lang, "panel.timeline.rename_to")
+            self.rename_button.name = tr(lang, "panel.timeline.rename")
             self._branch_title.object = f"<b>{esc(tr(lang, 'panel.timeline.branches'))}</b>"
             self._compare_title.object = f"<b>{esc(tr(lang, 'panel.timeline.compare_title'))}</b>"
-            self._compare_a.name = tr(lang, "panel.timeline.compare_a")
-            self._compare_b.name = tr(lang, "panel.timeline.compare_b")
+            self.compare_a.name = tr(lang, "panel.timeline.compare_a")
+            self.compare_b.name = tr(lang, "panel.timeline.compare_b")
             self._compare.name = tr(lang, "panel.timeline.compare")
-            a, b = self._compare_a.value, self._compare_b.value
+            a, b = self.compare_a.value, self.compare_b.value
             if a not in branches:
                 a = history.branch
             if b not in branches or b == a:
                 b = next((name for name in reversed(branches) if name != a), a)
-            self._compare_a.param.update(options=branches, value=a)
-            self._compare_b.param.update(options=branches, value=b)
+            self.compare_a.param.update(options=branches, value=a)
+            self.compare_b.param.update(options=branches, value=b)
         finally:
             self._updating = False
         if self._compared and all(name in branches for name in self._compared):
             self._show_comparison(*self._compared)
         else:
             self._compared = None
-            self._table.visible = False
+            self.table.visible = False
 
     def _show_comparison(self, a: str, b: str) -> None:
         lang = self.session.lang
         comparison = self.session.compare(a, b)
         self._compared = (a, b)
-        self._table.object = comparison_html(comparison, lang)
-        self._table.visible = True
+        self.table.object = comparison_html(comparison, lang)
+        self.table.visible = True
 
     # ------------------------------------------------------------------ actions
     @guarded
@@ -195,14 +208,14 @@ class Timeline(DeferredView):
     @after_page_message  # the name typed in the same message as the click
     @guarded
     def _on_new_branch(self, *_):
-        if self.session.new_branch(self._new_name.value):
-            self._new_name.value = ""
+        if self.session.new_branch(self.new_name.value):
+            self.new_name.value = ""
 
     @after_page_message
     @guarded
     def _on_rename(self, *_):
-        if self.session.rename_branch(self.session.history.branch, self._rename_to.value):
-            self._rename_to.value = ""
+        if self.session.rename_branch(self.session.history.branch, self.rename_to.value):
+            self.rename_to.value = ""
 
     @after_page_message
     def _on_compare(self, *_):
@@ -210,19 +223,19 @@ class Timeline(DeferredView):
 
     @guarded
     def _compare_chosen(self) -> None:
-        a, b = self._compare_a.value, self._compare_b.value
+        a, b = self.compare_a.value, self.compare_b.value
         if a and b:
             self._show_comparison(a, b)
 
     # the same actions, for tests and notebooks
     def jump_to(self, step: int) -> None:
         """What releasing the slider at ``step`` does."""
-        with param.edit_constant(self._slider):
-            self._slider.value_throttled = step
+        with param.edit_constant(self.slider):
+            self.slider.value_throttled = step
 
     def compare(self, a: str, b: str) -> None:
-        self._compare_a.value = a
-        self._compare_b.value = b
+        self.compare_a.value = a
+        self.compare_b.value = b
         self._compare_chosen()  # what the "Compare" button does
 
 

@@ -62,8 +62,9 @@ class Demo(pn.viewable.Viewer):
         self._button = pn.widgets.Button(button_type="light", css_classes=["lesson-demo-show"])
         self._button.on_click(self._on_press)
         self._account = HTML(sizing_mode="stretch_width", css_classes=["lesson-demo-account"])
-        self._body = pn.Column(self._account, sizing_mode="stretch_width", visible=False)
-        self._layout = pn.Column(self._button, self._body, sizing_mode="stretch_width")
+        #: The demonstration's account, shown once unfolded.
+        self.body = pn.Column(self._account, sizing_mode="stretch_width", visible=False)
+        self._layout = pn.Column(self._button, self.body, sizing_mode="stretch_width")
         self.param.watch(self._on_lang, "lang")
         self._on_lang()
 
@@ -75,12 +76,12 @@ class Demo(pn.viewable.Viewer):
         if self.lesson is None:
             self._build()
         self.shown = True
-        self._body.visible = True
+        self.body.visible = True
         self._on_lang()
 
     def hide(self) -> None:
         self.shown = False
-        self._body.visible = False
+        self.body.visible = False
         self._on_lang()
 
     def _on_press(self, _event) -> None:
@@ -97,7 +98,7 @@ class Demo(pn.viewable.Viewer):
         )
         self.refused = lesson.play(*self.steps).refused
         self.lesson = lesson
-        self._body.append(lesson)
+        self.body.append(lesson)
 
     def account(self) -> list[str]:
         """The engine's sentences about the steps played (and the market's state after)."""

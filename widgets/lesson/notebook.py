@@ -95,7 +95,8 @@ class Lesson(pn.viewable.Viewer):
         # The file's note often says what a move will do: folded until the learner opens it,
         # so that the prediction comes first (#13 item 3); a demonstration shows it open.
         self._note = pn.pane.Markdown(sizing_mode="stretch_width", css_classes=["lesson-note"])
-        self._note_card = pn.Card(
+        #: The card holding the lesson's note (folded in a lesson, open in a demonstration).
+        self.note_card = pn.Card(
             self._note,
             collapsed=note == "folded",
             sizing_mode="stretch_width",
@@ -105,7 +106,7 @@ class Lesson(pn.viewable.Viewer):
         self.param.watch(self._on_lang, "lang")
         self._layout = pn.Column(
             self._title,
-            self._note_card,
+            self.note_card,
             # the decision beside the board, or below it in a narrow notebook column
             pn.FlexBox(
                 pn.Column(
@@ -158,8 +159,8 @@ class Lesson(pn.viewable.Viewer):
         # the file's texts shown as themselves: no HTML, no Markdown (#14)
         self._title.object = f"### {md_escape(self.scenario.title_in(lang))}"
         self._note.object = md_escape(teaching)
-        self._note_card.title = tr(lang, "lesson.note")
-        self._note_card.visible = bool(teaching)
+        self.note_card.title = tr(lang, "lesson.note")
+        self.note_card.visible = bool(teaching)
         cited = ids_in(teaching)
         if cited:  # the rules the text cites, each with its title on hover and text on click
             line = html.escape(f"{tr(lang, 'rules.in_lesson')} {' · '.join(cited)}")

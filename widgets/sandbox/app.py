@@ -144,11 +144,13 @@ class Sandbox(pn.viewable.Viewer):
 
         # --- header
         self._heading = HTML("", margin=(4, 10))
-        self._bot_status = HTML("", margin=(14, 10))
-        self._hints = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
-        self._hints.param.watch(self._on_hints, "value")
+        #: Which bot is thinking now, in words.
+        self.bot_status = HTML("", margin=(14, 10))
+        #: Turns the learner's hints on or off.
+        self.hints_checkbox = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
+        self.hints_checkbox.param.watch(self._on_hints, "value")
         self._download = pn.widgets.FileDownload(
-            callback=self._save_file, filename="nefertiti-game.yaml", color="default"
+            callback=self.save_file, filename="nefertiti-game.yaml", color="default"
         )
         # --- saved games (a served app: see connect_store)
         self._store = None
@@ -168,18 +170,25 @@ class Sandbox(pn.viewable.Viewer):
 
         # --- new game
         self._setup_title = HTML("")
-        self._players_count = pn.widgets.Select(options=[3, 4], value=session.state.n, width=120)
-        self._seed = pn.widgets.IntInput(value=0, start=0, width=120)
-        self._layout_choice = pn.widgets.Select(width=220)
-        self._with_characters = pn.widgets.Checkbox(value=True)
-        self._first_player = pn.widgets.Select(width=220)
-        self._start = pn.widgets.Button(color="primary", width=200)
-        self._start.on_click(self._on_new_game)
-        self._players_count.param.watch(self._on_players_count, "value")
+        #: Setup: how many players.
+        self.players_count = pn.widgets.Select(options=[3, 4], value=session.state.n, width=120)
+        #: Setup: the seed of the shuffle.
+        self.seed = pn.widgets.IntInput(value=0, start=0, width=120)
+        #: Setup: the board's layout.
+        self.layout_choice = pn.widgets.Select(width=220)
+        #: Setup: play with the character cards.
+        self.with_characters = pn.widgets.Checkbox(value=True)
+        #: Setup: who begins.
+        self.first_player = pn.widgets.Select(width=220)
+        #: Starts a new game with the setup chosen.
+        self.start_button = pn.widgets.Button(color="primary", width=200)
+        self.start_button.on_click(self._on_new_game)
+        self.players_count.param.watch(self._on_players_count, "value")
 
         self._seats_title = HTML("")
-        self._seat_selects = [pn.widgets.Select(width=190) for _ in range(MAX_SEATS)]
-        for select in self._seat_selects:
+        #: Who plays each seat (a person or a bot), one drop-down per seat.
+        self.seat_selects = [pn.widgets.Select(width=190) for _ in range(MAX_SEATS)]
+        for select in self.seat_selects:
             select.param.watch(self._on_seat, "value")
         self._updating = False
 
@@ -187,21 +196,22 @@ class Sandbox(pn.viewable.Viewer):
         self._file_label = HTML("", margin=(0, 10))
         self._file = pn.widgets.FileInput(accept=".yaml,.yml,.txt", multiple=False)
         self._file.param.watch(self._on_file, "value")
-        self._file_status = pn.pane.Alert("", alert_type="info", visible=False)
+        #: What became of the last file loaded or saved.
+        self.file_status = pn.pane.Alert("", alert_type="info", visible=False)
 
         setup = pn.Column(
             self._setup_title,
-            pn.Row(self._players_count, self._seed),
-            pn.Row(self._layout_choice, self._first_player),
-            self._with_characters,
-            self._start,
+            pn.Row(self.players_count, self.seed),
+            pn.Row(self.layout_choice, self.first_player),
+            self.with_characters,
+            self.start_button,
             self._seats_title,
-            pn.Row(*self._seat_selects[:2]),
-            pn.Row(*self._seat_selects[2:]),
+            pn.Row(*self.seat_selects[:2]),
+            pn.Row(*self.seat_selects[2:]),
             self._files_title,
             self._file_label,
             self._file,
-            self._file_status,
+            self.file_status,
             self._download,
             sizing_mode="stretch_width",
         )
@@ -222,26 +232,28 @@ class Sandbox(pn.viewable.Viewer):
             self._on_view_built,
         )
         self._shown_view = VIEWS[0]
-        self._view_boxes = {
+        #: The box of each view below the board, by view name (one shown).
+        self.view_boxes = {
             key: pn.Column(
                 visible=key == VIEWS[0], sizing_mode="stretch_width", styles=ORDER["views"]
             )
             for key in self._views
         }
-        self._view_picker = pn.widgets.RadioButtonGroup(
+        #: The buttons choosing the view shown below the board.
+        self.view_picker = pn.widgets.RadioButtonGroup(
             color="primary", value=VIEWS[0], styles=ORDER["buttons"]
         )
-        self._view_picker.param.watch(self._on_view, "value")
+        self.view_picker.param.watch(self._on_view, "value")
 
         # A click on "Open in the Rules view" under any rule ID of the page arrives here
         self._rules_bridge = rules_bridge()
         self._rules_bridge.param.watch(self._on_rules_bridge, "value")
         header = pn.Row(
             self._heading,
-            self._bot_status,
+            self.bot_status,
             pn.layout.HSpacer(),
             self.language,
-            self._hints,
+            self.hints_checkbox,
             self._rules_bridge,
             sizing_mode="stretch_width",
         )
@@ -263,8 +275,8 @@ class Sandbox(pn.viewable.Viewer):
         main = pn.Column(
             self.projector,
             self.board,
-            self._view_picker,
-            *self._view_boxes.values(),
+            self.view_picker,
+            *self.view_boxes.values(),
             css_classes=["nefertiti-main"],
             styles={"flex": "1 1 0", "min-width": f"{MIN_BOARD}px"},
         )
@@ -309,28 +321,28 @@ class Sandbox(pn.viewable.Viewer):
         self._heading.object = (
             f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'panel.title'))}</h2>"
         )
-        self._hints.name = tr(lang, "panel.hints")
+        self.hints_checkbox.name = tr(lang, "panel.hints")
         self._download.label = tr(lang, "saved.file.save")
         self._refresh_saved()
-        self._view_picker.param.update(
+        self.view_picker.param.update(
             options={tr(lang, f"panel.view.{key}"): key for key in VIEWS},
-            value=self._view_picker.value or VIEWS[0],
+            value=self.view_picker.value or VIEWS[0],
         )
         self._setup_title.object = (
             f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.setup.title'))}</h3>"
         )
-        self._players_count.name = tr(lang, "panel.setup.players")
-        self._seed.name = tr(lang, "panel.setup.seed")
-        self._layout_choice.name = tr(lang, "panel.setup.layout")
-        self._layout_choice.param.update(
+        self.players_count.name = tr(lang, "panel.setup.players")
+        self.seed.name = tr(lang, "panel.setup.seed")
+        self.layout_choice.name = tr(lang, "panel.setup.layout")
+        self.layout_choice.param.update(
             options={
                 tr(lang, "panel.setup.layout_first"): "first",
                 tr(lang, "panel.setup.layout_random"): "random",
             },
-            value=self._layout_choice.value or "first",
+            value=self.layout_choice.value or "first",
         )
-        self._with_characters.name = tr(lang, "panel.setup.characters")
-        self._start.name = tr(lang, "panel.setup.start")
+        self.with_characters.name = tr(lang, "panel.setup.characters")
+        self.start_button.name = tr(lang, "panel.setup.start")
         self._seats_title.object = f"<b>{esc(tr(lang, 'panel.setup.seats'))}</b>"
         self._files_title.object = f"<b>{esc(tr(lang, 'panel.file.title'))}</b>"
         self._file_label.object = esc(tr(lang, "panel.file.load"))
@@ -338,12 +350,12 @@ class Sandbox(pn.viewable.Viewer):
 
     def _refresh_first_player(self) -> None:
         lang = self.session.lang
-        n = self._players_count.value
+        n = self.players_count.value
         options = {tr(lang, "panel.setup.first_random"): RANDOM_FIRST}
         options.update({tr(lang, f"colour.{COLOURS[seat]}"): seat for seat in range(n)})
-        value = self._first_player.value
-        self._first_player.name = tr(lang, "panel.setup.first_player")
-        self._first_player.param.update(
+        value = self.first_player.value
+        self.first_player.name = tr(lang, "panel.setup.first_player")
+        self.first_player.param.update(
             options=options, value=value if value in options.values() else RANDOM_FIRST
         )
 
@@ -355,9 +367,9 @@ class Sandbox(pn.viewable.Viewer):
         if 0 <= seat < session.state.n:
             who = tr(lang, f"colour.{session.state.colours[seat]}")
             text = tr(lang, "panel.bot.thinking", player=who)
-            self._bot_status.object = f"<i style='color:#6b4f2a'>{esc(text)}</i>"
+            self.bot_status.object = f"<i style='color:#6b4f2a'>{esc(text)}</i>"
         else:
-            self._bot_status.object = ""
+            self.bot_status.object = ""
 
     # ------------------------------------------------------------------ seats
     @guarded
@@ -370,7 +382,7 @@ class Sandbox(pn.viewable.Viewer):
         kinds = {seat_kind_label(lang, kind): kind for kind in SEAT_KINDS}
         self._updating = True
         try:
-            for seat, select in enumerate(self._seat_selects):
+            for seat, select in enumerate(self.seat_selects):
                 if seat < state.n:
                     kind = session.seats[seat] if seat < len(session.seats) else "human"
                     select.name = tr(lang, f"colour.{state.colours[seat]}")
@@ -385,7 +397,7 @@ class Sandbox(pn.viewable.Viewer):
         if self._updating:
             return
         n = self.session.state.n
-        self.session.seats = [select.value for select in self._seat_selects[:n]]
+        self.session.seats = [select.value for select in self.seat_selects[:n]]
 
     # ------------------------------------------------------------------ actions
     @guarded
@@ -394,7 +406,7 @@ class Sandbox(pn.viewable.Viewer):
 
     @guarded
     def _on_session_hints(self, event):
-        self._hints.value = event.new
+        self.hints_checkbox.value = event.new
 
     @guarded
     def _on_view(self, event):
@@ -404,7 +416,7 @@ class Sandbox(pn.viewable.Viewer):
         """Show one view (built the first time); the hidden ones stop following the game until
         shown again (speed)."""
         self._shown_view = shown
-        for key, box in self._view_boxes.items():
+        for key, box in self.view_boxes.items():
             if key == shown and not box.objects:
                 box.objects = [self._views[key]]
             box.visible = key == shown
@@ -447,16 +459,16 @@ class Sandbox(pn.viewable.Viewer):
 
     def new_game(self) -> bool:
         """Start a game with the options chosen in the "New game" view."""
-        first = self._first_player.value
+        first = self.first_player.value
         options = dict(
-            layout=self._layout_choice.value or "first",
-            characters=bool(self._with_characters.value),
+            layout=self.layout_choice.value or "first",
+            characters=bool(self.with_characters.value),
             first_player=None if first in (None, RANDOM_FIRST) else first,
         )
-        seed = self._seed.value if self._seed.value is not None else 0
-        started = self.session.new_game(self._players_count.value, seed, **options)
+        seed = self.seed.value if self.seed.value is not None else 0
+        started = self.session.new_game(self.players_count.value, seed, **options)
         if started:
-            self._file_status.visible = False
+            self.file_status.visible = False
         return started
 
     @guarded
@@ -544,14 +556,15 @@ class Sandbox(pn.viewable.Viewer):
             text += "\n\n" + md_escape(tr(lang, "panel.file.warnings")) + "\n\n"
             text += "\n".join(f"- {md_escape(warning)}" for warning in warnings)
         self._show_file_status(text, "warning" if warnings else "success")
-        self._players_count.value = self.session.state.n
+        self.players_count.value = self.session.state.n
         return True
 
     def _show_file_status(self, text: str, kind: str) -> None:
-        self._file_status.param.update(object=text, alert_type=kind, visible=bool(text))
+        self.file_status.param.update(object=text, alert_type=kind, visible=bool(text))
 
-    def _save_file(self):
-        """The whole game (every branch, where it is, the seats): loads back identically."""
+    def save_file(self) -> io.StringIO:
+        """What the Save button downloads: the whole game (every branch, where it is, the
+        seats), which loads back identically."""
         try:
             return io.StringIO(self.session.whole_record().dumps())
         except Exception as error:  # never into the page
@@ -611,9 +624,9 @@ class Sandbox(pn.viewable.Viewer):
         }
         self._refresh_saved()
         page_js = CustomJS(
-            args=dict(page=self._page, fig=self.board._figure, COOKIE=BROWSER_COOKIE), code=PAGE_JS
+            args=dict(page=self._page, fig=self.board.figure, COOKIE=BROWSER_COOKIE), code=PAGE_JS
         )
-        self.board._figure.js_on_change("inner_width", page_js)
+        self.board.figure.js_on_change("inner_width", page_js)
         self._page.js_on_change("data", page_js)
         self.session.autosave(self._write, key=self._token)
         self.session.param.watch(lambda *_: self.session._schedule_save(), ["lang", "hints"])
@@ -746,11 +759,11 @@ class Sandbox(pn.viewable.Viewer):
     # for tests
     def open_view(self, view: str) -> None:
         """Show one of the views below the board (what a click on its button does)."""
-        self._view_picker.value = view
+        self.view_picker.value = view
 
     @property
     def visible_view(self) -> str:
-        return next(key for key, box in self._view_boxes.items() if box.visible)
+        return next(key for key, box in self.view_boxes.items() if box.visible)
 
 
 class _LazyViews(Mapping):

@@ -75,18 +75,23 @@ class Practice(pn.viewable.Viewer):
         self._reason = ""
         self._title = HTML("", sizing_mode="stretch_width")
         self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
-        self._table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
-        self._rules = HTML("", sizing_mode="stretch_width", css_classes=["practice-rules"])
-        self._next = pn.widgets.Button(color="primary", width=200, css_classes=["practice-next"])
-        self._next.on_click(lambda _event: self.next())
+        #: The position in words (what each player holds, who decides now).
+        self.table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
+        #: The rules the current position practises.
+        self.rules = HTML("", sizing_mode="stretch_width", css_classes=["practice-rules"])
+        #: Goes on to the next position.
+        self.next_button = pn.widgets.Button(
+            color="primary", width=200, css_classes=["practice-next"]
+        )
+        self.next_button.on_click(lambda _event: self.next())
         self._holder = pn.Column(sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title,
             self._info,
             self._holder,
-            self._table,
-            self._rules,
-            self._next,
+            self.table,
+            self.rules,
+            self.next_button,
             sizing_mode="stretch_width",
             css_classes=["practice-view"],
         )
@@ -145,7 +150,7 @@ class Practice(pn.viewable.Viewer):
             f"<div style='color:#555;font-family:{esc(FONT_STACK)}'>"
             f"{esc(tr(lang, 'practice.intro'))}</div>"
         )
-        self._next.name = tr(lang, "practice.next")
+        self.next_button.name = tr(lang, "practice.next")
         if g is None:
             return
         dots = "\u25cf" * g.difficulty + "\u25cb" * (5 - g.difficulty)
@@ -163,18 +168,18 @@ class Practice(pn.viewable.Viewer):
         if answered:
             rules = ", ".join(g.rule_ids)
             text = esc(tr(lang, "practice.answered", rules=rules))
-            self._rules.object = link_rule_ids(
+            self.rules.object = link_rule_ids(
                 f"<div class='practice-rule-ids' style='font-family:{esc(FONT_STACK)}'>{text}</div>",
                 lang,
             )
         else:
-            self._rules.object = (
+            self.rules.object = (
                 f"<div style='color:#777;font-family:{esc(FONT_STACK)}'>"
                 f"{esc(tr(lang, 'practice.rules_after'))}</div>"
             )
         state = g.exercise.state()
         items = "".join(f"<li>{esc(line)}</li>" for line in P.table_lines(state, lang))
-        self._table.object = (
+        self.table.object = (
             f"<div style='font-family:{esc(FONT_STACK)}'><b>"
             f"{esc(tr(lang, 'practice.table.title'))}</b>"
             f"<ul style='margin:2px 0;padding-left:18px'>{items}</ul></div>"
