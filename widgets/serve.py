@@ -1,11 +1,14 @@
-"""``nefertiti serve``: the Sandbox as a web app for a group (one game per browser session).
+"""``nefertiti serve``: the tutor as a web app for a group: the front page (``/``), the Sandbox
+(``/tutor``, one game per browser session), the classroom's teacher page (``/classroom``) and
+learners' page (``/join``). This module puts the pages together; what serves them, with no view
+in it, is in ``widgets.server``.
 
 The engine's command line knows nothing of Panel: this module plugs the ``serve`` command in
 through the ``nefertiti.commands`` entry point (see pyproject.toml), and imports Panel only when
 the command runs.
 
-What the server lets a visitor do, and what it refuses, is written down in docs/security.md
-(issue #14): Panel's ``/components/`` route serves only :data:`COMPONENT_MODULES` (none: the
+What the server lets a visitor do, and what it refuses, is written down in docs/security.md:
+Panel's ``/components/`` route serves only :data:`COMPONENT_MODULES` (none: the
 Sandbox's page asks for nothing there), websockets are accepted only from the served address
 (and the hosts ``--allow-websocket-origin`` names), live sessions are capped
 (``--max-sessions``), each client may start only so many sessions a minute
@@ -265,7 +268,7 @@ def deferred_app():
 
     A ``GET /tutor`` from a script or an ``<img>`` tag (which never runs the page's JavaScript)
     then costs a few milliseconds instead of a whole Sandbox (about 0.5 s of the server's CPU,
-    all of it on the event loop every session shares), and saves no game (#14). A browser gets
+    all of it on the event loop every session shares), and saves no game. A browser gets
     the same Sandbox a moment later, from the session's ``onload``.
     """
     import panel as pn
@@ -294,7 +297,7 @@ def _report_callback_error(error: BaseException) -> None:
     log.error("callback failed", exc_info=error)
     try:
         if pn.state.notifications is not None:
-            # the notification's text is HTML: an error may quote a file or an input (#14)
+            # the notification's text is HTML: an error may quote a file or an input
             text = html.escape(str(error)[:300])
             pn.state.notifications.error(f"Something went wrong: {text} (logged on the server)")
     except Exception:  # pragma: no cover - no session to tell
@@ -345,7 +348,7 @@ def serve(
     from widgets.classroom.pages import learner_app, teacher_app
 
     server = pn.serve(
-        # the Sandbox; the classroom's teacher page and learners' page (#16)
+        # the Sandbox; the classroom's teacher page and learners' page
         {APP_NAME: deferred_app, "classroom": teacher_app, "join": learner_app},
         port=port,
         address=address,
@@ -375,7 +378,7 @@ def serve(
     # full garbage collections when no message is in flight, never in the middle of a move
     SERVED.pacer = pace_collections()
     # SIGTERM (a service manager, `kill`) stops the loop like Ctrl+C, and either way the games
-    # with a save still scheduled are written before the process ends (nothing lost, #14)
+    # with a save still scheduled are written before the process ends (nothing lost)
     loop = server.io_loop
     previous = signal.signal(signal.SIGTERM, lambda *_: loop.add_callback_from_signal(loop.stop))
     try:

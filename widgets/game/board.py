@@ -661,7 +661,7 @@ class Board(pn.viewable.Viewer):
             tips["x"].append(cell.x)
             tips["y"].append(cell.y)
             name = square_name(O.SQUARE_STALL[cell.option], cell.index, lang, marked=True)
-            tip = name[:1].upper() + name[1:]  # by its bid and mark, never its index (#13 item 7)
+            tip = name[:1].upper() + name[1:]  # by its bid and mark, never its index
             if closes:
                 tip += " — " + tr(lang, "board.closes_here")
             tips["tip"].append(tip)

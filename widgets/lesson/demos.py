@@ -3,7 +3,7 @@
 A lesson's own board is the learner's: it starts where the text says and only the learner changes
 it. A demonstration is a second board staged from the same position file, with the steps played
 on it and told in the engine's words, and it stays folded until the learner asks for it, so that
-the learner predicts first (issue #13, "predict, then try"). A cell that builds one can run twice,
+the learner predicts first ("predict, then try"). A cell that builds one can run twice,
 or out of order: nothing is played until the button is pressed, and a refused step is shown as a
 sentence, never raised.
 

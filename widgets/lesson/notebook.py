@@ -93,7 +93,7 @@ class Lesson(pn.viewable.Viewer):
         self._restart.on_click(lambda _e: self.session.jump(0))
         self._title = pn.pane.Markdown(sizing_mode="stretch_width")
         # The file's note often says what a move will do: folded until the learner opens it,
-        # so that the prediction comes first (#13 item 3); a demonstration shows it open.
+        # so that the prediction comes first; a demonstration shows it open.
         self._note = pn.pane.Markdown(sizing_mode="stretch_width", css_classes=["lesson-note"])
         #: The card holding the lesson's note (folded in a lesson, open in a demonstration).
         self.note_card = pn.Card(
@@ -156,7 +156,7 @@ class Lesson(pn.viewable.Viewer):
         lang = self.lang
         self.session.lang = lang
         teaching = self.scenario.teaching_in(lang).strip()  # the file's text in this language
-        # the file's texts shown as themselves: no HTML, no Markdown (#14)
+        # the file's texts shown as themselves: no HTML, no Markdown
         self._title.object = f"### {md_escape(self.scenario.title_in(lang))}"
         self._note.object = md_escape(teaching)
         self.note_card.title = tr(lang, "lesson.note")
@@ -227,7 +227,7 @@ def exercises(topic, lang: str = "en", board_width: int = 620) -> pn.Column:
 
 def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane.HTML:
     """The learner's record, section by section: the rules seen on a board, practised by their
-    own clicks and choices, and answered right or wrong in exercises (#13). It redraws itself
+    own clicks and choices, and answered right or wrong in exercises. It redraws itself
     after every change of the record, and shows the warning about the record's file, if any."""
     coverage = coverage if coverage is not None else learner_coverage()
     coverage.refresh()  # what other kernels have added meanwhile

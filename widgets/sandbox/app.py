@@ -217,7 +217,7 @@ class Sandbox(pn.viewable.Viewer):
         )
 
         # --- the views around the board, one at a time, each built when first shown (or asked
-        # for): a page load builds only the first (#14: a session costs only what it must)
+        # for): a page load builds only the first: a session costs only what it must
         self._views = _LazyViews(
             {
                 "characters": lambda: Characters(session),
@@ -485,7 +485,7 @@ class Sandbox(pn.viewable.Viewer):
     def _load_file_off_loop(self, doc, data: bytes, name: str) -> None:
         """Served: the upload is checked in a worker process within a time and memory budget,
         then read in a thread (widgets.server.upload); the game changes on the loop's next tick. The
-        event loop, and so every other session, never parses it (#14)."""
+        event loop, and so every other session, never parses it."""
         from widgets.server.upload import load_checked
 
         self._upload_token = token = getattr(self, "_upload_token", 0) + 1

@@ -1,4 +1,4 @@
-"""Uploaded files are read off the server's event loop, within a time and a memory budget (#14).
+"""Uploaded files are read off the server's event loop, within a time and a memory budget.
 
 An upload arrives as bytes in the session's callback, on the event loop that serves every
 session. Reading it there let one crafted file stall everyone (a zlib bomb in ``random_state``
