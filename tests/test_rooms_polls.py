@@ -40,13 +40,13 @@ def test_the_teacher_asks_every_learner_and_sees_who_answered(klass):
     polls = teacher.room.polls
     assert polls.counts()["red"] == 1 and polls.counts()["blue"] == 1
     assert polls.answered() == ("1", "2") and polls.waiting() == ("3",)
-    assert "Chen" in teacher.poll_panel._who.object
-    teacher.poll_panel._on_reveal()
+    assert "Chen" in teacher.poll_panel.who.object
+    teacher.poll_panel.reveal_button.clicks += 1  # the teacher presses Reveal
     right = E.EXERCISES[WHO].check("red").headline
-    assert right in ana.poll_card._verdict.object
+    assert right in ana.poll_card.verdict.object
     assert WHO in polls.record.row("1").right
     assert WHO in polls.record.row("2").wrong
-    assert "poll-class-row" in teacher.class_view._table.object
+    assert "poll-class-row" in teacher.class_view.table.object
 
 
 def test_a_paused_room_and_a_removed_learner_take_no_answers(klass):
@@ -54,7 +54,7 @@ def test_a_paused_room_and_a_removed_learner_take_no_answers(klass):
     teacher.poll_panel.push(f"lesson:{WHO}")
     teacher._on_pause()
     assert ana.poll_card.answer("red") is None
-    assert tr("en", "poll.refused.paused") in ana.poll_card._error.object
+    assert tr("en", "poll.refused.paused") in ana.poll_card.error.object
     teacher._on_pause()
     assert ana.poll_card.answer("red") == "red"
     teacher._remove_select.value = 2  # Ben
@@ -79,13 +79,13 @@ def test_each_page_its_own_language_the_same_question(klass):
     ben.session.lang = "de"
     prompt_de = E.EXERCISES[WHO].prompt("de")
     assert prompt_de != E.EXERCISES[WHO].prompt("en")
-    assert esc(prompt_de) in ben.poll_card._question.object
-    assert esc(E.EXERCISES[WHO].prompt("en")) in ana.poll_card._question.object
-    assert esc(E.EXERCISES[WHO].prompt("en")) in teacher.poll_panel._question.object
+    assert esc(prompt_de) in ben.poll_card.question.object
+    assert esc(E.EXERCISES[WHO].prompt("en")) in ana.poll_card.question.object
+    assert esc(E.EXERCISES[WHO].prompt("en")) in teacher.poll_panel.question.object
     assert teacher.room.participant(ben.token).lang == "de"  # kept by the room for Ben
     teacher.session.lang = "zh"
     assert teacher.poll_panel.lang == "zh" and teacher.class_view.lang == "zh"
-    assert tr("zh", "poll.class.title") in teacher.class_view._table.object
+    assert tr("zh", "poll.class.title") in teacher.class_view.table.object
 
 
 def test_the_class_record_follows_the_table(klass):
