@@ -34,7 +34,7 @@ def test_the_teacher_asks_every_learner_and_sees_who_answered(klass):
     teacher, (ana, ben, chen) = klass
     poll = teacher.poll_panel.push(f"lesson:{WHO}")
     assert sorted(poll.learners) == ["1", "2", "3"]
-    assert all(page._poll_box.visible for page in (ana, ben, chen))
+    assert all(page.poll_box.visible for page in (ana, ben, chen))
     assert ana.poll_card.answer("red") == "red"
     assert ben.poll_card.answer("blue") == "blue"
     polls = teacher.room.polls
@@ -52,13 +52,13 @@ def test_the_teacher_asks_every_learner_and_sees_who_answered(klass):
 def test_a_paused_room_and_a_removed_learner_take_no_answers(klass):
     teacher, (ana, ben, _chen) = klass
     teacher.poll_panel.push(f"lesson:{WHO}")
-    teacher._on_pause()
+    teacher.pause_button.clicks += 1
     assert ana.poll_card.answer("red") is None
     assert tr("en", "poll.refused.paused") in ana.poll_card.error.object
-    teacher._on_pause()
+    teacher.pause_button.clicks += 1
     assert ana.poll_card.answer("red") == "red"
-    teacher._remove_select.value = 2  # Ben
-    teacher._on_remove()
+    teacher.remove_select.value = 2  # Ben
+    teacher.remove_button.clicks += 1
     assert "2" not in teacher.room.polls.current.learners
     with pytest.raises(PollError):
         ben.poll_card.submit("2", "red")
