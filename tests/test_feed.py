@@ -166,6 +166,7 @@ def test_news_sent_while_the_listener_was_away_is_covered_by_the_resync(pg_feeds
     url, (one, other) = pg_feeds
     heard = Heard()
     other.subscribe(heard.change, heard.resync)
+    # private: the feed's reconnection, slowed (no public switch for a slow network)
     connect = other._connect
 
     def slow_connect():

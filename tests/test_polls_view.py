@@ -67,7 +67,7 @@ def classroom(classroom_module):
 
 def test_the_teachers_menu_lists_the_lessons_in_order_then_practice(classroom):
     _polls, teacher, *_ = classroom
-    groups = teacher._pick.groups
+    groups = teacher.pick.groups
     refs = [ref for group in groups.values() for ref in group.values()]
     lessons = [f"lesson:{ex.id}" for _, ex in lesson_exercises()]
     assert refs[: len(lessons)] == lessons
@@ -79,74 +79,74 @@ def test_the_teachers_menu_lists_the_lessons_in_order_then_practice(classroom):
 def test_ask_answer_and_reveal_through_the_buttons(classroom):
     polls, teacher, ana, bo, table = classroom
     assert polls.current is None
-    assert tr("en", "poll.learner.idle") in text(ana._question.object)
-    press(teacher._push)
+    assert tr("en", "poll.learner.idle") in text(ana.question.object)
+    press(teacher.push_button)
     poll = polls.current
     assert poll is not None and poll.exercise is E.EXERCISES[WHO]
     assert set(poll.learners) == {"a", "b"}
     prompt = E.EXERCISES[WHO].prompt("en")
-    assert prompt in text(teacher._question.object) and prompt in text(ana._question.object)
-    assert E.EXERCISES[WHO].prompt("de") in text(bo._question.object)
+    assert prompt in text(teacher.question.object) and prompt in text(ana.question.object)
+    assert E.EXERCISES[WHO].prompt("de") in text(bo.question.object)
     # the choices are the engine's, in each learner's language
-    assert ana._choices.options == {label: v for v, label in E.EXERCISES[WHO].choices("en")}
-    assert bo._choices.options == {label: v for v, label in E.EXERCISES[WHO].choices("de")}
+    assert ana.choices.options == {label: v for v, label in E.EXERCISES[WHO].choices("en")}
+    assert bo.choices.options == {label: v for v, label in E.EXERCISES[WHO].choices("de")}
     staged = E.EXERCISES[WHO].state()  # the card's board shows the question's position
     assert ana.board is not None
     assert ana.session.state.owners == staged.owners and ana.session.state.deben == staged.deben
     assert teacher.board is not None and teacher.session.state.owners == staged.owners
 
-    ana._choices.value = "green"  # Ana clicks Green, then changes her mind
-    ana._choices.value = "red"
-    bo._choices.value = "blue"
+    ana.choices.value = "green"  # Ana clicks Green, then changes her mind
+    ana.choices.value = "red"
+    bo.choices.value = "blue"
     assert polls.counts()["red"] == 1 and polls.counts()["blue"] == 1
-    assert "Red" in text(ana._status.object)
-    bars = text(teacher._bars.object)
+    assert "Red" in text(ana.status.object)
+    bars = text(teacher.bars.object)
     assert re.search(r"Red\s+1", bars) and re.search(r"Green\s+0", bars)
-    assert "2 of 2 have answered" in text(teacher._who.object)
-    assert "Red" in text(table._table.object)
-    assert teacher._reveal.visible and teacher._result.object == ""
+    assert "2 of 2 have answered" in text(teacher.who.object)
+    assert "Red" in text(table.table.object)
+    assert teacher.reveal_button.visible and teacher.result.object == ""
 
-    press(teacher._reveal)
-    assert poll.revealed and not teacher._reveal.visible
+    press(teacher.reveal_button)
+    assert poll.revealed and not teacher.reveal_button.visible
     engine = E.EXERCISES[WHO].check("red", "en")
-    shown = text(teacher._result.object)
+    shown = text(teacher.result.object)
     assert tr("en", "poll.right_answer", answer=engine.right_answer) in shown
-    assert said(engine.reason, teacher._result.object)  # the engine's own words
-    assert "poll-bar-right" in teacher._bars.object and "data-key='red'" in teacher._bars.object
-    assert E.EXERCISES[WHO].check("red", "en").headline in text(ana._verdict.object)
-    assert E.EXERCISES[WHO].check("blue", "de").headline in text(bo._verdict.object)
-    assert ana._choices.disabled
+    assert said(engine.reason, teacher.result.object)  # the engine's own words
+    assert "poll-bar-right" in teacher.bars.object and "data-key='red'" in teacher.bars.object
+    assert E.EXERCISES[WHO].check("red", "en").headline in text(ana.verdict.object)
+    assert E.EXERCISES[WHO].check("blue", "de").headline in text(bo.verdict.object)
+    assert ana.choices.disabled
     row = polls.record.row("a")
     assert row.right == (WHO,)
 
 
 def test_an_answer_after_the_reveal_is_refused_on_the_card_and_the_answer_kept(classroom):
     polls, teacher, ana, _bo, _table = classroom
-    press(teacher._push)
-    ana._choices.value = "red"
-    press(teacher._reveal)
-    ana._choices.value = "green"  # a stale page sends a late click
-    assert tr("en", "poll.refused.revealed") in text(ana._error.object)
-    assert polls.current.answer_of("a") == "red" and ana._choices.value == "red"
+    press(teacher.push_button)
+    ana.choices.value = "red"
+    press(teacher.reveal_button)
+    ana.choices.value = "green"  # a stale page sends a late click
+    assert tr("en", "poll.refused.revealed") in text(ana.error.object)
+    assert polls.current.answer_of("a") == "red" and ana.choices.value == "red"
 
 
 def test_a_late_learner_is_told_the_question_was_before_them(classroom):
     polls, teacher, _ana, _bo, _table = classroom
-    press(teacher._push)
+    press(teacher.push_button)
     polls.record.join("late", "Lu")
     late = LearnerPollCard(polls, "late")
-    assert tr("en", "poll.learner.not_asked") in text(late._question.object)
-    assert not late._choices.visible and late.board is None
+    assert tr("en", "poll.learner.not_asked") in text(late.question.object)
+    assert not late.choices.visible and late.board is None
     polls.include("late")
-    assert late._choices.visible and late.board is not None
+    assert late.choices.visible and late.board is not None
     late.detach()
 
 
 def test_learner_names_are_escaped_everywhere(classroom):
     polls, teacher, ana, bo, table = classroom
-    press(teacher._push)
-    bo._choices.value = "red"
-    for pane in (teacher._who, table._table):
+    press(teacher.push_button)
+    bo.choices.value = "red"
+    for pane in (teacher.who, table.table):
         assert "<img" not in pane.object
         assert html.escape(HOSTILE) in pane.object or html.escape(HOSTILE, quote=False) in (
             pane.object
@@ -157,26 +157,26 @@ def test_learner_names_are_escaped_everywhere(classroom):
 def test_typed_numbers_are_sent_and_a_bad_one_is_refused_in_the_learners_language(classroom):
     polls, teacher, ana, bo, _table = classroom
     teacher.select(f"lesson:{DEBEN}")
-    press(teacher._push)
-    assert ana._free.visible and not ana._choices.visible
-    ana._typed.value = "1"
-    press(ana._send)
-    bo._typed.value = "ein paar"
-    press(bo._send)
+    press(teacher.push_button)
+    assert ana.free.visible and not ana.choices.visible
+    ana.typed.value = "1"
+    press(ana.send_button)
+    bo.typed.value = "ein paar"
+    press(bo.send_button)
     assert polls.counts() == {"+1": 1}
-    assert E.EXERCISES[DEBEN].check("ein paar", "de").headline in text(bo._error.object)
-    assert "+1" in text(teacher._bars.object)
-    press(teacher._reveal)
-    assert tr("en", "poll.learner.no_answer") in text(bo._verdict.object) or (
-        tr("de", "poll.learner.no_answer") in text(bo._verdict.object)
+    assert E.EXERCISES[DEBEN].check("ein paar", "de").headline in text(bo.error.object)
+    assert "+1" in text(teacher.bars.object)
+    press(teacher.reveal_button)
+    assert tr("en", "poll.learner.no_answer") in text(bo.verdict.object) or (
+        tr("de", "poll.learner.no_answer") in text(bo.verdict.object)
     )
-    assert E.EXERCISES[DEBEN].check("1", "en").headline in text(ana._verdict.object)
+    assert E.EXERCISES[DEBEN].check("1", "en").headline in text(ana.verdict.object)
 
 
 def test_a_square_question_is_answered_by_a_button_or_a_click_on_the_board(classroom):
     polls, teacher, ana, bo, _table = classroom
     teacher.select(f"lesson:{SQUARE}")
-    press(teacher._push)
+    press(teacher.push_button)
     ex = E.EXERCISES[SQUARE]
     right = ex.right_answer()[0]
     state = ex.state()
@@ -185,32 +185,32 @@ def test_a_square_question_is_answered_by_a_button_or_a_click_on_the_board(class
     assert teacher.session.state.owners != E.EXERCISES[WHO].state().owners  # not the last one's
     ana.board.click(cell.x, cell.y)  # a click on the board's square answers
     assert polls.current.answer_of("a") == str(right)
-    wrong = next(k for k in bo._choices.options.values() if k != str(right))
-    bo._choices.value = wrong
-    press(teacher._reveal)
+    wrong = next(k for k in bo.choices.options.values() if k != str(right))
+    bo.choices.value = wrong
+    press(teacher.reveal_button)
     assert polls.current.result.correct == {"a": True, "b": False}
 
 
 def test_the_teacher_with_no_learners_is_told_so_and_nothing_is_asked():
     polls = Polls()
     teacher = TeacherPollPanel(polls, lang="de")
-    press(teacher._push)
+    press(teacher.push_button)
     assert polls.current is None
-    assert tr("de", "poll.teacher.no_learners") in text(teacher._error.object)
+    assert tr("de", "poll.teacher.no_learners") in text(teacher.error.object)
     teacher.detach()
 
 
 def test_every_label_follows_the_language(classroom):
     polls, teacher, ana, _bo, table = classroom
-    press(teacher._push)
+    press(teacher.push_button)
     for lang in ("de", "zh", "en"):
         for view in (teacher, ana, table):
             view.lang = lang
-        assert teacher._push.name == tr(lang, "poll.teacher.push")
-        assert teacher._reveal.name == tr(lang, "poll.teacher.reveal")
-        assert tr(lang, "poll.class.rules") in text(table._table.object)
-        assert E.EXERCISES[WHO].prompt(lang) in text(ana._question.object)
-        assert set(ana._choices.options) == {label for _, label in E.EXERCISES[WHO].choices(lang)}
+        assert teacher.push_button.name == tr(lang, "poll.teacher.push")
+        assert teacher.reveal_button.name == tr(lang, "poll.teacher.reveal")
+        assert tr(lang, "poll.class.rules") in text(table.table.object)
+        assert E.EXERCISES[WHO].prompt(lang) in text(ana.question.object)
+        assert set(ana.choices.options) == {label for _, label in E.EXERCISES[WHO].choices(lang)}
 
 
 def test_the_class_view_shows_rules_seen_right_wrong_and_current_answers():
@@ -218,7 +218,7 @@ def test_the_class_view_shows_rules_seen_right_wrong_and_current_answers():
     polls.record.join("a", "Ana")
     polls.record.join("b", HOSTILE)
     table = ClassView(polls)
-    assert "Ana" in text(table._table.object)
+    assert "Ana" in text(table.table.object)
     polls.push(E.EXERCISES[WHO], ["a", "b"])
     polls.answer("a", "red")
     polls.reveal()
@@ -232,7 +232,7 @@ def test_the_class_view_shows_rules_seen_right_wrong_and_current_answers():
     def cells(row: str) -> list[str]:
         return [text(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
 
-    rows = re.findall(r"<tr class='poll-class-row'>(.*?)</tr>", table._table.object)
+    rows = re.findall(r"<tr class='poll-class-row'>(.*?)</tr>", table.table.object)
     ana, bo = (cells(r) for r in rows)
     assert ana[0] == "Ana" and bo[0] == HOSTILE
     assert ana[1].split()[0] == str(len(rules)) and all(r in ana[1] for r in rules)
@@ -240,6 +240,6 @@ def test_the_class_view_shows_rules_seen_right_wrong_and_current_answers():
     assert ana[2:5] == ["1", "0", tr("en", "poll.class.not_yet")]
     assert bo[2:5] == ["0", "0", "+1"]  # not answered the first: neither right nor wrong
     polls.reveal()
-    rows = re.findall(r"<tr class='poll-class-row'>(.*?)</tr>", table._table.object)
+    rows = re.findall(r"<tr class='poll-class-row'>(.*?)</tr>", table.table.object)
     assert cells(rows[1])[2:5] == ["1", "0", "+1 \u2714"]
     table.detach()

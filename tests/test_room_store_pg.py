@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, select
 from nefertiti_core import violations
 from widgets.classroom.feed import PgFeed, wait_for
 from widgets.classroom.room import Rooms
-from widgets.classroom.room_store import _history, connect, rooms_table
+from widgets.classroom.room_store import connect, rooms_table, stored_history
 
 
 class Process:
@@ -120,7 +120,7 @@ def test_a_conflicting_move_is_refused_as_stale_and_nothing_is_doubled(two):
     with a.engine.connect() as db:
         row = db.execute(select(rooms_table).where(rooms_table.c.code == room_a.code)).one()
     assert row.version == before + 1 == room_b.stored_version
-    assert _history(row).steps() == room_a.table.steps()
+    assert stored_history(row).steps() == room_a.table.steps()
     # the next move from B is accepted (its cache is current again)
     assert room_b.play(key, room_b.table.state.legal_options()[0]) is None
 
@@ -206,7 +206,7 @@ def test_many_participants_in_two_processes_lose_and_double_no_move(two):
         }
     for room_a, room_b, _, _ in rooms:
         row = rows[room_a.code]
-        stored = _history(row)  # the stored game replayed through the engine
+        stored = stored_history(row)  # the stored game replayed through the engine
         assert stored is not None
         # every accepted move is in the database once: the game's length is the count
         assert stored.length() == accepted[room_a.code] >= moves_each
@@ -250,7 +250,7 @@ class Views:
 
     def __init__(self, polls):
         self.kinds: list[str] = []
-        self._stop = polls.on_change(lambda _polls, what: self.kinds.append(what))
+        self.stop = polls.on_change(lambda _polls, what: self.kinds.append(what))
 
 
 def a_big_class(a, b, each=5):

@@ -7,6 +7,7 @@ afresh."""
 from __future__ import annotations
 
 import pytest
+from rendered import html, seen, source
 
 from nefertiti_core.engine.i18n import tr
 from widgets.classroom.pages import LearnerPage, TeacherPage
@@ -34,24 +35,10 @@ def play_first(teacher) -> None:
     assert teacher.room.play(teacher.key, state.legal_options()[0]) is None
 
 
-def seen(panel: DecisionPanel) -> dict:
-    """What the browser shows of a decision panel (read from its widgets, not through the
-    properties that bring a hidden panel up to date)."""
-    return {
-        "title": panel._title.object,
-        "who": panel.who.object,
-        "buttons": [(b.name, b.description.content) for b in panel.buttons if b.visible],
-        "button_options": list(panel._button_options),
-        "place_box": panel.place_box.visible,
-        "place_groups": panel.place_select.groups if panel.place_box.visible else None,
-        "place_value": panel.place_select.value if panel.place_box.visible else None,
-        "place_preview": panel.place_preview.object if panel.place_box.visible else None,
-        "options_label": (panel._options_label.visible, panel._options_label.object),
-        "over": panel.over.visible,
-    }
-
-
 def same_as_fresh(page) -> None:
+    """What the browser shows of the page's decision panel (read from what it lays out, not
+    through the properties that bring a hidden panel up to date) is what a panel built afresh
+    shows."""
     fresh = DecisionPanel(page.session, show_who=False)
     assert seen(page.decision) == seen(fresh)
 
@@ -73,20 +60,20 @@ def test_a_hidden_panel_is_not_rebuilt_per_move_and_is_right_once_the_learner_ca
     room = teacher.room
     seat, moves = later_seat(room.table.state)
     assert teacher.give_seat(seat, person_id(ana))
-    assert not ana._decision_box.visible and not ana.decision.shown
+    assert not ana.decision_box.visible and not ana.decision.shown
     before_ana, before_ben = ana.decision.refreshes, ben.decision.refreshes
     ana.session.lang = "de"  # changed while hidden: the panel is in German once shown
     for _ in range(moves - 1):
         play_first(teacher)
         assert room.table.state.decider != seat
-        assert not ana._decision_box.visible
+        assert not ana.decision_box.visible
         assert ana.decision.refreshes == before_ana  # hidden: not rebuilt on this move
     play_first(teacher)
     assert room.table.state.decider == seat
     # Ana's seat decides: the panel is shown, brought up to date once, in her language
-    assert ana._decision_box.visible and ana.decision.shown
+    assert ana.decision_box.visible and ana.decision.shown
     assert ana.decision.refreshes == before_ana + 1
-    assert tr("de", "panel.decision.title") in ana.decision._title.object
+    assert tr("de", "panel.decision.title") in html(ana.decision)
     same_as_fresh(ana)
     assert ana.decision.button_options or ana.decision.placement_options
     # and it plays: her option goes through the room
@@ -95,7 +82,7 @@ def test_a_hidden_panel_is_not_rebuilt_per_move_and_is_right_once_the_learner_ca
     assert ana.decision.click(option)
     assert room.table.step > step and ana.session.error == ""
     # Ben watches (no seat): his panel was never built, whatever the table did
-    assert not ben._decision_box.visible
+    assert not ben.decision_box.visible
     assert ben.decision.refreshes == before_ben == 0
 
 
@@ -105,9 +92,9 @@ def test_break_away_shows_an_up_to_date_panel_and_rejoin_hides_it(klass):
     for _ in range(3):
         play_first(teacher)
     refreshes = ana.decision.refreshes
-    assert refreshes == 0 and not ana._decision_box.visible
+    assert refreshes == 0 and not ana.decision_box.visible
     assert ana.toggle_away()  # a private copy: every seat hers
-    assert ana.session.away and ana._decision_box.visible
+    assert ana.session.away and ana.decision_box.visible
     assert ana.decision.refreshes == refreshes + 1
     same_as_fresh(ana)
     option = (ana.decision.button_options or ana.decision.placement_options)[0]
@@ -116,7 +103,7 @@ def test_break_away_shows_an_up_to_date_panel_and_rejoin_hides_it(klass):
     assert room.table.step == table_step
     same_as_fresh(ana)
     assert ana.toggle_away()  # rejoin: the table's position, the panel hidden again
-    assert not ana.session.away and not ana._decision_box.visible
+    assert not ana.session.away and not ana.decision_box.visible
     shown_at = ana.decision.refreshes
     play_first(teacher)
     assert ana.decision.refreshes == shown_at
@@ -126,13 +113,13 @@ def test_the_teachers_panel_waits_while_a_learner_decides(klass):
     teacher, ana, _ben = klass
     state = teacher.room.table.state
     assert teacher.give_seat(state.decider, person_id(ana))  # Ana decides now
-    assert not teacher._decision_box.visible and ana._decision_box.visible
+    assert not teacher.decision_box.visible and ana.decision_box.visible
     refreshes = teacher.decision.refreshes
     ana.decision.click((ana.decision.button_options or ana.decision.placement_options)[0])
     if teacher.room.table.state.decider == ana.room.participant(ana.token).seat:
         assert teacher.decision.refreshes == refreshes  # still Ana's decision: not rebuilt
     else:
-        assert teacher._decision_box.visible
+        assert teacher.decision_box.visible
         same_as_fresh(teacher)
 
 
@@ -169,31 +156,31 @@ def test_served_the_move_reaches_the_page_first_and_the_panel_on_the_next_tick(k
         ticks.run()
         assert ana.decision.refreshes == before or room.table.state.decider == seat
     assert room.table.state.decider == seat
-    assert ana._decision_box.visible and ana.decision.refreshes == before + 1
+    assert ana.decision_box.visible and ana.decision.refreshes == before + 1
     same_as_fresh(ana)
     # her move: the panel hides at once (the table's notice), before the next tick
     option = (ana.decision.button_options or ana.decision.placement_options)[0]
     assert ana.decision.click(option)
     if room.table.state.decider != seat:
-        assert not ana._decision_box.visible
+        assert not ana.decision_box.visible
         refreshes = ana.decision.refreshes
         ticks.run()
-        assert not ana._decision_box.visible and ana.decision.refreshes == refreshes
+        assert not ana.decision_box.visible and ana.decision.refreshes == refreshes
 
 
 SOURCES = (
-    "_regions",
-    "_squares",
-    "_playable",
-    "_closing",
-    "_tips",
-    "_servants",
-    "_cards",
-    "_seals",
-    "_texts",
-    "_titles",
-    "_legal",
-    "_last",
+    "regions",
+    "squares",
+    "playable",
+    "closing",
+    "tips",
+    "servants",
+    "cards",
+    "seals",
+    "texts",
+    "titles",
+    "legal",
+    "last",
 )
 
 
@@ -201,7 +188,7 @@ def test_the_shared_board_and_words_are_what_each_page_would_draw_alone(klass):
     """The board's data and the bar's words are made once per position (and language, and
     who the page may play) and shared: each page still shows exactly what it would have drawn
     by itself: its language, its seat's legal squares, the names it gives the seats."""
-    from widgets.classroom.pages import BOARD_MAX_HEIGHT, _last_words_html
+    from widgets.classroom.pages import BOARD_MAX_HEIGHT, last_words_html
     from widgets.game.board import Board
     from widgets.game.projector import banner_html
     from widgets.game.rules_view import link_rule_ids
@@ -219,9 +206,10 @@ def test_the_shared_board_and_words_are_what_each_page_would_draw_alone(klass):
             alone = Board(session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True)
             assert not alone.shared and page.board.shared
             for name in SOURCES:
-                assert dict(getattr(page.board, name).data) == dict(getattr(alone, name).data)
+                drawn, own = source(page.board, f"board-{name}"), source(alone, f"board-{name}")
+                assert dict(drawn.data) == dict(own.data)
             assert page.bar.banner == link_rule_ids(banner_html(session), lang)
-            assert page.bar.last_move == _last_words_html(session, lang)
+            assert page.bar.last_move == last_words_html(session, lang)
     # the pages do not share the lists they were handed
-    ana.board._servants.data["x"].append(99.0)
-    assert 99.0 not in ben.board._servants.data["x"]
+    source(ana.board, "board-servants").data["x"].append(99.0)
+    assert 99.0 not in source(ben.board, "board-servants").data["x"]

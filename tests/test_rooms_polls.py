@@ -34,31 +34,31 @@ def test_the_teacher_asks_every_learner_and_sees_who_answered(klass):
     teacher, (ana, ben, chen) = klass
     poll = teacher.poll_panel.push(f"lesson:{WHO}")
     assert sorted(poll.learners) == ["1", "2", "3"]
-    assert all(page._poll_box.visible for page in (ana, ben, chen))
+    assert all(page.poll_box.visible for page in (ana, ben, chen))
     assert ana.poll_card.answer("red") == "red"
     assert ben.poll_card.answer("blue") == "blue"
     polls = teacher.room.polls
     assert polls.counts()["red"] == 1 and polls.counts()["blue"] == 1
     assert polls.answered() == ("1", "2") and polls.waiting() == ("3",)
-    assert "Chen" in teacher.poll_panel._who.object
-    teacher.poll_panel._on_reveal()
+    assert "Chen" in teacher.poll_panel.who.object
+    teacher.poll_panel.reveal_button.clicks += 1  # the teacher presses Reveal
     right = E.EXERCISES[WHO].check("red").headline
-    assert right in ana.poll_card._verdict.object
+    assert right in ana.poll_card.verdict.object
     assert WHO in polls.record.row("1").right
     assert WHO in polls.record.row("2").wrong
-    assert "poll-class-row" in teacher.class_view._table.object
+    assert "poll-class-row" in teacher.class_view.table.object
 
 
 def test_a_paused_room_and_a_removed_learner_take_no_answers(klass):
     teacher, (ana, ben, _chen) = klass
     teacher.poll_panel.push(f"lesson:{WHO}")
-    teacher._on_pause()
+    teacher.pause_button.clicks += 1
     assert ana.poll_card.answer("red") is None
-    assert tr("en", "poll.refused.paused") in ana.poll_card._error.object
-    teacher._on_pause()
+    assert tr("en", "poll.refused.paused") in ana.poll_card.error.object
+    teacher.pause_button.clicks += 1
     assert ana.poll_card.answer("red") == "red"
-    teacher._remove_select.value = 2  # Ben
-    teacher._on_remove()
+    teacher.remove_select.value = 2  # Ben
+    teacher.remove_button.clicks += 1
     assert "2" not in teacher.room.polls.current.learners
     with pytest.raises(PollError):
         ben.poll_card.submit("2", "red")
@@ -79,13 +79,13 @@ def test_each_page_its_own_language_the_same_question(klass):
     ben.session.lang = "de"
     prompt_de = E.EXERCISES[WHO].prompt("de")
     assert prompt_de != E.EXERCISES[WHO].prompt("en")
-    assert esc(prompt_de) in ben.poll_card._question.object
-    assert esc(E.EXERCISES[WHO].prompt("en")) in ana.poll_card._question.object
-    assert esc(E.EXERCISES[WHO].prompt("en")) in teacher.poll_panel._question.object
+    assert esc(prompt_de) in ben.poll_card.question.object
+    assert esc(E.EXERCISES[WHO].prompt("en")) in ana.poll_card.question.object
+    assert esc(E.EXERCISES[WHO].prompt("en")) in teacher.poll_panel.question.object
     assert teacher.room.participant(ben.token).lang == "de"  # kept by the room for Ben
     teacher.session.lang = "zh"
     assert teacher.poll_panel.lang == "zh" and teacher.class_view.lang == "zh"
-    assert tr("zh", "poll.class.title") in teacher.class_view._table.object
+    assert tr("zh", "poll.class.title") in teacher.class_view.table.object
 
 
 def test_the_class_record_follows_the_table(klass):

@@ -14,10 +14,13 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
+import panel as pn
 import pytest
 from pg import fresh_database
+from rendered import parts, source, widget
 from sqlalchemy import update
 
+from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.history import record_from_data
 from nefertiti_core.files.yaml_subset import loads
 from widgets.game.session import GameSession
@@ -199,6 +202,28 @@ def branched(store, **kw) -> Sandbox:
     return sandbox
 
 
+#: How the saved-games notes begin (an offer to resume, a game back, a tab's copy).
+NOTES = (
+    tr("en", "saved.offer", time="", step="").split(" from")[0],
+    tr("en", "saved.back", time="", step="").split(":")[0],
+    tr("en", "saved.copy").split(":")[0],
+)
+
+
+def saved_note(sandbox: Sandbox) -> str:
+    """The note on a saved game the page shows, or "" (none shown)."""
+    shown = [p.object for p in parts(sandbox) if isinstance(p, pn.pane.HTML)]
+    return next((text for text in shown if any(note in text for note in NOTES)), "")
+
+
+def buttons(sandbox: Sandbox) -> set[str]:
+    """The labels of the buttons the page shows."""
+    return {p.name for p in parts(sandbox) if isinstance(p, pn.widgets.Button)}
+
+
+RESUME, FRESH = tr("en", "saved.resume"), tr("en", "saved.new")
+
+
 def same_game(a: GameSession, b: GameSession) -> None:
     assert b.history.branches == a.history.branches
     assert (b.history.branch, b.history.step) == (a.history.branch, a.history.step)
@@ -225,10 +250,10 @@ def test_a_reload_of_the_same_tab_brings_the_game_back_at_once(store):
     again.connect_store(store, browser=ME, game=first.game_token)
     same_game(first.session, again.session)
     assert again.game_token == first.game_token
-    assert again._saved_row.visible and not again._resume.visible  # a note, no question
-    assert f"step {first.session.history.step}," in again._saved_note.object
+    assert saved_note(again) and RESUME not in buttons(again)  # a note, no question
+    assert f"step {first.session.history.step}," in saved_note(again)
     again.session.undo()  # the note goes at the next move
-    assert not again._saved_row.visible
+    assert saved_note(again) == ""
 
 
 def test_the_page_a_reload_left_behind_cannot_undo_the_new_pages_moves(store):
@@ -246,8 +271,8 @@ def test_the_page_a_reload_left_behind_cannot_undo_the_new_pages_moves(store):
     flush(again)
     flush(first)  # the old page's last save
     assert store.load(token, owner_of(ME)).step == again.session.history.step
-    assert first.game_token != token and first._saved_kind == "saved.copy"
-    assert first._saved_row.visible and "goes on with a copy" in first._saved_note.object
+    assert first.game_token != token
+    assert "goes on with a copy" in saved_note(first)
     flush(first)  # the copy's own save (queued behind the refused one)
     copy = store.load(first.game_token, owner_of(ME))
     assert copy is not None and copy.step == first.session.history.step
@@ -263,6 +288,7 @@ def test_a_left_page_whose_browser_is_gone_stops_saving(store):
     flush(again)
     # served, its browser gone (a reload): Bokeh's session counts no connection any more
     gone = SimpleNamespace(_session=SimpleNamespace(connection_count=0))
+    # private: a served page's Bokeh document, faked (no server here; no public way to say it)
     first._doc = SimpleNamespace(session_context=gone, add_next_tick_callback=lambda f: f())
     flush(first)
     assert store.count() == 1 and first.game_token == again.game_token
@@ -276,7 +302,7 @@ def test_a_shared_link_does_not_give_another_browser_the_game(store):
     other.connect_store(store, browser=THEM, game=first.game_token)
     assert other.game_token != first.game_token
     assert other.session.history.length() == 0  # a new game
-    assert not other._saved_row.visible  # and nothing of the first browser's offered
+    assert saved_note(other) == ""  # and nothing of the first browser's offered
 
 
 def test_a_game_looked_at_behind_its_tip_comes_back_there_without_bot_moves(store):
@@ -295,11 +321,12 @@ def test_a_new_tab_is_offered_the_browsers_last_game(store):
     tab = Sandbox(GameSession())
     tab.connect_store(store, browser=ME, game="")
     assert tab.session.history.length() == 0
-    assert tab._resume.visible and tab._fresh.visible
-    assert f"step {first.session.history.step}, branch what if" in tab._saved_note.object
+    assert {RESUME, FRESH} <= buttons(tab)
+    assert f"step {first.session.history.step}, branch what if" in saved_note(tab)
     assert tab.resume_offer()
     same_game(first.session, tab.session)
-    assert tab.game_token == first.game_token and not tab._saved_row.visible
+    assert tab.game_token == first.game_token and saved_note(tab) == ""
+    assert RESUME not in buttons(tab)
     tab.session.undo()
     flush(tab)
     assert store.count() == 1  # saved under the game's own token, no stray copy
@@ -310,11 +337,11 @@ def test_a_game_open_in_another_tab_is_resumed_as_a_copy(store):
     first = branched(store)
     tab = Sandbox(GameSession())
     tab.connect_store(store, browser=ME, game="", live={first.game_token})
-    assert tab._resume.visible
+    assert RESUME in buttons(tab)
     assert tab.resume_offer()
     same_game(first.session, tab.session)
     assert tab.game_token != first.game_token  # its moves do not overwrite the other tab's
-    assert "another tab" in tab._saved_note.object
+    assert "another tab" in saved_note(tab)
     copy = Sandbox(GameSession())  # a duplicated tab (the same address)
     copy.connect_store(store, browser=ME, game=first.game_token, live={first.game_token})
     same_game(first.session, copy.session)
@@ -324,11 +351,13 @@ def test_a_game_open_in_another_tab_is_resumed_as_a_copy(store):
 def test_a_new_browser_gets_a_cookie_and_an_old_one_keeps_its_own(store):
     fresh = Sandbox(GameSession())
     fresh.connect_store(store, browser="", game="")
-    assert len(fresh._page.data["browser"][0]) == 22
+    # what the page's script gets (PAGE_JS: the browser's cookie, the game in the address)
+    assert len(source(fresh.board, "nefertiti-page").data["browser"][0]) == 22
     known = Sandbox(GameSession())
     known.connect_store(store, browser=ME, game="")
-    assert known._page.data["browser"] == [""]
-    assert known._page.data["token"] == [known.game_token]
+    page = source(known.board, "nefertiti-page").data
+    assert page["browser"] == [""]
+    assert page["token"] == [known.game_token]
 
 
 def test_the_saved_game_survives_a_store_opened_again(store, tmp_path):
@@ -342,7 +371,8 @@ def test_the_saved_game_survives_a_store_opened_again(store, tmp_path):
 
 def test_save_downloads_the_whole_game_that_loads_back_identically(store):
     first = branched(store)
-    text = first.save_file().getvalue()
+    first.open_view("setup")  # where the Save button is
+    text = widget(first, pn.widgets.FileDownload).callback().getvalue()  # what Save downloads
     assert "nefertiti_record: 2" in text and "what if" in text
     other = Sandbox(GameSession())
     assert other.load_file(text.encode(), "nefertiti-game.yaml")

@@ -53,9 +53,9 @@ class Server:
     def start(self) -> None:
         code = SANDBOX.replace("PORT", str(self.port))
         env = {**os.environ, "NEFERTITI_HOME": str(self.home)}
-        self._out = open(self.log, "a")
+        self.out = open(self.log, "a")
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=self._out,
+            [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=self.out,
             stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
@@ -73,7 +73,7 @@ class Server:
                 self.process.kill()
                 self.process.wait(timeout=10)
             self.process = None
-            self._out.close()
+            self.out.close()
 
 
 @pytest.fixture(scope="module")

@@ -120,7 +120,7 @@ def test_two_processes_share_a_room_and_a_killed_ones_learners_go_on_on_the_othe
         b.process.send_signal(signal.SIGKILL)
         b.process.wait(timeout=10)
         b.process = None
-        b._out.close()
+        b.out.close()
         for colour in ("black", "green"):
             page = room.learners[colour]
             moved = page.url.replace(f":{b.port}/", f":{a.port}/")

@@ -290,14 +290,14 @@ class ClassBar(ProjectorBar):
         key = ("class-banner", lang, named, session.seats[decider] if named else None)
         banner = SHARED_POSITIONS.get(state, key, lambda: link_rule_ids(banner_html(session), lang))
         last = SHARED_POSITIONS.get(
-            state, ("class-last", lang), lambda: _last_words_html(session, lang)
+            state, ("class-last", lang), lambda: last_words_html(session, lang)
         )
         self._banner.object = banner
         self._last.object = last
         self._refresh_buttons()
 
 
-def _last_words_html(session: TableSession, lang: str) -> str:
+def last_words_html(session: TableSession, lang: str) -> str:
     """The last step worded as a person's (ClassBar)."""
     session.words_only = True
     try:
@@ -360,7 +360,11 @@ def _status_html(session: TableSession, lang: str) -> str:
 
 # ---------------------------------------------------------------------- the learner's page
 class LearnerPage(pn.viewable.Viewer):
-    """``/join``: a code and a name, then the table from the learner's seat."""
+    """``/join``: a code and a name, then the table from the learner's seat.
+
+    In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the poll card
+    (``poll_card``): ``decision_box``, the card holding the decision panel, shown only when the
+    learner can act now; ``poll_box``, the poll card's box, shown while a question is asked."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -477,7 +481,7 @@ class LearnerPage(pn.viewable.Viewer):
         )
         self._away = pn.widgets.Button(width=230, css_classes=["room-away"])
         self._away.on_click(self._on_away)
-        self._decision_box = pn.Column(
+        self.decision_box = pn.Column(
             self.decision,
             styles=CARD,
             sizing_mode="stretch_width",
@@ -489,14 +493,14 @@ class LearnerPage(pn.viewable.Viewer):
         self.poll_card = LearnerPollCard(
             polls, learner_id, lang=lang, submit=_submit_for(room, token, polls), board_width=320
         )
-        self._poll_box = _poll_box(self.poll_card, css="room-poll")
-        self._poll_box.visible = polls.current is not None
+        self.poll_box = _poll_box(self.poll_card, css="room-poll")
+        self.poll_box.visible = polls.current is not None
         self._poll_stop = polls.on_change(self._on_polls)
         main = pn.Column(self.bar, self.board, styles=MAIN)
-        side = pn.Column(self._status, self._away, self._error, self._decision_box, styles=SIDE)
+        side = pn.Column(self._status, self._away, self._error, self.decision_box, styles=SIDE)
         self._layout.objects = [
             _header(self._title, self.language),
-            self._poll_box,
+            self.poll_box,
             pn.FlexBox(
                 main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
             ),
@@ -531,7 +535,7 @@ class LearnerPage(pn.viewable.Viewer):
             self._poll_stop()
             self.room = None
             return
-        self._poll_box.visible = self.room.polls.current is not None
+        self.poll_box.visible = self.room.polls.current is not None
         self.session.sync()
         # the decision panel, if it is to be shown, comes with the version's update (on the
         # next tick, with the bar's words): the room's other pages get the move first
@@ -564,8 +568,8 @@ class LearnerPage(pn.viewable.Viewer):
         shown = _decision_shown(session)
         if show or not shown:
             self.decision.set_shown(shown)
-            self._decision_box.visible = shown
-        if session.error and not self._decision_box.visible:
+            self.decision_box.visible = shown
+        if session.error and not self.decision_box.visible:
             self._error.param.update(object=esc(session.error), alert_type="warning", visible=True)
 
     @guarded
@@ -621,7 +625,12 @@ def _qr_svg(link: str) -> str:
 
 class TeacherPage(pn.viewable.Viewer):
     """``/classroom``: open a room; then the projector view of the table with the join code,
-    the link and its QR code, the seats, the people, staging and pause."""
+    the link and its QR code, the seats, the people, staging and pause.
+
+    In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the polls'
+    (``poll_panel``, ``class_view``): ``decision_box``, the decision panel's card (hidden while a
+    learner holds the deciding seat), ``remove_select`` and ``remove_button`` (remove a
+    learner), ``pause_button`` (pause or resume the room)."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -698,19 +707,21 @@ class TeacherPage(pn.viewable.Viewer):
         ]
         for seat, select in enumerate(self._seat_selects):
             select.param.watch(functools.partial(self._on_seat, seat), "value")
-        self._remove_select = pn.widgets.Select(width=170, css_classes=["room-remove-who"])
-        self._remove = pn.widgets.Button(color="danger", width=110, css_classes=["room-remove"])
-        self._remove.on_click(self._on_remove)
+        self.remove_select = pn.widgets.Select(width=170, css_classes=["room-remove-who"])
+        self.remove_button = pn.widgets.Button(
+            color="danger", width=110, css_classes=["room-remove"]
+        )
+        self.remove_button.on_click(self._on_remove)
         self._stage_select = pn.widgets.Select(width=190, css_classes=["room-stage-what"])
         self._stage = pn.widgets.Button(color="primary", width=150, css_classes=["room-stage"])
         self._stage.on_click(self._on_stage)
-        self._pause = pn.widgets.Button(width=160, css_classes=["room-pause"])
-        self._pause.on_click(self._on_pause)
+        self.pause_button = pn.widgets.Button(width=160, css_classes=["room-pause"])
+        self.pause_button.on_click(self._on_pause)
         self._seats_title = HTML("")
         self._stage_title = HTML("")
         self._error = pn.pane.Alert("", alert_type="warning", visible=False)
         self._updating = False
-        self._decision_box = pn.Column(
+        self.decision_box = pn.Column(
             self.decision,
             styles=CARD,
             sizing_mode="stretch_width",
@@ -722,7 +733,7 @@ class TeacherPage(pn.viewable.Viewer):
             self._seats_title,
             pn.Row(*self._seat_selects[:2]),
             pn.Row(*self._seat_selects[2:]),
-            pn.Row(self._remove_select, self._remove),
+            pn.Row(self.remove_select, self.remove_button),
             styles=CARD,
             sizing_mode="stretch_width",
             margin=(5, 5),
@@ -730,7 +741,7 @@ class TeacherPage(pn.viewable.Viewer):
         lead_card = pn.Column(
             self._stage_title,
             pn.Row(self._stage_select, self._stage),
-            self._pause,
+            self.pause_button,
             self._error,
             styles=CARD,
             sizing_mode="stretch_width",
@@ -759,7 +770,7 @@ class TeacherPage(pn.viewable.Viewer):
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(self._join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
-            self._decision_box,
+            self.decision_box,
             people_card,
             lead_card,
             styles=SIDE,
@@ -842,10 +853,10 @@ class TeacherPage(pn.viewable.Viewer):
                 else:
                     select.visible = False
             remove_options = {f"{p.name} (#{p.id})": p.id for p in people}
-            self._remove_select.param.update(
+            self.remove_select.param.update(
                 options=remove_options,
-                value=self._remove_select.value
-                if self._remove_select.value in remove_options.values()
+                value=self.remove_select.value
+                if self.remove_select.value in remove_options.values()
                 else (people[0].id if people else None),
                 name=tr(lang, "room.people", n=len(people)),
             )
@@ -858,21 +869,21 @@ class TeacherPage(pn.viewable.Viewer):
             )
         finally:
             self._updating = False
-        self._remove.param.update(name=tr(lang, "room.remove"), disabled=not people)
+        self.remove_button.param.update(name=tr(lang, "room.remove"), disabled=not people)
         self._stage.name = tr(lang, "room.stage_button")
         self._stage_title.object = f"<b>{esc(tr(lang, 'room.stage'))}</b>" + (
             f" <span class='room-staged'>· {esc(tr(lang, 'room.staged', title=room.title))}</span>"
             if room.title
             else ""
         )
-        self._pause.param.update(
+        self.pause_button.param.update(
             name=tr(lang, "room.resume" if room.paused else "room.pause"),
             button_type="warning" if room.paused else "default",
         )
         # a seat a learner holds is played from their device
         shown = _decision_shown(session)
         self.decision.set_shown(shown)
-        self._decision_box.visible = shown
+        self.decision_box.visible = shown
 
     def _join_html(self, lang: str) -> str:
         qr = _qr_svg(self.learner_link)
@@ -905,8 +916,8 @@ class TeacherPage(pn.viewable.Viewer):
 
     @guarded
     def _on_remove(self, *_):
-        if self._remove_select.value is not None:
-            self.session._refuse(self.room.remove(self.key, self._remove_select.value))
+        if self.remove_select.value is not None:
+            self.session._refuse(self.room.remove(self.key, self.remove_select.value))
 
     @guarded
     def _on_stage(self, *_):

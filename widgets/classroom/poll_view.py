@@ -124,7 +124,7 @@ def _guard(method):
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         try:
-            self._error.object = ""
+            self.error.object = ""
             return method(self, *args, **kwargs)
         except PollError as error:
             self._show_error(error.text(self.lang))
@@ -196,7 +196,12 @@ def _reveal_html(poll: Poll, lang: str, size: int) -> str:
 
 # ------------------------------------------------------------------------------------ the teacher
 class TeacherPollPanel(_FollowsPolls):
-    """The teacher's poll panel: pick, ask, watch the answers, reveal (for a projector)."""
+    """The teacher's poll panel: pick, ask, watch the answers, reveal (for a projector).
+
+    Its parts are public, for a page to place and a test to drive as the teacher does: the menu
+    ``pick``, the buttons ``push_button`` (Ask) and ``reveal_button``, and the panes
+    ``question``, ``bars`` (the answers), ``who`` (who has answered), ``result`` (the revealed
+    answer) and ``error``."""
 
     def __init__(
         self,
@@ -221,35 +226,35 @@ class TeacherPollPanel(_FollowsPolls):
         self._lessons = lesson_exercises()
         self._practice: list[Generated] = practice_exercises()[:PRACTICE_SHOWN]
         self._title = HTML("", sizing_mode="stretch_width", css_classes=["poll-title"])
-        self._pick = pn.widgets.Select(
+        self.pick = pn.widgets.Select(
             sizing_mode="stretch_width", css_classes=["poll-pick"], stylesheets=[self._big_css()]
         )
         big = [f".bk-btn {{ font-size: {max(16, font_px - 4)}px; }}"]
-        self._push = pn.widgets.Button(
+        self.push_button = pn.widgets.Button(
             color="primary", css_classes=["poll-push"], width=220, height=52, stylesheets=big
         )
-        self._push.on_click(self._on_push)
-        self._reveal = pn.widgets.Button(
+        self.push_button.on_click(self._on_push)
+        self.reveal_button = pn.widgets.Button(
             color="success",
             css_classes=["poll-reveal-button"],
             width=260,
             height=52,
             stylesheets=big,
         )
-        self._reveal.on_click(self._on_reveal)
-        self._question = HTML("", sizing_mode="stretch_width", css_classes=["poll-question"])
-        self._bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
-        self._who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
-        self._result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
-        self._error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
+        self.reveal_button.on_click(self._on_reveal)
+        self.question = HTML("", sizing_mode="stretch_width", css_classes=["poll-question"])
+        self.bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
+        self.who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
+        self.result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
+        self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
         self._board_box = pn.Column(sizing_mode="stretch_width", css_classes=["poll-board"])
-        answers = pn.Column(self._bars, self._who, self._reveal, sizing_mode="stretch_width")
+        answers = pn.Column(self.bars, self.who, self.reveal_button, sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title,
-            pn.Row(self._pick, self._push, sizing_mode="stretch_width"),
-            self._error,
-            self._question,
-            self._result,  # under the question: on a 1024 x 768 projector it stays in view
+            pn.Row(self.pick, self.push_button, sizing_mode="stretch_width"),
+            self.error,
+            self.question,
+            self.result,  # under the question: on a 1024 x 768 projector it stays in view
             pn.Row(answers, self._board_box, sizing_mode="stretch_width") if board else answers,
             sizing_mode="stretch_width",
             css_classes=["poll-teacher"],
@@ -264,7 +269,7 @@ class TeacherPollPanel(_FollowsPolls):
         return f"select, .bk-input {{ font-size: {max(14, self.font_px - 6)}px; }}"
 
     def _show_error(self, text: str) -> None:
-        self._error.object = _error_html(tr(self.lang, "poll.error", reason=text))
+        self.error.object = _error_html(tr(self.lang, "poll.error", reason=text))
 
     # --- the menu
     def _menu(self) -> dict:
@@ -298,7 +303,7 @@ class TeacherPollPanel(_FollowsPolls):
 
     def select(self, ref: str) -> None:
         """Choose the exercise to ask (what the menu does), by its ref."""
-        self._pick.value = ref
+        self.pick.value = ref
 
     # --- actions
     @_guard
@@ -307,7 +312,7 @@ class TeacherPollPanel(_FollowsPolls):
 
     def push(self, ref: str | None = None) -> Poll | None:
         """Ask the chosen exercise (or ``ref``) of the learners now in the room."""
-        ref = ref or self._pick.value
+        ref = ref or self.pick.value
         learners = self.learners()
         if not learners:
             self._show_error(tr(self.lang, "poll.teacher.no_learners"))
@@ -343,34 +348,34 @@ class TeacherPollPanel(_FollowsPolls):
             f"{esc(tr(lang, 'poll.teacher.title'))}</h2>"
         )
         menu = self._menu()
-        if self._pick.groups != menu:
-            value = self._pick.value
-            self._pick.groups = menu
+        if self.pick.groups != menu:
+            value = self.pick.value
+            self.pick.groups = menu
             refs = [ref for group in menu.values() for ref in group.values()]
-            self._pick.value = value if value in refs else refs[0]
-        self._pick.name = tr(lang, "poll.teacher.pick")
-        self._push.name = tr(lang, "poll.teacher.push")
-        self._reveal.name = tr(lang, "poll.teacher.reveal")
+            self.pick.value = value if value in refs else refs[0]
+        self.pick.name = tr(lang, "poll.teacher.pick")
+        self.push_button.name = tr(lang, "poll.teacher.push")
+        self.reveal_button.name = tr(lang, "poll.teacher.reveal")
         poll = self.polls.current
         if poll is None:
-            self._question.object = (
+            self.question.object = (
                 f"<div style='font-family:{font};font-size:{size}px;color:#555'>"
                 f"{esc(tr(lang, 'poll.teacher.none'))}</div>"
             )
-            self._bars.object = self._who.object = self._result.object = ""
-            self._reveal.visible = False
+            self.bars.object = self.who.object = self.result.object = ""
+            self.reveal_button.visible = False
             return
         note = (
             f"<div style='color:#666;font-size:0.7em'>{esc(tr(lang, 'poll.teacher.free'))}</div>"
             if poll.free
             else ""
         )
-        self._question.object = (
+        self.question.object = (
             f"<div style='font-family:{font};font-size:{size}px;line-height:1.4'>"
             f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
             f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span>{note}</div>"
         )
-        self._bars.object = bars_html(poll, lang, size=size)
+        self.bars.object = bars_html(poll, lang, size=size)
         self._show_position(poll)
         answered, waiting = poll.answered(), poll.waiting()
         names = ", ".join(esc(self.polls.name(x)) for x in answered)
@@ -387,19 +392,24 @@ class TeacherPollPanel(_FollowsPolls):
             if waiting
             else esc(tr(lang, "poll.teacher.all_answered"))
         )
-        self._who.object = (
+        self.who.object = (
             f"<div style='font-family:{font};font-size:{max(14, size - 4)}px;line-height:1.4'>"
             f"<div class='poll-progress'><b>{progress}</b>"
             f"{': ' + names if names else ''}</div>"
             f"<div class='poll-waiting' style='color:#8a5a00'>{still}</div></div>"
         )
-        self._reveal.visible = not poll.revealed
-        self._result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
+        self.reveal_button.visible = not poll.revealed
+        self.result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
 
 
 # ------------------------------------------------------------------------------------ a learner
 class LearnerPollCard(_FollowsPolls):
-    """One learner's card: the question, its position, the choices, their answer, the verdict."""
+    """One learner's card: the question, its position, the choices, their answer, the verdict.
+
+    Its parts are public, for a test to drive as the learner does: ``choices`` (the buttons of
+    a multiple-choice question), ``free`` (the row shown for a typed answer: ``typed`` and
+    ``send_button``), and the panes ``question``, ``status`` (their answer kept), ``error`` and
+    ``verdict``."""
 
     def __init__(
         self,
@@ -425,8 +435,8 @@ class LearnerPollCard(_FollowsPolls):
         self._board_box = pn.Column(
             self._collections, sizing_mode="stretch_width", css_classes=["poll-board"]
         )
-        self._question = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-question"])
-        self._choices = pn.widgets.RadioButtonGroup(
+        self.question = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-question"])
+        self.choices = pn.widgets.RadioButtonGroup(
             options={},
             orientation="vertical",
             color="primary",
@@ -435,28 +445,28 @@ class LearnerPollCard(_FollowsPolls):
             css_classes=["poll-choices"],
             stylesheets=[".bk-btn { font-size: 17px; padding: 8px 12px; white-space: normal; }"],
         )
-        self._choices.param.watch(self._on_choice, "value")
-        self._typed = pn.widgets.TextInput(
+        self.choices.param.watch(self._on_choice, "value")
+        self.typed = pn.widgets.TextInput(
             max_length=40, sizing_mode="stretch_width", css_classes=["poll-typed"]
         )
-        self._send = pn.widgets.Button(
+        self.send_button = pn.widgets.Button(
             color="primary",
             width=110,
             css_classes=["poll-send"],
             stylesheets=[".bk-btn { font-size: 17px; }"],
         )
-        self._send.on_click(self._on_send)
-        self._free = pn.Row(self._typed, self._send, sizing_mode="stretch_width")
-        self._status = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-status"])
-        self._error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
-        self._verdict = HTML("", sizing_mode="stretch_width", css_classes=["poll-verdict"])
+        self.send_button.on_click(self._on_send)
+        self.free = pn.Row(self.typed, self.send_button, sizing_mode="stretch_width")
+        self.status = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-status"])
+        self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
+        self.verdict = HTML("", sizing_mode="stretch_width", css_classes=["poll-verdict"])
         self._layout = pn.Column(
-            self._question,
-            self._choices,
-            self._free,
-            self._error,
-            self._status,
-            self._verdict,
+            self.question,
+            self.choices,
+            self.free,
+            self.error,
+            self.status,
+            self.verdict,
             self._board_box,
             sizing_mode="stretch_width",
             css_classes=["poll-card"],
@@ -468,13 +478,13 @@ class LearnerPollCard(_FollowsPolls):
         return self._layout
 
     def _show_error(self, text: str) -> None:
-        self._error.object = _error_html(text)
+        self.error.object = _error_html(text)
 
     # --- answering
     def answer(self, choice) -> str | None:
         """Send ``choice`` (a key of the choices, or a typed answer) as this learner's answer;
         the key counted, or None (the refusal shown on the card)."""
-        self._error.object = ""
+        self.error.object = ""
         try:
             return self.submit(self.learner_id, choice)
         except PollError as error:
@@ -488,7 +498,7 @@ class LearnerPollCard(_FollowsPolls):
         self.answer(event.new)
 
     def _on_send(self, _event=None) -> None:
-        self.answer(self._typed.value_input or self._typed.value)
+        self.answer(self.typed.value_input or self.typed.value)
 
     def _on_square(self, cell) -> None:
         poll = self.polls.current
@@ -500,8 +510,8 @@ class LearnerPollCard(_FollowsPolls):
     def _rebuild(self, poll: Poll | None) -> None:
         """New widgets' contents for a new poll (the board's position, the choices)."""
         self._poll = poll
-        self._error.object = ""
-        self._typed.value = ""
+        self.error.object = ""
+        self.typed.value = ""
         if poll is None:
             return
         if self.session is None:
@@ -523,12 +533,12 @@ class LearnerPollCard(_FollowsPolls):
         poll = self.polls.current
         if poll is None or self.learner_id not in poll.learners:
             key = "poll.learner.idle" if poll is None else "poll.learner.not_asked"
-            self._question.object = (
+            self.question.object = (
                 f"<div style='font-family:{font};font-size:17px;color:#555'>"
                 f"{esc(tr(lang, key))}</div>"
             )
-            self._choices.visible = self._free.visible = self._board_box.visible = False
-            self._status.object = self._verdict.object = ""
+            self.choices.visible = self.free.visible = self._board_box.visible = False
+            self.status.object = self.verdict.object = ""
             return
         if poll is not self._poll:
             self._rebuild(poll)
@@ -538,7 +548,7 @@ class LearnerPollCard(_FollowsPolls):
             f"<span style='font-size:14px;font-family:{font}'>"
             f"{esc(collections_text(self.session.state, lang))}</span>"
         )
-        self._question.object = (
+        self.question.object = (
             f"<div style='font-family:{font};font-size:18px;line-height:1.4'>"
             f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
             f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span></div>"
@@ -548,21 +558,21 @@ class LearnerPollCard(_FollowsPolls):
         self._setting = True
         try:
             if poll.free:
-                self._choices.visible = False
-                self._free.visible = not closed
-                self._typed.placeholder = tr(
+                self.choices.visible = False
+                self.free.visible = not closed
+                self.typed.placeholder = tr(
                     lang, f"poll.learner.placeholder.{poll.exercise.answer_kind}"
                 )
-                self._send.name = tr(lang, "poll.learner.send")
+                self.send_button.name = tr(lang, "poll.learner.send")
             else:
-                self._free.visible = False
-                self._choices.visible = True
+                self.free.visible = False
+                self.choices.visible = True
                 options = {label: key for key, label in poll.choices(lang)}
-                if self._choices.options != options:
-                    self._choices.value = None
-                    self._choices.options = options
-                self._choices.value = given
-                self._choices.disabled = closed
+                if self.choices.options != options:
+                    self.choices.value = None
+                    self.choices.options = options
+                self.choices.value = given
+                self.choices.disabled = closed
         finally:
             self._setting = False
         if given is not None:
@@ -570,20 +580,20 @@ class LearnerPollCard(_FollowsPolls):
             status = esc(tr(lang, "poll.learner.your_answer", answer=shown))
             if not closed:
                 status += f" <span style='color:#666'>{esc(tr(lang, 'poll.learner.change'))}</span>"
-            self._status.object = (
+            self.status.object = (
                 f"<div class='poll-your-answer' style='font-family:{font};font-size:16px'>"
                 f"{status}</div>"
             )
         else:
-            self._status.object = ""
+            self.status.object = ""
         if not closed:
-            self._verdict.object = ""
+            self.verdict.object = ""
             return
         verdict = poll.result.verdict(self.learner_id, lang)
         if verdict is not None:
-            self._verdict.object = link_rule_ids(feedback_html(verdict), lang)
+            self.verdict.object = link_rule_ids(feedback_html(verdict), lang)
         else:
-            self._verdict.object = (
+            self.verdict.object = (
                 f"<div style='font-family:{font};color:#555'>"
                 f"{esc(tr(lang, 'poll.learner.no_answer'))}</div>" + _reveal_html(poll, lang, 16)
             )
@@ -592,18 +602,18 @@ class LearnerPollCard(_FollowsPolls):
 # ------------------------------------------------------------------------------------ the class
 class ClassView(_FollowsPolls):
     """The class at a glance: per learner the rules seen, the answers right and wrong, and their
-    answer to the current question."""
+    answer to the current question; the pane ``table`` shows it."""
 
     def __init__(self, polls: Polls, *, learners=None, lang: str = "en", **p):
         """``learners``: a callable giving the learner ids to list (default: the record's)."""
         super().__init__(lang=lang, **p)
         self.learners = learners
-        self._table = HTML("", sizing_mode="stretch_width", css_classes=["poll-class"])
+        self.table = HTML("", sizing_mode="stretch_width", css_classes=["poll-class"])
         self._follow(polls)
         self.refresh()
 
     def __panel__(self):
-        return self._table
+        return self.table
 
     def refresh(self) -> None:
         lang = self.lang
@@ -651,7 +661,7 @@ class ClassView(_FollowsPolls):
                 f"<tr><td colspan='5' style='padding:6px 10px;color:#777'>"
                 f"{esc(tr(lang, 'poll.class.empty'))}</td></tr>"
             )
-        self._table.object = (
+        self.table.object = (
             f"<div style='font-family:{esc(FONT_STACK)};font-size:16px'>"
             f"<h3 style='margin:4px 0'>{esc(tr(lang, 'poll.class.title'))}</h3>"
             f"<table style='border-collapse:collapse;width:100%'><thead><tr>{cells}</tr></thead>"

@@ -497,20 +497,6 @@ class Room:
             return self._changed("table")
 
     # ------------------------------------------------------------------ playing the table
-    def may_act(self, actor) -> tuple[bool, Participant | None]:
-        """(True, None) for the teacher; (True/False, the participant) for a learner whose
-        seat decides now or not."""
-        if self.is_teacher(actor):
-            return True, None
-        person = self.participant(actor)
-        state = self.table.state
-        return (
-            person is not None
-            and not self.paused
-            and not state.is_over
-            and person.seat == state.decider
-        ), person
-
     def play(self, actor, option) -> Refusal | None:
         """Play ``option`` (an id or the notation) on the table for whoever decides now. The
         teacher may play every seat; a learner only their own seat, when it decides (and not

@@ -278,7 +278,7 @@ class RoomStore:
                 return False
             table_changed = self._records.get(room.code) != row.record
             if table_changed:
-                history = _history(row)
+                history = stored_history(row)
                 if history is None:
                     return False
                 room.table = history
@@ -349,7 +349,7 @@ class RoomStore:
         return room
 
     def _room(self, row, people, rooms: Rooms) -> Room | None:
-        history = _history(row)
+        history = stored_history(row)
         if history is None:
             return None
         room = Room(row.code, row.teacher_hash, history, clock=rooms._clock, ttl_s=rooms.ttl_s)
@@ -488,7 +488,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
     return text, values, people
 
 
-def _history(row):
+def stored_history(row):
     """The table of a stored room (its whole record replayed through the engine), or None."""
     from nefertiti_core.files.history import record_from_data
     from nefertiti_core.files.yaml_subset import loads

@@ -541,9 +541,9 @@ def configure(url: str | URL | None) -> Store:
 
 
 def get_store() -> Store | None:
-    """The process's store, opened on first use; None (and the reason logged once, and kept in
-    :func:`store_problem`) if it cannot be opened: the tutor then works without autosave.
-    Tables declared on :data:`metadata` since it was opened are created first."""
+    """The process's store, opened on first use; None (and the reason logged once) if it cannot
+    be opened: the tutor then works without autosave. Tables declared on :data:`metadata` since
+    it was opened are created first."""
     global _store, _store_error
     with _store_lock:
         if _store is None and _store_error is None:
@@ -556,7 +556,3 @@ def get_store() -> Store | None:
     if store is not None:
         store.create_tables()  # only if tables were declared since (it checks)
     return store
-
-
-def store_problem() -> str | None:
-    return _store_error
