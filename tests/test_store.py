@@ -175,7 +175,7 @@ def test_an_unusable_home_is_a_clear_error(tmp_path, monkeypatch):
 # --- the Sandbox on a store (what a served session does; no server here) -----------------------
 def played_sandbox(store, browser=ME, game="", live=None, steps=12, seed=3) -> Sandbox:
     sandbox = Sandbox(GameSession())
-    sandbox.connect_store(store, browser=browser, game=game, live=live)
+    sandbox.saved.connect(store, browser=browser, game=game, live=live)
     rng = random.Random(seed)
     session = sandbox.session
     for _ in range(steps):
@@ -235,7 +235,7 @@ def same_game(a: GameSession, b: GameSession) -> None:
 
 def test_every_change_is_saved_with_branches_and_seats(store):
     sandbox = branched(store)
-    saved = store.load(sandbox.game_token, owner_of(ME))
+    saved = store.load(sandbox.saved.token, owner_of(ME))
     doc = loads(saved.record)
     record = record_from_data(doc.data, "saved", doc)
     history = record.replay()
@@ -247,9 +247,9 @@ def test_every_change_is_saved_with_branches_and_seats(store):
 def test_a_reload_of_the_same_tab_brings_the_game_back_at_once(store):
     first = branched(store)
     again = Sandbox(GameSession())
-    again.connect_store(store, browser=ME, game=first.game_token)
+    again.saved.connect(store, browser=ME, game=first.saved.token)
     same_game(first.session, again.session)
-    assert again.game_token == first.game_token
+    assert again.saved.token == first.saved.token
     assert saved_note(again) and RESUME not in buttons(again)  # a note, no question
     assert f"step {first.session.history.step}," in saved_note(again)
     again.session.undo()  # the note goes at the next move
@@ -263,18 +263,18 @@ def test_the_page_a_reload_left_behind_cannot_undo_the_new_pages_moves(store):
     first = played_sandbox(store)
     flush(first)
     again = Sandbox(GameSession())
-    again.connect_store(store, browser=ME, game=first.game_token)
-    token = again.game_token
-    assert token == first.game_token
+    again.saved.connect(store, browser=ME, game=first.saved.token)
+    token = again.saved.token
+    assert token == first.saved.token
     for _ in range(2):
         again.session.play(again.session.state.legal_options()[0])
     flush(again)
     flush(first)  # the old page's last save
     assert store.load(token, owner_of(ME)).step == again.session.history.step
-    assert first.game_token != token
+    assert first.saved.token != token
     assert "goes on with a copy" in saved_note(first)
     flush(first)  # the copy's own save (queued behind the refused one)
-    copy = store.load(first.game_token, owner_of(ME))
+    copy = store.load(first.saved.token, owner_of(ME))
     assert copy is not None and copy.step == first.session.history.step
     assert store.count() == 2
 
@@ -283,24 +283,24 @@ def test_a_left_page_whose_browser_is_gone_stops_saving(store):
     first = played_sandbox(store)
     flush(first)
     again = Sandbox(GameSession())
-    again.connect_store(store, browser=ME, game=first.game_token)
+    again.saved.connect(store, browser=ME, game=first.saved.token)
     again.session.play(again.session.state.legal_options()[0])
     flush(again)
     # served, its browser gone (a reload): Bokeh's session counts no connection any more
     gone = SimpleNamespace(_session=SimpleNamespace(connection_count=0))
     # private: a served page's Bokeh document, faked (no server here; no public way to say it)
-    first._doc = SimpleNamespace(session_context=gone, add_next_tick_callback=lambda f: f())
+    first.saved._doc = SimpleNamespace(session_context=gone, add_next_tick_callback=lambda f: f())
     flush(first)
-    assert store.count() == 1 and first.game_token == again.game_token
-    assert store.load(again.game_token, owner_of(ME)).step == again.session.history.step
+    assert store.count() == 1 and first.saved.token == again.saved.token
+    assert store.load(again.saved.token, owner_of(ME)).step == again.session.history.step
     assert first.session.save_now() is None  # its saving stopped
 
 
 def test_a_shared_link_does_not_give_another_browser_the_game(store):
     first = branched(store)
     other = Sandbox(GameSession())
-    other.connect_store(store, browser=THEM, game=first.game_token)
-    assert other.game_token != first.game_token
+    other.saved.connect(store, browser=THEM, game=first.saved.token)
+    assert other.saved.token != first.saved.token
     assert other.session.history.length() == 0  # a new game
     assert saved_note(other) == ""  # and nothing of the first browser's offered
 
@@ -312,59 +312,59 @@ def test_a_game_looked_at_behind_its_tip_comes_back_there_without_bot_moves(stor
     assert session.is_bot(session.state.decider)
     flush(first)
     again = Sandbox(GameSession())
-    again.connect_store(store, browser=ME, game=first.game_token)
+    again.saved.connect(store, browser=ME, game=first.saved.token)
     same_game(session, again.session)
 
 
 def test_a_new_tab_is_offered_the_browsers_last_game(store):
     first = branched(store)
     tab = Sandbox(GameSession())
-    tab.connect_store(store, browser=ME, game="")
+    tab.saved.connect(store, browser=ME, game="")
     assert tab.session.history.length() == 0
     assert {RESUME, FRESH} <= buttons(tab)
     assert f"step {first.session.history.step}, branch what if" in saved_note(tab)
-    assert tab.resume_offer()
+    assert tab.saved.resume_offer()
     same_game(first.session, tab.session)
-    assert tab.game_token == first.game_token and saved_note(tab) == ""
+    assert tab.saved.token == first.saved.token and saved_note(tab) == ""
     assert RESUME not in buttons(tab)
     tab.session.undo()
     flush(tab)
     assert store.count() == 1  # saved under the game's own token, no stray copy
-    assert store.load(first.game_token, owner_of(ME)).step == first.session.history.step - 1
+    assert store.load(first.saved.token, owner_of(ME)).step == first.session.history.step - 1
 
 
 def test_a_game_open_in_another_tab_is_resumed_as_a_copy(store):
     first = branched(store)
     tab = Sandbox(GameSession())
-    tab.connect_store(store, browser=ME, game="", live={first.game_token})
+    tab.saved.connect(store, browser=ME, game="", live={first.saved.token})
     assert RESUME in buttons(tab)
-    assert tab.resume_offer()
+    assert tab.saved.resume_offer()
     same_game(first.session, tab.session)
-    assert tab.game_token != first.game_token  # its moves do not overwrite the other tab's
+    assert tab.saved.token != first.saved.token  # its moves do not overwrite the other tab's
     assert "another tab" in saved_note(tab)
     copy = Sandbox(GameSession())  # a duplicated tab (the same address)
-    copy.connect_store(store, browser=ME, game=first.game_token, live={first.game_token})
+    copy.saved.connect(store, browser=ME, game=first.saved.token, live={first.saved.token})
     same_game(first.session, copy.session)
-    assert copy.game_token != first.game_token
+    assert copy.saved.token != first.saved.token
 
 
 def test_a_new_browser_gets_a_cookie_and_an_old_one_keeps_its_own(store):
     fresh = Sandbox(GameSession())
-    fresh.connect_store(store, browser="", game="")
+    fresh.saved.connect(store, browser="", game="")
     # what the page's script gets (PAGE_JS: the browser's cookie, the game in the address)
     assert len(source(fresh.board, "nefertiti-page").data["browser"][0]) == 22
     known = Sandbox(GameSession())
-    known.connect_store(store, browser=ME, game="")
+    known.saved.connect(store, browser=ME, game="")
     page = source(known.board, "nefertiti-page").data
     assert page["browser"] == [""]
-    assert page["token"] == [known.game_token]
+    assert page["token"] == [known.saved.token]
 
 
 def test_the_saved_game_survives_a_store_opened_again(store, tmp_path):
     first = branched(store)
     second = reopened(store)
     again = Sandbox(GameSession())
-    again.connect_store(second, browser=ME, game=first.game_token)
+    again.saved.connect(second, browser=ME, game=first.saved.token)
     same_game(first.session, again.session)
     second.close()
 

@@ -178,7 +178,7 @@ class TableSession(GameSession):
     def run_bots(self) -> int:
         return 0
 
-    def _refuse(self, why: Refusal | None) -> bool:
+    def refuse(self, why: Refusal | None) -> bool:
         if why is None:
             self.error = ""
             return True
@@ -187,19 +187,19 @@ class TableSession(GameSession):
 
     def play(self, option, by_learner: bool = False) -> bool:
         if self.away:
-            return self._refuse(self.room.play_private(self.actor, option))
-        return self._refuse(self.room.play(self.actor, option))
+            return self.refuse(self.room.play_private(self.actor, option))
+        return self.refuse(self.room.play(self.actor, option))
 
     def undo(self) -> bool:
         if self.away:
-            return self._refuse(self.room.undo_private(self.actor))
-        return self._refuse(self.room.undo(self.actor))
+            return self.refuse(self.room.undo_private(self.actor))
+        return self.refuse(self.room.undo(self.actor))
 
     def redo(self) -> bool:
-        return self._refuse(self.room.redo(self.actor))
+        return self.refuse(self.room.redo(self.actor))
 
     def _move(self, action) -> bool:  # jump, branches: not at a shared table
-        return self._refuse(Refusal("room.refuse.teacher_only"))
+        return self.refuse(Refusal("room.refuse.teacher_only"))
 
     def sync(self) -> None:
         """Follow the room: the table's position (or the private copy), the seats."""
@@ -225,7 +225,7 @@ class _Follower:
         self._scheduled = False
         self.key = room.subscribe(self._notify)
 
-    def _notify(self, version: int, what: str) -> None:
+    def notify(self, version: int, what: str) -> None:
         if what.startswith("private:") and what != f"private:{self.private_id}":
             return  # another learner's copy: nothing of it reaches this page
         if what == "polls":
@@ -473,7 +473,7 @@ class LearnerPage(pn.viewable.Viewer):
         session = TableSession(room, token, teacher=False, lang=lang)
         self.session = session
         self.bar, self.board, self.decision = _table_parts(session, teacher=False)
-        self.bar._redo.visible = False
+        self.bar.redo_button.visible = False
         self.language = LanguageSelector(session)
         self._status = HTML("", sizing_mode="stretch_width", margin=(2, 10))
         self._error = pn.pane.Alert(
@@ -557,7 +557,7 @@ class LearnerPage(pn.viewable.Viewer):
         self._status.object = _status_html(session, lang)
         self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")
         self._away.button_type = "success" if session.away else "default"
-        self.bar._undo.visible = session.away
+        self.bar.undo_button.visible = session.away
         self._show_decision(show=show_decision)
 
     def _show_decision(self, show: bool = True) -> None:
@@ -583,7 +583,7 @@ class LearnerPage(pn.viewable.Viewer):
     def _on_polls(self, polls, _what) -> None:
         """A question asked: the card comes up (on this page's next tick, with the room's)."""
         if self._follower is not None and _what == "push":
-            self._follower._notify(0, "poll pushed")
+            self._follower.notify(0, "poll pushed")
 
     @guarded
     def _on_lang(self, event):
@@ -912,20 +912,20 @@ class TeacherPage(pn.viewable.Viewer):
             why = self.room.free_seat(self.key, seat)
         else:
             why = self.room.assign_seat(self.key, participant_id, seat)
-        return self.session._refuse(why)
+        return self.session.refuse(why)
 
     @guarded
     def _on_remove(self, *_):
         if self.remove_select.value is not None:
-            self.session._refuse(self.room.remove(self.key, self.remove_select.value))
+            self.session.refuse(self.room.remove(self.key, self.remove_select.value))
 
     @guarded
     def _on_stage(self, *_):
-        self.session._refuse(self.room.stage(self.key, self._stage_select.value))
+        self.session.refuse(self.room.stage(self.key, self._stage_select.value))
 
     @guarded
     def _on_pause(self, *_):
-        self.session._refuse(self.room.pause(self.key, not self.room.paused))
+        self.session.refuse(self.room.pause(self.key, not self.room.paused))
 
 
 # ---------------------------------------------------------------------- serving

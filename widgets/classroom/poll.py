@@ -252,7 +252,7 @@ class Reveal:
         if poll.free:
             truth_key = ex.check(self._truth_answer, DEFAULT_LANGUAGE).answer
             right = {truth_key}
-            right |= {a.key for a in poll._answers.values() if self._check(a, "en").correct}
+            right |= {a.key for a in poll.answers.values() if self._check(a, "en").correct}
         elif isinstance(truth, (list, tuple)):
             right = {str(v) for v in truth}
         else:
@@ -260,8 +260,7 @@ class Reveal:
         self.right_keys: frozenset[str] = frozenset(right)
         #: learner id -> answered right (only those who answered)
         self.correct: dict[str, bool] = {
-            learner: self._check(a, DEFAULT_LANGUAGE).correct
-            for learner, a in poll._answers.items()
+            learner: self._check(a, DEFAULT_LANGUAGE).correct for learner, a in poll.answers.items()
         }
 
     def _check(self, answer: _Answer, lang: str) -> Feedback:
@@ -285,7 +284,7 @@ class Reveal:
 
     def verdict(self, learner_id, lang: str = DEFAULT_LANGUAGE) -> Feedback | None:
         """The engine's verdict on one learner's answer (None if they did not answer)."""
-        answer = self.poll._answers.get(str(learner_id))
+        answer = self.poll.answers.get(str(learner_id))
         return None if answer is None else self._check(answer, lang)
 
 
@@ -311,7 +310,7 @@ class Poll:
             if len(learners) > MAX_LEARNERS:
                 raise PollError("poll.refused.too_many", limit=MAX_LEARNERS)
         self.learners: list[str] = learners
-        self._answers: dict[str, _Answer] = {}  # in the order of each learner's first answer
+        self.answers: dict[str, _Answer] = {}  # in the order of each learner's first answer
         self._reveal: Reveal | None = None
         self._lock = threading.RLock()
         try:
@@ -322,7 +321,7 @@ class Poll:
             raise PollError("poll.refused.cannot_ask", reason=lambda _l: message) from None
 
     def __repr__(self) -> str:
-        state = "revealed" if self.revealed else f"{len(self._answers)}/{len(self.learners)}"
+        state = "revealed" if self.revealed else f"{len(self.answers)}/{len(self.learners)}"
         return f"<Poll {self.number} {self.exercise.id} {state}>"
 
     # --- the question
@@ -388,7 +387,7 @@ class Poll:
             if learner not in self.learners:
                 return False
             self.learners.remove(learner)
-            self._answers.pop(learner, None)
+            self.answers.pop(learner, None)
             return True
 
     # --- answers
@@ -422,17 +421,17 @@ class Poll:
                         choices=", ".join(self._keys),
                     )
                 key = text
-            self._answers[learner] = _Answer(key, text)
+            self.answers[learner] = _Answer(key, text)
             return key
 
     def answer_of(self, learner_id) -> str | None:
         """The key a learner's answer is counted under (None: no answer yet)."""
-        answer = self._answers.get(str(learner_id))
+        answer = self.answers.get(str(learner_id))
         return None if answer is None else answer.key
 
     def given(self, learner_id) -> str | None:
         """A learner's answer as they sent it."""
-        answer = self._answers.get(str(learner_id))
+        answer = self.answers.get(str(learner_id))
         return None if answer is None else answer.given
 
     def counts(self) -> dict[str, int]:
@@ -440,19 +439,19 @@ class Poll:
         they first came. The counts add up to ``len(answered())``."""
         with self._lock:
             out = dict.fromkeys(self._keys, 0)
-            for answer in self._answers.values():
+            for answer in self.answers.values():
                 out[answer.key] = out.get(answer.key, 0) + 1
             return out
 
     def answered(self) -> tuple[str, ...]:
         """The learners who have answered, in the order of their first answer."""
         with self._lock:
-            return tuple(self._answers)
+            return tuple(self.answers)
 
     def waiting(self) -> tuple[str, ...]:
         """The learners of the poll who have not answered yet."""
         with self._lock:
-            return tuple(learner for learner in self.learners if learner not in self._answers)
+            return tuple(learner for learner in self.learners if learner not in self.answers)
 
     def reveal(self) -> Reveal:
         """Close the answers and judge them (the engine's right answer and reason); a second
@@ -463,11 +462,11 @@ class Poll:
             return self._reveal
 
     # --- storing
-    def _take(self, other: Poll) -> None:
+    def take_from(self, other: Poll) -> None:
         """The learners, answers and reveal of ``other`` (the same question, read back)."""
         with self._lock:
             self.learners, self.names = list(other.learners), dict(other.names)
-            self._answers = dict(other._answers)
+            self.answers = dict(other.answers)
             self._reveal = Reveal(self) if other.revealed else None
 
     def as_dict(self) -> dict:
@@ -477,7 +476,7 @@ class Poll:
                 "number": self.number,
                 "learners": list(self.learners),
                 "names": dict(self.names),
-                "answers": [[k, a.key, a.given] for k, a in self._answers.items()],
+                "answers": [[k, a.key, a.given] for k, a in self.answers.items()],
                 "revealed": self.revealed,
             }
 
@@ -531,6 +530,10 @@ class ClassRecord:
     def __init__(self):
         self._learners: dict[str, _Learner] = {}
         self._lock = threading.RLock()
+
+    def rules_seen_count(self) -> int:
+        """How many (learner, rule) pairs the record holds: grows when a learner meets a rule."""
+        return sum(len(entry.rules) for entry in self._learners.values())
 
     def join(self, learner_id, name: str | None = None) -> str:
         """Add a learner (or rename one); returns the id."""
@@ -657,7 +660,7 @@ class Polls:
 
         return stop
 
-    def _changed(self, what: str) -> None:
+    def changed(self, what: str) -> None:
         with self._lock:
             listeners = list(self._listeners)
         for ref in listeners:
@@ -681,7 +684,7 @@ class Polls:
             return self.writer(change)
         result, what = change()
         if what is not None:
-            self._changed(what)
+            self.changed(what)
         return result
 
     def load(self, data) -> None:
@@ -690,7 +693,7 @@ class Polls:
         of the same question (a view keeps its board and what a learner is typing); a poll
         stored as it is here is not read again (a reveal is the engine's verdict on every
         answer: re-judging 20 questions of 30 learners takes ~0.2 s). Bad data raises, and
-        nothing changed. The caller tells the listeners (:meth:`_changed`)."""
+        nothing changed. The caller tells the listeners (:meth:`changed`)."""
         if not isinstance(data, Mapping):
             raise PollError("poll.refused.stored")
         record = ClassRecord.from_dict(data.get("record") or {})
@@ -713,7 +716,7 @@ class Polls:
             history.append(poll)
         with self._lock:
             for kept, poll in changed:
-                kept._take(poll)
+                kept.take_from(poll)
             self.history, self.record = history, record
 
     # --- the teacher
@@ -748,7 +751,7 @@ class Polls:
 
     def _reveal(self) -> tuple[Reveal, str | None]:
         poll = self._poll()
-        with poll._lock:
+        with poll._lock:  # noqa: SLF001  the poll's own lock, held across its reveal and the record
             first = not poll.revealed
             result = poll.reveal()
         if not first:
@@ -759,9 +762,9 @@ class Polls:
 
     def include(self, learner_id, name: str | None = None) -> bool:
         """A learner who joined after the push answers the current poll too."""
-        return self._apply(lambda: self._include(learner_id, name))
+        return self._apply(lambda: self.include_learner(learner_id, name))
 
-    def _include(self, learner_id, name: str | None = None) -> tuple[bool, str | None]:
+    def include_learner(self, learner_id, name: str | None = None) -> tuple[bool, str | None]:
         known = _learner_id(learner_id) in self.record
         learner = self.record.join(learner_id, name)
         poll = self.current
@@ -772,9 +775,9 @@ class Polls:
 
     def remove(self, learner_id) -> bool:
         """A learner removed from the room: out of the current poll (the record keeps them)."""
-        return self._apply(lambda: self._remove(learner_id))
+        return self._apply(lambda: self.remove_learner(learner_id))
 
-    def _remove(self, learner_id) -> tuple[bool, str | None]:
+    def remove_learner(self, learner_id) -> tuple[bool, str | None]:
         poll = self.current
         removed = poll.remove(learner_id) if poll is not None and not poll.revealed else False
         return removed, "remove" if removed else None
@@ -782,13 +785,13 @@ class Polls:
     def saw(self, learner_ids: Iterable, events: Iterable) -> set[str]:
         """``record.saw`` (the rules a game's events name, seen by these learners), then tell
         the views."""
-        return self._apply(lambda: self._saw(learner_ids, events))
+        return self._apply(lambda: self.record_seen(learner_ids, events))
 
-    def _saw(self, learner_ids: Iterable, events: Iterable) -> tuple[set[str], str | None]:
+    def record_seen(self, learner_ids: Iterable, events: Iterable) -> tuple[set[str], str | None]:
         record = self.record
-        before = sum(len(entry.rules) for entry in record._learners.values())
+        before = record.rules_seen_count()
         rules = record.saw(learner_ids, events)
-        after = sum(len(entry.rules) for entry in record._learners.values())
+        after = record.rules_seen_count()
         return rules, "record" if after != before else None
 
     # --- the learners

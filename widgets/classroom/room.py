@@ -190,8 +190,8 @@ class Room:
         self.title = ""  # the staged position's name (empty for a new game)
         self.paused = False
         self.participants: dict[int, Participant] = {}
-        self._next_id = 1
-        self._private: dict[int, History] = {}
+        self.next_id = 1
+        self.private_tables: dict[int, History] = {}
         self._listeners: dict[int, object] = {}
         self._next_listener = 1
         self.version = 0
@@ -203,7 +203,7 @@ class Room:
         self.stored_version = 0
         self.commit = None
         self.lock = threading.RLock()
-        self._clock = clock
+        self.clock = clock
         self.ttl_s = ttl_s
         self.created = self.touched = clock()
         #: The class questions and the class record, kept in step with the room (a learner who
@@ -258,7 +258,7 @@ class Room:
         return self.touched + self.ttl_s
 
     def expired(self, now: float | None = None) -> bool:
-        return (self._clock() if now is None else now) >= self.expires_at
+        return (self.clock() if now is None else now) >= self.expires_at
 
     # ------------------------------------------------------------------ listeners
     def subscribe(self, listener) -> int:
@@ -289,7 +289,7 @@ class Room:
                 return Refusal("room.refuse.stale")
         self.notify(what)
         for kind in told:
-            self.polls._changed(kind)
+            self.polls.changed(kind)
         return None
 
     # ------------------------------------------------------------------ the polls
@@ -307,10 +307,10 @@ class Room:
         open_poll = poll is not None and not poll.revealed
         for learner, name in people.items():
             if learner not in polls.record or (open_poll and learner not in poll.learners):
-                told.append(polls._include(learner, name)[1])
+                told.append(polls.include_learner(learner, name)[1])
         if open_poll:
             for learner in [x for x in poll.learners if x not in people]:
-                told.append(polls._remove(learner)[1])
+                told.append(polls.remove_learner(learner)[1])
         return [kind for kind in told if kind is not None]
 
     def _keep_polls(self, what: str) -> list[str]:
@@ -326,7 +326,7 @@ class Room:
                     return []
                 new, self.log_seen = list(log_[self.log_seen :]), len(log_)
                 if new:
-                    _rules, kind = self.polls._saw(list(self.learner_names()), new)
+                    _rules, kind = self.polls.record_seen(list(self.learner_names()), new)
                     return [kind] if kind else []
         except Exception:  # the class record never stops the table
             log.exception("room %s: the class record failed", self.code)
@@ -346,7 +346,7 @@ class Room:
                     return result
                 why = self._changed("polls")
             if why is None:
-                self.polls._changed(what)
+                self.polls.changed(what)
                 return result
             # another process is writing the room (answers come in bursts): a moment's pause,
             # a little longer each time, so that the two do not keep overtaking each other
@@ -358,7 +358,7 @@ class Room:
         self.version += 1
         if what == "table":
             self.table_version += 1
-        self.touched = self._clock()
+        self.touched = self.clock()
         for key, listener in list(self._listeners.items()):
             try:
                 listener(self.version, what)
@@ -382,9 +382,9 @@ class Room:
             if any(p.name.casefold() == folded for p in self.participants.values()):
                 return None, "", Refusal("room.refuse.name_taken", {"name": name})
             token = new_secret()
-            person = Participant(self._next_id, name, lang, digest(token), joined=self._clock())
+            person = Participant(self.next_id, name, lang, digest(token), joined=self.clock())
             self.participants[person.id] = person
-            self._next_id += 1
+            self.next_id += 1
             why = self._changed("people")
             if why is not None:
                 return None, "", why
@@ -451,7 +451,7 @@ class Room:
             if not _is_int(participant_id) or participant_id not in self.participants:
                 return Refusal("room.refuse.no_participant")
             del self.participants[participant_id]
-            self._private.pop(participant_id, None)
+            self.private_tables.pop(participant_id, None)
             return self._changed("people")
 
     @_retried
@@ -489,7 +489,7 @@ class Room:
             n_before = self.table.state.n
             self.table = History(state)
             self.title = title
-            self._private.clear()
+            self.private_tables.clear()
             if state.n < n_before:
                 for person in self.participants.values():
                     if person.seat is not None and person.seat >= state.n:
@@ -569,7 +569,7 @@ class Room:
             person = self.participant(token)
             if person is None:
                 return Refusal("room.refuse.not_in_room")
-            self._private[person.id] = History(self.table.state.copy())
+            self.private_tables[person.id] = History(self.table.state.copy())
             return self._changed(f"private:{person.id}")
 
     def rejoin(self, token) -> Refusal | None:
@@ -578,13 +578,13 @@ class Room:
             person = self.participant(token)
             if person is None:
                 return Refusal("room.refuse.not_in_room")
-            self._private.pop(person.id, None)
+            self.private_tables.pop(person.id, None)
             return self._changed(f"private:{person.id}")
 
     def private(self, token) -> History | None:
         """The caller's own private copy, if they broke away (never another's)."""
         person = self.participant(token)
-        return self._private.get(person.id) if person is not None else None
+        return self.private_tables.get(person.id) if person is not None else None
 
     def play_private(self, token, option) -> Refusal | None:
         """Try a step on the caller's private copy (any seat: it is theirs alone)."""
@@ -592,7 +592,7 @@ class Room:
             person = self.participant(token)
             if person is None:
                 return Refusal("room.refuse.not_in_room")
-            history = self._private.get(person.id)
+            history = self.private_tables.get(person.id)
             if history is None:
                 return Refusal("room.refuse.not_away")
             return self._play_on(history, option, f"private:{person.id}", person.lang)
@@ -600,7 +600,7 @@ class Room:
     def undo_private(self, token) -> Refusal | None:
         with self.lock:
             person = self.participant(token)
-            history = self._private.get(person.id) if person is not None else None
+            history = self.private_tables.get(person.id) if person is not None else None
             if history is None:
                 return Refusal("room.refuse.not_away")
             try:
@@ -647,7 +647,7 @@ class Rooms:
     def __init__(self, clock=time.time, ttl_s: float = ROOM_TTL_S, max_rooms: int = MAX_ROOMS):
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
-        self._clock = clock
+        self.clock = clock
         self.ttl_s = ttl_s
         self.max_rooms = max_rooms
         self.on_open = None  # called with each new room (the store: room_store.py)
@@ -664,7 +664,7 @@ class Rooms:
             code = new_code()
             while code in self._rooms:
                 code = new_code()
-            room, secret = Room.open(code, clock=self._clock, ttl_s=self.ttl_s)
+            room, secret = Room.open(code, clock=self.clock, ttl_s=self.ttl_s)
             self._rooms[code] = room
         if self.on_open is not None:
             self.on_open(room)

@@ -208,7 +208,7 @@ class RoomStore:
         (and the room re-read from the database) when another process wrote first."""
         from sqlalchemy import update
 
-        room.touched = room._clock()
+        room.touched = room.clock()
         text, values, people = self._snapshot(room)
         if len(text) > MAX_RECORD_CHARS:
             log.warning("room %s: its game is too long to keep", room.code)
@@ -286,7 +286,7 @@ class RoomStore:
                 self._records[room.code] = row.record
             before = _people_of(room)
             room.title, room.paused = row.title, bool(row.paused)
-            room._next_id = row.next_id
+            room.next_id = row.next_id
             room.touched = _seconds(row.touched)
             room.participants.clear()
             for p in people:
@@ -294,8 +294,8 @@ class RoomStore:
                 room.participants[p.id] = Participant(
                     p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
                 )
-            for gone in [i for i in room._private if i not in room.participants]:
-                del room._private[gone]
+            for gone in [i for i in room.private_tables if i not in room.participants]:
+                del room.private_tables[gone]
             polls_changed = self._polls_texts.get(room.code) != row.polls
             if polls_changed:
                 polls_kind = self._take_polls(room, row.polls)
@@ -307,7 +307,7 @@ class RoomStore:
                 room.notify("people")
             if polls_changed:
                 room.notify("polls")
-                room.polls._changed(polls_kind)
+                room.polls.changed(polls_kind)
         return True
 
     def _take_polls(self, room: Room, text: str) -> str:
@@ -352,10 +352,10 @@ class RoomStore:
         history = stored_history(row)
         if history is None:
             return None
-        room = Room(row.code, row.teacher_hash, history, clock=rooms._clock, ttl_s=rooms.ttl_s)
+        room = Room(row.code, row.teacher_hash, history, clock=rooms.clock, ttl_s=rooms.ttl_s)
         room.title, room.paused = row.title, bool(row.paused)
         room.version = room.stored_version = row.version
-        room._next_id = row.next_id
+        room.next_id = row.next_id
         room.created, room.touched = _seconds(row.created), _seconds(row.touched)
         for p in people:
             seat = p.seat if p.seat is not None and p.seat < history.state.n else None
@@ -470,7 +470,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
     text = room.table.whole_record().dumps()
     values = dict(
         teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
-        paused=room.paused, next_id=room._next_id,
+        paused=room.paused, next_id=room.next_id,
         created=_when(room.created), touched=_when(room.touched), polls=_polls_text(room),
     )  # fmt: skip
     people = [

@@ -118,10 +118,10 @@ class ProjectorBar(pn.viewable.Viewer):
             margin=(0, 5),
             styles={"overflow-y": "auto"},
         )
-        self._undo = pn.widgets.Button(
+        self.undo_button = pn.widgets.Button(
             color="primary", width=96, height=40, margin=(6, 4), css_classes=["nefertiti-undo"]
         )
-        self._redo = pn.widgets.Button(
+        self.redo_button = pn.widgets.Button(
             color="primary",
             variant="outline",
             width=96,
@@ -129,10 +129,10 @@ class ProjectorBar(pn.viewable.Viewer):
             margin=(6, 4),
             css_classes=["nefertiti-redo"],
         )
-        self._undo.on_click(self._on_undo)
-        self._redo.on_click(self._on_redo)
+        self.undo_button.on_click(self._on_undo)
+        self.redo_button.on_click(self._on_redo)
         self._layout = pn.Column(
-            pn.Row(self._banner, self._undo, self._redo, sizing_mode="stretch_width"),
+            pn.Row(self._banner, self.undo_button, self.redo_button, sizing_mode="stretch_width"),
             self._last,
             sizing_mode="stretch_width",
             margin=0,
@@ -167,8 +167,8 @@ class ProjectorBar(pn.viewable.Viewer):
         changed is set: most moves change neither)."""
         lang, history = self.session.lang, self.session.history
         for button, name, disabled in (
-            (self._undo, "\u21b6 " + tr(lang, "panel.timeline.undo"), not history.can_undo),
-            (self._redo, tr(lang, "panel.timeline.redo") + " \u21b7", not history.can_redo),
+            (self.undo_button, "\u21b6 " + tr(lang, "panel.timeline.undo"), not history.can_undo),
+            (self.redo_button, tr(lang, "panel.timeline.redo") + " \u21b7", not history.can_redo),
         ):
             if button.name != name or button.disabled != disabled:
                 button.param.update(name=name, disabled=disabled)

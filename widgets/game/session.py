@@ -257,7 +257,7 @@ class GameSession(param.Parameterized):
     def _on_seats_changed(self, *_):
         self._bots = {}
         self._bot_token += 1
-        self._schedule_save()  # the seats are part of the saved game
+        self.schedule_save()  # the seats are part of the saved game
 
     def undo(self) -> bool:
         return self._move(self.history.undo)
@@ -414,7 +414,7 @@ class GameSession(param.Parameterized):
         where = (self.history.branch, self.history.step, self.autosave_key)
         return _SAVER.submit(_save_quietly, save, record, *where)
 
-    def _schedule_save(self) -> None:
+    def schedule_save(self) -> None:
         if getattr(self, "_saver", None) is None or self._save_scheduled:
             return
         doc = _server_document()
@@ -430,7 +430,7 @@ class GameSession(param.Parameterized):
         is computed on the next tick of the event loop, after the board's update has left, so
         the servant appears without waiting for the log, the scores and the panels."""
         self.board_version += 1
-        self._schedule_save()
+        self.schedule_save()
         doc = _server_document()
         if doc is None:
             self._bump_version()

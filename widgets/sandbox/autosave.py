@@ -1,0 +1,350 @@
+"""Saved games of the served Sandbox: every change autosaved to the store, a reload or a restart
+back to the same game, a new tab offered the browser's last game.
+
+A browser is known by a random id in a cookie (never in the address, so a shared link gives no
+game away); a game by a random token in the page's address (``?game=...``). A game is never
+another browser's. Two pages on one game: the page that takes it up last wins, and the other goes
+on with a copy under a new token and says so, so no move is lost (``Store.take`` and the
+revision every save expects).
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+import panel as pn
+from bokeh.models import ColumnDataSource, CustomJS
+
+from nefertiti_core.engine.i18n import tr
+from widgets.game.common import HTML, esc, guarded
+from widgets.game.session import GameSession, _server_document
+from widgets.theme import PAPER, RULE_LINE
+
+log = logging.getLogger("widgets.sandbox.autosave")
+
+CARD_STYLE = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}
+
+#: The browser's own random id (a cookie: sent with every page request, so the server knows at
+#: once whose saved games to offer; never in the URL, so a shared link gives no game away).
+BROWSER_COOKIE = "nefertiti_browser"
+#: The page's side of saved games, run when the board is laid out and when ``page`` changes:
+#: the browser's cookie (set once), the game's token in the address (``?game=...``, so a reload
+#: or a restart returns this tab to this game), and, when the server's connection drops, a
+#: banner over the page that takes no clicks (the board takes no presses either: CLICKS_JS),
+#: then a reload as soon as the server answers again.
+PAGE_JS = """
+const get = (key) => { const d = page.data; return (d instanceof Map ? d.get(key) : d[key])[0]; };
+const browser = get("browser");
+if (browser && !document.cookie.split("; ").includes(`${COOKIE}=${browser}`)) {
+    document.cookie = `${COOKIE}=${browser}; path=/; max-age=31536000; SameSite=Strict`;
+}
+const token = get("token");
+const url = new URL(window.location.href);
+if (token && url.searchParams.get("game") !== token) {
+    url.searchParams.set("game", token);
+    window.history.replaceState(window.history.state, "", url);
+}
+const doc = fig.document;
+if (doc && !doc.__nefertitiWatched) {
+    doc.__nefertitiWatched = true;
+    doc.on_event("connection_lost", () => {
+        if (window.__nefertitiOffline) return;
+        window.__nefertitiOffline = true;
+        const cover = document.createElement("div");
+        cover.id = "nefertiti-offline";
+        cover.style.cssText = "position:fixed;inset:0;z-index:100000;background:rgba(40,30,10,0.35);"
+            + "cursor:not-allowed;";
+        const note = document.createElement("div");
+        note.setAttribute("role", "alert");
+        note.textContent = get("lost");
+        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:#8b1e1e;"
+            + "color:#fff;font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
+        cover.appendChild(note);
+        document.body.appendChild(cover);
+        const ping = () => fetch(new URL("/favicon.ico", window.location.origin), {cache: "no-store"})
+            .then(() => { note.textContent = get("back"); window.location.reload(); },
+                  () => setTimeout(ping, 1000));
+        setTimeout(ping, 1000);
+    });
+}
+"""
+
+
+class SavedGames:
+    """The Sandbox's saved game: the note and the resume offer shown above the board (:attr:`row`)
+    and the page's side (:attr:`page`: the browser's cookie, the game's token in the address, the
+    banner when the connection drops). Nothing is saved until :meth:`connect` names a store (a
+    served page does; a notebook does not)."""
+
+    def __init__(self, session: GameSession, board):
+        self.session = session
+        self.board = board
+        self._store = None
+        self._token = self._owner = ""
+        self._offer = None  # the saved game offered for resuming
+        self._saved_kind = ""
+        #: The note: the game is back, a copy, or the offer of the browser's last game.
+        self.note = HTML("", margin=(6, 12))
+        #: The offer's two buttons: resume the saved game, or start anew.
+        self.resume_button = pn.widgets.Button(color="primary", visible=False, margin=(6, 6))
+        self.fresh_button = pn.widgets.Button(color="default", visible=False, margin=(6, 6))
+        self.resume_button.on_click(self._on_resume)
+        self.fresh_button.on_click(self._on_fresh)
+        #: The row above the board that holds the note and the offer (hidden when empty).
+        self.row = pn.Row(
+            self.note, self.resume_button, self.fresh_button, visible=False, styles=CARD_STYLE
+        )
+        #: What the page's script reads (PAGE_JS).
+        self.page = ColumnDataSource(
+            name="nefertiti-page", data={"token": [""], "browser": [""], "lost": [""], "back": [""]}
+        )
+
+    def connect(self, store, browser: str = "", game: str = "", live=None) -> None:
+        """Autosave this Sandbox's game to ``store`` and offer or resume a saved one.
+
+        ``browser`` is the browser's id (its cookie; a new one is made if it has none), ``game``
+        the token in the page's address, ``live`` the games other open tabs play (``in``). A
+        reload or a restart (the address names a game of this browser): the game comes back at
+        once, with a note. A new tab (no game in the address) of a browser with a saved game:
+        the offer to resume it, or to start anew. A game is never another browser's.
+        """
+        from widgets.server.store import new_token, owner_of, valid_token
+
+        self._live = live = live if live is not None else set()
+        new_browser = not valid_token(browser)
+        browser = new_token() if new_browser else browser
+        self._store, self._owner = store, owner_of(browser)
+        self._token = new_token()
+        self._revisions: dict[str, int] = {}  # token -> the revision this page last wrote or took
+        self._doc = _server_document()
+        note = ""
+        saved = None
+        if valid_token(game):
+            copy = game in live  # the same game open in another tab: this one goes on with a copy
+            if not copy:
+                # a reload: the page it left may still have a save to make (a move in the last
+                # AUTOSAVE_DELAY_MS); made first, then the game taken up, so that page's later
+                # saves (its session is dropped some seconds on) cannot undo this one's moves
+                getattr(live, "settle", lambda token: None)(game)
+            saved = store.load(game, self._owner) if copy else store.take(game, self._owner)
+            if saved is not None and not copy:  # before the restore, whose change is saved
+                self._revisions[game] = saved.revision
+        if saved is not None and self._restore(saved):
+            if copy:
+                note = "saved.copy"
+            else:
+                self._token = game
+                note = "saved.back"
+            self._offer = saved
+        elif not new_browser:
+            self._offer = store.latest(self._owner)
+            note = "saved.offer" if self._offer is not None else ""
+        self._saved_kind = note
+        # the note that the game is back goes at the game's next change (board_version is
+        # bumped at once; the restore's own change is already counted)
+        self.session.param.watch(self._hide_note, ["board_version"])
+        self.page.data = {
+            "token": [self._token],
+            "browser": [browser if new_browser else ""],
+            "lost": [""],
+            "back": [""],
+        }
+        self.refresh()
+        page_js = CustomJS(
+            args=dict(page=self.page, fig=self.board.figure, COOKIE=BROWSER_COOKIE), code=PAGE_JS
+        )
+        self.board.figure.js_on_change("inner_width", page_js)
+        self.page.js_on_change("data", page_js)
+        self.session.autosave(self._write, key=self._token)
+        self.session.param.watch(lambda *_: self.session.schedule_save(), ["lang", "hints"])
+
+    @property
+    def token(self) -> str:
+        return self._token
+
+    def _write(self, text: str, branch: str, step: int, token: str) -> None:
+        """Background thread: keep the game in the store (under the token it had when its
+        record was taken), unless another page took that game up since (StaleGame)."""
+        from widgets.server.store import StaleGame
+
+        session = self.session
+        try:
+            self._revisions[token] = self._store.save(
+                token, self._owner, text, lang=session.lang, hints=session.hints,
+                branch=branch, step=step, expected=self._revisions.get(token, 0),
+            )  # fmt: skip
+        except StaleGame as error:
+            log.info("%s", error)
+            if self._doc is None:
+                self._on_stale(token)
+                return
+            try:  # the page's own thread (Bokeh's one thread-safe call on a document)
+                self._doc.add_next_tick_callback(lambda: self._on_stale(token))
+            except Exception:  # its session is gone (the save made as it was dropped)
+                self.session.autosave(None)
+
+    def _on_stale(self, token: str) -> None:
+        """Another page took this game up (a reload of this tab, or a tab of this browser served
+        by another process). A page nobody sees any more stops saving; a page still open goes
+        on with a copy under a new token (its address too), and says so: no move is lost."""
+        if token != self._token:
+            return  # already a copy
+        context = getattr(self._doc, "session_context", None)
+        if context is not None and not _connected(context):
+            self.session.autosave(None)
+            return
+        from widgets.server.store import new_token
+
+        self._token = new_token()
+        self.session.autosave_key = self._token
+        self._saved_kind = "saved.copy"
+        self.refresh()
+        self.page.data = dict(self.page.data, token=[self._token])
+        self.session.save_now()
+
+    def _restore(self, saved) -> bool:
+        from nefertiti_core.files.history import record_from_data
+        from nefertiti_core.files.yaml_subset import loads
+
+        try:
+            doc = loads(saved.record)
+            record = record_from_data(doc.data, "saved game", doc)
+            self.session.load_record(record, "saved game", resume=True)
+        except Exception as error:  # a saved game that no longer loads: start anew, say why
+            log.warning("saved game %s… did not load: %s", saved.token[:6], error)
+            return False
+        self.session.param.update(lang=saved.lang, hints=saved.hints)
+        return True
+
+    def refresh(self) -> None:
+        lang = self.session.lang
+        kind, saved = getattr(self, "_saved_kind", ""), self._offer
+        if self._store is None or not kind or (saved is None and kind != "saved.copy"):
+            self.row.visible = False
+        else:  # (a copy made when another page took this game up may have no saved game read)
+            key, facts = kind, {}
+            if saved is not None:
+                when = saved.updated.astimezone()
+                time = when.strftime(
+                    "%H:%M" if when.date() == datetime.now().date() else "%Y-%m-%d %H:%M"
+                )
+                facts = dict(time=time, step=saved.step, branch=saved.branch)
+                if kind == "saved.offer" and saved.branch != "main":
+                    key = "saved.offer_branch"
+            text = tr(lang, key, **facts)
+            self.note.object = f"<b>{esc(text)}</b>" if kind == "saved.offer" else esc(text)
+            offer = kind == "saved.offer"
+            self.resume_button.param.update(name=tr(lang, "saved.resume"), visible=offer)
+            self.fresh_button.param.update(name=tr(lang, "saved.new"), visible=offer)
+            self.row.visible = True
+        if self._store is not None:
+            data = dict(self.page.data)
+            data.update(lost=[tr(lang, "saved.lost")], back=[tr(lang, "saved.reconnected")])
+            self.page.data = data
+
+    @guarded
+    def _on_resume(self, *_):
+        self.resume_offer()
+
+    def resume_offer(self) -> bool:
+        """Take the offered saved game up in this tab (its token too: it is saved from now on)."""
+        saved, session = self._offer, self.session
+        if saved is None:
+            return False
+        copy = saved.token in self._live  # open in another tab: this one goes on with a copy
+        if not copy:  # taken up as it is now (the offer was read when the page opened)
+            getattr(self._live, "settle", lambda token: None)(saved.token)
+            saved = self._store.take(saved.token, self._owner)
+            if saved is None:  # deleted since (expired)
+                return False
+            self._revisions[saved.token] = saved.revision  # before the restore's own save
+            session.autosave_key = saved.token  # saved under its own token from the restore on
+        if not self._restore(saved):
+            session.autosave_key = self._token
+            return False
+        if copy:
+            self._saved_kind = "saved.copy"
+        else:
+            self._token = saved.token
+            self._saved_kind = ""
+        self.refresh()
+        self.page.data = dict(self.page.data, token=[self._token])
+        return True
+
+    @guarded
+    def _hide_note(self, *_):
+        """The note that the game is back goes at its next move (the offer stays until chosen)."""
+        if self._saved_kind in ("saved.back", "saved.copy"):
+            self._saved_kind = ""
+            self.refresh()
+
+    @guarded
+    def _on_fresh(self, *_):
+        self._saved_kind = ""
+        self.refresh()
+
+
+def connect_served(sandbox) -> None:
+    """A served session: autosave to the process's store; resume or offer a saved game."""
+    from widgets.server.store import get_store
+
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        return  # not served (a notebook, a test): nothing is saved
+    store = get_store()
+    if store is None:
+        sandbox.saved.note.object = esc(tr(sandbox.session.lang, "saved.off"))
+        sandbox.saved.row.visible = True
+        return
+    args = pn.state.session_args.get("game") or [b""]
+    game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
+    browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
+    sandbox.saved.connect(store, browser=browser, game=game, live=OPEN_GAMES)
+    # The page's own banner says so when the connection drops (PAGE_JS), in the session's
+    # language; Panel's English notification would say it twice. (This session only.)
+    pn.config.disconnect_notification = ""
+    context = doc.session_context
+    OPEN_GAMES.tabs[id(context)] = (sandbox.saved, context)
+
+    def closed(_context):
+        sandbox.session.save_now()  # the last changes, before the session is gone
+        OPEN_GAMES.tabs.pop(id(context), None)
+
+    pn.state.on_session_destroyed(closed)
+
+
+class _OpenGames:
+    """The games open in this server's tabs: ``token in OPEN_GAMES`` if a tab that is still
+    connected plays it (a closed tab's session lingers a while; it does not count)."""
+
+    def __init__(self):
+        self.tabs: dict[int, tuple[SavedGames, object]] = {}
+
+    def __contains__(self, token) -> bool:
+        return any(
+            _connected(context) and saved.token == token
+            for saved, context in list(self.tabs.values())
+        )
+
+    def settle(self, token: str, timeout: float = 5.0) -> None:
+        """Make now the saves still to come of this process's pages that play ``token`` (the
+        page a reload left behind), and wait for them: a move made just before a reload is in
+        the store when the new page reads it."""
+        for saved, _context in list(self.tabs.values()):
+            if saved.token == token and saved.session.save_pending:
+                future = saved.session.save_now()
+                if future is not None:
+                    try:
+                        future.result(timeout=timeout)
+                    except Exception:  # logged by the save itself; the reload goes on
+                        pass
+
+
+def _connected(context) -> bool:
+    """Whether a served session still has its browser (Bokeh's ServerSession counts them)."""
+    session = getattr(context, "_session", None)
+    return session is None or getattr(session, "connection_count", 1) > 0
+
+
+OPEN_GAMES = _OpenGames()
