@@ -114,7 +114,7 @@ def test_r4_2_a_reroll_after_the_last_placement_is_scored_in_place():
 def _characters():
     """Positions right after a recruit (R5.1): the character's first decision. A character
     with no decision of its own leaves the recruiter at its placement (R5.2): such a position is
-    no character's decision (``_Search.value`` scores a placement to come by its estimate) and is
+    no character's decision (``Search.value`` scores a placement to come by its estimate) and is
     left out."""
     out = []
     for seed in (3, 4, 5, 6, 7):
