@@ -351,13 +351,13 @@ def test_uploads_beyond_the_servers_workers_wait_then_are_refused(monkeypatch):
 
     import widgets.server.upload as U
 
-    monkeypatch.setattr(U, "_WORKERS", T.BoundedSemaphore(1))
+    monkeypatch.setattr(U, "WORKER_SLOTS", T.BoundedSemaphore(1))
     monkeypatch.setattr(U, "WORKER_QUEUE_SECONDS", 0.2)
-    U._WORKERS.acquire()  # another upload is being read
+    U.WORKER_SLOTS.acquire()  # another upload is being read
     try:
         message = U.check_in_worker(SIMPLE.encode(), "s.yaml")
     finally:
-        U._WORKERS.release()
+        U.WORKER_SLOTS.release()
     assert message == "s.yaml: refused: the server is busy reading other files; try again soon"
     assert U.check_in_worker(SIMPLE.encode(), "s.yaml") is None  # its turn now
 
