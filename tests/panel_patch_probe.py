@@ -23,7 +23,7 @@ def count_recomputes(models: int) -> tuple[int, dict]:
 
     pn.config.inline = True
     pn.config.comms = "default"
-    panel_extension._loaded = True  # what pn.extension() marks in a notebook
+    panel_extension._loaded = True  # private: what pn.extension() marks in a notebook
     calls = [0]
     original = DocumentModelManager.recompute
 
@@ -34,10 +34,22 @@ def count_recomputes(models: int) -> tuple[int, dict]:
     DocumentModelManager.recompute = recompute
     try:
         column = pn.Column(*[pn.widgets.Button(name=f"b{i}") for i in range(models)])
-        bundle = column._repr_mimebundle_()
+        bundle = column._repr_mimebundle_()  # private: IPython's display protocol, as a notebook
     finally:
         DocumentModelManager.recompute = original
     return calls[0], bundle[0]
+
+
+def shown_over_ipywidgets(viewable):
+    """The Bokeh model of ``viewable`` as Panel shows it over ipywidgets comms (Voilà)."""
+    import panel as pn
+    from panel.io.notebook import ipywidget
+
+    pn.config.comms = "ipywidgets"
+    try:
+        return ipywidget(viewable)._model  # private: the model Panel keeps no public handle to
+    finally:
+        pn.config.comms = "default"
 
 
 def voila_cdn_links() -> tuple[int, int]:
@@ -45,22 +57,18 @@ def voila_cdn_links() -> tuple[int, int]:
     ``inline=True`` (Voilà), and the document's freeze count afterwards (0: not left frozen)."""
     import panel as pn
     from bokeh.models import ImportedStyleSheet, UIElement
-    from panel.io.notebook import ipywidget
     from panel.io.resources import CDN_DIST
 
     pn.config.inline = True
-    pn.config.comms = "ipywidgets"
-    try:
-        model = ipywidget(pn.Column(pn.widgets.Button(name="x"), pn.pane.Markdown("text")))._model
-    finally:
-        pn.config.comms = "default"
+    model = shown_over_ipywidgets(pn.Column(pn.widgets.Button(name="x"), pn.pane.Markdown("text")))
     links = [
         sheet.url
         for element in model.select({"type": UIElement})
         for sheet in element.stylesheets
         if isinstance(sheet, ImportedStyleSheet) and sheet.url.startswith(CDN_DIST)
     ]
-    return len(links), model.document.models._freeze_count
+    frozen = model.document.models._freeze_count  # private: the symptom, in Bokeh's bookkeeping
+    return len(links), frozen
 
 
 def voila_click_document() -> bool:
@@ -69,17 +77,12 @@ def voila_click_document() -> bool:
     current document)."""
     import panel as pn
     from bokeh.events import ButtonClick
-    from panel.io.notebook import ipywidget
     from panel.io.state import state
 
-    pn.config.comms = "ipywidgets"
     button, seen = pn.widgets.Button(name="x"), []
     button.on_click(lambda _event: seen.append(state.curdoc))
-    try:
-        model = ipywidget(button)._model
-    finally:
-        pn.config.comms = "default"
-    model._trigger_event(ButtonClick(model))
+    model = shown_over_ipywidgets(button)
+    model._trigger_event(ButtonClick(model))  # private: a browser's click, as Bokeh receives it
     assert len(seen) == 1, seen
     return seen[0] is model.document
 
@@ -162,7 +165,7 @@ def main(mode: str) -> None:
     }
     print(json.dumps(out))  # the last line (Panel prints "Launching server" before it)
     sys.stdout.flush()
-    os._exit(0)  # the server's thread would keep the interpreter waiting
+    os._exit(0)  # private: os._exit is documented; the server's thread would keep us waiting
 
 
 if __name__ == "__main__":

@@ -172,7 +172,7 @@ def test_the_leaf_temperature_may_follow_the_deck():
     assert state.deck and not state.akhenaton_drawn
     late = state.copy()
     late.deck = late.deck[:1]
-    ev = openspiel._Evaluator(random.Random(0), 0, (5.0, 30.0))
+    ev = openspiel.MctsBot(seed=0, rollout_depth=0, temperature=(5.0, 30.0)).evaluator
     early_shares = ev.evaluate_engine(state, private=False)
     late_shares = ev.evaluate_engine(late, private=False)
     for shares in (early_shares, late_shares):
@@ -220,7 +220,7 @@ def test_no_simulation_is_started_that_would_end_after_the_deadline(monkeypatch)
         time.sleep(0.2)
         return [0.25] * eng.n
 
-    monkeypatch.setattr(openspiel._Search, "_simulate", slow)
+    monkeypatch.setattr(openspiel.TreeSearch, "simulate", slow)
     state = next(s for s in positions(4, 20, seed=2) if len(s.legal_options()) > 1)
     bot = make_bot("mcts", seed=1, time_limit=0.5, top_k=None)
     start = time.perf_counter()
@@ -246,7 +246,7 @@ def test_with_lazy_replies_a_simulation_learns_one_new_thing(monkeypatch):
             super().__init__(*args)
             tried[-1] += 1
 
-    real_choose, real_simulate = openspiel.GreedyBot.choose, openspiel._Search._simulate
+    real_choose, real_simulate = openspiel.GreedyBot.choose, openspiel.TreeSearch.simulate
 
     def choose(self, state):
         asked[-1] += 1
@@ -259,7 +259,7 @@ def test_with_lazy_replies_a_simulation_learns_one_new_thing(monkeypatch):
 
     monkeypatch.setattr(ismcts, "ChildInfo", Counted)
     monkeypatch.setattr(openspiel.GreedyBot, "choose", choose)
-    monkeypatch.setattr(openspiel._Search, "_simulate", simulate)
+    monkeypatch.setattr(openspiel.TreeSearch, "simulate", simulate)
     state = next(s for s in positions(4, 20, seed=8) if s.phase == "turn")
     lazy = make_bot("mcts", seed=2, iterations=40, lazy_replies=True)
     assert lazy.choose(state) in state.legal_options()

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from nefertiti_core.engine import rules as R
-from nefertiti_core.engine.deck import BOTTOM, _shuffle, reshuffled
+from nefertiti_core.engine.deck import BOTTOM, reshuffled, shuffle_in_place
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 46, 64, 65, 200])
@@ -13,7 +13,7 @@ def test_the_written_out_shuffle_is_random_shuffle_draw_for_draw(size):
     for seed in range(40):
         mine, theirs = random.Random(seed), random.Random(seed)
         a, b = list(range(size)), list(range(size))
-        _shuffle(a, mine.getrandbits)
+        shuffle_in_place(a, mine.getrandbits)
         theirs.shuffle(b)
         assert a == b
         assert mine.getstate() == theirs.getstate()  # the same draws: what follows is the same

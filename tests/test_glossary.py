@@ -191,9 +191,9 @@ def test_a_lesson_shows_its_teaching_text_in_the_boards_language():
 
     lesson = Lesson("treasurer", lang="de")
     scenario = load(next(p for p in SCENARIOS if p.stem == "treasurer"))
-    assert scenario.teachings["de"].split()[0] in lesson._note.object
-    assert "Der Schatzmeister nimmt bis zu 4 Deben" in lesson._title.object  # the title
+    assert scenario.teachings["de"].split()[0] in lesson.teaching.object
+    assert "Der Schatzmeister nimmt bis zu 4 Deben" in lesson.heading.object  # the title
     lesson.lang = "zh"
-    assert scenario.teachings["zh"].strip() in lesson._note.object
+    assert scenario.teachings["zh"].strip() in lesson.teaching.object
     lesson.lang = "en"
-    assert "The Treasurer takes at most 4" in lesson._note.object.replace("\n", " ")
+    assert "The Treasurer takes at most 4" in lesson.teaching.object.replace("\n", " ")

@@ -114,7 +114,7 @@ def test_r4_2_a_reroll_after_the_last_placement_is_scored_in_place():
 def _characters():
     """Positions right after a recruit (R5.1): the character's first decision. A character
     with no decision of its own leaves the recruiter at its placement (R5.2): such a position is
-    no character's decision (``_Search.value`` scores a placement to come by its estimate) and is
+    no character's decision (``Search.value`` scores a placement to come by its estimate) and is
     left out."""
     out = []
     for seed in (3, 4, 5, 6, 7):
@@ -185,7 +185,7 @@ def test_a_market_a_position_did_not_change_keeps_the_searched_positions_value()
             copy.apply_unchecked(o)
             if copy.phase != P_PLACE:
                 continue
-            by_hand = ev._seat_part(copy, ev._gifts(copy))
+            by_hand = ev.seat_part(copy, ev.gifts_held(copy))
             for m in range(len(R.MARKETS)):
                 if not copy.mask[m]:
                     continue
@@ -200,7 +200,7 @@ def test_a_market_a_position_did_not_change_keeps_the_searched_positions_value()
                     weight, gains = near[m][1]
                     checked += 1
                 else:
-                    weight, gains = ev._market(copy, m, ev._gifts(copy), tuple(copy.deben))
+                    weight, gains = ev.market(copy, m, ev.gifts_held(copy), tuple(copy.deben))
                     changed += 1
                 by_hand = [e + weight * g for e, g in zip(by_hand, gains, strict=True)]
             assert ev.estimates(copy, near) == by_hand
@@ -227,14 +227,14 @@ def test_placements_values_kept_between_decisions_are_the_values_computed_again(
         for _ in range(12 + 3 * seed):
             state.apply(players[state.decider].choose(state))
         model = B.GreedyBot(seed=seed)  # one memory for the siblings, as in an mcts search
-        model._memory = {}  # its own, not the thread's (shared by default)
+        model.memory = {}  # its own, not the thread's (shared by default)
         for o in [o for o in state.legal if O.OPTION_KIND[o] == O.PLACE][:8]:
             sibling = state.copy()
             sibling.apply(o)
             if len(sibling.legal) < 2:
                 continue
             remembering, forgetting = B.GreedyBot(seed=o), B.GreedyBot(seed=o)
-            remembering._memory, forgetting._memory = model._memory, {}
+            remembering.memory, forgetting.memory = model.memory, {}
             before = calls[0]
             kept = remembering.option_values(sibling.copy())
             with_memory += calls[0] - before
@@ -282,11 +282,11 @@ def test_placements_values_kept_are_told_apart_by_every_input_of_the_market():
     differ = 0
     for state, _ in _positions(lambda s: [None] if s.phase in ("turn", "place") else [])[::3]:
         model = B.GreedyBot(seed=1)
-        model._memory = {}  # its own, not the thread's (shared by default)
+        model.memory = {}  # its own, not the thread's (shared by default)
         plain = model.option_values(state.copy())
         for edited in _edited(state):
             remembering, forgetting = B.GreedyBot(seed=2), B.GreedyBot(seed=2)
-            remembering._memory, forgetting._memory = model._memory, {}
+            remembering.memory, forgetting.memory = model.memory, {}
             kept = remembering.option_values(edited.copy())
             assert kept == forgetting.option_values(edited.copy())
             differ += any(kept[o] != plain.get(o) for o in kept if O.OPTION_KIND[o] == O.PLACE)
@@ -333,7 +333,7 @@ def test_the_bots_of_a_thread_share_its_memory_and_choose_as_bots_with_their_own
         sharing = [B.GreedyBot(seed=seed * 10 + i) for i in range(4)]
         separate = [B.GreedyBot(seed=seed * 10 + i) for i in range(4)]
         for bot in separate:
-            bot._memory = {}
+            bot.memory = {}
         while not shared.is_over:
             legal = shared.legal_options()
             if len(legal) > 1:
@@ -348,7 +348,7 @@ def test_the_bots_of_a_thread_share_its_memory_and_choose_as_bots_with_their_own
         assert alone.is_over
     assert decisions > 100, decisions
     memory = B.thread_memory()
-    assert memory and all(bot._memory is None for bot in sharing)
+    assert memory and all(bot.memory is None for bot in sharing)
     assert any(len(kept[0]) for kept in memory.values())  # market values kept
     other = []
     thread = threading.Thread(target=lambda: other.append(B.thread_memory()))
@@ -359,7 +359,7 @@ def test_the_bots_of_a_thread_share_its_memory_and_choose_as_bots_with_their_own
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_seat_sums_written_out_equal_their_plain_definitions(players):
-    """``_plus``, ``Evaluator.relative`` and ``Evaluator._seat_part`` are written out for speed,
+    """``plus``, ``Evaluator.relative`` and ``Evaluator.seat_part`` are written out for speed,
     one way for 4 seats and another for 3: each gives, to the last bit, what the plain
     comprehension, ``max`` and ``sum`` give, on the estimates of seeded games' positions (and
     on ties and negative zeros)."""
@@ -367,9 +367,8 @@ def test_the_seat_sums_written_out_equal_their_plain_definitions(players):
     compared = 0
     for state, _ in _positions(lambda s: [None], seeds=(3, 4), players=players, limit=60):
         ev = B.Evaluator(state)
-        ev._first_gifts = None
-        gifts = ev._gifts(state)
-        est = ev._seat_part(state, gifts)
+        gifts = ev.gifts_held(state)
+        est = ev.seat_part(state, gifts)
         points = gifts[5]
         plain = [
             state.prestige[q] + state.deben[q] * ev.deben + state.seals[q] * ev.seal + points[q]
@@ -385,12 +384,14 @@ def test_the_seat_sums_written_out_equal_their_plain_definitions(players):
         for values in samples:
             gains = [rng.uniform(-3, 3) for _ in range(players)]
             for weight in (0.0, 0.45, 1.0, -0.7):
-                summed = B._plus(values, weight, gains)
+                summed = B.plus(values, weight, gains)
                 assert repr(summed) == repr([e + weight * g for e, g in zip(values, gains)])  # noqa: B905
             for seat in range(players):
                 others = [values[q] for q in range(players) if q != seat]
                 expected = (
-                    values[seat] - ev._omax * max(others) - ev._omean * sum(others) / len(others)
+                    values[seat]
+                    - ev.w.opponent_max * max(others)
+                    - ev.w.opponent_mean * sum(others) / len(others)
                 )
                 assert repr(ev.relative(values, seat)) == repr(expected)
                 compared += 1

@@ -351,14 +351,13 @@ def test_uploads_beyond_the_servers_workers_wait_then_are_refused(monkeypatch):
 
     import widgets.server.upload as U
 
-    workers = T.BoundedSemaphore(1)  # one upload read at a time
-    monkeypatch.setattr(U, "_WORKERS", workers)
+    monkeypatch.setattr(U, "WORKER_SLOTS", T.BoundedSemaphore(1))
     monkeypatch.setattr(U, "WORKER_QUEUE_SECONDS", 0.2)
-    workers.acquire()  # another upload is being read
+    U.WORKER_SLOTS.acquire()  # another upload is being read
     try:
         message = U.check_in_worker(SIMPLE.encode(), "s.yaml")
     finally:
-        workers.release()
+        U.WORKER_SLOTS.release()
     assert message == "s.yaml: refused: the server is busy reading other files; try again soon"
     assert U.check_in_worker(SIMPLE.encode(), "s.yaml") is None  # its turn now
 

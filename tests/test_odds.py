@@ -177,9 +177,9 @@ def test_same_seed_same_report_with_one_or_two_workers():
 
 @pytest.mark.parametrize(("playouts", "workers"), [(1, 2), (7, 2), (120, 2), (600, 2), (5000, 8)])
 def test_chunks_cover_every_playout_once_and_shrink_towards_the_end(playouts, workers):
-    from nefertiti_core.play.odds import MAX_CHUNK, _chunks
+    from nefertiti_core.play.odds import MAX_CHUNK, playout_chunks
 
-    chunks = _chunks(playouts, workers, None)
+    chunks = playout_chunks(playouts, workers, None)
     assert [i for a, b in chunks for i in range(a, b)] == list(range(playouts))
     sizes = [b - a for a, b in chunks]
     assert all(1 <= s <= MAX_CHUNK for s in sizes)
@@ -187,7 +187,7 @@ def test_chunks_cover_every_playout_once_and_shrink_towards_the_end(playouts, wo
     assert sizes[-1] == 1
     if playouts >= 120:  # the last quarter of the work in chunks of a few playouts each
         assert max(sizes[len(sizes) * 3 // 4 :]) <= 4
-    assert _chunks(10, 2, 4) == [(0, 4), (4, 8), (8, 10)]  # a chunk size given is kept
+    assert playout_chunks(10, 2, 4) == [(0, 4), (4, 8), (8, 10)]  # a chunk size given is kept
 
 
 def test_worker_processes_are_kept_between_runs_and_a_lost_one_is_replaced():
@@ -207,11 +207,11 @@ def test_worker_processes_are_kept_between_runs_and_a_lost_one_is_replaced():
     finally:
         odds_module.POOLS.give_back(2, pool, broken=False)
     again = odds(state, playouts=24, bots="random", seed=3, workers=2, chunk_size=4)
-    assert odds_module.POOLS._pools[2] is pool  # the same processes
+    assert odds_module.POOLS.kept(2) is pool  # the same processes
     os.kill(pid, signal.SIGKILL)
     after = odds(state, playouts=24, bots="random", seed=3, workers=2, chunk_size=4)
     assert one.same_results(first) and one.same_results(again) and one.same_results(after)
-    assert odds_module.POOLS._pools[2] is not pool  # the broken pool was dropped
+    assert odds_module.POOLS.kept(2) is not pool  # the broken pool was dropped
 
 
 def test_two_runs_at_once_share_the_workers_chunk_by_chunk():
@@ -251,7 +251,7 @@ def test_a_worker_lost_mid_run_is_a_clear_error_and_the_next_run_gets_new_ones()
 
     def progress(done, total):
         if done and not killed:  # the run has results: a worker dies now
-            pid = next(iter(odds_module.POOLS._pools[2]._processes))
+            pid = odds_module.POOLS.kept(2).submit(os.getpid).result(timeout=60)  # a worker's
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
@@ -267,11 +267,11 @@ def test_idle_worker_processes_are_shut_down(monkeypatch):
 
     monkeypatch.setattr(odds_module, "POOL_IDLE_S", 0.2)
     odds(new_game(4, 1), playouts=8, bots="random", seed=0, workers=2, chunk_size=2)
-    assert odds_module.POOLS._pools  # kept after the run...
+    assert odds_module.POOLS.kept(2) is not None  # kept after the run...
     deadline = time.monotonic() + 30
-    while odds_module.POOLS._pools and time.monotonic() < deadline:
+    while odds_module.POOLS.kept(2) is not None and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not odds_module.POOLS._pools  # ...and shut down when nobody used it for a while
+    assert odds_module.POOLS.kept(2) is None  # ...and shut down when nobody used it for a while
 
 
 def test_greedy_bots_run_in_playouts():

@@ -66,11 +66,11 @@ def assert_same(a: History, b: History) -> None:
     assert b.state.state_hash() == a.state.state_hash()
     for name in a.branches:
         assert b.steps(name) == a.steps(name), name
-        for (_, a_before, a_after, _), (_, b_before, b_after, _) in zip(
+        for (_, before_a, after_a, _), (_, before_b, after_b, _) in zip(
             a.transitions(name), b.transitions(name), strict=True
         ):
-            assert b_before.public_key() == a_before.public_key()
-            assert b_after.public_key() == a_after.public_key()
+            assert before_b.public_key() == before_a.public_key()
+            assert after_b.public_key() == after_a.public_key()
     # the tree itself: the steps two branches share are the same nodes after loading too
     for x in a.branches:
         for y in a.branches:

@@ -348,9 +348,9 @@ def test_a_click_on_open_in_the_rules_view_reaches_the_sandbox():
     from widgets import Sandbox
 
     sandbox = Sandbox()
-    sandbox._rules_bridge.value = "R6.6|1712"  # what the page's click handler sets
+    sandbox.rules_bridge.value = "R6.6|1712"  # what the page's click handler sets
     assert sandbox.visible_view == "rules" and sandbox.rules.selected == "R6.6"
-    sandbox._rules_bridge.value = "<img src=x>|1"  # not an ID: nothing happens
+    sandbox.rules_bridge.value = "<img src=x>|1"  # not an ID: nothing happens
     assert sandbox.rules.selected == "R6.6"
 
 
@@ -358,7 +358,7 @@ def test_a_lessons_teaching_text_lists_its_rules_linked():
     from widgets.lesson.notebook import Lesson
 
     lesson = Lesson("a-turn", lang="de")
-    shown = lesson._note.object  # the note, folded under the title
+    shown = lesson.teaching.object  # the note, folded under the title
     assert "Regeln hier:" in shown
     assert 'data-r="R5.1"' in shown and 'data-r="R5.3"' in shown
     assert html.escape(RR.lookup("R5.1", "de").title) in shown

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from nefertiti_core.engine import rules as R
 from nefertiti_core.engine import state as S
 from nefertiti_core.engine.errors import NefertitiError
 from nefertiti_core.engine.state import FIELDS, GameState, fast_copy, new_game
@@ -141,7 +142,7 @@ def test_the_replaced_lists_are_the_rarely_changed_ones():
         "used_characters",
     ]
     with pytest.raises(AssertionError, match="only a list"):
-        S._check_fields((*FIELDS, S.Field("x", S.IMMUTABLE, S.PUBLIC, replaced=True)))
+        S.check_fields((*FIELDS, S.Field("x", S.IMMUTABLE, S.PUBLIC, replaced=True)))
 
 
 # A replaced list changed in place: an item or slice assigned (any operator), a mutating method,
@@ -305,9 +306,9 @@ def test_the_deck_order_is_hidden_its_size_is_not():
 
 def test_an_undeclared_or_unexplained_field_is_refused():
     with pytest.raises(AssertionError, match="say why"):
-        S._check_fields((*FIELDS, S.Field("secret", S.IMMUTABLE, S.HIDDEN)))
+        S.check_fields((*FIELDS, S.Field("secret", S.IMMUTABLE, S.HIDDEN)))
     with pytest.raises(AssertionError, match="twice"):
-        S._check_fields((*FIELDS, FIELDS[3]))
+        S.check_fields((*FIELDS, FIELDS[3]))
 
 
 # --- the read API -----------------------------------------------------------------------------
@@ -326,7 +327,7 @@ def test_the_read_api_answers_from_the_state():
             assert res.squares == tuple(state.res_queue[state.res_pos :])
             assert (
                 state.current_bid()
-                == S._STALL_VALUES[res.market * 2 + state.side[res.market]][res.squares[0]]
+                == R.stall_of(res.market, state.side[res.market]).squares[res.squares[0]].value
             )
 
 

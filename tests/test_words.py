@@ -53,7 +53,7 @@ def test_the_rule_of_a_generic_event_comes_from_the_event(lang):
     seen = set()
     for g in _events(range(3)):
         for name, data in g.log:
-            if name not in E._GENERIC or not data.get("rule") or name == "turn":
+            if name not in E.GENERIC_EVENTS or not data.get("rule") or name == "turn":
                 continue
             seen.add(name)
             text = E.describe_event(name, data, g.colours, lang)
@@ -65,8 +65,8 @@ def test_the_rule_of_a_generic_event_comes_from_the_event(lang):
 
 
 def test_most_event_handlers_are_generic():
-    assert len(E._GENERIC) >= 15
-    assert set(E._GENERIC) <= E.EXPLAINED_EVENTS
+    assert len(E.GENERIC_EVENTS) >= 15
+    assert set(E.GENERIC_EVENTS) <= E.EXPLAINED_EVENTS
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

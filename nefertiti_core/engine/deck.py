@@ -27,7 +27,7 @@ def reshuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
     while cards and cards[-1] == R.AKHENATON:  # the highest card number: last when sorted
         cards.pop()
     if type(rng) is random.Random:
-        _shuffle(cards, rng.getrandbits)
+        shuffle_in_place(cards, rng.getrandbits)
     else:
         rng.shuffle(cards)
     if R.AKHENATON in deck:
@@ -38,7 +38,7 @@ def reshuffled(deck: Sequence[int], rng: random.Random) -> list[int]:
     return cards
 
 
-def _shuffle(cards: list[int], getrandbits) -> None:
+def shuffle_in_place(cards: list[int], getrandbits) -> None:
     """``random.Random.shuffle`` (CPython 3.8+) written out with its ``_randbelow``: the same
     draws from the source and the same order, in half the time (bots reshuffle the deck
     before most look-aheads). ``tests/test_deck.py`` compares the two."""

@@ -1379,7 +1379,9 @@ def _fields_source(fields: tuple[Field, ...] = FIELDS) -> str:
     )
 
 
-def _check_fields(fields: tuple[Field, ...]) -> None:
+def check_fields(fields: tuple[Field, ...]) -> None:
+    """Raise AssertionError unless every field is declared once, with a known copy and key kind,
+    and a reason for any key other than PUBLIC (run on ``FIELDS`` at import)."""
     names = [f.name for f in fields]
     if len(set(names)) != len(names):
         raise AssertionError(f"a field is declared twice: {names}")
@@ -1394,7 +1396,7 @@ def _check_fields(fields: tuple[Field, ...]) -> None:
             raise AssertionError(f"field {f.name}: only a list can be shared as replaced")
 
 
-_check_fields(FIELDS)
+check_fields(FIELDS)
 _made: dict = {
     "_new": object.__new__,
     "_GameState": GameState,

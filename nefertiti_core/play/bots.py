@@ -133,7 +133,7 @@ def _others(n: int) -> tuple:
     return tuple(operator.itemgetter(*(q for q in range(n) if q != seat)) for seat in range(n))
 
 
-def _plus(est: list[float], weight: float, gains: list[float]) -> list[float]:
+def plus(est: list[float], weight: float, gains: list[float]) -> list[float]:
     """``[e + weight * g for e, g in zip(est, gains)]`` for 3 or 4 seats, written out: the same
     values, a third of the time of the comprehension (a function call of its own in Python
     3.11), and the look-ahead adds a market's weighted gains to each position it scores."""
@@ -190,7 +190,7 @@ class Evaluator:
         if len(memory) > _SETTINGS_KEPT:
             del memory[next(iter(memory))]
         self._markets, self._gift_cache, self._placings = kept
-        self._first_gifts = None  # (gifts, ``_gifts`` entry) of the first position asked about
+        self._first_gifts = None  # (gifts, ``gifts_held`` entry) of the first position asked about
 
     # -- pieces -----------------------------------------------------------------------------
     @staticmethod
@@ -319,13 +319,13 @@ class Evaluator:
             return min(1.0, 0.3 + _louqsor_chance(stall, mask))
         return _CLOSING_WEIGHT[min(max(1, needed), len(_CLOSING_WEIGHT) - 1)]
 
-    def _seat_part(self, state: GameState, gifts: list) -> list[float]:
+    def seat_part(self, state: GameState, gifts: list) -> list[float]:
         """Each player's prestige, Deben, seals and gifts at today's values (R8, R9.1);
-        ``gifts``: a ``_gifts`` entry."""
+        ``gifts``: a ``gifts_held`` entry."""
         dv, sv = self.deben, self.seal
         prestige, deben, seals = state.prestige, state.deben, state.seals
         points = gifts[5]
-        if state.n == 4:  # written out (see ``_plus``)
+        if state.n == 4:  # written out (see ``plus``)
             return [
                 prestige[0] + deben[0] * dv + seals[0] * sv + points[0],
                 prestige[1] + deben[1] * dv + seals[1] * sv + points[1],
@@ -334,7 +334,7 @@ class Evaluator:
             ]
         return [prestige[q] + deben[q] * dv + seals[q] * sv + points[q] for q in range(state.n)]
 
-    def _market(
+    def market(
         self, state: GameState, m: int, gifts: tuple, deben: tuple
     ) -> tuple[float, list[float]]:
         """(closing weight, gains per seat) of a market not being resolved, kept by its exact
@@ -349,7 +349,7 @@ class Evaluator:
             )
         return hit
 
-    def _gifts(self, state: GameState) -> tuple:
+    def gifts_held(self, state: GameState) -> tuple:
         """[counts, holders, value per gift, worth table (None until ``gifts_table`` makes it),
         number, each seat's gifts in points] of the gifts held, kept per gifts held (most positions of a look-ahead hold the
         same gifts); the number tells the gifts apart in the market values' keys."""
@@ -374,7 +374,7 @@ class Evaluator:
         return hit
 
     def gifts_table(self, gifts: list, state: GameState) -> list[list[float]]:
-        """``worth_table`` of ``gifts`` (a ``_gifts`` entry), made once when first needed."""
+        """``worth_table`` of ``gifts`` (a ``gifts_held`` entry), made once when first needed."""
         table = gifts[3]
         if table is None:
             table = gifts[3] = self.worth_table(state, gifts[1], gifts[0])
@@ -386,8 +386,8 @@ class Evaluator:
         ``near``: ``bids`` of a position this one was reached from: a market whose own state
         (bids, cards, seal, reserve) is as it was there keeps its value from there (the gifts
         and Deben changed since are not carried into its bids)."""
-        gifts = self._gifts(state)
-        est = self._seat_part(state, gifts)
+        gifts = self.gifts_held(state)
+        est = self.seat_part(state, gifts)
         mask = state.mask
         res_market = state.res_market
         deben = None  # every player's Deben as a tuple, made when a market's key needs it
@@ -413,19 +413,19 @@ class Evaluator:
                 else:
                     if deben is None:
                         deben = tuple(state.deben)
-                    weight, gains = self._market(state, m, gifts, deben)
+                    weight, gains = self.market(state, m, gifts, deben)
             else:
                 continue
-            est = _plus(est, weight, gains)
+            est = plus(est, weight, gains)
         return est
 
     def bids(self, state: GameState) -> list:
         """Per market not being resolved and holding bids: (its own state, (closing weight,
         gains per seat)), for ``estimates(near=...)`` of the positions that follow."""
-        gifts = self._gifts(state)
+        gifts = self.gifts_held(state)
         deben = tuple(state.deben)
         return [
-            (_own(state, m), self._market(state, m, gifts, deben))
+            (_own(state, m), self.market(state, m, gifts, deben))
             if state.mask[m] and m != state.res_market
             else None
             for m in range(len(R.MARKETS))
@@ -447,11 +447,11 @@ class Evaluator:
     def context(self, state: GameState) -> tuple:
         """What every placement from ``state`` (a placing decision, no market being resolved)
         shares: the gift values (a placement moves no card) and each market's contribution."""
-        gifts = self._gifts(state)
-        seat = self._seat_part(state, gifts)
+        gifts = self.gifts_held(state)
+        seat = self.seat_part(state, gifts)
         deben = tuple(state.deben)
         markets = [
-            self._market(state, m, gifts, deben) if state.mask[m] else None
+            self.market(state, m, gifts, deben) if state.mask[m] else None
             for m in range(len(R.MARKETS))
         ]
         return gifts, seat, markets
@@ -478,16 +478,16 @@ class Evaluator:
         deben = tuple(state.deben) if paid else ()
         for m in range(len(R.MARKETS)):
             if m == market:
-                weight, gains = self._market(state, m, gifts, deben or tuple(state.deben))
+                weight, gains = self.market(state, m, gifts, deben or tuple(state.deben))
                 if closes:
                     weight = 1.0
             elif not mask[m]:
                 continue
             elif paid:
-                weight, gains = self._market(state, m, gifts, deben)
+                weight, gains = self.market(state, m, gifts, deben)
             else:
                 weight, gains = markets[m]
-            est = _plus(est, weight, gains)
+            est = plus(est, weight, gains)
         return est
 
     def sums(self, context: tuple) -> list[list[float]]:
@@ -499,9 +499,9 @@ class Evaluator:
         for hit in markets:
             if hit is not None:
                 weight, gains = hit
-                total = _plus(total, weight, gains)
+                total = plus(total, weight, gains)
         # ``e - w * g`` is ``e + (-w) * g`` to the last bit (IEEE 754 negation is exact).
-        return [total[:] if hit is None else _plus(total, -hit[0], hit[1]) for hit in markets]
+        return [total[:] if hit is None else plus(total, -hit[0], hit[1]) for hit in markets]
 
     def relative(self, est: list[float], seat: int) -> float:
         """``seat``'s estimate minus the opponents' measure (``Weights.opponent_max`` of the best
@@ -758,7 +758,7 @@ class GreedyBot:
         self.weights = weights or Weights()
         # The evaluator's values kept between decisions: None, this thread's (``thread_memory``),
         # shared with the other greedy bots deciding on it; a dict, this bot's own.
-        self._memory: dict | None = None
+        self.memory: dict | None = None
 
     def option_values(self, state: GameState, legal=None) -> dict[int, float]:
         """Each legal option's score (``Evaluator`` units: points ahead of the opponents)."""
@@ -767,7 +767,7 @@ class GreedyBot:
 
     def _option_values(self, state: GameState, legal) -> dict[int, float]:
         legal = state.legal_options() if legal is None else legal
-        memory = self._memory
+        memory = self.memory
         evaluate = Evaluator(state, self.weights, thread_memory() if memory is None else memory)
         me = state.decider
         search = Search(evaluate, me, self.depth, self.exact)
@@ -980,7 +980,7 @@ class Search:
             weight = 1.0 if closes else hit[0]
             gains = hit[1]
             others = sums[m]
-            est = _plus(others, weight, gains)
+            est = plus(others, weight, gains)
             if paid:
                 est[p] = others[p] + paid * evaluate.deben + weight * gains[p]
         value = evaluate.relative(est, self.me)
@@ -1032,7 +1032,7 @@ class Search:
         value = 0.0
         for p, _, closes in chances(state, O.REROLL_ID):
             if closes:
-                closed = _plus(est, 1.0 - weight, gains)
+                closed = plus(est, 1.0 - weight, gains)
                 value += p * self.evaluate.relative(closed, self.me)
             else:
                 value += p * keep

@@ -351,7 +351,7 @@ def _louqsor_facts(state: GameState, option: int | None, report: OddsReport) -> 
 MAX_CHUNK = 50
 
 
-def _chunks(playouts: int, workers: int, chunk_size: int | None) -> list[tuple[int, int]]:
+def playout_chunks(playouts: int, workers: int, chunk_size: int | None) -> list[tuple[int, int]]:
     """Playouts ``[a, b)`` per chunk, in the order they are handed out. Given no ``chunk_size``:
     guided, each chunk a quarter of the remaining playouts' share per worker (at most
     ``MAX_CHUNK``), so chunks shrink towards the end and the workers finish together instead of
@@ -448,7 +448,7 @@ def odds(
     else:
         workers = workers or os.cpu_count() or 1
         report.workers = workers
-        chunks = _chunks(playouts, workers, chunk_size)
+        chunks = playout_chunks(playouts, workers, chunk_size)
         if workers == 1 or len(chunks) == 1:
             report.workers = 1
             results = _run_here(payload, chunks, args, playouts, progress, cancel)
@@ -520,6 +520,12 @@ class _Pools:
                 self._pools[workers] = pool
             self._running += 1
             return pool
+
+    def kept(self, workers: int):
+        """The pool of ``workers`` worker processes kept for the next run, or None (none started
+        yet, dropped when a worker died, or shut down when idle)."""
+        with self._lock:
+            return self._pools.get(workers)
 
     def give_back(self, workers: int, pool, broken: bool) -> None:
         with self._lock:
@@ -734,7 +740,7 @@ def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report
         workers = _dask_workers(client)
     report.workers = len(workers)
     seen = set(workers)
-    chunks = _chunks(total, len(workers), chunk_size)
+    chunks = playout_chunks(total, len(workers), chunk_size)
 
     def submit(chunk):
         # The state goes with each task (5 KB) rather than scattered once: scattered data dies

@@ -21,7 +21,7 @@ game's length). An engine state is never changed once stored, so a clone shares 
 few microseconds.
 
 **The bot.** OpenSpiel's information-set MCTS, with its simulation loop re-implemented on plain
-engine copies (``_Search``) instead of OpenSpiel states. Every simulation deals the unseen cards
+engine copies (``TreeSearch``) instead of OpenSpiel states. Every simulation deals the unseen cards
 again (the real order can never influence it); the root keeps the ``top_k`` options the greedy
 bot ranks best; where another player decides, the tree plays the greedy bot's answer
 (``opponents="greedy"``), so the simulations go to the searcher's own options, the deck and the
@@ -556,7 +556,7 @@ class _Evaluator(_mcts.Evaluator):
         return [(a, p) for a in legal]
 
 
-class _Search(_ismcts.ISMCTSBot):
+class TreeSearch(_ismcts.ISMCTSBot):
     """OpenSpiel's ISMCTS with a time budget, keys from the public position, and worlds
     resampled by the bot's own random source."""
 
@@ -567,7 +567,7 @@ class _Search(_ismcts.ISMCTSBot):
     opponent_model = None  # a bot whose choices the opponents make in the tree (None: UCT)
     me = -1
     _replies: dict | None = None  # the model's choice per opponent node, within a search
-    lazy_replies = False  # one new option or reply per simulation (see ``_simulate``)
+    lazy_replies = False  # one new option or reply per simulation (see ``simulate``)
 
     def run_simulation(self, state):
         """OpenSpiel's ``run_simulation`` (select, expand one child, evaluate, back up) in a new
@@ -578,9 +578,9 @@ class _Search(_ismcts.ISMCTSBot):
             raise NefertitiError("the search starts from a decision, not from a chance node")
         eng = fast_copy(c.engine, self.world_rng)
         eng.deck = _shuffled_deck(eng.deck, eng.akhenaton_drawn, self.world_rng)
-        return self._simulate(eng)
+        return self.simulate(eng)
 
-    def _simulate(self, eng: GameState) -> list[float]:
+    def simulate(self, eng: GameState) -> list[float]:
         """One simulation on ``eng``, this simulation's own world, played on in place with
         ``apply_unchecked`` (its dice come from its own random source: their outcome shows in
         the next node's key, as a chance node's would), without recursion or C++ round trips;
@@ -693,7 +693,7 @@ class _Search(_ismcts.ISMCTSBot):
             if bottom:
                 deck.insert(randrange(bottom), R.AKHENATON)
             eng.deck = deck
-            self._simulate(eng)
+            self.simulate(eng)
             done += 1
             then, now = now, time.perf_counter()
             longest = max(longest, now - then)
@@ -775,7 +775,7 @@ class MctsBot:
                 return ranked[0]
         game = self._game(state.n)
         root = game.state_from_engine(state, self.rng)
-        search = _Search(
+        search = TreeSearch(
             game,
             self.evaluator,
             self.uct_c,

@@ -494,6 +494,9 @@ _EVENTS = {
 
 #: Every event this module explains (each has the message ``ev.<name>`` in every catalog).
 EXPLAINED_EVENTS = frozenset(_EVENTS)
+#: The events worded generically: the message and the event's own fields, its rule the one the
+#: engine put in the event.
+GENERIC_EVENTS = frozenset(_GENERIC)
 
 
 def describe_event(name: str, data: dict, colours, lang: str = DEFAULT_LANGUAGE) -> str | None:

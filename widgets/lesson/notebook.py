@@ -91,13 +91,15 @@ class Lesson(pn.viewable.Viewer):
         self._redo.on_click(lambda _e: self.session.redo())
         self._restart = pn.widgets.Button(width=160)
         self._restart.on_click(lambda _e: self.session.jump(0))
-        self._title = pn.pane.Markdown(sizing_mode="stretch_width")
-        # The file's note often says what a move will do: folded until the learner opens it,
-        # so that the prediction comes first; a demonstration shows it open.
-        self._note = pn.pane.Markdown(sizing_mode="stretch_width", css_classes=["lesson-note"])
+        #: The lesson's title (the scenario's, in the board's language).
+        self.heading = pn.pane.Markdown(sizing_mode="stretch_width")
+        #: The lesson's teaching text and the rules it links. The file's note often says what a
+        #: move will do: folded until the learner opens it, so that the prediction comes first;
+        #: a demonstration shows it open.
+        self.teaching = pn.pane.Markdown(sizing_mode="stretch_width", css_classes=["lesson-note"])
         #: The card holding the lesson's note (folded in a lesson, open in a demonstration).
         self.note_card = pn.Card(
-            self._note,
+            self.teaching,
             collapsed=note == "folded",
             sizing_mode="stretch_width",
             css_classes=["lesson-note-card"],
@@ -105,7 +107,7 @@ class Lesson(pn.viewable.Viewer):
         self.session.param.watch(self._on_play, "version")
         self.param.watch(self._on_lang, "lang")
         self._layout = pn.Column(
-            self._title,
+            self.heading,
             self.note_card,
             # the decision beside the board, or below it in a narrow notebook column
             pn.FlexBox(
@@ -157,14 +159,14 @@ class Lesson(pn.viewable.Viewer):
         self.session.lang = lang
         teaching = self.scenario.teaching_in(lang).strip()  # the file's text in this language
         # the file's texts shown as themselves: no HTML, no Markdown
-        self._title.object = f"### {md_escape(self.scenario.title_in(lang))}"
-        self._note.object = md_escape(teaching)
+        self.heading.object = f"### {md_escape(self.scenario.title_in(lang))}"
+        self.teaching.object = md_escape(teaching)
         self.note_card.title = tr(lang, "lesson.note")
         self.note_card.visible = bool(teaching)
         cited = ids_in(teaching)
         if cited:  # the rules the text cites, each with its title on hover and text on click
             line = html.escape(f"{tr(lang, 'rules.in_lesson')} {' · '.join(cited)}")
-            self._note.object += (
+            self.teaching.object += (
                 f"\n\n<div style='font-size:13px'>{link_rule_ids(line, lang)}</div>\n"
             )
         self._undo.name = tr(lang, "lesson.undo")

@@ -186,16 +186,17 @@ class Sandbox(pn.viewable.Viewer):
         )
         self.view_picker.param.watch(self._on_view, "value")
 
-        # A click on "Open in the Rules view" under any rule ID of the page arrives here
-        self._rules_bridge = rules_bridge()
-        self._rules_bridge.param.watch(self._on_rules_bridge, "value")
+        #: The hidden text box a click on "Open in the Rules view" under any rule ID of the page
+        #: writes (``"<ID>|<time>"``): the Rules view then shows that rule.
+        self.rules_bridge = rules_bridge()
+        self.rules_bridge.param.watch(self._on_rules_bridge, "value")
         header = pn.Row(
             self._heading,
             self.bot_status,
             pn.layout.HSpacer(),
             self.language,
             self.hints_checkbox,
-            self._rules_bridge,
+            self.rules_bridge,
             sizing_mode="stretch_width",
         )
         side = pn.Column(

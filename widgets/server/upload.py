@@ -36,7 +36,8 @@ WORKER_MEMORY_MIB = 768
 #: WORKER_QUEUE_SECONDS): a client sending many files cannot start many 768 MiB processes.
 MAX_WORKERS = 2
 WORKER_QUEUE_SECONDS = 30
-_WORKERS = threading.BoundedSemaphore(MAX_WORKERS)
+#: The worker slots (MAX_WORKERS): an upload holds one while its worker reads the file.
+WORKER_SLOTS = threading.BoundedSemaphore(MAX_WORKERS)
 
 _WORKER = r"""
 import json, os, resource, sys
@@ -101,12 +102,12 @@ def check_in_worker(data: bytes, name: str) -> str | None:
             f"{shown}: too large ({len(data):,} bytes): a position or record file has at most "
             f"{MAX_FILE_BYTES:,}"
         )
-    if not _WORKERS.acquire(timeout=WORKER_QUEUE_SECONDS):
+    if not WORKER_SLOTS.acquire(timeout=WORKER_QUEUE_SECONDS):
         return f"{shown}: refused: the server is busy reading other files; try again soon"
     try:
         return _run_worker(data, shown)
     finally:
-        _WORKERS.release()
+        WORKER_SLOTS.release()
 
 
 def _run_worker(data: bytes, shown: str) -> str | None:
