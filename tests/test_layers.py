@@ -238,3 +238,79 @@ def test_the_checks_catch_an_upward_import_and_a_cycle(tmp_path):
     assert cycles(import_graph(root)) == [
         ["nefertiti_core.engine.deck", "nefertiti_core.engine.rules"]
     ]
+
+
+#: At most this many reads of private names in the tests, each one justified on its line.
+PRIVATE_READS_BUDGET = 20
+
+
+def private_reads(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
+    """(file, line, name, justified) for each read of a private name in ``tests/``: an
+    attribute ``x._name`` (dunders aside) or ``from ... import _name`` of the project's modules;
+    justified when its line, or the comment lines just above it, say ``# private: <why>``."""
+    found = []
+    for path in sorted((root / "tests").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text)):
+            names = []
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+                names = [node.attr]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+                PACKAGE,
+                "widgets",
+            ):
+                names = [alias.name for alias in node.names]
+            for name in names:
+                if name.startswith("_") and not name.startswith("__"):
+                    found.append(
+                        (
+                            str(path.relative_to(root)),
+                            node.lineno,
+                            name,
+                            _justified(lines, node.lineno),
+                        )
+                    )
+    return found
+
+
+def _justified(lines: list[str], lineno: int) -> bool:
+    if "# private:" in lines[lineno - 1]:
+        return True
+    above = lineno - 2
+    while above >= 0 and lines[above].strip().startswith("#"):
+        if lines[above].strip().startswith("# private:"):
+            return True
+        above -= 1
+    return False
+
+
+def test_the_tests_read_private_names_only_within_budget_and_each_with_a_reason():
+    """Tests go through the public surface (what a user, a notebook or a page uses): a read of
+    a private name is kept only where nothing public can show the thing (a framework's internals
+    under a patch, a probe), with its reason on the line."""
+    found = private_reads()
+    unjustified = [f"{f}:{n} {name}" for f, n, name, ok in found if not ok]
+    assert not unjustified, "private reads without a '# private: <why>' comment:\n" + "\n".join(
+        unjustified
+    )
+    assert len(found) <= PRIVATE_READS_BUDGET, f"{len(found)} private reads in tests/"
+
+
+def test_the_private_read_count_sees_attributes_and_imports(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        "from widgets.game.board import _hidden\n"
+        "from os import _exit\n"
+        "board.__class__\n"
+        "board._cells  # private: a reason\n"
+        "# private: a reason\n# that goes on\nboard._figure\n"
+        "# a comment, then code\nx = 1\nboard._source\n",
+        encoding="utf-8",
+    )
+    assert private_reads(tmp_path) == [
+        ("tests/test_x.py", 1, "_hidden", False),
+        ("tests/test_x.py", 4, "_cells", True),
+        ("tests/test_x.py", 7, "_figure", True),
+        ("tests/test_x.py", 10, "_source", False),
+    ]
