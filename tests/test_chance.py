@@ -375,3 +375,16 @@ def test_chance_node_refuses_an_illegal_option_with_the_engines_message():
     with pytest.raises(ArgumentError, match=r"a GameState"):
         C.chance_node("state", 1)
     assert state.key() == key
+
+
+def test_redealt_keeps_what_the_players_know_and_draws_the_hidden_anew():
+    """R12: the copy is the same position as far as the players know it; the deck's order, the
+    dice to come and the dice fixed ahead (R4.4) are its own."""
+    game = new_game(4, seed=3)
+    game.force_roll(6, 6)
+    copy = C.redealt(game, random.Random(1))
+    assert copy.public_key() == game.public_key()
+    assert sorted(copy.deck) == sorted(game.deck) and copy.deck != game.deck
+    assert copy.forced_rolls == [] and game.forced_rolls == [6, 6]
+    assert copy.rng.getstate() != game.rng.getstate()
+    assert game.deck == new_game(4, seed=3).deck  # the original is untouched

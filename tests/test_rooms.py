@@ -4,6 +4,7 @@ and leaves the room as it was."""
 
 from __future__ import annotations
 
+import random
 import sys
 
 import pytest
@@ -235,6 +236,47 @@ def test_break_away_is_private_and_rejoin_returns_to_the_table(room):
     assert room.private(anna_token) is None
     # back at the table's position
     assert room.table.step == step + 1
+
+
+def _dealt_and_rolled(history, options) -> list:
+    """The cards that reopening markets drew and the dice rolled while ``options`` (indices into
+    the legal options, the same at each step) are played on ``history``."""
+    seen = []
+    for pick in options:
+        state = history.state
+        if state.is_over:
+            break
+        start = len(state.log)
+        legal = state.legal_options()
+        history.play(legal[pick % len(legal)])
+        for name, data in history.state.log[start:]:
+            if name == "reopen":
+                seen.append(("reopen", data["market"], tuple(data["drawn"])))
+            elif name == "roll":
+                seen.append(("roll", tuple(data["dice"])))
+    return seen
+
+
+def test_a_break_away_deals_its_own_cards_and_dice_not_the_tables(room):
+    """A learner who breaks away sees the table's position as anyone at the table knows it, but
+    what they play out alone is dealt from a deck order and dice of its own: playing ahead there
+    tells nothing of what the table will draw (the attack: 14 moves played privately, then the
+    same 14 at the table, drew the same cards)."""
+    anna, token = join(room, "Anna")
+    room.table.state.force_roll(4, 5)  # a teacher's dice fixed ahead: hidden from the learner
+    room.deal_rng = random.Random(7)
+    assert room.break_away(token) is None
+    mine = room.private(token)
+    table = room.table.state
+    assert mine.state.public_key() == table.public_key()  # the same position, as known
+    assert sorted(mine.state.deck) == sorted(table.deck)  # the same cards left ...
+    assert mine.state.deck != table.deck  # ... in an order of its own
+    assert mine.state.forced_rolls == [] and table.forced_rolls == [4, 5]
+    moves = [0, 3, 1, 2] * 12
+    private = _dealt_and_rolled(mine, moves)
+    at_the_table = _dealt_and_rolled(room.table, moves)
+    assert any(kind == "reopen" for kind, *_ in at_the_table), "no market reopened: a longer game"
+    assert private != at_the_table
 
 
 def test_stage_only_shipped_positions(room):

@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 from . import options as O
 from . import rules as R
-from .deck import BOTTOM
+from .deck import BOTTOM, reshuffled
 from .errors import ArgumentError, IllegalOptionError, NefertitiError, require_state
 from .limits import echo
 from .state import GameState, fast_copy, own_lists
@@ -452,3 +452,18 @@ def sample(node: ChanceNode, rng: random.Random):
 def sample_value(outcomes: tuple[Outcome, ...], rng: random.Random):
     """The value of one of ``outcomes`` drawn with their probabilities from ``rng``."""
     return rng.choices([o.value for o in outcomes], [o.probability for o in outcomes])[0]
+
+
+def redealt(state: GameState, rng: random.Random) -> GameState:
+    """A copy of ``state`` whose hidden information is drawn anew from ``rng``: the order of the
+    deck (the players know which cards are left, never which comes next, R12; the Akhenaton card
+    stays among the bottom five, R2.2), the dice to come, and any dice or cards fixed ahead
+    (R4.4). What a player may explore on their own, such as a learner breaking away from the
+    class table, without learning what the game itself will deal."""
+    require_state(state)
+    game = state.copy()
+    game.deck = reshuffled(state.deck, rng)
+    game.rng = random.Random(rng.getrandbits(64))
+    game.forced_rolls = []
+    game.forced_draws = []
+    return game

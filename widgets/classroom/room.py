@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import random
 import re
 import secrets
 import threading
@@ -46,6 +47,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 
 from nefertiti_core import NefertitiError, new_game
+from nefertiti_core.engine.chance import redealt
 from nefertiti_core.engine.explain_illegal import why_illegal
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
@@ -203,6 +205,8 @@ class Room:
         self.stored_version = 0
         self.commit = None
         self.lock = threading.RLock()
+        #: Where a break-away's hidden deck and dice come from (never the table's own source).
+        self.deal_rng = random.Random(secrets.randbits(64))
         self.clock = clock
         self.ttl_s = ttl_s
         self.created = self.touched = clock()
@@ -564,12 +568,16 @@ class Room:
 
     # ------------------------------------------------------------------ breaking away
     def break_away(self, token) -> Refusal | None:
-        """A private copy of the table's position for this learner (only they see it)."""
+        """A private copy of the table's position for this learner (only they see it): the same
+        position as far as anyone at the table knows it, with the hidden deck order and dice
+        drawn anew (``nefertiti_core.engine.chance.redealt``)."""
         with self.lock:
             person = self.participant(token)
             if person is None:
                 return Refusal("room.refuse.not_in_room")
-            self.private_tables[person.id] = History(self.table.state.copy())
+            # the hidden deck and dice drawn anew: what the learner plays out alone tells them
+            # nothing of what the table will deal
+            self.private_tables[person.id] = History(redealt(self.table.state, self.deal_rng))
             return self._changed(f"private:{person.id}")
 
     def rejoin(self, token) -> Refusal | None:
