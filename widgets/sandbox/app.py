@@ -38,6 +38,7 @@ from widgets.game.scores import Scores
 from widgets.game.session import SEAT_KINDS, GameSession, _server_document
 from widgets.game.timeline import Timeline
 from widgets.sandbox.practice import Practice
+from widgets.theme import ALERT, HEADING, INK_MUTED, ON_COLOUR, PAGE_BACKGROUND, PAPER, RULE_LINE
 
 MAX_SEATS = 4
 RANDOM_FIRST = -1
@@ -64,7 +65,7 @@ NARROW_CSS = f"""
 """
 #: The parts' places in that one column (the board's is 0, the first).
 ORDER = {"side": {"order": "2"}, "buttons": {"order": "3"}, "views": {"order": "4"}}
-CARD_STYLE = {"background": "#fffdf7", "border": "1px solid #e0d6bd", "border-radius": "6px"}
+CARD_STYLE = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}
 
 log = logging.getLogger("widgets.sandbox.app")
 
@@ -101,8 +102,8 @@ if (doc && !doc.__nefertitiWatched) {
         const note = document.createElement("div");
         note.setAttribute("role", "alert");
         note.textContent = get("lost");
-        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:#8b1e1e;"
-            + "color:#fff;font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
+        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:" + ALERT + ";"
+            + "color:" + ON_ALERT + ";font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
         cover.appendChild(note);
         document.body.appendChild(cover);
         const ping = () => fetch(new URL("/favicon.ico", window.location.origin), {cache: "no-store"})
@@ -294,7 +295,7 @@ class Sandbox(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             # the container that NARROW_CSS measures
             styles={
-                "background": "#f7f1e3",
+                "background": PAGE_BACKGROUND,
                 "container-type": "inline-size",
                 LINK_VARIABLE: "block",  # the rule IDs' "Open in the Rules view"
             },
@@ -319,7 +320,7 @@ class Sandbox(pn.viewable.Viewer):
     def _refresh_labels(self) -> None:
         lang = self.session.lang
         self._heading.object = (
-            f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'panel.title'))}</h2>"
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'panel.title'))}</h2>"
         )
         self.hints_checkbox.name = tr(lang, "panel.hints")
         self._download.label = tr(lang, "saved.file.save")
@@ -367,7 +368,7 @@ class Sandbox(pn.viewable.Viewer):
         if 0 <= seat < session.state.n:
             who = tr(lang, f"colour.{session.state.colours[seat]}")
             text = tr(lang, "panel.bot.thinking", player=who)
-            self.bot_status.object = f"<i style='color:#6b4f2a'>{esc(text)}</i>"
+            self.bot_status.object = f"<i style='color:{INK_MUTED}'>{esc(text)}</i>"
         else:
             self.bot_status.object = ""
 
@@ -624,7 +625,14 @@ class Sandbox(pn.viewable.Viewer):
         }
         self._refresh_saved()
         page_js = CustomJS(
-            args=dict(page=self._page, fig=self.board.figure, COOKIE=BROWSER_COOKIE), code=PAGE_JS
+            args=dict(
+                page=self._page,
+                fig=self.board.figure,
+                COOKIE=BROWSER_COOKIE,
+                ALERT=ALERT,
+                ON_ALERT=ON_COLOUR,
+            ),
+            code=PAGE_JS,
         )
         self.board.figure.js_on_change("inner_width", page_js)
         self._page.js_on_change("data", page_js)
