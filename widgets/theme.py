@@ -13,7 +13,7 @@ PLAYER_COLOURS = {"green": "#2e8b57", "red": "#c0392b", "blue": "#2e6fd8", "blac
 NO_PLAYER = "#888"  # the dot, bar or banner of a seat whose colour is unknown
 NO_PLAYER_TEXT = "#333"  # a learner's name in the classroom when their seat has no colour
 NO_PLAYER_STRIPE = "#c9b98f"  # a timeline step no seat took
-NO_PLAYER_SEAL = "#6b4f2a"  # the last step's outline on the board when no seat took it
+NO_PLAYER_SEAL = "#6b4f2a"  # the last step's outline, the projector banner's edge, with no seat
 
 # Gift cards, by type.
 CARD_COLOURS = {
