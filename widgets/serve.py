@@ -30,6 +30,7 @@ import socket
 import sys
 
 from widgets.server.limits import MAX_SESSIONS, SESSIONS_PER_MINUTE, SessionGuard
+from widgets.theme import PAGE_BACKGROUND
 
 log = logging.getLogger("nefertiti.serve")
 
@@ -278,7 +279,7 @@ def deferred_app():
     holder = pn.Column(
         pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
         sizing_mode="stretch_width",
-        styles={"background": "#f7f1e3", "min-height": "400px"},
+        styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
     )
 
     def build():

@@ -43,7 +43,19 @@ from widgets.game.position_memo import SHARED_POSITIONS
 from widgets.game.projector import ProjectorBar, banner_html, last_move_html
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
-from widgets.theme import PLAYER_COLOURS
+from widgets.theme import (
+    ALERT,
+    HEADING,
+    INK,
+    LABEL,
+    NO_PLAYER_TEXT,
+    PAGE_BACKGROUND,
+    PAPER,
+    PLAYER_COLOURS,
+    RULE_LINE,
+    TEXT_NONE,
+    YOUR_TURN,
+)
 
 log = logging.getLogger("widgets.classroom")
 
@@ -54,8 +66,8 @@ COOKIE = "nefertiti_room_"
 COOKIE_MAX_AGE = 12 * 3600
 #: Wrong codes one page may try before it is told to wait.
 MAX_JOIN_TRIES = 10
-CARD = {"background": "#fffdf7", "border": "1px solid #e0d6bd", "border-radius": "6px"}
-PAGE = {"background": "#f7f1e3", "min-height": "100vh"}
+CARD = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}
+PAGE = {"background": PAGE_BACKGROUND, "min-height": "100vh"}
 BOARD_MAX_HEIGHT = "100vh - 250px"
 MAIN = {"flex": "1 1 560px", "min-width": "0"}
 SIDE = {"flex": "0 1 400px", "min-width": "280px"}
@@ -334,19 +346,19 @@ def _status_html(session: TableSession, lang: str) -> str:
         if person.seat is not None and person.seat < state.n:
             colour = state.colours[person.seat]
             parts.append(
-                f"<span style='color:{PLAYER_COLOURS.get(colour, '#333')};font-weight:700'>"
+                f"<span style='color:{PLAYER_COLOURS.get(colour, NO_PLAYER_TEXT)};font-weight:700'>"
                 f"{esc(tr(lang, 'room.you_play', colour=tr(lang, f'colour.{colour}')))}</span>"
             )
         else:
             parts.append(esc(tr(lang, "room.you_watch")))
     if room.paused:
-        parts.append(f"<b style='color:#8b1e1e'>{esc(tr(lang, 'room.paused'))}</b>")
+        parts.append(f"<b style='color:{ALERT}'>{esc(tr(lang, 'room.paused'))}</b>")
     elif session.away:
-        parts.append(f"<i style='color:#5a4220'>{esc(tr(lang, 'room.away'))}</i>")
+        parts.append(f"<i style='color:{HEADING}'>{esc(tr(lang, 'room.away'))}</i>")
     elif not state.is_over:
         if session.can_act_now() and person is not None:
             parts.append(
-                f"<b class='room-your-turn' style='color:#1e6b2a'>"
+                f"<b class='room-your-turn' style='color:{YOUR_TURN}'>"
                 f"{esc(tr(lang, 'room.your_turn'))}</b>"
             )
     seat = person.seat if person is not None else None
@@ -424,7 +436,7 @@ class LearnerPage(pn.viewable.Viewer):
     def _label_form(self) -> None:
         lang = self.lang
         self._title.object = (
-            f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'room.join_title'))}</h2>"
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.join_title'))}</h2>"
         )
         self._code.param.update(name=tr(lang, "room.code"), placeholder="ABCD EFGH")
         self._name.name = tr(lang, "room.your_name")
@@ -551,7 +563,7 @@ class LearnerPage(pn.viewable.Viewer):
     def refresh(self, show_decision: bool = True) -> None:
         session, lang = self.session, self.session.lang
         self._title.object = (
-            f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'room.title'))}"
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
             f" · {esc(self.room.code)}</h2>"
         )
         self._status.object = _status_html(session, lang)
@@ -620,7 +632,7 @@ def _qr_svg(link: str) -> str:
     """The join link's QR code (made once per link, not on every refresh of the page)."""
     import segno
 
-    return segno.make(link, error="m").svg_inline(scale=5, dark="#3b2f1e", light="#fffdf7")
+    return segno.make(link, error="m").svg_inline(scale=5, dark=INK, light=PAPER)
 
 
 class TeacherPage(pn.viewable.Viewer):
@@ -672,7 +684,7 @@ class TeacherPage(pn.viewable.Viewer):
     def _label_start(self) -> None:
         lang = self.lang
         self._title.object = (
-            f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'room.title'))}</h2>"
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}</h2>"
         )
         self._intro.object = f"<p>{esc(tr(lang, 'room.open_intro'))}</p>"
         self._open.name = tr(lang, "room.open")
@@ -809,7 +821,7 @@ class TeacherPage(pn.viewable.Viewer):
         room, lang, session = self.room, self.session.lang, self.session
         state = room.table.state
         self._title.object = (
-            f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'room.title'))}"
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
             f" · <span class='room-code'>{esc(room.code)}</span></h2>"
         )
         self._join_card.object = self._join_html(lang)
@@ -820,7 +832,7 @@ class TeacherPage(pn.viewable.Viewer):
             if person.seat is not None and person.seat < state.n:
                 colour = state.colours[person.seat]
                 seat = (
-                    f" <span style='color:{PLAYER_COLOURS.get(colour, '#333')}'>●"
+                    f" <span style='color:{PLAYER_COLOURS.get(colour, NO_PLAYER_TEXT)}'>●"
                     f" {esc(tr(lang, f'colour.{colour}'))}</span>"
                 )
             items.append(
@@ -829,7 +841,7 @@ class TeacherPage(pn.viewable.Viewer):
         listing = (
             f"<ul style='margin:2px 0 4px 0'>{''.join(items)}</ul>"
             if items
-            else f"<p style='color:#777'>{esc(tr(lang, 'room.nobody'))}</p>"
+            else f"<p style='color:{TEXT_NONE}'>{esc(tr(lang, 'room.nobody'))}</p>"
         )
         self._people.object = (
             f"<b>{esc(tr(lang, 'room.people', n=len(people)))}</b>{listing}"
@@ -892,9 +904,9 @@ class TeacherPage(pn.viewable.Viewer):
             "<div style='display:flex;gap:12px;align-items:center;flex-wrap:wrap'>"
             f"<div class='room-qr' style='flex:0 0 auto'>{qr}</div>"
             "<div style='flex:1 1 150px'>"
-            f"<div style='font-size:13px;color:#6b5b3a'>{esc(tr(lang, 'room.code'))}</div>"
+            f"<div style='font-size:13px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
             f"<div class='room-join-code' style='font:700 34px monospace;letter-spacing:3px;"
-            f"color:#3b2f1e'>{esc(self.room.code[:4])} {esc(self.room.code[4:])}</div>"
+            f"color:{INK}'>{esc(self.room.code[:4])} {esc(self.room.code[4:])}</div>"
             f"<div style='font-size:14px'>"
             f"{esc(tr(lang, 'room.join_at', link='LINK')).replace('LINK', f'<b>{esc(join_url)}</b>')}"
             "</div></div></div>"
@@ -941,7 +953,7 @@ def _deferred(build):
     holder = pn.Column(
         pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
         sizing_mode="stretch_width",
-        styles={"background": "#f7f1e3", "min-height": "400px"},
+        styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
     )
 
     def load():

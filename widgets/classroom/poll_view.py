@@ -40,15 +40,30 @@ from widgets.game.common import HTML, esc
 from widgets.game.exercise import collections_text, feedback_html
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession, _server_document
-from widgets.theme import FONT_STACK
+from widgets.theme import (
+    ACCENT,
+    BAR_TRACK,
+    EXPLANATION,
+    FONT_STACK,
+    POLL_BAR,
+    PROBLEM_BACKGROUND,
+    PROBLEM_TEXT,
+    TABLE_HEAD_LINE,
+    TEXT_HINT,
+    TEXT_NONE,
+    TEXT_NOTE,
+    TEXT_OFF,
+    VERDICT_COLOURS,
+)
 
 __all__ = ["ClassView", "LearnerPollCard", "TeacherPollPanel", "bars_html"]
 
 log = logging.getLogger("widgets.classroom")
 
 LANGS = ["en", "de", "zh"]
-RIGHT = ("#1b5e20", "#e8f5e9", "#2e7d32")  # text, background, bar
-BAR = "#4e7ab5"
+RIGHT = VERDICT_COLOURS["right"]  # text, background, bar
+WRONG = VERDICT_COLOURS["wrong"]
+BAR = POLL_BAR
 PRACTICE_SHOWN = 24  # generated exercises offered in the teacher's menu
 QUESTION_CHARS = 90  # a question in the menu is cut here
 
@@ -138,7 +153,7 @@ def _guard(method):
 
 def _error_html(text: str) -> str:
     return (
-        f"<div class='poll-error' style='color:#8a1c1c;background:#fdecea;padding:6px 10px;"
+        f"<div class='poll-error' style='color:{PROBLEM_TEXT};background:{PROBLEM_BACKGROUND};padding:6px 10px;"
         f"border-radius:4px;font-family:{esc(FONT_STACK)}'>{esc(text)}</div>"
     )
 
@@ -166,12 +181,14 @@ def bars_html(poll: Poll, lang: str, *, size: int = 22) -> str:
             f"<div style='display:flex;justify-content:space-between;gap:12px'>"
             f"<span class='poll-bar-label'>{esc(poll.label(key, lang))}{mark}</span>"
             f"<span class='poll-bar-count' style='font-weight:700'>{n}</span></div>"
-            f"<div style='background:#eee;border-radius:4px;height:{size * 0.8:.0f}px'>"
+            f"<div style='background:{BAR_TRACK};border-radius:4px;height:{size * 0.8:.0f}px'>"
             f"<div style='background:{colour};width:{width:.1f}%;height:100%;"
             f"border-radius:4px'></div></div></div>"
         )
     if not counts:
-        rows.append(f"<div style='color:#777'>{esc(tr(lang, 'poll.teacher.nobody_yet'))}</div>")
+        rows.append(
+            f"<div style='color:{TEXT_NONE}'>{esc(tr(lang, 'poll.teacher.nobody_yet'))}</div>"
+        )
     return (
         f"<div class='poll-bars' style='font-family:{esc(FONT_STACK)};font-size:{size}px;"
         f"line-height:1.3'>{''.join(rows)}</div>"
@@ -188,7 +205,7 @@ def _reveal_html(poll: Poll, lang: str, size: int) -> str:
         f"line-height:1.45;font-size:{size}px'>"
         f"<div style='font-weight:700;font-size:1.15em'>\u2714 "
         f"{esc(tr(lang, 'poll.right_answer', answer=result.right_answer(lang)))}</div>"
-        f"<div style='color:#2b2b2b;margin-top:6px'><b>{esc(tr(lang, 'poll.why'))}</b> "
+        f"<div style='color:{EXPLANATION};margin-top:6px'><b>{esc(tr(lang, 'poll.why'))}</b> "
         f"{explanation}</div></div>",
         lang,
     )
@@ -359,14 +376,14 @@ class TeacherPollPanel(_FollowsPolls):
         poll = self.polls.current
         if poll is None:
             self.question.object = (
-                f"<div style='font-family:{font};font-size:{size}px;color:#555'>"
+                f"<div style='font-family:{font};font-size:{size}px;color:{TEXT_NOTE}'>"
                 f"{esc(tr(lang, 'poll.teacher.none'))}</div>"
             )
             self.bars.object = self.who.object = self.result.object = ""
             self.reveal_button.visible = False
             return
         note = (
-            f"<div style='color:#666;font-size:0.7em'>{esc(tr(lang, 'poll.teacher.free'))}</div>"
+            f"<div style='color:{TEXT_HINT};font-size:0.7em'>{esc(tr(lang, 'poll.teacher.free'))}</div>"
             if poll.free
             else ""
         )
@@ -396,7 +413,7 @@ class TeacherPollPanel(_FollowsPolls):
             f"<div style='font-family:{font};font-size:{max(14, size - 4)}px;line-height:1.4'>"
             f"<div class='poll-progress'><b>{progress}</b>"
             f"{': ' + names if names else ''}</div>"
-            f"<div class='poll-waiting' style='color:#8a5a00'>{still}</div></div>"
+            f"<div class='poll-waiting' style='color:{ACCENT}'>{still}</div></div>"
         )
         self.reveal_button.visible = not poll.revealed
         self.result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
@@ -534,7 +551,7 @@ class LearnerPollCard(_FollowsPolls):
         if poll is None or self.learner_id not in poll.learners:
             key = "poll.learner.idle" if poll is None else "poll.learner.not_asked"
             self.question.object = (
-                f"<div style='font-family:{font};font-size:17px;color:#555'>"
+                f"<div style='font-family:{font};font-size:17px;color:{TEXT_NOTE}'>"
                 f"{esc(tr(lang, key))}</div>"
             )
             self.choices.visible = self.free.visible = self._board_box.visible = False
@@ -579,7 +596,7 @@ class LearnerPollCard(_FollowsPolls):
             shown = poll.label(poll.answer_of(self.learner_id), lang)
             status = esc(tr(lang, "poll.learner.your_answer", answer=shown))
             if not closed:
-                status += f" <span style='color:#666'>{esc(tr(lang, 'poll.learner.change'))}</span>"
+                status += f" <span style='color:{TEXT_HINT}'>{esc(tr(lang, 'poll.learner.change'))}</span>"
             self.status.object = (
                 f"<div class='poll-your-answer' style='font-family:{font};font-size:16px'>"
                 f"{status}</div>"
@@ -594,7 +611,7 @@ class LearnerPollCard(_FollowsPolls):
             self.verdict.object = link_rule_ids(feedback_html(verdict), lang)
         else:
             self.verdict.object = (
-                f"<div style='font-family:{font};color:#555'>"
+                f"<div style='font-family:{font};color:{TEXT_NOTE}'>"
                 f"{esc(tr(lang, 'poll.learner.no_answer'))}</div>" + _reveal_html(poll, lang, 16)
             )
 
@@ -622,7 +639,7 @@ class ClassView(_FollowsPolls):
         poll = self.polls.current
         heads = ("learner", "rules", "right", "wrong", "current")
         cells = "".join(
-            f"<th style='text-align:left;padding:4px 10px;border-bottom:2px solid #c9b98f'>"
+            f"<th style='text-align:left;padding:4px 10px;border-bottom:2px solid {TABLE_HEAD_LINE}'>"
             f"{esc(tr(lang, f'poll.class.{h}'))}</th>"
             for h in heads
         )
@@ -632,12 +649,14 @@ class ClassView(_FollowsPolls):
                 continue
             row = record.row(learner)
             if poll is None or learner not in poll.learners:
-                current = f"<span style='color:#999'>{esc(tr(lang, 'poll.class.not_asked'))}</span>"
+                current = (
+                    f"<span style='color:{TEXT_OFF}'>{esc(tr(lang, 'poll.class.not_asked'))}</span>"
+                )
                 if poll is None:
                     current = ""
             elif poll.answer_of(learner) is None:
                 current = (
-                    f"<span style='color:#8a5a00'>{esc(tr(lang, 'poll.class.not_yet'))}</span>"
+                    f"<span style='color:{ACCENT}'>{esc(tr(lang, 'poll.class.not_yet'))}</span>"
                 )
             else:
                 current = esc(poll.label(poll.answer_of(learner), lang))
@@ -649,16 +668,16 @@ class ClassView(_FollowsPolls):
                 f"<tr class='poll-class-row'>"
                 f"<td style='padding:4px 10px'>{esc(row.name)}</td>"
                 f"<td style='padding:4px 10px' title='{rules}'>{len(row.rules_seen)}"
-                f"<div style='color:#777;font-size:0.8em'>{rules}</div></td>"
+                f"<div style='color:{TEXT_NONE};font-size:0.8em'>{rules}</div></td>"
                 f"<td style='padding:4px 10px;color:{RIGHT[0]}' title='{esc(', '.join(row.right))}'>"
                 f"{len(row.right)}</td>"
-                f"<td style='padding:4px 10px;color:#8a3b00' title='{esc(', '.join(row.wrong))}'>"
+                f"<td style='padding:4px 10px;color:{WRONG[0]}' title='{esc(', '.join(row.wrong))}'>"
                 f"{len(row.wrong)}</td>"
                 f"<td style='padding:4px 10px'>{current}</td></tr>"
             )
         if not rows:
             rows.append(
-                f"<tr><td colspan='5' style='padding:6px 10px;color:#777'>"
+                f"<tr><td colspan='5' style='padding:6px 10px;color:{TEXT_NONE}'>"
                 f"{esc(tr(lang, 'poll.class.empty'))}</td></tr>"
             )
         self.table.object = (

@@ -32,12 +32,25 @@ from widgets.game import geometry as G
 from widgets.game.position_memo import SHARED_POSITIONS
 from widgets.game.session import GameSession
 from widgets.theme import (
+    BAD,
+    BOARD_BACKGROUND,
     CARD_COLOURS,
+    CARD_LINE,
+    CLOSED_SQUARE,
     CLOSING_LINE,
     EMPTY_FILL,
     FONT_STACK,
+    INK,
+    INK_DARK,
+    NO_PLAYER_SEAL,
+    PAPER,
+    PLAYABLE_LINE,
     PLAYER_COLOURS,
     REGION_FILL,
+    REGION_LINE,
+    SEAL_FILL,
+    SEAL_LINE,
+    SQUARE_LINE,
 )
 
 #: A click on the board, handled in the browser (installed once per drawn canvas on its events
@@ -207,8 +220,6 @@ LAST_LINE_WIDTH = 4  # the outline of the last step's square or market
 
 LEGAL_COLUMNS = ("x", "y", "colour", "who")
 HINT_FONT_PX = 10  # the status lines under each market
-SQUARE_LINE = "#8a7a5a"
-PLAYABLE_LINE = "#4a7a2a"
 SERVANT_RADIUS = 0.34  # covers the square's label
 
 
@@ -400,12 +411,14 @@ class Board(pn.viewable.Viewer):
             tools="",
             min_border=0,
             outline_line_color=None,
-            background_fill_color="#efe3c2",
+            background_fill_color=BOARD_BACKGROUND,
             **({"sizing_mode": "scale_width"} if self.fit else {}),
         )
         fig.axis.visible = False
         fig.grid.visible = False
-        fig.rect("x", "y", "w", "h", source=self._regions, fill_color="fill", line_color="#a0895a")
+        fig.rect(
+            "x", "y", "w", "h", source=self._regions, fill_color="fill", line_color=REGION_LINE
+        )
         fig.rect(
             "x",
             "y",
@@ -424,7 +437,7 @@ class Board(pn.viewable.Viewer):
             text_baseline="middle",
             text_font=value(FONT_STACK),
             text_font_size="11px",
-            text_color="#3b2f1e",
+            text_color=INK,
         )
         self._square_labels = fig.renderers[-1].glyph
         fig.rect(
@@ -435,7 +448,7 @@ class Board(pn.viewable.Viewer):
             source=self._cards,
             fill_color="fill",
             fill_alpha="alpha",
-            line_color="#5a4a2a",
+            line_color=CARD_LINE,
         )
         fig.text(
             "x",
@@ -447,10 +460,10 @@ class Board(pn.viewable.Viewer):
             text_font=value(FONT_STACK),
             text_font_size="size",
             text_line_height=1.05,
-            text_color="#1e1608",
+            text_color=INK_DARK,
         )
         fig.circle(
-            "x", "y", radius=0.22, source=self._seals, fill_color="#b8860b", line_color="#5a3a00"
+            "x", "y", radius=0.22, source=self._seals, fill_color=SEAL_FILL, line_color=SEAL_LINE
         )
         fig.text(
             "x",
@@ -458,7 +471,7 @@ class Board(pn.viewable.Viewer):
             text="text",
             source=self._titles,
             text_font_size="15px",
-            text_color="#3b2f1e",
+            text_color=INK,
             text_font_style="bold",
             text_baseline="middle",
             text_font=value(FONT_STACK),
@@ -522,10 +535,10 @@ class Board(pn.viewable.Viewer):
             level="overlay",
             text_font_size="12px",
             text_font=FONT_STACK,
-            text_color="#1e1608",
-            background_fill_color="#fffdf7",
+            text_color=INK_DARK,
+            background_fill_color=PAPER,
             background_fill_alpha=0.95,
-            border_line_color="#8a7a5a",
+            border_line_color=SQUARE_LINE,
             padding=4,
             border_radius=3,
         )
@@ -650,7 +663,7 @@ class Board(pn.viewable.Viewer):
             playable = cell.option in legal
             squares["x"].append(cell.x)
             squares["y"].append(cell.y)
-            squares["fill"].append(EMPTY_FILL if is_open else "#cfc8b8")
+            squares["fill"].append(EMPTY_FILL if is_open else CLOSED_SQUARE)
             # an occupied square keeps its label: the servant's disc covers it (the squares'
             # data, drawn below, then does not change on a placement)
             squares["label"].append(f"{cell.value}{cell.symbol}")
@@ -698,7 +711,7 @@ class Board(pn.viewable.Viewer):
         titles: dict[str, list] = dict(x=[], y=[], text=[])
         font = self._font_px
 
-        def text(x, y, words, size="13px", colour="#3b2f1e", style="normal"):
+        def text(x, y, words, size="13px", colour=INK, style="normal"):
             texts["x"].append(x)
             texts["y"].append(y)
             texts["text"].append(words)
@@ -716,11 +729,11 @@ class Board(pn.viewable.Viewer):
             text(rx - 1.9, ry, tr(lang, "board.reserve", deben=state.reserve[m]), "13px")
             sx, sy = G.status_xy(m)
             if statuses[m].condition == DEAD:
-                text(sx, sy + 0.9, tr(lang, "board.closed_for_good"), "14px", "#7a1f1f", "bold")
+                text(sx, sy + 0.9, tr(lang, "board.closed_for_good"), "14px", BAD, "bold")
             elif m == state.tile and state.status[m] != OPEN:
-                text(sx, sy + 0.9, tr(lang, "board.market_closed"), "14px", "#7a1f1f", "bold")
+                text(sx, sy + 0.9, tr(lang, "board.market_closed"), "14px", BAD, "bold")
             elif state.status[m] != OPEN:
-                text(sx, sy + 0.9, tr(lang, "board.closed"), "14px", "#7a1f1f", "bold")
+                text(sx, sy + 0.9, tr(lang, "board.closed"), "14px", BAD, "bold")
             if m == R.LOUQSOR and state.holder >= 0:
                 dice = "-".join(map(str, state.last_roll))
                 who = tr(lang, f"colour.{colours[state.holder]}")
@@ -760,7 +773,7 @@ class Board(pn.viewable.Viewer):
             return out
         seat, square, market = place
         colour = colours[seat] if 0 <= seat < len(colours) else ""
-        fill = PLAYER_COLOURS.get(colour, "#6b4f2a")
+        fill = PLAYER_COLOURS.get(colour, NO_PLAYER_SEAL)
         if square is not None:
             stall, index = square
             cell = next(

@@ -5,6 +5,8 @@ R10.1). Clicking it plays that option for the deciding player.
 
 from __future__ import annotations
 
+from string import Template
+
 import panel as pn
 import param
 
@@ -15,15 +17,24 @@ from nefertiti_core.teaching.explain import describe_option
 from widgets.game.common import HTML, DeferredView, esc, guarded, player_name, tooltip
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
+from widgets.theme import (
+    DISABLED_BACKGROUND,
+    DISABLED_LINE,
+    DISABLED_TEXT,
+    TEXT_NONE,
+    TEXT_NOTE,
+    TEXT_OFF,
+    TEXT_STRONG,
+)
 
 #: A disabled "Recruit" button must look unavailable at a glance (Panel's native style only fades
 #: the blue a little).
-DISABLED_BUTTON_CSS = """
+DISABLED_BUTTON_CSS = Template("""
 .bk-btn:disabled, .bk-btn[disabled] {
-    background-color: #ece6d8 !important; border-color: #d3c9b2 !important;
-    color: #9a917f !important; opacity: 1; cursor: not-allowed; box-shadow: none;
+    background-color: $background !important; border-color: $line !important;
+    color: $text !important; opacity: 1; cursor: not-allowed; box-shadow: none;
 }
-"""
+""").substitute(background=DISABLED_BACKGROUND, line=DISABLED_LINE, text=DISABLED_TEXT)
 
 
 class Characters(DeferredView):
@@ -86,7 +97,7 @@ class Characters(DeferredView):
             elif not state.is_over:
                 lines.append(tr(lang, "panel.characters.cannot"))
             lines.append(tr(lang, "panel.characters.rule"))
-        notes = "".join(f"<div style='color:#555'>{esc(line)}</div>" for line in lines)
+        notes = "".join(f"<div style='color:{TEXT_NOTE}'>{esc(line)}</div>" for line in lines)
         self.note.object = link_rule_ids(notes, lang)  # R5.1, R10.1: titles on hover
         for pile, name in enumerate(R.PILES):
             cards = state.piles[pile]
@@ -94,14 +105,14 @@ class Characters(DeferredView):
             if cards:
                 top = tr(lang, f"character.{R.CHARACTER_CARDS[cards[0]]}")
                 count = tr(lang, "panel.characters.left", n=len(cards))
-                head = f"<b>{esc(top)}</b> <span style='color:#777'>· {esc(count)}</span>"
+                head = f"<b>{esc(top)}</b> <span style='color:{TEXT_NONE}'>· {esc(count)}</span>"
             else:
                 empty = tr(lang, "panel.characters.empty")
                 head = (
-                    f"<b style='color:#999'>{esc(tr(lang, f'pile.{name}'))}</b> "
-                    f"<span style='color:#999'>· {esc(empty)}</span>"
+                    f"<b style='color:{TEXT_OFF}'>{esc(tr(lang, f'pile.{name}'))}</b> "
+                    f"<span style='color:{TEXT_OFF}'>· {esc(empty)}</span>"
                 )
-            colour = "#333" if cards else "#999"
+            colour = TEXT_STRONG if cards else TEXT_OFF
             self.texts[pile].object = link_rule_ids(
                 f"<div style='font-size:13px'>{head}"
                 f"<div style='color:{colour};font-size:12px'>{esc(effect)}</div></div>",

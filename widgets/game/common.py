@@ -17,7 +17,7 @@ from bokeh.models import Legend, LegendItem, Tooltip
 
 from nefertiti_core.engine.i18n import has, tr
 from widgets.game.session import _server_document
-from widgets.theme import PLAYER_COLOURS
+from widgets.theme import NO_PLAYER, ON_COLOUR, PLAYER_COLOURS, SWATCH_RING
 
 log = logging.getLogger("widgets")
 
@@ -51,11 +51,11 @@ def player_name(lang: str, colours, seat: int) -> str:
 
 def swatch(colour: str, size: int = 12) -> str:
     """A small disc in a player's colour, as HTML."""
-    fill = PLAYER_COLOURS.get(colour, "#888")
+    fill = PLAYER_COLOURS.get(colour, NO_PLAYER)
     return (
         f'<span style="display:inline-block;width:{size}px;height:{size}px;'
         f"border-radius:50%;background:{fill};vertical-align:middle;"
-        f'margin-right:4px;border:1px solid #fff;box-shadow:0 0 0 1px #999"></span>'
+        f'margin-right:4px;border:1px solid {ON_COLOUR};box-shadow:0 0 0 1px {SWATCH_RING}"></span>'
     )
 
 

@@ -42,6 +42,7 @@ from widgets.game.common import (
 )
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
+from widgets.theme import ACCENT, TEXT_NOTE
 
 #: At most this many option buttons; options beyond them (never seen in a real game) go into the
 #: drop-down.
@@ -285,7 +286,7 @@ class DecisionPanel(pn.viewable.Viewer):
             self.place_preview.object = ""
             return
         text = _preview_text(state, option, self.session.lang)
-        preview_html = f"<div style='color:#555;font-size:12px'>{esc(text)}</div>"
+        preview_html = f"<div style='color:{TEXT_NOTE};font-size:12px'>{esc(text)}</div>"
         self.place_preview.object = link_rule_ids(preview_html, self.session.lang)
 
     # ------------------------------------------------------------------ clicks
@@ -366,7 +367,7 @@ def _who_html(state, lang: str, session: GameSession, show_who: bool = True) -> 
         player=player_name(lang, colours, state.turn_player),
     )
     decides = tr(lang, "panel.decision.decides", player=player_name(lang, colours, decider))
-    parts = [f"<div style='color:#555'>{esc(turn)}</div>"]
+    parts = [f"<div style='color:{TEXT_NOTE}'>{esc(turn)}</div>"]
     if show_who:
         parts += [
             f"<div style='font-size:17px;margin:4px 0'>{swatch(colours[decider], 16)}"
@@ -375,7 +376,7 @@ def _who_html(state, lang: str, session: GameSession, show_who: bool = True) -> 
         ]
     queue = _queue(state, lang)
     if queue:
-        parts.append(f"<div style='color:#555;margin-top:3px'>{esc(queue)}</div>")
+        parts.append(f"<div style='color:{TEXT_NOTE};margin-top:3px'>{esc(queue)}</div>")
     if session.is_bot(decider):
         bot = tr(
             lang,
@@ -383,7 +384,7 @@ def _who_html(state, lang: str, session: GameSession, show_who: bool = True) -> 
             player=player_name(lang, colours, decider),
             kind=seat_kind_label(lang, session.seats[decider]),
         )
-        parts.append(f"<div style='color:#8a5a00;margin-top:3px'>{esc(bot)}</div>")
+        parts.append(f"<div style='color:{ACCENT};margin-top:3px'>{esc(bot)}</div>")
     return "".join(parts)
 
 

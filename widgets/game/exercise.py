@@ -21,15 +21,8 @@ from widgets.game.board import Board
 from widgets.game.common import HTML, after_page_message, colour_name, esc, md_escape
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
-from widgets.theme import FONT_STACK
+from widgets.theme import EXPLANATION, FONT_STACK, VERDICT_COLOURS
 
-#: The verdict's look: green for right, a warm orange for "not quite", grey for what was not an
-#: answer at all (nothing counted). Each as (text colour, background, border).
-VERDICT_COLOURS = {
-    "right": ("#1b5e20", "#e8f5e9", "#2e7d32"),
-    "wrong": ("#8a3b00", "#fff3e0", "#e07b00"),
-    "invalid": ("#37474f", "#eceff1", "#90a4ae"),
-}
 VERDICT_MARK = {"right": "\u2714", "wrong": "\u2717", "invalid": "?"}
 
 
@@ -46,7 +39,7 @@ def feedback_html(feedback: Feedback) -> str:
         f'<div style="font-weight:700;font-size:1.05em">{VERDICT_MARK[kind]} {esc(headline)}</div>'
     ]
     if reason:
-        parts.append(f'<div style="color:#2b2b2b;margin-top:4px">{esc(reason)}</div>')
+        parts.append(f'<div style="color:{EXPLANATION};margin-top:4px">{esc(reason)}</div>')
     parts.append("</div>")
     return "".join(parts)
 

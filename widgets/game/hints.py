@@ -23,6 +23,7 @@ from nefertiti_core.engine.i18n import tr
 from widgets.game.common import HTML, WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession, _server_document
+from widgets.theme import INK_MUTED, TEXT_NOTE
 
 MAX_HINTS = 6  # rows shown (a turn can offer 25 placements)
 TIME_BUDGET = 1.0
@@ -148,7 +149,7 @@ class HintsView(pn.viewable.Viewer):
         state = session.state
         who = player_name(lang, state.colours, state.decider)
         self.status.object = (
-            f"<div style='font-size:12px;color:#555'>"
+            f"<div style='font-size:12px;color:{TEXT_NOTE}'>"
             f"{swatch(state.colours[state.decider], 10)}{esc(tr(lang, 'hints.intro', player=who))}"
             "</div>"
         )
@@ -159,7 +160,7 @@ class HintsView(pn.viewable.Viewer):
                 value = tr(lang, "hints.value", value=f"{hint.value:.1f}")
                 self._texts[index].object = link_rule_ids(
                     f"<div style='font-size:13px'><b>{esc(tr(lang, 'hints.row', rank=hint.rank, option=hint.text))}</b>"
-                    f" <span style='color:#6b4f2a'>({esc(value)})</span>"
+                    f" <span style='color:{INK_MUTED}'>({esc(value)})</span>"
                     f"<ul style='margin:2px 0 4px 16px;padding:0;font-size:12px'>{reasons}</ul></div>",
                     lang,
                 )
@@ -178,7 +179,7 @@ class HintsView(pn.viewable.Viewer):
 
     def _show_status(self, key: str) -> None:
         self.status.object = (
-            f"<div style='font-size:12px;color:#555'>{esc(tr(self.session.lang, key))}</div>"
+            f"<div style='font-size:12px;color:{TEXT_NOTE}'>{esc(tr(self.session.lang, key))}</div>"
         )
 
     def _refresh_labels(self) -> None:

@@ -17,6 +17,7 @@ from nefertiti_core.teaching.explain import SILENT_EVENTS, describe_event, narra
 from widgets.game.common import HTML, DeferredView, esc, guarded, swatch
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
+from widgets.theme import PAPER, ROW_LINE, RULE_LINE, TEXT_FAINT, TEXT_HINT, TURN_TAG
 
 MAX_ENTRIES = 200
 ALL = -1
@@ -63,7 +64,7 @@ class Log(DeferredView):
             "",
             sizing_mode="stretch_width",
             height=self.height,
-            styles={"overflow-y": "auto", "border": "1px solid #e0d6bd", "background": "#fffdf7"},
+            styles={"overflow-y": "auto", "border": f"1px solid {RULE_LINE}", "background": PAPER},
         )
         self._updating = False
         self._player.param.watch(self._on_filter, "value")
@@ -148,20 +149,20 @@ class Log(DeferredView):
             count = tr(lang, "panel.log.some", shown=len(shown), total=total)
         else:
             count = tr(lang, "panel.log.count", total=total)
-        self.count.object = f"<div style='color:#666;font-size:12px'>{esc(count)}</div>"
+        self.count.object = f"<div style='color:{TEXT_HINT};font-size:12px'>{esc(count)}</div>"
         rows = []
         for turn, rule, text, actor in shown:
             dot = swatch(state.colours[actor], 10) if 0 <= actor < state.n else ""
             badge = (
-                f"<span style='background:#6b5b3a;color:white;border-radius:4px;"
+                f"<span style='background:{TURN_TAG};color:white;border-radius:4px;"
                 f"padding:0 5px;font-size:11px;margin-right:4px'>{esc(rule)}</span>"
                 if rule
                 else ""
             )
             when = tr(lang, "panel.log.turn", turn=turn)
             rows.append(
-                "<div style='padding:4px 6px;border-bottom:1px solid #eee3c8;font-size:13px'>"
-                f"<span style='color:#888;font-size:11px;margin-right:6px'>{esc(when)}</span>"
+                f"<div style='padding:4px 6px;border-bottom:1px solid {ROW_LINE};font-size:13px'>"
+                f"<span style='color:{TEXT_FAINT};font-size:11px;margin-right:6px'>{esc(when)}</span>"
                 f"{badge}{dot}{esc(text)}</div>"
             )
         # every rule ID (badge and text): its title on hover, its text on click

@@ -47,7 +47,15 @@ from widgets.game.common import (
 )
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession, _server_document
-from widgets.theme import PLAYER_COLOURS
+from widgets.theme import (
+    CHART_BACKGROUND,
+    CHART_BAR,
+    CHART_LINE,
+    ERROR_TEXT,
+    NO_PLAYER,
+    PLAYER_COLOURS,
+    TEXT_NOTE,
+)
 
 PLAYOUT_CHOICES = (50, 200, 1000, 5000)
 DEFAULT_PLAYOUTS = 200
@@ -151,8 +159,8 @@ class OddsView(pn.viewable.Viewer):
             toolbar_location=None,
             tools="hover",
             tooltips="@tip",
-            background_fill_color="#fffaf0",
-            border_fill_color="#fffaf0",
+            background_fill_color=CHART_BACKGROUND,
+            border_fill_color=CHART_BACKGROUND,
         )
         fig.outline_line_color = None
         fig.xgrid.visible = False
@@ -163,8 +171,8 @@ class OddsView(pn.viewable.Viewer):
                 top="top",
                 width="width",
                 source=source,
-                fill_color="#888",
-                line_color="#3b2f1e",
+                fill_color=CHART_BAR,
+                line_color=CHART_LINE,
                 line_width=0.5,
                 fill_alpha=0.85,
             )
@@ -314,7 +322,7 @@ class OddsView(pn.viewable.Viewer):
     def _show(self) -> None:
         lang = self.session.lang
         if self._error:
-            self.status.object = self._note(tr(lang, "odds.error", error=self._error), "#a33")
+            self.status.object = self._note(tr(lang, "odds.error", error=self._error), ERROR_TEXT)
         report = self.report
         if report is None:
             for pane in (self.wins, self.closes, self.louqsor):
@@ -422,7 +430,7 @@ class OddsView(pn.viewable.Viewer):
             source.data = dict(x=xs, top=tops, width=[width] * len(xs), tip=tips)
             bar = self.bars[seat]
             bar.visible = True
-            colour = PLAYER_COLOURS.get(report.colours[seat], "#888")
+            colour = PLAYER_COLOURS.get(report.colours[seat], NO_PLAYER)
             bar.glyph.fill_color = colour
             self._legend_items[seat].label = value(name)
             self._legend_items[seat].visible = True
@@ -461,7 +469,7 @@ class OddsView(pn.viewable.Viewer):
         shown = "".join(f"<div style='font-size:13px;margin:2px 0'>{esc(p)}</div>" for p in parts)
         return link_rule_ids(shown, lang)
 
-    def _note(self, text: str, colour: str = "#555") -> str:
+    def _note(self, text: str, colour: str = TEXT_NOTE) -> str:
         note = f"<div style='font-size:12px;color:{colour}'>{esc(text)}</div>"
         return link_rule_ids(note, self.session.lang)
 

@@ -14,7 +14,19 @@ from nefertiti_core.engine.scoring import score_breakdown
 from nefertiti_core.teaching.words import Words
 from widgets.game.common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from widgets.game.session import GameSession
-from widgets.theme import PLAYER_COLOURS
+from widgets.theme import (
+    ACCENT,
+    DECIDING_BACKGROUND,
+    GOOD,
+    NO_PLAYER,
+    PAPER_WARM,
+    PLAYER_COLOURS,
+    RULE_LINE,
+    SEAT_LINE,
+    TEXT_NONE,
+    TEXT_NOTE,
+    TURN_TAG,
+)
 
 MAX_SEATS = 4
 CARD_WIDTH = 228
@@ -62,7 +74,7 @@ class Players(pn.viewable.Viewer):
 
 def _row(label: str, value) -> str:
     return (
-        f"<tr><td style='color:#555;padding-right:8px'>{esc(label)}</td>"
+        f"<tr><td style='color:{TEXT_NOTE};padding-right:8px'>{esc(label)}</td>"
         f"<td style='text-align:right'><b>{esc(value)}</b></td></tr>"
     )
 
@@ -98,27 +110,27 @@ def _tableau(state, seat: int, lang: str, session: GameSession) -> str:
     name = player_name(lang, state.colours, seat)
     badges = ""
     if not state.is_over and seat == state.turn_player:
-        badges += _badge(tr(lang, "panel.players.turn"), "#6b5b3a")
+        badges += _badge(tr(lang, "panel.players.turn"), TURN_TAG)
     if not state.is_over and seat == state.decider:
-        badges += _badge(tr(lang, "panel.players.decides"), "#2e7d32")
+        badges += _badge(tr(lang, "panel.players.decides"), GOOD)
     if session.is_bot(seat):
-        badges += _badge(seat_kind_label(lang, session.seats[seat]), "#8a5a00")
+        badges += _badge(seat_kind_label(lang, session.seats[seat]), ACCENT)
     deciding = not state.is_over and seat == state.decider
-    background = "#f3f9ef" if deciding else "#fffaf0"
-    border = "2px solid #2e7d32" if deciding else "1px solid #d8cfb8"
+    background = DECIDING_BACKGROUND if deciding else PAPER_WARM
+    border = f"2px solid {GOOD}" if deciding else f"1px solid {SEAT_LINE}"
     gifts = _gift_lines(state, seat, lang)
     if gifts:
         items = "".join(f"<li>{esc(line)}</li>" for line in gifts)
         gift_html = f"<ul style='margin:2px 0 4px 0;padding-left:18px'>{items}</ul>"
     else:
         none = esc(tr(lang, "panel.players.no_gifts"))
-        gift_html = f"<div style='color:#777;margin:2px 0 4px 0'>{none}</div>"
+        gift_html = f"<div style='color:{TEXT_NONE};margin:2px 0 4px 0'>{none}</div>"
     total = score_breakdown(state, seat).total
     projected = tr(
         lang, "panel.players.final" if state.is_over else "panel.players.projected", total=total
     )
     return (
-        f"<div style='border:{border};border-left:6px solid {PLAYER_COLOURS.get(colour, '#888')};"
+        f"<div style='border:{border};border-left:6px solid {PLAYER_COLOURS.get(colour, NO_PLAYER)};"
         f"background:{background};border-radius:6px;padding:6px 8px;font-size:13px'>"
         f"<div style='font-size:15px;margin-bottom:3px'>{swatch(colour)}<b>{esc(name)}</b>"
         f"{badges}</div>"
@@ -128,8 +140,8 @@ def _tableau(state, seat: int, lang: str, session: GameSession) -> str:
         + _row(tr(lang, "panel.players.servants"), state.hand[seat])
         + _row(tr(lang, "panel.players.prestige"), state.prestige[seat])
         + "</table>"
-        f"<div style='margin-top:4px;color:#555'>{esc(tr(lang, 'panel.players.gifts'))}</div>"
+        f"<div style='margin-top:4px;color:{TEXT_NOTE}'>{esc(tr(lang, 'panel.players.gifts'))}</div>"
         + gift_html
-        + f"<div style='border-top:1px solid #e0d6bd;padding-top:3px'><b>{esc(projected)}</b></div>"
+        + f"<div style='border-top:1px solid {RULE_LINE};padding-top:3px'><b>{esc(projected)}</b></div>"
         "</div>"
     )

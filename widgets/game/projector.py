@@ -20,14 +20,27 @@ from nefertiti_core.teaching.explain import why_deciding, winner_line
 from widgets.game.common import HTML, esc, guarded, player_name, seat_kind_label, swatch
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
-from widgets.theme import PLAYER_COLOURS
+from widgets.theme import (
+    ACCENT,
+    CARD_LABEL,
+    FORCED_TAG,
+    INK,
+    LABEL,
+    NO_PLAYER,
+    NO_PLAYER_SEAL,
+    ON_COLOUR,
+    PAPER,
+    PLAYER_COLOURS,
+    PROJECTOR_CARD,
+    PROJECTOR_CARD_LINE,
+)
 
 BANNER_PX = 96  # who decides (one line) and why (up to three lines at 1024 pixels)
 LAST_PX = 80  # the last step and its single-option steps: four lines
 
 
 def _tint(colour: str) -> str:
-    return PLAYER_COLOURS.get(colour, "#888888")
+    return PLAYER_COLOURS.get(colour, NO_PLAYER)
 
 
 def banner_html(session: GameSession) -> str:
@@ -36,9 +49,9 @@ def banner_html(session: GameSession) -> str:
     if state.is_over:
         head = tr(lang, "panel.decision.over")
         return (
-            "<div class='nefertiti-banner' style='border-left:10px solid #6b4f2a;"
-            "padding:3px 10px;background:#fffdf7;min-height:84px;box-sizing:border-box'>"
-            f"<div style='font-size:21px;font-weight:700;color:#3b2f1e'>{esc(head)}</div>"
+            f"<div class='nefertiti-banner' style='border-left:10px solid {NO_PLAYER_SEAL};"
+            f"padding:3px 10px;background:{PAPER};min-height:84px;box-sizing:border-box'>"
+            f"<div style='font-size:21px;font-weight:700;color:{INK}'>{esc(head)}</div>"
             f"<div style='font-size:16px'>{esc(winner_line(state, lang))}</div></div>"
         )
     decider = state.decider
@@ -49,7 +62,7 @@ def banner_html(session: GameSession) -> str:
     why = why_deciding(state, lang)
     return (
         f"<div class='nefertiti-banner' data-colour='{esc(colour)}' "
-        f"style='border-left:10px solid {_tint(colour)};padding:3px 10px;background:#fffdf7;min-height:84px;box-sizing:border-box'>"
+        f"style='border-left:10px solid {_tint(colour)};padding:3px 10px;background:{PAPER};min-height:84px;box-sizing:border-box'>"
         f"<div style='font-size:21px;font-weight:700;color:{_tint(colour)}'>"
         f"{swatch(colour, 18)}{esc(who)}</div>"
         f"<div class='nefertiti-why' style='font-size:15px;line-height:1.3'>{esc(why)}</div>"
@@ -67,18 +80,18 @@ def last_move_html(session: GameSession) -> str:
     colours = session.state.colours
     label = esc(tr(lang, "projector.last"))
     parts = [
-        f"<span style='color:#6b5b3a;font-weight:600;margin-right:6px'>{label}</span>",
+        f"<span style='color:{LABEL};font-weight:600;margin-right:6px'>{label}</span>",
     ]
     if 0 <= words.seat < len(colours):
         parts.append(swatch(colours[words.seat], 14))
         if session.is_bot(words.seat):
-            parts.append(_tag(tr(lang, "projector.bot_tag"), "#8a5a00"))
+            parts.append(_tag(tr(lang, "projector.bot_tag"), ACCENT))
     parts.append(f"<span class='nefertiti-last-text'>{esc(words.text)}</span>")
     for text, seat in zip(words.forced, words.forced_seats, strict=True):
         dot = swatch(colours[seat], 12) if 0 <= seat < len(colours) else ""
         parts.append(
             "<div class='nefertiti-forced' style='margin-top:2px'>"
-            + _tag(tr(lang, "projector.forced"), "#5a6b2a")
+            + _tag(tr(lang, "projector.forced"), FORCED_TAG)
             + f"{dot}{esc(text)}</div>"
         )
     return (
@@ -90,7 +103,7 @@ def last_move_html(session: GameSession) -> str:
 
 def _tag(text: str, colour: str) -> str:
     return (
-        f"<span style='background:{colour};color:#fff;border-radius:4px;padding:0 6px;"
+        f"<span style='background:{colour};color:{ON_COLOUR};border-radius:4px;padding:0 6px;"
         f"font-size:12px;margin-right:6px'>{esc(text)}</span>"
     )
 
@@ -236,11 +249,11 @@ class PositionNote(pn.viewable.Viewer):
         )
         label = esc(tr(lang, "projector.position"))
         self._pane.object = link_rule_ids(
-            "<div style='background:#fff8e6;border:1px solid #e0c98f;border-radius:6px;"
+            f"<div style='background:{PROJECTOR_CARD};border:1px solid {PROJECTOR_CARD_LINE};border-radius:6px;"
             "padding:6px 12px'>"
-            f"<div style='font-size:12px;color:#8a6a2a'>{label}</div>"
+            f"<div style='font-size:12px;color:{CARD_LABEL}'>{label}</div>"
             f"<div class='nefertiti-position-title' style='font-size:19px;font-weight:700;"
-            f"color:#3b2f1e'>{esc(title)}</div>"
+            f"color:{INK}'>{esc(title)}</div>"
             f"<div class='nefertiti-position-note' style='font-size:14px'>{paragraphs}</div>"
             "</div>",
             lang,

@@ -31,6 +31,17 @@ from nefertiti_core.engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 from nefertiti_core.teaching import rules_reference as RR
 from widgets.game.common import HTML, guarded
 from widgets.game.session import GameSession
+from widgets.theme import (
+    ACCENT,
+    FOCUS_RING,
+    HEADING,
+    INK_MUTED,
+    PAPER_WARM,
+    POPUP_LINE,
+    POPUP_TEXT,
+    TEXT_FAINT,
+    TEXT_HINT,
+)
 
 __all__ = ["BRIDGE_CLASS", "RulesView", "link_rule_ids", "rule_ids_html", "rules_bridge"]
 
@@ -41,13 +52,13 @@ SCOPE_CLASS = "nfr-scope"
 _STYLE = (
     "<style>"
     ".nfr>.nfs{cursor:pointer;text-decoration:underline dotted;text-underline-offset:2px}"
-    ".nfr>.nfs:focus-visible{outline:2px solid #b8860b}"
+    f".nfr>.nfs:focus-visible{{outline:2px solid {FOCUS_RING}}}"
     ".nfr>.nft[hidden]{display:none}"
     ".nfr>.nft:not([hidden]){display:block;margin:4px 0 6px;padding:6px 9px;max-width:520px;"
-    "background:#fffaf0;color:#3a2e1a;border:1px solid #d9c9a3;border-radius:5px;"
+    f"background:{PAPER_WARM};color:{POPUP_TEXT};border:1px solid {POPUP_LINE};border-radius:5px;"
     "font-size:12.5px;font-weight:normal;line-height:1.4;white-space:normal;text-align:left}"
-    ".nft .nfm{color:#8a5a00;font-style:italic}"
-    f".nft .nfo{{display:var({LINK_VARIABLE},none);margin-top:4px;color:#6b4f2a}}"
+    f".nft .nfm{{color:{ACCENT};font-style:italic}}"
+    f".nft .nfo{{display:var({LINK_VARIABLE},none);margin-top:4px;color:{INK_MUTED}}}"
     "</style>"
 )
 
@@ -294,12 +305,12 @@ class RulesView(pn.viewable.Viewer):
             count = tr(self.lang, "rules.view.count", count=len(found), total=total)
         else:
             count = tr(self.lang, "rules.view.none", query=self._query)
-        self._count.object = f"<div style='color:#666;font-size:12px'>{_attr(count)}</div>"
+        self._count.object = f"<div style='color:{TEXT_HINT};font-size:12px'>{_attr(count)}</div>"
 
     def _refresh(self) -> None:
         lang = self.lang
         self._title.object = (
-            f"<h3 style='margin:4px 0;color:#5a4220'>{_attr(tr(lang, 'panel.view.rules'))}</h3>"
+            f"<h3 style='margin:4px 0;color:{HEADING}'>{_attr(tr(lang, 'panel.view.rules'))}</h3>"
         )
         self._search.param.update(
             name=tr(lang, "rules.view.search"), placeholder=tr(lang, "rules.view.placeholder")
@@ -311,19 +322,17 @@ class RulesView(pn.viewable.Viewer):
         lang = self.lang
         rule = RR.lookup(self.selected, lang) if self.selected else None
         if rule is None:
-            self._text.object = (
-                f"<div style='color:#888;font-size:13px'>{_attr(tr(lang, 'rules.footnote'))}</div>"
-            )
+            self._text.object = f"<div style='color:{TEXT_FAINT};font-size:13px'>{_attr(tr(lang, 'rules.footnote'))}</div>"
             return
         mark = (
-            f"<div style='color:#8a5a00;font-style:italic;margin:4px 0'>"
+            f"<div style='color:{ACCENT};font-style:italic;margin:4px 0'>"
             f"{_attr(tr(lang, 'rules.reading_mark'))}</div>"
             if rule.reading
             else ""
         )
         # IDs inside the text (R3.9 in R6.1) open in place; "Open in the Rules view" picks them
         self._text.object = (
-            f"<h4 style='margin:2px 0 6px;color:#5a4220'>{_attr(rule.id)} · {_attr(rule.title)}</h4>"
+            f"<h4 style='margin:2px 0 6px;color:{HEADING}'>{_attr(rule.id)} · {_attr(rule.title)}</h4>"
             f"{mark}<div class='nf-rule-text' style='font-size:14px;line-height:1.5'>"
             f"{link_rule_ids(_attr(rule.text), lang)}</div>"
         )

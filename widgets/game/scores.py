@@ -21,10 +21,9 @@ from nefertiti_core.teaching.explain import score_lines, winner_line
 from widgets.game.common import HTML, DeferredView, esc, player_name, players_legend
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
+from widgets.theme import CHART_BACKGROUND, CHART_LINE, PRESTIGE_FILL, PROJECTED_FILL, TEXT_HINT
 
 BAR = 0.36
-PRESTIGE_FILL = "#d9b26f"
-PROJECTED_FILL = "#6b4f2a"
 
 
 class Scores(DeferredView):
@@ -62,8 +61,8 @@ class Scores(DeferredView):
             y_range=Range1d(0, 10),
             toolbar_location=None,
             tools="",
-            background_fill_color="#fffaf0",
-            border_fill_color="#fffaf0",
+            background_fill_color=CHART_BACKGROUND,
+            border_fill_color=CHART_BACKGROUND,
         )
         fig.xgrid.visible = False
         fig.xaxis.ticker = FixedTicker(ticks=[0, 1, 2, 3])
@@ -78,7 +77,7 @@ class Scores(DeferredView):
                     width=BAR,
                     source=source,
                     fill_color=fill,
-                    line_color="#3b2f1e",
+                    line_color=CHART_LINE,
                 )
             )
             fig.text(
@@ -142,6 +141,6 @@ class Scores(DeferredView):
         self._title.object = f"<h3 style='margin:4px 0'>{esc(tr(lang, 'panel.scores.title'))}</h3>"
         self._leader.object = link_rule_ids(  # the winner line's R9.2: its text on click
             f"<div style='font-size:13px'>{esc(winner_line(state, lang))}</div>"
-            f"<div style='font-size:12px;color:#666'>{esc(tr(lang, 'panel.scores.hover'))}</div>",
+            f"<div style='font-size:12px;color:{TEXT_HINT}'>{esc(tr(lang, 'panel.scores.hover'))}</div>",
             lang,
         )

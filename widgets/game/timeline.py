@@ -15,7 +15,17 @@ from nefertiti_core.files.announce import branch_steps
 from widgets.game.common import HTML, DeferredView, after_page_message, esc, guarded, swatch
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
-from widgets.theme import PLAYER_COLOURS
+from widgets.theme import (
+    CURRENT_STEP,
+    NO_PLAYER_STRIPE,
+    PAPER,
+    PLAYER_COLOURS,
+    ROW_LINE,
+    RULE_LINE,
+    STEP_DETAIL,
+    TABLE_HEAD_LINE,
+    TEXT_FAINT,
+)
 
 #: The newest steps shown in words (the drop-down and the slider reach every step).
 MAX_WORDED = 120
@@ -49,8 +59,8 @@ class Timeline(DeferredView):
             styles={
                 "max-height": "360px",
                 "overflow-y": "auto",
-                "border": "1px solid #e0d6bd",
-                "background": "#fffdf7",
+                "border": f"1px solid {RULE_LINE}",
+                "background": PAPER,
             },
         )
         self._word_cache: dict = {}
@@ -249,22 +259,22 @@ def _words_html(words, colours, current: int, lang: str) -> str:
         colour = colours[item.seat] if 0 <= item.seat < len(colours) else ""
         here = number == current
         style = (
-            "padding:3px 6px;border-bottom:1px solid #eee3c8;font-size:13px;"
-            f"border-left:5px solid {PLAYER_COLOURS.get(colour, '#c9b98f')};"
-            + ("background:#f3e6c4;font-weight:600;" if here else "")
+            f"padding:3px 6px;border-bottom:1px solid {ROW_LINE};font-size:13px;"
+            f"border-left:5px solid {PLAYER_COLOURS.get(colour, NO_PLAYER_STRIPE)};"
+            + (f"background:{CURRENT_STEP};font-weight:600;" if here else "")
         )
         dot = swatch(colour, 11) if colour else ""
         forced = "".join(
-            f"<div style='margin-left:14px;color:#4d4432'>"
+            f"<div style='margin-left:14px;color:{STEP_DETAIL}'>"
             f"{swatch(colours[seat], 9) if 0 <= seat < len(colours) else ''}{esc(text)}</div>"
             for text, seat in zip(item.forced, item.forced_seats, strict=True)
         )
         rows.append(
             f"<div class='nefertiti-step' data-step='{number}' data-colour='{esc(colour)}' "
-            f"style=\"{style}\"><span style='color:#888;margin-right:6px'>{number}</span>"
+            f"style=\"{style}\"><span style='color:{TEXT_FAINT};margin-right:6px'>{number}</span>"
             f"{dot}{esc(item.text)}{forced}</div>"
         )
-    start = f"<div style='padding:3px 6px;color:#888;font-size:13px'>0 · {esc(tr(lang, 'panel.timeline.start'))}</div>"
+    start = f"<div style='padding:3px 6px;color:{TEXT_FAINT};font-size:13px'>0 · {esc(tr(lang, 'panel.timeline.start'))}</div>"
     return "".join(rows) + start
 
 
@@ -283,8 +293,8 @@ def _gifts_text(gifts: dict[str, int], lang: str) -> str:
 def comparison_html(comparison, lang: str) -> str:
     """Two branches side by side (the Timeline's comparison, and the what-if notebook's)."""
     a, b = comparison.branches
-    th = "style='padding:3px 6px;border-bottom:1px solid #c9b98f;text-align:left'"
-    td = "style='padding:3px 6px;border-bottom:1px solid #eee3c8'"
+    th = f"style='padding:3px 6px;border-bottom:1px solid {TABLE_HEAD_LINE};text-align:left'"
+    td = f"style='padding:3px 6px;border-bottom:1px solid {ROW_LINE}'"
 
     def pair(values, bold_higher: bool = False) -> str:
         x, y = values

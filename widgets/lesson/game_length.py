@@ -23,10 +23,12 @@ from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.play.simulate import play_random
 from widgets.lesson.pieces import html_table
+from widgets.theme import NO_PLAYER
+from widgets.theme import PLAYER_COLOURS as SEAT_COLOURS
 
 __all__ = ["GameLength", "game_length_view", "game_lengths", "summary_rows", "depth_rows"]
 
-PLAYER_COLOURS = {3: "#c0392b", 4: "#2e6fd8"}
+PLAYER_COLOURS = {3: SEAT_COLOURS["red"], 4: SEAT_COLOURS["blue"]}
 
 
 class GameLength(tuple):
@@ -115,7 +117,7 @@ def _chart(lengths: list[GameLength], games: int, lang: str, width: int):
             top=[counts[x] for x in xs],
             width=0.8,
             alpha=0.6,
-            color=PLAYER_COLOURS.get(n, "#888"),
+            color=PLAYER_COLOURS.get(n, NO_PLAYER),
             legend_label=tr(lang, "length.legend", players=n),
         )
     return chart

@@ -35,6 +35,7 @@ from widgets.game.exercise import ExerciseCard
 from widgets.game.log import Log
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
+from widgets.theme import CELL_LINE, TABLE_HEAD, TEXT_NOTE, WARNING_TEXT
 
 _COVERAGE: Coverage | None = None
 
@@ -274,10 +275,10 @@ def coverage_html(coverage: Coverage, lang: str = "en") -> str:
     is shown as text)."""
     e = html.escape
     head, *rows = coverage_rows(coverage, lang)
-    cell = "padding:3px 10px;border:1px solid #d8cfbf;text-align:left"
+    cell = f"padding:3px 10px;border:1px solid {CELL_LINE};text-align:left"
     table = (
         "<table style='border-collapse:collapse;margin:6px 0'><tr>"
-        + "".join(f"<th style='{cell};background:#f3ede2'>{e(h)}</th>" for h in head)
+        + "".join(f"<th style='{cell};background:{TABLE_HEAD}'>{e(h)}</th>" for h in head)
         + "</tr>"
         + "".join(
             "<tr>" + "".join(f"<td style='{cell}'>{e(c)}</td>" for c in row) + "</tr>"
@@ -293,13 +294,13 @@ def coverage_html(coverage: Coverage, lang: str = "en") -> str:
     )
     parts = [
         f"<div style='font-weight:bold;margin-bottom:4px'>{e(tr(lang, 'coverage.view.title'))}</div>",
-        f"<div style='font-style:italic;color:#555'>{e(tr(lang, 'coverage.view.legend'))}</div>",
+        f"<div style='font-style:italic;color:{TEXT_NOTE}'>{e(tr(lang, 'coverage.view.legend'))}</div>",
         table,
         f"<div>{e(rest)}</div>",
     ]
     if coverage.warning:
         parts.append(
-            "<div class='coverage-warning' style='margin-top:6px;color:#8a4b00'>"
+            f"<div class='coverage-warning' style='margin-top:6px;color:{WARNING_TEXT}'>"
             f"\u26a0 {e(coverage.warning)}</div>"
         )
     return "<div class='coverage-view'>" + "".join(parts) + "</div>"

@@ -23,6 +23,7 @@ from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from widgets.game.rules_view import link_rule_ids
+from widgets.theme import TABLE_LINE
 
 __all__ = [
     "box_contents",
@@ -41,7 +42,7 @@ _TABLE_CSS = (
     "border-collapse:collapse;font-size:14px;margin:4px 0;"
     "font-family:system-ui,-apple-system,'Segoe UI','Noto Sans','Noto Sans CJK SC',sans-serif"
 )
-_CELL = "border-bottom:1px solid #ddd;padding:4px 10px;text-align:left;vertical-align:top"
+_CELL = f"border-bottom:1px solid {TABLE_LINE};padding:4px 10px;text-align:left;vertical-align:top"
 
 
 def html_table(header: list[str], rows: list[list[str]], lang: str = "en") -> str:

@@ -26,6 +26,7 @@ from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.engine.scoring import DEBEN_PER_POINT, POINTS_PER_SEAL
 from nefertiti_core.teaching import rules_reference as RR
 from widgets.game.rules_view import link_rule_ids
+from widgets.theme import TABLE_HEAD, TABLE_LINE, TEXT_NOTE
 
 __all__ = [
     "ESTIMATE_MARK",
@@ -119,10 +120,10 @@ def scoring_parts(lang: str = "en") -> list[dict]:
 
 _STYLE = (
     "<style>.rule-summary{border-collapse:collapse;font-size:14px;margin:4px 0}"
-    ".rule-summary th,.rule-summary td{border-bottom:1px solid #ddd;padding:4px 10px;"
-    "text-align:left;vertical-align:top}.rule-summary th{background:#f3ede2}"
+    f".rule-summary th,.rule-summary td{{border-bottom:1px solid {TABLE_LINE};padding:4px 10px;"
+    f"text-align:left;vertical-align:top}}.rule-summary th{{background:{TABLE_HEAD}}}"
     ".rule-summary td.num{text-align:right}"
-    ".rule-summary-note{font-size:13px;color:#555;margin:2px 0 6px;max-width:760px}</style>"
+    f".rule-summary-note{{font-size:13px;color:{TEXT_NOTE};margin:2px 0 6px;max-width:760px}}</style>"
 )
 
 

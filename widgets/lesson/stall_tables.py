@@ -32,6 +32,7 @@ from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
 from nefertiti_core.teaching.status import format_probability, louqsor_probability, stall_status
 from widgets.game.rules_view import link_rule_ids
+from widgets.theme import TABLE_HEAD, TABLE_LINE, TABLE_NOTE
 
 try:  # the learner's names of squares ("the Deben 2"), from the engine
     from nefertiti_core.engine.squares import square_name
@@ -56,9 +57,9 @@ __all__ = [
 
 _STYLE = (
     "<style>.stall-table{border-collapse:collapse;font-size:14px;margin:4px 0}"
-    ".stall-table th,.stall-table td{border-bottom:1px solid #ddd;padding:4px 10px;"
-    "text-align:left}.stall-table th{background:#f3ede2}.stall-table td.num{text-align:right}"
-    ".stall-table-note{font-size:13px;color:#444;margin:2px 0 6px}</style>"
+    f".stall-table th,.stall-table td{{border-bottom:1px solid {TABLE_LINE};padding:4px 10px;"
+    f"text-align:left}}.stall-table th{{background:{TABLE_HEAD}}}.stall-table td.num{{text-align:right}}"
+    f".stall-table-note{{font-size:13px;color:{TABLE_NOTE};margin:2px 0 6px}}</style>"
 )
 
 

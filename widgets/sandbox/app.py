@@ -37,6 +37,7 @@ from widgets.game.session import SEAT_KINDS, GameSession, _server_document
 from widgets.game.timeline import Timeline
 from widgets.sandbox.autosave import SavedGames, connect_served
 from widgets.sandbox.practice import Practice
+from widgets.theme import HEADING, INK_MUTED, PAGE_BACKGROUND, PAPER, RULE_LINE
 
 MAX_SEATS = 4
 RANDOM_FIRST = -1
@@ -63,7 +64,7 @@ NARROW_CSS = f"""
 """
 #: The parts' places in that one column (the board's is 0, the first).
 ORDER = {"side": {"order": "2"}, "buttons": {"order": "3"}, "views": {"order": "4"}}
-CARD_STYLE = {"background": "#fffdf7", "border": "1px solid #e0d6bd", "border-radius": "6px"}
+CARD_STYLE = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}
 
 log = logging.getLogger("widgets.sandbox.app")
 
@@ -236,7 +237,7 @@ class Sandbox(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             # the container that NARROW_CSS measures
             styles={
-                "background": "#f7f1e3",
+                "background": PAGE_BACKGROUND,
                 "container-type": "inline-size",
                 LINK_VARIABLE: "block",  # the rule IDs' "Open in the Rules view"
             },
@@ -261,7 +262,7 @@ class Sandbox(pn.viewable.Viewer):
     def _refresh_labels(self) -> None:
         lang = self.session.lang
         self._heading.object = (
-            f"<h2 style='margin:6px 0;color:#5a4220'>{esc(tr(lang, 'panel.title'))}</h2>"
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'panel.title'))}</h2>"
         )
         self.hints_checkbox.name = tr(lang, "panel.hints")
         self._download.label = tr(lang, "saved.file.save")
@@ -309,7 +310,7 @@ class Sandbox(pn.viewable.Viewer):
         if 0 <= seat < session.state.n:
             who = tr(lang, f"colour.{session.state.colours[seat]}")
             text = tr(lang, "panel.bot.thinking", player=who)
-            self.bot_status.object = f"<i style='color:#6b4f2a'>{esc(text)}</i>"
+            self.bot_status.object = f"<i style='color:{INK_MUTED}'>{esc(text)}</i>"
         else:
             self.bot_status.object = ""
 

@@ -19,7 +19,7 @@ from bokeh.models import ColumnDataSource, CustomJS
 from nefertiti_core.engine.i18n import tr
 from widgets.game.common import HTML, esc, guarded
 from widgets.game.session import GameSession, _server_document
-from widgets.theme import PAPER, RULE_LINE
+from widgets.theme import ALERT, ON_COLOUR, PAPER, RULE_LINE
 
 log = logging.getLogger("widgets.sandbox.autosave")
 
@@ -58,8 +58,8 @@ if (doc && !doc.__nefertitiWatched) {
         const note = document.createElement("div");
         note.setAttribute("role", "alert");
         note.textContent = get("lost");
-        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:#8b1e1e;"
-            + "color:#fff;font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
+        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:" + ALERT + ";"
+            + "color:" + ON_ALERT + ";font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
         cover.appendChild(note);
         document.body.appendChild(cover);
         const ping = () => fetch(new URL("/favicon.ico", window.location.origin), {cache: "no-store"})
@@ -152,7 +152,14 @@ class SavedGames:
         }
         self.refresh()
         page_js = CustomJS(
-            args=dict(page=self.page, fig=self.board.figure, COOKIE=BROWSER_COOKIE), code=PAGE_JS
+            args=dict(
+                page=self.page,
+                fig=self.board.figure,
+                COOKIE=BROWSER_COOKIE,
+                ALERT=ALERT,
+                ON_ALERT=ON_COLOUR,
+            ),
+            code=PAGE_JS,
         )
         self.board.figure.js_on_change("inner_width", page_js)
         self.page.js_on_change("data", page_js)

@@ -23,7 +23,7 @@ from nefertiti_core.teaching.coverage import Coverage
 from widgets.game.common import HTML, esc
 from widgets.game.exercise import ExerciseCard
 from widgets.game.rules_view import link_rule_ids
-from widgets.theme import FONT_STACK
+from widgets.theme import ACCENT, CHIP, FONT_STACK, TEXT_HINT, TEXT_NONE, TEXT_NOTE
 
 #: The games the first exercises come from (more are played when they run low).
 FIRST_SEEDS = (0,)
@@ -147,7 +147,7 @@ class Practice(pn.viewable.Viewer):
         self._title.object = (
             f"<h3 style='margin:4px 0;font-family:{esc(FONT_STACK)}'>"
             f"{esc(tr(lang, 'practice.title'))}</h3>"
-            f"<div style='color:#555;font-family:{esc(FONT_STACK)}'>"
+            f"<div style='color:{TEXT_NOTE};font-family:{esc(FONT_STACK)}'>"
             f"{esc(tr(lang, 'practice.intro'))}</div>"
         )
         self.next_button.name = tr(lang, "practice.next")
@@ -156,12 +156,12 @@ class Practice(pn.viewable.Viewer):
         dots = "\u25cf" * g.difficulty + "\u25cb" * (5 - g.difficulty)
         self._info.object = (
             f"<div style='font-family:{esc(FONT_STACK)};line-height:1.5'>"
-            f"<span class='practice-theme' style='background:#efe6d2;border-radius:8px;"
+            f"<span class='practice-theme' style='background:{CHIP};border-radius:8px;"
             f"padding:1px 8px;font-weight:600'>{esc(tr(lang, f'practice.theme.{g.theme}'))}"
             f"</span> <span class='practice-difficulty' title='{esc(tr(lang, 'practice.difficulty', level=g.difficulty))}'"
-            f" style='color:#8a5a00;margin-left:8px'>{dots} "
+            f" style='color:{ACCENT};margin-left:8px'>{dots} "
             f"{esc(tr(lang, 'practice.difficulty', level=g.difficulty))}</span>"
-            f"<div style='color:#666;font-size:0.9em'>{esc(tr(lang, self._reason))} "
+            f"<div style='color:{TEXT_HINT};font-size:0.9em'>{esc(tr(lang, self._reason))} "
             f"{esc(tr(lang, 'practice.source', seed=g.seed, ply=g.ply))}</div></div>"
         )
         answered = self.card is not None and self.card.attempts > 0
@@ -174,7 +174,7 @@ class Practice(pn.viewable.Viewer):
             )
         else:
             self.rules.object = (
-                f"<div style='color:#777;font-family:{esc(FONT_STACK)}'>"
+                f"<div style='color:{TEXT_NONE};font-family:{esc(FONT_STACK)}'>"
                 f"{esc(tr(lang, 'practice.rules_after'))}</div>"
             )
         state = g.exercise.state()

@@ -10,30 +10,48 @@ text from the message catalogs and escaped.
 from __future__ import annotations
 
 from html import escape
+from string import Template
 
 from nefertiti_core.engine.i18n import language_from_header, tr
+from widgets.theme import (
+    CODE_BACKGROUND,
+    HEADING,
+    INK,
+    LINK_HOVER_LINE,
+    PAGE_BACKGROUND,
+    PAPER,
+    RULE_LINE,
+)
 
 #: The served pages, in the order shown: (path, message id prefix). ``widgets.serve`` serves
 #: each path; a test checks that every one answers.
 PAGES = (("tutor", "home.sandbox"), ("classroom", "home.classroom"), ("join", "home.join"))
 
-_STYLE = """
-body { margin: 0; background: #f7f1e3; color: #3b2f1e;
+_STYLE = Template("""
+body { margin: 0; background: $page; color: $ink;
        font-family: "Noto Sans", "Segoe UI", Arial, Helvetica, sans-serif; }
 main { max-width: 880px; margin: 0 auto; padding: 32px 20px; }
-h1 { margin: 0 0 8px; color: #5a4220; font-size: 30px; }
+h1 { margin: 0 0 8px; color: $heading; font-size: 30px; }
 p.intro { margin: 0 0 24px; font-size: 17px; }
 ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 16px;
      grid-template-columns: repeat(auto-fit, minmax(240px, 1fr)); }
 li a { display: block; height: 100%; box-sizing: border-box; padding: 18px;
-       background: #fffdf7; border: 1px solid #e0d6bd; border-radius: 6px;
+       background: $paper; border: 1px solid $line; border-radius: 6px;
        color: inherit; text-decoration: none; }
-li a:hover, li a:focus { border-color: #8a6a2f; box-shadow: 0 2px 6px rgba(90, 66, 32, .25); }
-li strong { display: block; font-size: 20px; color: #5a4220; margin-bottom: 6px; }
+li a:hover, li a:focus { border-color: $hover; box-shadow: 0 2px 6px rgba(90, 66, 32, .25); }
+li strong { display: block; font-size: 20px; color: $heading; margin-bottom: 6px; }
 li span { font-size: 15px; line-height: 1.45; }
 p.lessons { margin-top: 28px; font-size: 15px; }
-code { background: #efe6cf; padding: 1px 4px; border-radius: 3px; }
-"""
+code { background: $code; padding: 1px 4px; border-radius: 3px; }
+""").substitute(
+    page=PAGE_BACKGROUND,
+    ink=INK,
+    heading=HEADING,
+    paper=PAPER,
+    line=RULE_LINE,
+    hover=LINK_HOVER_LINE,
+    code=CODE_BACKGROUND,
+)
 
 
 def home_html(lang: str) -> str:
