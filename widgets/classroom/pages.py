@@ -235,7 +235,7 @@ class _Follower:
         self.room, self.page, self.doc = room, page, doc
         self.private_id = private_id
         self._scheduled = False
-        self.key = room.subscribe(self._notify)
+        self.key = room.subscribe(self.notify)
 
     def notify(self, version: int, what: str) -> None:
         if what.startswith("private:") and what != f"private:{self.private_id}":
