@@ -314,3 +314,48 @@ def test_the_private_read_count_sees_attributes_and_imports(tmp_path):
         ("tests/test_x.py", 7, "_figure", True),
         ("tests/test_x.py", 10, "_source", False),
     ]
+
+
+#: Modules that hold no view: they import neither Panel, Bokeh nor param (the server's framework
+#: patches and the pages' serving code aside), so a reader and a test find them plain Python.
+NO_VIEWS = [
+    "widgets.theme",
+    "widgets.server.store",
+    "widgets.server.upload",
+    "widgets.server.limits",
+    "widgets.server.state",
+    "widgets.server.gc_pacing",
+    "widgets.server.home_page",
+    "widgets.classroom.room",
+    "widgets.classroom.poll",
+    "widgets.classroom.room_store",
+    "widgets.classroom.feed",
+]
+
+
+def view_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        names = (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+        found += [n for n in names if n.split(".")[0] in ("panel", "bokeh", "param")]
+    return found
+
+
+def test_the_modules_without_views_import_no_view_library():
+    modules = project_modules()
+    assert set(NO_VIEWS) <= set(modules), set(NO_VIEWS) - set(modules)
+    bad = {name: view_imports(modules[name]) for name in NO_VIEWS}
+    assert not any(bad.values()), {k: v for k, v in bad.items() if v}
+
+
+def test_the_view_import_check_sees_a_panel_import(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("def f():\n    from panel.io import state\nimport bokeh.models\n")
+    assert sorted(view_imports(path)) == ["bokeh.models", "panel.io"]

@@ -10,8 +10,9 @@ import pytest
 from rendered import html, seen, source
 
 from nefertiti_core.engine.i18n import tr
-from widgets.classroom.pages import LearnerPage, TeacherPage
+from widgets.classroom.learner import LearnerPage
 from widgets.classroom.room import Rooms
+from widgets.classroom.teacher import TeacherPage
 from widgets.game.decision import DecisionPanel
 
 
@@ -188,7 +189,7 @@ def test_the_shared_board_and_words_are_what_each_page_would_draw_alone(klass):
     """The board's data and the bar's words are made once per position (and language, and
     who the page may play) and shared: each page still shows exactly what it would have drawn
     by itself: its language, its seat's legal squares, the names it gives the seats."""
-    from widgets.classroom.pages import BOARD_MAX_HEIGHT, last_words_html
+    from widgets.classroom.table import BOARD_MAX_HEIGHT, last_words_html
     from widgets.game.board import Board
     from widgets.game.projector import banner_html
     from widgets.game.rules_view import link_rule_ids

@@ -9,9 +9,10 @@ import pytest
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import exercises as E
-from widgets.classroom.pages import LearnerPage, TeacherPage
+from widgets.classroom.learner import LearnerPage
 from widgets.classroom.poll import PollError
 from widgets.classroom.room import Rooms
+from widgets.classroom.teacher import TeacherPage
 from widgets.game.common import esc
 
 WHO = "welcome/who-plays-next"

@@ -346,7 +346,8 @@ def serve(
     from widgets.server.home_page import home_handler
 
     extra.append((r"/", home_handler(), {}))
-    from widgets.classroom.pages import learner_app, teacher_app
+    from widgets.classroom.learner import learner_app
+    from widgets.classroom.teacher import teacher_app
 
     server = pn.serve(
         # the Sandbox; the classroom's teacher page and learners' page

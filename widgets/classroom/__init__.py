@@ -1,5 +1,8 @@
-"""The classroom (#16): rooms with one shared table, a teacher's page and the learners' pages.
+"""The classroom: rooms with one shared table, a teacher's page and the learners' pages.
 
-``room.py`` (no Panel) holds a room's people, seats, game and permissions; ``pages.py`` serves
-the teacher's and the learners' pages; ``room_store.py`` keeps rooms in the store.
+With no Panel in them (``tests/test_layers.py`` checks): ``room`` (a room's people, seats, game
+and permissions), ``poll`` (the class questions and the class record), ``room_store`` (rooms kept
+in the store) and ``feed`` (the change feed between server processes). The pages: ``table``
+(what both share: one page's game, its subscription to the room), ``teacher`` (``/classroom``),
+``learner`` (``/join``) and ``poll_view`` (the questions' components on both).
 """

@@ -1,6 +1,6 @@
 """A classroom's room: one shared table, a teacher who leads, learners on their own devices.
 
-No Panel here: a :class:`Room` is plain Python that the pages (``pages.py``), the store
+No Panel here: a :class:`Room` is plain Python that the pages (``teacher.py``, ``learner.py``), the store
 (``room_store.py``) and the tests drive. It holds
 
 * a short **join code** (8 characters from an alphabet without look-alikes: 31**8, about

@@ -1,0 +1,323 @@
+"""The learner's page (``/join``): join a room with its code and a name, then the shared table
+with the seat the teacher gave (or watching), the class questions, and breaking away to try
+steps alone. A reload or a restart comes back to the same room and seat (a cookie per room)."""
+
+from __future__ import annotations
+
+import json
+
+import panel as pn
+import param
+
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.poll_view import LearnerPollCard
+from widgets.classroom.room import (
+    MAX_NAME,
+    Refusal,
+    Room,
+    Rooms,
+    normal_code,
+    valid_token,
+)
+from widgets.classroom.table import (
+    CARD,
+    COOKIE,
+    COOKIE_MAX_AGE,
+    MAIN,
+    MAX_JOIN_TRIES,
+    PAGE,
+    SIDE,
+    Follower,
+    TableSession,
+    decision_shown,
+    deferred,
+    header,
+    on_close,
+    page_arg,
+    poll_box,
+    rooms,
+    served_doc,
+    status_html,
+    submit_for,
+    table_parts,
+)
+from widgets.game.common import HTML, esc, guarded
+from widgets.game.language import LanguageSelector, browser_language
+from widgets.game.session import GameSession
+from widgets.theme import (
+    HEADING,
+)
+
+#: Runs in the learner's browser when the server hands it its token: kept in a cookie for this
+#: room (a reload or a restart reconnects), and the code put in the address.
+KEEP_JS = """
+if (!cb_obj.value) return;
+const kept = JSON.parse(cb_obj.value);
+document.cookie = `${kept.cookie}=${kept.token}; path=/; max-age=${kept.age}; SameSite=Strict`;
+const url = new URL(window.location.href);
+url.searchParams.set("code", kept.code);
+window.history.replaceState(window.history.state, "", url);
+"""
+
+
+# ---------------------------------------------------------------------- the learner's page
+class LearnerPage(pn.viewable.Viewer):
+    """``/join``: a code and a name, then the table from the learner's seat.
+
+    In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the poll card
+    (``poll_card``): ``decision_box``, the card holding the decision panel, shown only when the
+    learner can act now; ``poll_box``, the poll card's box, shown while a question is asked."""
+
+    session = param.ClassSelector(class_=GameSession)
+
+    def __init__(self, rooms: Rooms, code: str = "", cookies=None, lang: str = "en", **params):
+        self.rooms = rooms
+        self.lang = lang if lang in LANGUAGES else "en"
+        self.cookies = dict(cookies or {})
+        self._tries = 0
+        self._follower = None
+        self.room: Room | None = None
+        self.token = ""
+        super().__init__(session=GameSession(lang=self.lang), **params)
+        self._keep = pn.widgets.TextInput(visible=False)
+        self._keep.jscallback(value=KEEP_JS)
+        # the join form
+        self._title = HTML("", margin=(4, 10))
+        self._code = pn.widgets.TextInput(max_length=20, width=220, css_classes=["room-code-input"])
+        self._name = pn.widgets.TextInput(
+            max_length=MAX_NAME, width=220, css_classes=["room-name-input"]
+        )
+        self._lang = pn.widgets.RadioButtonGroup(
+            options={tr(code, f"panel.lang.{code}"): code for code in LANGUAGES},
+            value=self.lang,
+        )
+        self._lang.param.watch(self._on_form_lang, "value")
+        self._join = pn.widgets.Button(color="primary", width=160, css_classes=["room-join"])
+        self._join.on_click(self._on_join)
+        self._message = pn.pane.Alert("", alert_type="danger", visible=False)
+        self._form = pn.Column(
+            self._lang,
+            self._code,
+            self._name,
+            self._join,
+            self._message,
+            styles={**CARD, "padding": "10px"},
+            margin=(10, 10),
+            css_classes=["room-join-form"],
+        )
+        self._layout = pn.Column(
+            header(self._title), self._form, self._keep, sizing_mode="stretch_width", styles=PAGE
+        )
+        self._code.value = code
+        self._label_form()
+        # a browser that joined this room before: back to the same participant
+        room = rooms.find(code) if code else None
+        if room is not None:
+            token = self.cookies.get(COOKIE + room.code, "")
+            if valid_token(token) and room.participant(token) is not None:
+                self._enter(room, token, welcome=True)
+            elif valid_token(token):
+                self._say(tr(self.lang, "room.removed_you"))
+
+    def __panel__(self):
+        return self._layout
+
+    # ------------------------------------------------------------------ the form
+    def _label_form(self) -> None:
+        lang = self.lang
+        self._title.object = (
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.join_title'))}</h2>"
+        )
+        self._code.param.update(name=tr(lang, "room.code"), placeholder="ABCD EFGH")
+        self._name.name = tr(lang, "room.your_name")
+        self._join.name = tr(lang, "room.join")
+
+    @guarded
+    def _on_form_lang(self, event):
+        if event.new in LANGUAGES:
+            self.lang = event.new
+            self.session.lang = event.new
+            self._label_form()
+
+    def _say(self, text: str, kind: str = "danger") -> None:
+        self._message.param.update(object=esc(text), alert_type=kind, visible=bool(text))
+
+    @guarded
+    def _on_join(self, *_):
+        self.join(self._code.value, self._name.value)
+
+    def join(self, code, name) -> bool:
+        """What the Join button does; False (and a message) if refused."""
+        if self._tries >= MAX_JOIN_TRIES:
+            self._say(Refusal("room.refuse.too_fast").text(self.lang))
+            return False
+        room = self.rooms.find(code) if isinstance(code, str) else None
+        if room is None:
+            self._tries += 1
+            self._say(Refusal("room.refuse.no_room").text(self.lang))
+            return False
+        person, token, why = room.join(name, self.lang)
+        if why is not None:
+            self._say(why.text(self.lang))
+            return False
+        self._keep.value = json.dumps(
+            {"cookie": COOKIE + room.code, "token": token, "code": room.code, "age": COOKIE_MAX_AGE}
+        )
+        self._enter(room, token)
+        return True
+
+    # ------------------------------------------------------------------ the table
+    def _enter(self, room: Room, token: str, welcome: bool = False) -> None:
+        self.room, self.token = room, token
+        person = room.participant(token)
+        lang = person.lang if person is not None else self.lang
+        self.lang = lang
+        session = TableSession(room, token, teacher=False, lang=lang)
+        self.session = session
+        self.bar, self.board, self.decision = table_parts(session, teacher=False)
+        self.bar.redo_button.visible = False
+        self.language = LanguageSelector(session)
+        self._status = HTML("", sizing_mode="stretch_width", margin=(2, 10))
+        self._error = pn.pane.Alert(
+            "", alert_type="warning", visible=False, margin=(2, 10), css_classes=["room-error"]
+        )
+        self._away = pn.widgets.Button(width=230, css_classes=["room-away"])
+        self._away.on_click(self._on_away)
+        self.decision_box = pn.Column(
+            self.decision,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+            css_classes=["room-decision"],
+        )
+        polls = room.polls
+        learner_id = str(person.id) if person is not None else "0"
+        self.poll_card = LearnerPollCard(
+            polls, learner_id, lang=lang, submit=submit_for(room, token, polls), board_width=320
+        )
+        self.poll_box = poll_box(self.poll_card, css="room-poll")
+        self.poll_box.visible = polls.current is not None
+        self._poll_stop = polls.on_change(self._on_polls)
+        main = pn.Column(self.bar, self.board, styles=MAIN)
+        side = pn.Column(self._status, self._away, self._error, self.decision_box, styles=SIDE)
+        self._layout.objects = [
+            header(self._title, self.language),
+            self.poll_box,
+            pn.FlexBox(
+                main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
+            ),
+            self._keep,
+        ]
+        session.param.watch(self._on_error, ["error"])
+        session.param.watch(self._on_lang, ["lang"])
+        session.param.watch(self._on_version, ["version"])
+        person_id = person.id if person is not None else None
+        self._follower = Follower(room, self, served_doc(), private_id=person_id)
+        on_close(self._follower.close)
+        if welcome and person is not None:
+            self._error.param.update(
+                object=esc(tr(lang, "room.welcome_back", name=person.name)),
+                alert_type="success",
+                visible=True,
+            )
+        self.refresh()
+
+    def follow(self) -> None:
+        """The room changed (on this page's document)."""
+        if self.room is None:
+            return
+        if self.room.participant(self.token) is None:  # removed
+            self._layout.objects = [
+                header(self._title),
+                pn.pane.Alert(esc(tr(self.lang, "room.removed_you")), alert_type="danger"),
+            ]
+            if self._follower is not None:
+                self._follower.close()
+            self.poll_card.detach()
+            self._poll_stop()
+            self.room = None
+            return
+        self.poll_box.visible = self.room.polls.current is not None
+        self.session.sync()
+        # the decision panel, if it is to be shown, comes with the version's update (on the
+        # next tick, with the bar's words): the room's other pages get the move first
+        self.refresh(show_decision=False)
+
+    @guarded
+    def _on_version(self, *_):
+        # Every change of the table reaches this page through follow() (the status line, the
+        # board) just before the version's update: here only the decision panel is left to show
+        # (or keep hidden), with the bar's words.
+        self._show_decision()
+
+    def refresh(self, show_decision: bool = True) -> None:
+        session, lang = self.session, self.session.lang
+        self._title.object = (
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
+            f" · {esc(self.room.code)}</h2>"
+        )
+        self._status.object = status_html(session, lang)
+        self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")
+        self._away.button_type = "success" if session.away else "default"
+        self.bar.undo_button.visible = session.away
+        self._show_decision(show=show_decision)
+
+    def _show_decision(self, show: bool = True) -> None:
+        """The decision panel shown when the learner can act now (``show``: now; else only
+        hidden when they cannot). A hidden panel skips its refreshes; shown again, it is
+        brought up to date first."""
+        session = self.session
+        shown = decision_shown(session)
+        if show or not shown:
+            self.decision.set_shown(shown)
+            self.decision_box.visible = shown
+        if session.error and not self.decision_box.visible:
+            self._error.param.update(object=esc(session.error), alert_type="warning", visible=True)
+
+    @guarded
+    def _on_error(self, *_):
+        error = self.session.error
+        if error:
+            self._error.param.update(object=esc(error), alert_type="warning", visible=True)
+        else:
+            self._error.visible = False
+
+    def _on_polls(self, polls, _what) -> None:
+        """A question asked: the card comes up (on this page's next tick, with the room's)."""
+        if self._follower is not None and _what == "push":
+            self._follower.notify(0, "poll pushed")
+
+    @guarded
+    def _on_lang(self, event):
+        self.lang = event.new
+        self.poll_card.lang = event.new
+        if self.room is not None:
+            self.room.set_language(self.token, event.new)  # notifies: follow() relabels
+
+    @guarded
+    def _on_away(self, *_):
+        self.toggle_away()
+
+    def toggle_away(self) -> bool:
+        session = self.session
+        if session.away:
+            why = self.room.rejoin(self.token)
+            if why is None:
+                session.away = False
+        else:
+            why = self.room.break_away(self.token)
+            if why is None:
+                session.away = True
+        if why is not None:
+            session.error = why.text(session.lang)
+            return False
+        session.sync()  # at once on this page (the room's notice follows on the next tick)
+        self.refresh()
+        return True
+
+
+def learner_app():
+    code = normal_code(page_arg("code", 40)) or ""
+    cookies = {k: v for k, v in (pn.state.cookies or {}).items() if k.startswith(COOKIE)}
+    lang = browser_language()
+    return deferred(lambda: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang))

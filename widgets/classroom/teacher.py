@@ -1,0 +1,380 @@
+"""The teacher's page (``/classroom``): open a room (its code and QR code for the learners),
+give and free seats, remove learners, pause, stage positions, lead the table (undo, redo), ask
+the class questions and see the class view."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import panel as pn
+import param
+
+from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.poll_view import ClassView, TeacherPollPanel
+from widgets.classroom.room import (
+    Room,
+    Rooms,
+    scenario_names,
+)
+from widgets.classroom.table import (
+    CARD,
+    MAIN,
+    PAGE,
+    SIDE,
+    Follower,
+    TableSession,
+    decision_shown,
+    deferred,
+    header,
+    on_close,
+    page_arg,
+    poll_box,
+    rooms,
+    served_doc,
+    table_parts,
+)
+from widgets.game.common import HTML, esc, guarded
+from widgets.game.language import LanguageSelector, browser_language
+from widgets.game.session import GameSession
+from widgets.theme import (
+    HEADING,
+    INK,
+    LABEL,
+    NO_PLAYER_TEXT,
+    PAPER,
+    PLAYER_COLOURS,
+    TEXT_NONE,
+)
+
+#: The teacher's page: the room's code and the teacher's key put in the address (a reload or
+#: a restart comes back to the room).
+TEACHER_JS = """
+if (!cb_obj.value) return;
+const kept = JSON.parse(cb_obj.value);
+const url = new URL(window.location.href);
+url.searchParams.set("room", kept.code);
+url.searchParams.set("key", kept.key);
+window.history.replaceState(window.history.state, "", url);
+"""
+
+
+# ---------------------------------------------------------------------- the teacher's page
+@functools.lru_cache(maxsize=64)
+def _qr_svg(link: str) -> str:
+    """The join link's QR code (made once per link, not on every refresh of the page)."""
+    import segno
+
+    return segno.make(link, error="m").svg_inline(scale=5, dark=INK, light=PAPER)
+
+
+class TeacherPage(pn.viewable.Viewer):
+    """``/classroom``: open a room; then the projector view of the table with the join code,
+    the link and its QR code, the seats, the people, staging and pause.
+
+    In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the polls'
+    (``poll_panel``, ``class_view``): ``decision_box``, the decision panel's card (hidden while a
+    learner holds the deciding seat), ``remove_select`` and ``remove_button`` (remove a
+    learner), ``pause_button`` (pause or resume the room)."""
+
+    session = param.ClassSelector(class_=GameSession)
+
+    def __init__(
+        self, rooms: Rooms, code: str = "", key: str = "", host: str = "", lang="en", **params
+    ):
+        self.rooms = rooms
+        self.host = host or "127.0.0.1:5006"
+        self.lang = lang if lang in LANGUAGES else "en"
+        self.room: Room | None = None
+        self.key = ""
+        self._follower = None
+        super().__init__(session=GameSession(lang=self.lang), **params)
+        self._keep = pn.widgets.TextInput(visible=False)
+        self._keep.jscallback(value=TEACHER_JS)
+        self._title = HTML("", margin=(4, 10))
+        self._intro = HTML("", margin=(4, 10), sizing_mode="stretch_width")
+        self._open = pn.widgets.Button(color="primary", width=200, css_classes=["room-open"])
+        self._open.on_click(self._on_open)
+        self._message = pn.pane.Alert("", alert_type="danger", visible=False)
+        self._layout = pn.Column(
+            header(self._title),
+            pn.Column(self._intro, self._open, self._message, styles={**CARD, "padding": "10px"}),
+            self._keep,
+            sizing_mode="stretch_width",
+            styles=PAGE,
+        )
+        self._label_start()
+        if code or key:
+            room = rooms.find(code)
+            if room is not None and room.is_teacher(key):
+                self._enter(room, key)
+            else:
+                self._message.param.update(object=esc(tr(self.lang, "room.no_key")), visible=True)
+
+    def __panel__(self):
+        return self._layout
+
+    def _label_start(self) -> None:
+        lang = self.lang
+        self._title.object = (
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}</h2>"
+        )
+        self._intro.object = f"<p>{esc(tr(lang, 'room.open_intro'))}</p>"
+        self._open.name = tr(lang, "room.open")
+
+    @guarded
+    def _on_open(self, *_):
+        self.open_room()
+
+    def open_room(self) -> bool:
+        room, key, why = self.rooms.open()
+        if why is not None:
+            self._message.param.update(object=esc(why.text(self.lang)), visible=True)
+            return False
+        self._keep.value = json.dumps({"code": room.code, "key": key})
+        self._enter(room, key)
+        return True
+
+    @property
+    def learner_link(self) -> str:
+        return f"http://{self.host}/join?code={self.room.code}"
+
+    def _enter(self, room: Room, key: str) -> None:
+        self.room, self.key = room, key
+        session = TableSession(room, key, teacher=True, lang=self.lang)
+        self.session = session
+        self.bar, self.board, self.decision = table_parts(session, teacher=True)
+        self.language = LanguageSelector(session)
+        self._join_card = HTML("", sizing_mode="stretch_width", css_classes=["room-join-card"])
+        self._people = HTML("", sizing_mode="stretch_width", css_classes=["room-people"])
+        self._seat_selects = [
+            pn.widgets.Select(width=170, css_classes=[f"room-seat-{seat}"]) for seat in range(4)
+        ]
+        for seat, select in enumerate(self._seat_selects):
+            select.param.watch(functools.partial(self._on_seat, seat), "value")
+        self.remove_select = pn.widgets.Select(width=170, css_classes=["room-remove-who"])
+        self.remove_button = pn.widgets.Button(
+            color="danger", width=110, css_classes=["room-remove"]
+        )
+        self.remove_button.on_click(self._on_remove)
+        self._stage_select = pn.widgets.Select(width=190, css_classes=["room-stage-what"])
+        self._stage = pn.widgets.Button(color="primary", width=150, css_classes=["room-stage"])
+        self._stage.on_click(self._on_stage)
+        self.pause_button = pn.widgets.Button(width=160, css_classes=["room-pause"])
+        self.pause_button.on_click(self._on_pause)
+        self._seats_title = HTML("")
+        self._stage_title = HTML("")
+        self._error = pn.pane.Alert("", alert_type="warning", visible=False)
+        self._updating = False
+        self.decision_box = pn.Column(
+            self.decision,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+            css_classes=["room-decision"],
+        )
+        people_card = pn.Column(
+            self._people,
+            self._seats_title,
+            pn.Row(*self._seat_selects[:2]),
+            pn.Row(*self._seat_selects[2:]),
+            pn.Row(self.remove_select, self.remove_button),
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+        )
+        lead_card = pn.Column(
+            self._stage_title,
+            pn.Row(self._stage_select, self._stage),
+            self.pause_button,
+            self._error,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+        )
+        polls = room.polls
+        self.poll_panel = TeacherPollPanel(
+            polls, learners=room.learner_names, lang=self.lang, font_px=20, board=True
+        )
+        self.class_view = ClassView(
+            polls, learners=lambda: list(room.learner_names()), lang=self.lang
+        )
+        polls_row = pn.FlexBox(
+            pn.Column(
+                poll_box(self.poll_panel, css="room-poll-teacher"),
+                styles={"flex": "2 1 640px", "min-width": "0"},
+            ),
+            pn.Column(
+                poll_box(self.class_view, css="room-class-view"),
+                styles={"flex": "1 1 400px", "min-width": "0"},
+            ),
+            flex_wrap="wrap",
+            align_items="flex-start",
+            sizing_mode="stretch_width",
+        )
+        main = pn.Column(self.bar, self.board, styles=MAIN)
+        side = pn.Column(
+            pn.Column(self._join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
+            self.decision_box,
+            people_card,
+            lead_card,
+            styles=SIDE,
+        )
+        self._layout.objects = [
+            header(self._title, self.language),
+            pn.FlexBox(
+                main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
+            ),
+            polls_row,
+            self._keep,
+        ]
+        session.param.watch(self._on_lang, ["lang"])
+        session.param.watch(self._on_error, ["error"])
+        self._follower = Follower(room, self, served_doc())
+        on_close(self._follower.close)
+        self.refresh()
+
+    def follow(self) -> None:
+        self.session.sync()
+        self.refresh()
+
+    @guarded
+    def _on_lang(self, event):
+        self.lang = event.new
+        self.poll_panel.lang = self.class_view.lang = event.new
+        self.session.sync_seats()
+        self.refresh()
+
+    @guarded
+    def _on_error(self, *_):
+        error = self.session.error
+        self._error.param.update(object=esc(error), visible=bool(error))
+
+    def refresh(self) -> None:
+        room, lang, session = self.room, self.session.lang, self.session
+        state = room.table.state
+        self._title.object = (
+            f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
+            f" · <span class='room-code'>{esc(room.code)}</span></h2>"
+        )
+        self._join_card.object = self._join_html(lang)
+        people = sorted(room.participants.values(), key=lambda p: p.id)
+        items = []
+        for person in people:
+            seat = ""
+            if person.seat is not None and person.seat < state.n:
+                colour = state.colours[person.seat]
+                seat = (
+                    f" <span style='color:{PLAYER_COLOURS.get(colour, NO_PLAYER_TEXT)}'>●"
+                    f" {esc(tr(lang, f'colour.{colour}'))}</span>"
+                )
+            items.append(
+                f"<li class='room-person' data-id='{person.id}'>{esc(person.name)}{seat}</li>"
+            )
+        listing = (
+            f"<ul style='margin:2px 0 4px 0'>{''.join(items)}</ul>"
+            if items
+            else f"<p style='color:{TEXT_NONE}'>{esc(tr(lang, 'room.nobody'))}</p>"
+        )
+        self._people.object = (
+            f"<b>{esc(tr(lang, 'room.people', n=len(people)))}</b>{listing}"
+            f"<span class='room-table-step' data-step='{room.table.step}'></span>"
+        )
+        self._seats_title.object = f"<b>{esc(tr(lang, 'room.seats'))}</b>"
+        teacher = tr(lang, "room.seat_teacher")
+        options = {teacher: 0}
+        options.update({f"{person.name} (#{person.id})": person.id for person in people})
+        self._updating = True
+        try:
+            for seat, select in enumerate(self._seat_selects):
+                if seat < state.n:
+                    holder = room.seat_holder(seat)
+                    select.param.update(
+                        name=tr(lang, f"colour.{state.colours[seat]}"),
+                        options=options,
+                        value=holder.id if holder is not None else 0,
+                        visible=True,
+                    )
+                else:
+                    select.visible = False
+            remove_options = {f"{p.name} (#{p.id})": p.id for p in people}
+            self.remove_select.param.update(
+                options=remove_options,
+                value=self.remove_select.value
+                if self.remove_select.value in remove_options.values()
+                else (people[0].id if people else None),
+                name=tr(lang, "room.people", n=len(people)),
+            )
+            stage_options = {tr(lang, "room.new_game"): "new"}
+            stage_options.update({name: name for name in scenario_names()})
+            self._stage_select.param.update(
+                options=stage_options,
+                value=self._stage_select.value or "new",
+                name=tr(lang, "room.stage"),
+            )
+        finally:
+            self._updating = False
+        self.remove_button.param.update(name=tr(lang, "room.remove"), disabled=not people)
+        self._stage.name = tr(lang, "room.stage_button")
+        self._stage_title.object = f"<b>{esc(tr(lang, 'room.stage'))}</b>" + (
+            f" <span class='room-staged'>· {esc(tr(lang, 'room.staged', title=room.title))}</span>"
+            if room.title
+            else ""
+        )
+        self.pause_button.param.update(
+            name=tr(lang, "room.resume" if room.paused else "room.pause"),
+            button_type="warning" if room.paused else "default",
+        )
+        # a seat a learner holds is played from their device
+        shown = decision_shown(session)
+        self.decision.set_shown(shown)
+        self.decision_box.visible = shown
+
+    def _join_html(self, lang: str) -> str:
+        qr = _qr_svg(self.learner_link)
+        join_url = f"http://{self.host}/join"
+        return (
+            "<div style='display:flex;gap:12px;align-items:center;flex-wrap:wrap'>"
+            f"<div class='room-qr' style='flex:0 0 auto'>{qr}</div>"
+            "<div style='flex:1 1 150px'>"
+            f"<div style='font-size:13px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
+            f"<div class='room-join-code' style='font:700 34px monospace;letter-spacing:3px;"
+            f"color:{INK}'>{esc(self.room.code[:4])} {esc(self.room.code[4:])}</div>"
+            f"<div style='font-size:14px'>"
+            f"{esc(tr(lang, 'room.join_at', link='LINK')).replace('LINK', f'<b>{esc(join_url)}</b>')}"
+            "</div></div></div>"
+        )
+
+    # ------------------------------------------------------------------ the teacher's actions
+    @guarded
+    def _on_seat(self, seat: int, event):
+        if self._updating:
+            return
+        self.give_seat(seat, event.new)
+
+    def give_seat(self, seat: int, participant_id: int) -> bool:
+        if participant_id in (0, None):
+            why = self.room.free_seat(self.key, seat)
+        else:
+            why = self.room.assign_seat(self.key, participant_id, seat)
+        return self.session.refuse(why)
+
+    @guarded
+    def _on_remove(self, *_):
+        if self.remove_select.value is not None:
+            self.session.refuse(self.room.remove(self.key, self.remove_select.value))
+
+    @guarded
+    def _on_stage(self, *_):
+        self.session.refuse(self.room.stage(self.key, self._stage_select.value))
+
+    @guarded
+    def _on_pause(self, *_):
+        self.session.refuse(self.room.pause(self.key, not self.room.paused))
+
+
+def teacher_app():
+    code, key = page_arg("room", 40), page_arg("key", 80)
+    host = (pn.state.headers or {}).get("Host", "")[:200]
+    lang = browser_language()
+    return deferred(lambda: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang))
