@@ -1,4 +1,4 @@
-"""The classroom's change feed between server processes (#17): "room ABC is at version 12 now".
+"""The classroom's change feed between server processes: "room ABC is at version 12 now".
 
 Several ``nefertiti serve`` processes share rooms through the store's PostgreSQL database
 (docs/deploy.md). A change made in one process must reach the participants connected to the

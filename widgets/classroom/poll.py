@@ -1,66 +1,19 @@
-"""Exercise polls for a classroom: the teacher pushes one exercise to the learners, the answers
-arrive, the teacher reveals the engine's answer; and the class record (per learner: the rules
-seen and the exercises answered right and wrong). No Panel here: the views are in
-:mod:`widgets.classroom.poll_view`, the room wires both (#16 item 3).
+"""Class questions and the class record, with no view in them (the views are in
+:mod:`widgets.classroom.poll_view`; the room wires both).
 
-API (for the room)
-==================
+The teacher pushes one exercise to the learners (:meth:`Polls.push`: a lesson's exercise or a
+generated one, named by a short ref such as ``"lesson:welcome/who-plays-next"`` that the store
+and the teacher's menu keep); each learner answers, and may change the answer until the teacher
+reveals it (:meth:`Polls.reveal`); the reveal records every answer, right or wrong, in the
+:class:`ClassRecord`, which also holds the rules each learner saw at work at the table
+(:meth:`Polls.saw`). The right answer and every verdict are the engine's
+(:meth:`~nefertiti_core.files.exercises.Exercise.check`): nothing here decides a rule.
 
-::
-
-    from widgets.classroom.poll import ClassRecord, PollError, Polls, find_exercise
-
-    record = ClassRecord()
-    record.join("l1", "Ana")                    # a learner id (the room's) and the name shown
-    polls = Polls(record)                       # one per room
-    polls.on_change(callback)                   # callback(polls, what) after every change;
-                                                # what: "push" "answer" "reveal" "include"
-                                                # "remove" "record"
-    poll = polls.push(exercise, ["l1", "l2"])   # an Exercise (or a ref, see below) to these
-                                                # learners (ids, or {id: name}); the poll before
-                                                # it ends (unrevealed: nothing recorded)
-    polls.answer("l1", "yes")  -> str           # the key counted; may change until the reveal
-    polls.counts()   -> {key: n}                # every choice (0 too), then free answers in order
-    polls.answered() -> ("l1", ...)             # who has answered (in the order they first did)
-    polls.waiting()  -> ("l2", ...)             # who has not
-    reveal = polls.reveal()                     # -> Reveal; answers close, record updated
-    reveal.right_keys                           # the keys (bars) that are right
-    reveal.right_answer(lang)                   # the engine's right answer, in words
-    reveal.explanation(lang)                    # the engine's own reason (Feedback.reason)
-    reveal.verdict("l1", lang) -> Feedback|None # one learner's verdict (None: no answer)
-    polls.include("l3"); polls.remove("l2")     # a learner who joined late / was removed
-    polls.saw(learner_ids, events)              # record.saw (below), then the views refresh
-    polls.current -> Poll | None;  polls.history -> [Poll, ...]
-
-A :class:`Poll` has the same ``answer/counts/answered/waiting/reveal`` plus ``choices(lang)``
-(``[(key, label)]``; empty for a free answer: a number or a probability, typed),
-``label(key, lang)``, ``answer_of(learner_id)``, ``prompt(lang)``, ``revealed``, ``ref``.
-
-Exercises: :func:`lesson_exercises` (the lessons' exercises, topic by topic in the order of
-``lessons.yaml``), :func:`practice_exercises` (generated from the bots' games, seed 0 first);
-:func:`exercise_ref` / :func:`find_exercise` turn one into a short string and back
-(``"lesson:welcome/who-plays-next"``, ``"practice:s0-p3-click_closing-abou_simbel"``) for the
-store and the teacher's menu.
-
-The record: ``record.saw(learner_ids, events)`` adds the rules named by a game's events
-(``GameState.log`` entries, read as :func:`nefertiti_core.teaching.coverage.rules_in` reads them)
-to every learner watching; ``record.row(id)`` / ``record.rows()`` give :class:`LearnerRow`
-(``name, rules_seen, right, wrong``: rule IDs in RULINGS order, exercise ids answered right and
-wrong, once per poll). ``Polls.reveal`` records every answer of the poll.
-
-Everything stores as plain data: ``polls.as_dict()`` / ``Polls.from_dict(data)``,
-``record.as_dict()`` / ``ClassRecord.from_dict(data)``. A room sets ``polls.writer``: every
-change (push, answer, reveal, include, remove, saw) is then made through the room (under its
-lock, written to the store, shared with the other server processes; ``Room.write_polls``);
-``polls.load(data)`` takes the stored polls (another process's change) for the same views.
-
-Refusals: bad input (an unknown learner, a choice that is not one of the choices, an answer after
-the reveal, an oversized or hostile string, a number the engine cannot read) raises
-:class:`PollError` and changes nothing; ``str(error)`` is one English sentence,
-``error.text(lang)`` the same in the learner's language (``poll.refused.*`` messages).
-
-The right answer and every verdict come from the engine (:meth:`Exercise.check`); nothing here
-decides a rule.
+A room makes every change through itself (``polls.writer``: under its lock, written to the store,
+shared with the other server processes), and everything is plain data (``as_dict`` /
+``from_dict``). Bad input (an unknown learner, a choice that is not offered, an answer after the
+reveal, an oversized string) raises :class:`PollError` and changes nothing; ``error.text(lang)``
+says why in the learner's language.
 """
 
 from __future__ import annotations

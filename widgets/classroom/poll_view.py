@@ -1,4 +1,4 @@
-"""The classroom's poll components (#16 item 3), for the room's pages to place:
+"""The classroom's poll components, for the room's pages to place:
 
 - :class:`TeacherPollPanel`: pick an exercise (the lessons' in order, or a generated practice
   one), ask the class, watch the answers arrive (a bar per answer, who has answered and who not),

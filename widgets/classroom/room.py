@@ -198,7 +198,7 @@ class Room:
         self._next_listener = 1
         self.version = 0
         self.table_version = 0  # bumped only when the table's position changes
-        #: Several processes (#17): the version of the database's record this room mirrors,
+        #: Several processes: the version of the database's record this room mirrors,
         #: and the hook that writes a change there first (``room_store.RoomStore.commit``:
         #: compare-and-set on ``stored_version``; False when another process got there first,
         #: after it has re-read the room).
@@ -659,7 +659,7 @@ class Rooms:
         self.ttl_s = ttl_s
         self.max_rooms = max_rooms
         self.on_open = None  # called with each new room (the store: room_store.py)
-        #: Several processes (#17): ``loader(code)`` reads a room this process does not hold
+        #: Several processes: ``loader(code)`` reads a room this process does not hold
         #: from the database (another process opened it), or None.
         self.loader = None
 

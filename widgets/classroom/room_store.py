@@ -1,4 +1,4 @@
-"""The classroom's rooms in the store (#16 item 5): after a restart the rooms are back, and every
+"""The classroom's rooms in the store: after a restart the rooms are back, and every
 participant's browser token opens the same participant in the same seat.
 
 Two tables on the store's own ``metadata`` (``widgets.server.store``), in the same database as the saved
@@ -21,7 +21,7 @@ what is still pending (a server being stopped: atexit). Rooms unused for their t
 deleted when the rooms are read back. The learners' private copies are not kept (a copy is a
 try-out; a learner comes back at the table).
 
-**Several processes** (#17, a PostgreSQL store; :class:`RoomStore` with a ``feed``): a room in a
+**Several processes** (a PostgreSQL store; :class:`RoomStore` with a ``feed``): a room in a
 process is a cache of the database's record, whose ``version`` column counts its changes
 (``Room.stored_version`` is the version the cache mirrors). Each change is written at once, on
 the thread that made it and with the room's lock held (``Room.commit``): one transaction that
