@@ -240,7 +240,9 @@ def test_two_runs_at_once_share_the_workers_chunk_by_chunk():
     assert long_run["report"].playouts == 4000
 
 
-def test_a_worker_lost_mid_run_is_a_clear_error_and_the_next_run_gets_new_ones():
+def test_a_worker_lost_mid_run_is_replaced_and_the_run_gives_the_same_report():
+    """A worker killed while the run has results already (out of memory, say): the chunks it
+    had not finished are played on new workers, and the report is the same as one process's."""
     import os
     import signal
 
@@ -255,9 +257,30 @@ def test_a_worker_lost_mid_run_is_a_clear_error_and_the_next_run_gets_new_ones()
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
 
+    report = odds(state, 200, "random", 0, workers=2, chunk_size=5, progress=progress)
+    assert killed and report.playouts == 200
+    assert report.same_results(odds(state, 200, "random", 0, workers=1))
+
+
+def test_a_worker_lost_twice_in_one_run_is_a_clear_error_and_the_next_run_gets_new_ones():
+    import os
+    import signal
+
+    from nefertiti_core.play import odds as odds_module
+
+    state = new_game(4, 4)
+    killed: dict = {}  # pool -> the worker killed in it
+
+    def progress(done, total):
+        pool = odds_module.POOLS.kept(2)
+        if pool is not None and pool not in killed:  # each pool the run gets loses a worker
+            pid = pool.submit(os.getpid).result(timeout=60)
+            os.kill(pid, signal.SIGKILL)
+            killed[pool] = pid
+
     with pytest.raises(NefertitiError, match="a worker process of the odds died during the run"):
         odds(state, 4000, "random", 0, workers=2, chunk_size=5, progress=progress)
-    assert killed
+    assert len(killed) == 2
     after = odds(state, 20, "random", 0, workers=2, chunk_size=5)
     assert after.same_results(odds(state, 20, "random", 0, workers=1))
 

@@ -391,7 +391,8 @@ def odds(
     A worker lost mid-run costs only time: its chunks are played again on the others (same
     report), ``workers_lost`` counts it; with no worker left the run stops with what it played
     (``stopped`` says why). Local workers are kept for the next run (:data:`POOLS`); one lost
-    between runs is replaced, one lost mid-run is a clear error (the next run gets new ones).
+    before or during a run is replaced and the unfinished chunks played again (same report);
+    a second loss in the same run is a clear error (the next run gets new ones).
     ``progress(done, total)`` is called in this thread as chunks finish; once ``cancel`` (a
     ``threading.Event``) is set the run stops soon and returns the playouts done so far, marked
     ``cancelled``. ``state`` is never changed.
@@ -555,57 +556,72 @@ POOLS = _Pools()
 
 
 def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
+    """The chunks played on the kept worker processes. A worker lost before or during the run
+    (killed, out of memory) costs the run nothing but time: the chunks not finished are played
+    again on new workers (a playout depends only on its index: the report is the same). Lost
+    again in the same run, it is a clear error."""
+    results: list[Result] = []
+    todo = list(chunks)
     for last in (False, True):
         try:
-            return _run_on_pool(payload, chunks, args, total, progress, cancel, workers)
-        except BrokenProcessPool as error:
-            if isinstance(error, _IdleLoss) and not last:
-                continue  # a kept worker died between runs (killed, out of memory): new workers
-            raise NefertitiError(
-                f"a worker process of the odds died during the run ({error}); run them again "
-                "(new workers are started), or with workers=1"
-            ) from None
+            _run_on_pool(payload, todo, args, total, progress, cancel, workers, results)
+            return results
+        except _WorkerLost as lost:
+            if last:
+                raise NefertitiError(
+                    f"a worker process of the odds died during the run ({lost.__cause__}); run "
+                    "them again (new workers are started), or with workers=1"
+                ) from None
+            todo = lost.unfinished
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-class _IdleLoss(BrokenProcessPool):
-    """The kept pool was broken before this run had any result from it."""
+class _WorkerLost(Exception):
+    """The pool broke: a worker process died. ``unfinished``: the chunks with no result yet."""
+
+    def __init__(self, unfinished: list):
+        super().__init__(f"{len(unfinished)} chunks unfinished")
+        self.unfinished = unfinished
 
 
-def _run_on_pool(payload, chunks, args, total, progress, cancel, workers) -> list[Result]:
+def _run_on_pool(payload, chunks, args, total, progress, cancel, workers, results) -> None:
+    """Play ``chunks`` on the kept pool of ``workers`` processes, adding to ``results``; raises
+    :class:`_WorkerLost` (the pool dropped) when a worker dies."""
     from concurrent.futures import FIRST_COMPLETED, wait
 
-    results: list[Result] = []
     pool = POOLS.take(workers)
     broken = False
-    pending = set()
-    todo = iter(chunks)
+    pending: dict = {}  # future -> its chunk
+    todo = list(chunks)
     try:
         while True:
             # A few chunks in the pool at a time, not all: runs sharing the pool (two learners'
             # Odds on one server) take turns chunk by chunk instead of the second waiting for
             # the whole of the first; a cancel leaves little behind.
-            while len(pending) <= workers and (chunk := next(todo, None)) is not None:
-                pending.add(pool.submit(_run_chunk, payload, *chunk, *args))
+            while len(pending) <= workers and todo:
+                chunk = todo.pop(0)
+                pending[pool.submit(_run_chunk, payload, *chunk, *args)] = chunk
             if not pending:
                 break
-            done, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for future in done:
-                results += future.result()
+                chunk = pending.pop(future)
+                try:
+                    results += future.result()
+                except BrokenProcessPool:
+                    pending[future] = chunk  # not played: again on new workers
+                    raise
             if done and progress is not None:
                 progress(len(results), total)
             if cancel is not None and cancel.is_set():
                 break
-    except BrokenProcessPool:
+    except BrokenProcessPool as error:
         broken = True
-        if not results:
-            raise _IdleLoss from None
-        raise
+        raise _WorkerLost([*pending.values(), *todo]) from error
     finally:
         for future in pending:  # cancelled, or left by an error: this run's chunks only
             future.cancel()
         POOLS.give_back(workers, pool, broken)
-    return results
 
 
 # --- on a Dask cluster ------------------------------------------------------------------------------
