@@ -192,6 +192,69 @@ def test_names_are_tidied_and_unique_markup_kept_as_text(room):
     assert person.lang == "en"
 
 
+@pytest.mark.parametrize(
+    ("present", "imitation"),
+    [
+        ("Anna", "\u0410nna"),  # a Cyrillic capital A
+        ("Anna", "Ann\u0430"),  # a Cyrillic small a
+        ("Anna", "Anna\u0336"),  # a combining stroke over the last letter
+        ("Bill", "B\u0456ll"),  # a Cyrillic i
+        ("Oskar", "0skar"),  # a zero for an O
+        ("Zoe", "Zo\u00eb"),  # an accent is not enough to tell two learners apart
+    ],
+)
+def test_a_name_that_looks_like_a_present_one_is_refused(room, present, imitation):
+    join(room, present)
+    before = snapshot(room)
+    why = refused(room.join(imitation)[2])
+    assert why.key == "room.refuse.name_like" and present in why.text("en")
+    assert snapshot(room) == before
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u3164", "\u2800", "\u2800Bob", "\u115f\u1160", "B\u0301\u0302\u0303ob", "...", "\u200b"],
+)
+def test_a_name_that_shows_as_nothing_or_a_smear_is_refused(room, name):
+    refused(room.join(name)[2])
+
+
+def test_names_are_normalised_so_full_width_letters_are_the_same_name(room):
+    join(room, "Anna")
+    why = refused(room.join("\uff21\uff4e\uff4e\uff41")[2])  # full-width Anna
+    assert why.key == "room.refuse.name_taken"
+    person, _ = join(room, "\ufb01ona")  # the "fi" ligature
+    assert person.name == "fiona"
+
+
+def test_a_removed_learner_cannot_join_again_by_name_look_alike_or_device(room):
+    device, other_device = "d" * 32, "e" * 32
+    ben, _, why = room.join("Ben", device=device)
+    assert why is None
+    assert room.remove(room.secret, ben.id) is None
+    for name, from_device in [
+        ("Ben", ""),
+        ("ben", other_device),
+        ("B\u0435n", ""),
+        ("Carl", device),
+    ]:
+        why = refused(room.join(name, device=from_device)[2])
+        assert why.key == "room.refuse.removed", name
+    carl, _, why = room.join("Carl", device=other_device)
+    assert why is None and carl is not None
+
+
+def test_a_locked_room_takes_no_one_new_and_keeps_those_in_it(room):
+    anna, token = join(room, "Anna")
+    refused(room.lock_room(token))  # a learner cannot lock it
+    assert room.lock_room(room.secret) is None and room.locked
+    why = refused(room.join("Ben")[2])
+    assert why.key == "room.refuse.locked"
+    assert room.participant(token) is anna  # Anna's own link still opens the room
+    assert room.lock_room(room.secret, False) is None
+    join(room, "Ben")
+
+
 def test_reconnect_by_token_and_removal(room):
     anna, token = join(room, "Anna")
     room.assign_seat(room.secret, anna.id, 2)

@@ -66,6 +66,27 @@ def test_a_room_comes_back_the_same(engine):
     assert why is None and carl.id == 3
 
 
+def test_a_locked_room_and_its_removed_learners_stay_so_after_a_restart(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, key, _ = rooms.open()
+    ben, _, _ = room.join("Ben", device="d" * 32)
+    room.join("Dora", device="f" * 32)
+    room.remove(key, ben.id)
+    room.lock_room(key)
+    store.flush()
+    again = Rooms()
+    connect(again, engine)
+    back = again.find(room.code)
+    assert back.locked and back.join("Carl")[2].key == "room.refuse.locked"
+    back.lock_room(key, False)
+    assert back.join("Ben")[2].key == "room.refuse.removed"
+    assert back.join("Carl", device="d" * 32)[2].key == "room.refuse.removed"
+    dora = next(p for p in back.participants.values() if p.name == "Dora")
+    assert back.remove(key, dora.id) is None  # her device is known after the restart too
+    assert back.join("Eve", device="f" * 32)[2].key == "room.refuse.removed"
+
+
 def test_no_secret_or_token_is_written(engine):
     rooms = Rooms()
     store = connect(rooms, engine)

@@ -16,6 +16,7 @@ from widgets.classroom.room import (
     Refusal,
     Room,
     Rooms,
+    new_secret,
     normal_code,
     valid_token,
 )
@@ -48,12 +49,17 @@ from widgets.theme import (
     HEADING,
 )
 
+#: The browser's own random id for the classroom (a cookie): a learner the teacher removed cannot
+#: join the room again from the same device.
+DEVICE_COOKIE = "nefertiti_device"
+DEVICE_MAX_AGE = 365 * 24 * 3600
 #: Runs in the learner's browser when the server hands it its token: kept in a cookie for this
-#: room (a reload or a restart reconnects), and the code put in the address.
+#: room (a reload or a restart reconnects), the device's id kept, and the code put in the address.
 KEEP_JS = """
 if (!cb_obj.value) return;
 const kept = JSON.parse(cb_obj.value);
 document.cookie = `${kept.cookie}=${kept.token}; path=/; max-age=${kept.age}; SameSite=Strict`;
+document.cookie = `${kept.device_cookie}=${kept.device}; path=/; max-age=${kept.device_age}; SameSite=Strict`;
 const url = new URL(window.location.href);
 url.searchParams.set("code", kept.code);
 window.history.replaceState(window.history.state, "", url);
@@ -70,10 +76,20 @@ class LearnerPage(pn.viewable.Viewer):
 
     session = param.ClassSelector(class_=GameSession)
 
-    def __init__(self, rooms: Rooms, code: str = "", cookies=None, lang: str = "en", **params):
+    def __init__(
+        self,
+        rooms: Rooms,
+        code: str = "",
+        cookies=None,
+        lang: str = "en",
+        device: str = "",
+        **params,
+    ):
         self.rooms = rooms
         self.lang = lang if lang in LANGUAGES else "en"
         self.cookies = dict(cookies or {})
+        #: this browser's id (its cookie, or a new one it is given when it joins)
+        self.device = device if valid_token(device) else new_secret()
         self._tries = 0
         self._follower = None
         self.room: Room | None = None
@@ -156,12 +172,20 @@ class LearnerPage(pn.viewable.Viewer):
             self._tries += 1
             self._say(Refusal("room.refuse.no_room").text(self.lang))
             return False
-        person, token, why = room.join(name, self.lang)
+        person, token, why = room.join(name, self.lang, device=self.device)
         if why is not None:
             self._say(why.text(self.lang))
             return False
         self._keep.value = json.dumps(
-            {"cookie": COOKIE + room.code, "token": token, "code": room.code, "age": COOKIE_MAX_AGE}
+            {
+                "cookie": COOKIE + room.code,
+                "token": token,
+                "code": room.code,
+                "age": COOKIE_MAX_AGE,
+                "device_cookie": DEVICE_COOKIE,
+                "device": self.device,
+                "device_age": DEVICE_MAX_AGE,
+            }
         )
         self._enter(room, token)
         return True
@@ -319,5 +343,8 @@ class LearnerPage(pn.viewable.Viewer):
 def learner_app():
     code = normal_code(page_arg("code", 40)) or ""
     cookies = {k: v for k, v in (pn.state.cookies or {}).items() if k.startswith(COOKIE)}
+    device = (pn.state.cookies or {}).get(DEVICE_COOKIE, "")
     lang = browser_language()
-    return deferred(lambda: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang))
+    return deferred(
+        lambda: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang, device=device)
+    )

@@ -42,7 +42,6 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -51,6 +50,7 @@ from nefertiti_core.engine.chance import redealt
 from nefertiti_core.engine.explain_illegal import why_illegal
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
+from widgets.classroom import names
 from widgets.classroom.poll import ClassRecord, PollError, Polls
 
 log = logging.getLogger("widgets.classroom")
@@ -60,13 +60,13 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 CODE_RE = re.compile(f"^[{CODE_ALPHABET}]{{{CODE_LENGTH}}}$")
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
-MAX_NAME = 24
+MAX_NAME = names.MAX_NAME
 MAX_PARTICIPANTS = 60
 MAX_ROOMS = 200
 #: A room nobody used for this long is gone (and its code with it).
 ROOM_TTL_S = 12 * 3600
 #: The longest text a browser may hand to any room method (a code, a name, an option's text).
-MAX_INPUT = 200
+MAX_INPUT = names.MAX_INPUT
 #: How many times a change of the polls overtaken by another process is made again (a class
 #: answering at once through two processes: each try loses only to another's answer).
 POLL_TRIES = 20
@@ -130,21 +130,11 @@ class Refusal:
 
 
 def clean_name(name) -> tuple[str | None, Refusal | None]:
-    """A participant's name as shown, or why it is refused (empty, too long, control or
-    invisible formatting characters)."""
-    if not isinstance(name, str):
-        return None, Refusal("room.refuse.name_empty")
-    if len(name) > MAX_INPUT:
-        return None, Refusal("room.refuse.name_long", {"n": MAX_NAME})
-    for char in name:
-        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
-            return None, Refusal("room.refuse.name_control")
-    name = " ".join(name.split())
-    if not name:
-        return None, Refusal("room.refuse.name_empty")
-    if len(name) > MAX_NAME:
-        return None, Refusal("room.refuse.name_long", {"n": MAX_NAME})
-    return name, None
+    """A participant's name as shown, or why it is refused (``widgets.classroom.names``)."""
+    shown, why = names.clean_name(name)
+    if why is not None:
+        return None, Refusal(why, {"n": MAX_NAME} if why.endswith("_long") else {})
+    return shown, None
 
 
 @dataclass
@@ -155,6 +145,8 @@ class Participant:
     token_hash: str
     seat: int | None = None
     joined: float = 0.0
+    #: the hash of the device's own id (its browser's cookie), "" when it sent none
+    device_hash: str = ""
 
 
 def _retried(method):
@@ -191,6 +183,11 @@ class Room:
         self.table = history if history is not None else History(_start_state())
         self.title = ""  # the staged position's name (empty for a new game)
         self.paused = False
+        #: Locked: no one new may join (a learner already in comes back with their own link).
+        self.locked = False
+        #: Removed learners may not join again: their names' skeletons and devices' hashes.
+        self.banned_names: set[str] = set()
+        self.banned_devices: set[str] = set()
         self.participants: dict[int, Participant] = {}
         self.next_id = 1
         self.private_tables: dict[int, History] = {}
@@ -371,22 +368,45 @@ class Room:
 
     # ------------------------------------------------------------------ joining
     @_retried
-    def join(self, name, lang="en") -> tuple[Participant | None, str, Refusal | None]:
-        """A new participant: (participant, their browser's token, None) or (None, "", why)."""
+    def join(
+        self, name, lang="en", device: str = ""
+    ) -> tuple[Participant | None, str, Refusal | None]:
+        """A new participant: (participant, their browser's token, None) or (None, "", why).
+
+        ``device`` is the browser's own id (a cookie), kept as a hash: a removed learner's device
+        and name stay out of the room. A name taken, or one that looks like a present one (another
+        script's look-alike letters, marks), is refused: the class must tell learners apart."""
         lang = lang if lang in LANGUAGES else "en"
         name, why = clean_name(name)
         if why is not None:
             return None, "", why
+        device_hash = digest(device) if valid_token(device) else ""
         with self.lock:
             if self.expired():
                 return None, "", Refusal("room.refuse.expired")
+            if self.locked:
+                return None, "", Refusal("room.refuse.locked")
+            if names.skeleton(name) in self.banned_names or (
+                device_hash and device_hash in self.banned_devices
+            ):
+                return None, "", Refusal("room.refuse.removed")
             if len(self.participants) >= MAX_PARTICIPANTS:
                 return None, "", Refusal("room.refuse.full", {"n": MAX_PARTICIPANTS})
             folded = name.casefold()
-            if any(p.name.casefold() == folded for p in self.participants.values()):
-                return None, "", Refusal("room.refuse.name_taken", {"name": name})
+            for other in self.participants.values():
+                if other.name.casefold() == folded:
+                    return None, "", Refusal("room.refuse.name_taken", {"name": name})
+                if names.looks_like(other.name, name):
+                    return None, "", Refusal("room.refuse.name_like", {"name": other.name})
             token = new_secret()
-            person = Participant(self.next_id, name, lang, digest(token), joined=self.clock())
+            person = Participant(
+                self.next_id,
+                name,
+                lang,
+                digest(token),
+                joined=self.clock(),
+                device_hash=device_hash,
+            )
             self.participants[person.id] = person
             self.next_id += 1
             why = self._changed("people")
@@ -447,14 +467,18 @@ class Room:
 
     @_retried
     def remove(self, secret, participant_id) -> Refusal | None:
-        """Remove a participant: their token no longer opens the room; their seat is free."""
+        """Remove a participant: their token no longer opens the room, their seat is free, and
+        neither their name (nor one like it) nor their device may join this room again."""
         with self.lock:
             why = self._teacher_only(secret)
             if why:
                 return why
             if not _is_int(participant_id) or participant_id not in self.participants:
                 return Refusal("room.refuse.no_participant")
-            del self.participants[participant_id]
+            person = self.participants.pop(participant_id)
+            self.banned_names.add(names.skeleton(person.name))
+            if person.device_hash:
+                self.banned_devices.add(person.device_hash)
             self.private_tables.pop(participant_id, None)
             return self._changed("people")
 
@@ -465,6 +489,16 @@ class Room:
             if why:
                 return why
             self.paused = bool(paused)
+            return self._changed("people")
+
+    @_retried
+    def lock_room(self, secret, locked: bool = True) -> Refusal | None:
+        """Lock the room (no one new may join) or open it again. Teacher only."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            self.locked = bool(locked)
             return self._changed("people")
 
     def stage(self, secret, name) -> Refusal | None:

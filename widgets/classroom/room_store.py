@@ -83,6 +83,8 @@ rooms_table = Table(
     Column("next_id", Integer, nullable=False, default=1),
     # the class questions, their answers and the class record (Polls.as_dict(), JSON; schema 3)
     Column("polls", Text, nullable=False, default="", server_default=""),
+    # who may join: locked or not, the removed learners' names and devices (JSON; schema 4)
+    Column("admission", Text, nullable=False, default="", server_default=""),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("touched", DateTime(timezone=True), nullable=False, index=True),
 )
@@ -96,6 +98,8 @@ participants_table = Table(
     Column("token_hash", String(64), nullable=False),
     Column("seat", Integer, nullable=True),
     Column("joined", DateTime(timezone=True), nullable=False),
+    # the hash of the device's own id, "" for none (schema 4)
+    Column("device_hash", String(64), nullable=False, default="", server_default=""),
 )
 TABLES = [rooms_table, participants_table]
 
@@ -286,13 +290,14 @@ class RoomStore:
                 self._records[room.code] = row.record
             before = _people_of(room)
             room.title, room.paused = row.title, bool(row.paused)
+            _admission_into(room, row.admission)
             room.next_id = row.next_id
             room.touched = _seconds(row.touched)
             room.participants.clear()
             for p in people:
                 seat = p.seat if p.seat is not None and p.seat < room.table.state.n else None
                 room.participants[p.id] = Participant(
-                    p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
+                    p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined), p.device_hash
                 )
             for gone in [i for i in room.private_tables if i not in room.participants]:
                 del room.private_tables[gone]
@@ -354,13 +359,14 @@ class RoomStore:
             return None
         room = Room(row.code, row.teacher_hash, history, clock=rooms.clock, ttl_s=rooms.ttl_s)
         room.title, room.paused = row.title, bool(row.paused)
+        _admission_into(room, row.admission)
         room.version = room.stored_version = row.version
         room.next_id = row.next_id
         room.created, room.touched = _seconds(row.created), _seconds(row.touched)
         for p in people:
             seat = p.seat if p.seat is not None and p.seat < history.state.n else None
             room.participants[p.id] = Participant(
-                p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined)
+                p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined), p.device_hash
             )
         room.polls = _polls(row.code, row.polls) or Polls()  # its participants in the record
         self._records[row.code] = row.record
@@ -461,7 +467,31 @@ class RoomStore:
 def _people_of(room: Room) -> tuple:
     """What the pages show of the room's people (refresh tells them only when it changed)."""
     people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
-    return people, room.paused, room.title
+    return people, room.paused, room.title, room.locked
+
+
+def _admission_text(room: Room) -> str:
+    """Who may join the room, as stored ("" for an open room that removed no one)."""
+    if not (room.locked or room.banned_names or room.banned_devices):
+        return ""
+    return json.dumps(
+        {
+            "locked": room.locked,
+            "banned_names": sorted(room.banned_names),
+            "banned_devices": sorted(room.banned_devices),
+        }
+    )
+
+
+def _admission_into(room: Room, text: str) -> None:
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        log.warning("room %s: its admission list did not read; the room stays open", room.code)
+        data = {}
+    room.locked = bool(data.get("locked", False))
+    room.banned_names = {str(n) for n in data.get("banned_names", [])}
+    room.banned_devices = {str(d) for d in data.get("banned_devices", [])}
 
 
 def _rows(room: Room) -> tuple[str, dict, list[dict]]:
@@ -472,6 +502,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
         teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
         paused=room.paused, next_id=room.next_id,
         created=_when(room.created), touched=_when(room.touched), polls=_polls_text(room),
+        admission=_admission_text(room),
     )  # fmt: skip
     people = [
         dict(
@@ -482,6 +513,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
             token_hash=p.token_hash,
             seat=p.seat,
             joined=_when(p.joined),
+            device_hash=p.device_hash,
         )  # fmt: skip
         for p in room.participants.values()
     ]

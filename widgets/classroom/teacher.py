@@ -75,7 +75,8 @@ class TeacherPage(pn.viewable.Viewer):
     In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the polls'
     (``poll_panel``, ``class_view``): ``decision_box``, the decision panel's card (hidden while a
     learner holds the deciding seat), ``remove_select`` and ``remove_button`` (remove a
-    learner), ``pause_button`` (pause or resume the room)."""
+    learner, who may then not join again), ``pause_button`` (pause or resume the room),
+    ``lock_button`` (lock the room to newcomers, or open it again)."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -162,6 +163,8 @@ class TeacherPage(pn.viewable.Viewer):
         self._stage.on_click(self._on_stage)
         self.pause_button = pn.widgets.Button(width=160, css_classes=["room-pause"])
         self.pause_button.on_click(self._on_pause)
+        self.lock_button = pn.widgets.Button(width=160, css_classes=["room-lock"])
+        self.lock_button.on_click(self._on_lock)
         self._seats_title = HTML("")
         self._stage_title = HTML("")
         self._error = pn.pane.Alert("", alert_type="warning", visible=False)
@@ -186,7 +189,7 @@ class TeacherPage(pn.viewable.Viewer):
         lead_card = pn.Column(
             self._stage_title,
             pn.Row(self._stage_select, self._stage),
-            self.pause_button,
+            pn.Row(self.pause_button, self.lock_button),
             self._error,
             styles=CARD,
             sizing_mode="stretch_width",
@@ -325,6 +328,11 @@ class TeacherPage(pn.viewable.Viewer):
             name=tr(lang, "room.resume" if room.paused else "room.pause"),
             button_type="warning" if room.paused else "default",
         )
+        self.lock_button.param.update(
+            name=tr(lang, "room.unlock" if room.locked else "room.lock"),
+            button_type="warning" if room.locked else "default",
+            description=tr(lang, "room.locked") if room.locked else None,
+        )
         # a seat a learner holds is played from their device
         shown = decision_shown(session)
         self.decision.set_shown(shown)
@@ -371,6 +379,10 @@ class TeacherPage(pn.viewable.Viewer):
     @guarded
     def _on_pause(self, *_):
         self.session.refuse(self.room.pause(self.key, not self.room.paused))
+
+    @guarded
+    def _on_lock(self, *_):
+        self.session.refuse(self.room.lock_room(self.key, not self.room.locked))
 
 
 def teacher_app():

@@ -76,7 +76,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("widgets.server.store")
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MAX_RECORD_CHARS = 1_000_000  # a whole game of ~130 steps with a few branches is ~20-60 kB
 EXPIRE_DAYS = 30
 EXPIRE_EVERY_S = 3600
@@ -170,11 +170,29 @@ def _v3_room_polls(db: Connection) -> None:
         db.execute(text("ALTER TABLE classroom_rooms ADD COLUMN polls TEXT NOT NULL DEFAULT ''"))
 
 
+def _v4_room_admission(db: Connection) -> None:
+    """Schema 4: a classroom room keeps who may join it (``classroom_rooms.admission``: JSON
+    text, locked or not and the removed learners' names and devices, ``''`` for an open room
+    with none) and each participant their device's hash (``device_hash``, ``''`` for none)."""
+    if inspect(db).has_table("classroom_rooms"):
+        db.execute(
+            text("ALTER TABLE classroom_rooms ADD COLUMN admission TEXT NOT NULL DEFAULT ''")
+        )
+    if inspect(db).has_table("classroom_participants"):
+        db.execute(
+            text(
+                "ALTER TABLE classroom_participants "
+                "ADD COLUMN device_hash VARCHAR(64) NOT NULL DEFAULT ''"
+            )
+        )
+
+
 #: Each schema version's steps from the version before it, in order. Version 1 is the first
 #: (saved_games); tables new in a version need no step (they are created as declared).
 MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     2: [_v2_revision],
     3: [_v3_room_polls],
+    4: [_v4_room_admission],
 }
 
 
