@@ -149,6 +149,16 @@ def test_served_origins_are_the_served_address_only():
     assert all(not o.startswith(("*", "0.0.0.0")) and o.endswith(":5006") for o in every), every
 
 
+def test_the_guard_caps_each_clients_open_pages_before_the_servers_total():
+    guard = S.SessionGuard(max_sessions=10, per_minute=100, per_client=3)
+    assert guard.admit("10.0.0.1", live=5, open_here=2) is None
+    assert guard.admit("10.0.0.1", live=6, open_here=3) == "client"  # this computer: its cap
+    assert guard.admit("10.0.0.2", live=6, open_here=0) is None  # another: still in
+    assert guard.admit("10.0.0.3", live=10, open_here=0) == "full"
+    assert "already has 3 tutor pages open" in guard.message("client")
+    assert "3 个导师页面" in guard.message("client", "zh")
+
+
 def test_the_guard_caps_live_sessions_and_each_clients_rate():
     now = [0.0]
     guard = S.SessionGuard(max_sessions=3, per_minute=2, clock=lambda: now[0])
@@ -449,3 +459,53 @@ def test_docs_security_names_only_limits_that_exist():
     assert "`MAX_NAME_CHARS` (60" in text and limits.MAX_NAME_CHARS == 60
     assert "`MAX_MESSAGE_BYTES` (8 MiB)" in text and S.MAX_MESSAGE_BYTES == 8 << 20
     assert f"default {S.MAX_SESSIONS})" in text and f"default {S.SESSIONS_PER_MINUTE})" in text
+
+
+def _websocket_from(port: int, token: str, source: str):
+    """The page's websocket opened from the address ``source`` (a computer of the class)."""
+    from tornado.httpclient import HTTPRequest
+    from tornado.ioloop import IOLoop
+    from tornado.websocket import websocket_connect
+
+    async def connect():
+        request = HTTPRequest(
+            f"ws://127.0.0.1:{port}/tutor/ws",
+            headers={"Origin": f"http://127.0.0.1:{port}"},
+            network_interface=source,
+        )
+        return await websocket_connect(request, subprotocols=["bokeh", token])
+
+    return IOLoop.current().run_sync(connect, timeout=60)
+
+
+def test_one_computer_cannot_fill_the_server_while_another_still_gets_in():
+    """The attack: one address loads pages and keeps their websockets open (answering pings,
+    nothing else) until every session is taken and the class is refused. Now that address is
+    refused at its own cap and the next computer still gets in; a page it closes frees a place."""
+    with _serve(", max_sessions=20, sessions_per_minute=100, sessions_per_client=2") as url:
+        port = int(url.split(":")[2].split("/")[0])
+        held = []
+        for _ in range(2):
+            page = get(port, "/tutor", source="127.0.0.7")
+            assert status(page) == 200, page[:300]
+            held.append(_websocket_from(port, _token(page), "127.0.0.7"))
+        deadline = time.monotonic() + 60
+        refused = b""
+        while time.monotonic() < deadline:  # until the server has seen both websockets open
+            refused = get(port, "/tutor", source="127.0.0.7")
+            if status(refused) != 200:
+                break
+            time.sleep(0.2)
+        assert status(refused) == 429, refused[:300]
+        assert b"This computer already has 2 tutor pages open" in refused
+        assert status(get(port, "/tutor", source="127.0.0.8")) == 200  # the next computer
+        held.pop().close()  # a page closed: a place again
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            answer = get(port, "/tutor", source="127.0.0.7")
+            if status(answer) == 200:
+                break
+            time.sleep(0.2)
+        assert status(answer) == 200, answer[:300]
+        for connection in held:
+            connection.close()

@@ -11,7 +11,8 @@ What the server lets a visitor do, and what it refuses, is written down in docs/
 Panel's ``/components/`` route serves only :data:`COMPONENT_MODULES` (none: the
 Sandbox's page asks for nothing there), websockets are accepted only from the served address
 (and the hosts ``--allow-websocket-origin`` names), live sessions are capped
-(``--max-sessions``), each client may start only so many sessions a minute
+(``--max-sessions``), each client may have only so many pages open
+(``--sessions-per-client``) and start only so many sessions a minute
 (``--sessions-per-minute``), and a session whose page sent nothing for ``--idle-minutes`` is
 closed.
 """
@@ -29,7 +30,12 @@ import signal
 import socket
 import sys
 
-from widgets.server.limits import MAX_SESSIONS, SESSIONS_PER_MINUTE, SessionGuard
+from widgets.server.limits import (
+    MAX_SESSIONS,
+    SESSIONS_PER_CLIENT,
+    SESSIONS_PER_MINUTE,
+    SessionGuard,
+)
 from widgets.theme import PAGE_BACKGROUND
 
 log = logging.getLogger("nefertiti.serve")
@@ -92,6 +98,14 @@ def register(subparsers) -> None:
         default=MAX_SESSIONS,
         metavar="N",
         help=f"games open at once; more page loads are refused (default {MAX_SESSIONS})",
+    )
+    cmd.add_argument(
+        "--sessions-per-client",
+        type=_count("--sessions-per-client", 1, 10_000),
+        default=SESSIONS_PER_CLIENT,
+        metavar="N",
+        help=f"pages one computer may have open at once (default {SESSIONS_PER_CLIENT}; raise it "
+        "behind a proxy or NAT, where every device has the same address)",
     )
     cmd.add_argument(
         "--sessions-per-minute",
@@ -323,6 +337,7 @@ def serve(
     allow_websocket_origin=(),
     max_sessions: int = MAX_SESSIONS,
     sessions_per_minute: int = SESSIONS_PER_MINUTE,
+    sessions_per_client: int = SESSIONS_PER_CLIENT,
     idle_minutes: float = IDLE_MINUTES,
     **kwargs,
 ):
@@ -370,7 +385,7 @@ def serve(
         websocket_max_message_size=MAX_MESSAGE_BYTES,
         **kwargs,
     )
-    SERVED.guard = SessionGuard(max_sessions, sessions_per_minute)
+    SERVED.guard = SessionGuard(max_sessions, sessions_per_minute, per_client=sessions_per_client)
     if idle_minutes:
         idle = PeriodicCallback(
             lambda: SERVED.close_idle(idle_minutes * 60), min(60_000, idle_minutes * 30_000)
@@ -438,6 +453,7 @@ def run(args: argparse.Namespace) -> int:
             allow_websocket_origin=args.origins,
             max_sessions=args.max_sessions,
             sessions_per_minute=args.sessions_per_minute,
+            sessions_per_client=args.sessions_per_client,
             idle_minutes=args.idle_minutes,
         )
     except (OSError, ValueError) as error:

@@ -1,6 +1,8 @@
 """The served app's caps on new sessions (docs/security.md): at most so many live sessions on
-the server, and at most so many new ones a minute from one client address. A page load that
-would pass either answers 503 or 429 in the browser's language, before any session is made."""
+the server, at most so many pages open at once from one client address (so that one computer
+cannot fill the server and shut everyone else out), and at most so many new ones a minute from
+one address. A page load past a cap answers 503 or 429 in the browser's language, before any
+session is made."""
 
 from __future__ import annotations
 
@@ -12,8 +14,11 @@ from nefertiti_core.engine.i18n import language_from_header
 
 log = logging.getLogger("nefertiti.serve")
 
-#: Default caps: live sessions on the server, new sessions per client a minute.
+#: Default caps: live sessions on the server, pages open at once from one client address, new
+#: sessions per client a minute. A class on a school network has an address per device; behind
+#: a proxy or a NAT every device has the same one: raise the per-client caps there.
 MAX_SESSIONS = 60
+SESSIONS_PER_CLIENT = 12
 SESSIONS_PER_MINUTE = 20
 
 #: What a refused page load says (plain text), by the browser's language.
@@ -24,6 +29,13 @@ REFUSALS = {
         "de": "Der Tutor ist voll: {n} Partien sind auf diesem Server offen (--max-sessions). "
         "Versuche es in ein paar Minuten wieder.",
         "zh": "导师已满：此服务器上已有 {n} 局游戏（--max-sessions）。请几分钟后再试。",
+    },
+    "client": {
+        "en": "This computer already has {n} tutor pages open (--sessions-per-client): close one, "
+        "then reload.",
+        "de": "Dieser Computer hat schon {n} Seiten des Tutors offen (--sessions-per-client): "
+        "schließe eine und lade dann neu.",
+        "zh": "此电脑已打开 {n} 个导师页面（--sessions-per-client）：请关闭一个后再刷新。",
     },
     "rate": {
         "en": "Too many new games from this computer: at most {n} a minute "
@@ -38,15 +50,27 @@ REFUSALS = {
 class SessionGuard:
     """Admits new sessions: a cap on live ones and a per-client rate."""
 
-    def __init__(self, max_sessions: int, per_minute: int, clock=time.monotonic):
+    def __init__(
+        self,
+        max_sessions: int,
+        per_minute: int,
+        clock=time.monotonic,
+        per_client: int = SESSIONS_PER_CLIENT,
+    ):
         self.max_sessions = max_sessions
         self.per_minute = per_minute
+        self.per_client = per_client
         self._clock = clock
         self._starts: dict[str, collections.deque] = {}
         self.refused = collections.Counter()
 
-    def admit(self, client: str, live: int) -> str | None:
-        """None if a new session may start; else why not (``"full"`` or ``"rate"``)."""
+    def admit(self, client: str, live: int, open_here: int = 0) -> str | None:
+        """None if a new session may start; else why not (``"client"``: ``open_here``, the pages
+        this client has open, is at its cap; ``"full"``: the server's ``live`` sessions are;
+        ``"rate"``: this client started too many this minute)."""
+        if open_here >= self.per_client:
+            self.refused["client"] += 1
+            return "client"
         if live >= self.max_sessions:
             self.refused["full"] += 1
             return "full"
@@ -65,13 +89,13 @@ class SessionGuard:
 
     def message(self, why: str, accept_language: str = "") -> str:
         lang = language_from_header(accept_language)
-        n = self.max_sessions if why == "full" else self.per_minute
+        n = {"full": self.max_sessions, "client": self.per_client}.get(why, self.per_minute)
         return REFUSALS[why][lang].format(n=n)
 
-    def refuse(self, handler, live: int) -> bool:
+    def refuse(self, handler, live: int, open_here: int = 0) -> bool:
         """Answer a page load (a Tornado request handler) with 503/429 when a new session may
         not start; whether it was refused."""
-        why = self.admit(handler.request.remote_ip or "?", live)
+        why = self.admit(handler.request.remote_ip or "?", live, open_here)
         if why is None:
             return False
         log.warning("refused a new session from %s: %s", handler.request.remote_ip, why)

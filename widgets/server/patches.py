@@ -302,8 +302,7 @@ def _install_page_admission() -> bool:
 
     def guarded(original):
         async def get(self, *args, **kwargs):
-            guard = SERVED.guard
-            if guard is not None and guard.refuse(self, live_sessions(self.application)):
+            if SERVED.refuse_page(self, live_sessions(self.application)):
                 return None
             try:
                 return await original(self, *args, **kwargs)

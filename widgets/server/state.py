@@ -36,6 +36,22 @@ class ServedApp:
         if self.pacer is not None:
             self.pacer.message()
 
+    def open_pages(self, client: str) -> int:
+        """How many pages ``client`` (an address) has connected now."""
+        return sum(
+            1
+            for ws in list(self.last_message)
+            if ws.ws_connection is not None and ws.request.remote_ip == client
+        )
+
+    def refuse_page(self, handler, live: int) -> bool:
+        """Whether a page load is refused (and answered) by the session guard: the server's
+        ``live`` sessions, and the pages the same client has open, at their caps."""
+        if self.guard is None:
+            return False
+        client = handler.request.remote_ip or "?"
+        return self.guard.refuse(handler, live, self.open_pages(client))
+
     def idle(self, idle_s: float) -> list:
         """The open websockets whose page sent nothing for ``idle_s`` seconds."""
         now = time.monotonic()
