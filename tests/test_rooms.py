@@ -13,7 +13,9 @@ from nefertiti_core.engine.i18n import LANGUAGES
 from widgets.classroom.room import (
     CODE_ALPHABET,
     CODE_LENGTH,
+    EMPTY_ROOM_TTL_S,
     MAX_NAME,
+    MAX_ROOMS_PER_CLIENT,
     Refusal,
     Room,
     Rooms,
@@ -407,6 +409,38 @@ def test_too_many_rooms_is_refused():
     room, secret, why = rooms.open()
     assert room is None and secret == ""
     refused(why)
+
+
+def test_one_address_opens_at_most_a_few_rooms_while_another_still_opens_one():
+    rooms = Rooms(max_rooms=10)
+    for _ in range(MAX_ROOMS_PER_CLIENT):
+        assert rooms.open(client="10.0.0.9")[2] is None
+    room, secret, why = rooms.open(client="10.0.0.9")
+    assert room is None and why.key == "room.refuse.rooms_here"
+    assert rooms.open(client="10.0.0.10")[2] is None  # the next teacher's computer
+
+
+def test_a_closed_room_is_gone_for_everyone_and_frees_its_place():
+    rooms = Rooms(max_rooms=1)
+    room, secret, _ = rooms.open(client="10.0.0.9")
+    anna, token = join(room, "Anna")
+    refused(room.close(token))  # a learner cannot close it
+    assert refused(rooms.open()[2]).key == "room.refuse.too_many_rooms"
+    assert room.close(secret) is None
+    assert rooms.find(room.code) is None
+    assert refused(room.join("Ben")[2]).key == "room.refuse.expired"
+    assert rooms.open(client="10.0.0.9")[2] is None  # its place is free again
+
+
+def test_a_room_nobody_joined_expires_early_and_frees_its_place():
+    clock = Clock()
+    rooms = Rooms(clock=clock)
+    empty, _, _ = rooms.open()
+    used, _, _ = rooms.open()
+    used.join("Anna")
+    clock.now += EMPTY_ROOM_TTL_S + 1
+    assert rooms.find(empty.code) is None
+    assert rooms.find(used.code) is used
 
 
 def test_normal_code():

@@ -63,8 +63,12 @@ TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 MAX_NAME = names.MAX_NAME
 MAX_PARTICIPANTS = 60
 MAX_ROOMS = 200
-#: A room nobody used for this long is gone (and its code with it).
+#: A room nobody used for this long is gone (and its code with it); one that nobody ever joined,
+#: after two hours (a teacher may open it before the lesson).
 ROOM_TTL_S = 12 * 3600
+EMPTY_ROOM_TTL_S = 2 * 3600
+#: Rooms open at once that one client address may have opened (a teacher needs one or two).
+MAX_ROOMS_PER_CLIENT = 3
 #: The longest text a browser may hand to any room method (a code, a name, an option's text).
 MAX_INPUT = names.MAX_INPUT
 #: How many times a change of the polls overtaken by another process is made again (a class
@@ -185,6 +189,10 @@ class Room:
         self.paused = False
         #: Locked: no one new may join (a learner already in comes back with their own link).
         self.locked = False
+        #: Closed by the teacher: gone for everyone, its place free for another room.
+        self.closed = False
+        #: The hash of the address the room was opened from (rooms per client are capped).
+        self.opened_by = ""
         #: Removed learners may not join again: their names' skeletons and devices' hashes.
         self.banned_names: set[str] = set()
         self.banned_devices: set[str] = set()
@@ -259,7 +267,11 @@ class Room:
         return self.touched + self.ttl_s
 
     def expired(self, now: float | None = None) -> bool:
-        return (self.clock() if now is None else now) >= self.expires_at
+        """Closed by the teacher, unused for its time to live, or never joined for two hours."""
+        now = self.clock() if now is None else now
+        if self.closed or now >= self.expires_at:
+            return True
+        return self.next_id == 1 and now >= self.touched + min(EMPTY_ROOM_TTL_S, self.ttl_s)
 
     # ------------------------------------------------------------------ listeners
     def subscribe(self, listener) -> int:
@@ -492,6 +504,17 @@ class Room:
             return self._changed("people")
 
     @_retried
+    def close(self, secret) -> Refusal | None:
+        """Close the room for good (teacher only): every page is told, the code opens nothing,
+        and the server's place for a room is free again."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            self.closed = True
+            return self._changed("people")
+
+    @_retried
     def lock_room(self, secret, locked: bool = True) -> Refusal | None:
         """Lock the room (no one new may join) or open it again. Teacher only."""
         with self.lock:
@@ -697,16 +720,22 @@ class Rooms:
         #: from the database (another process opened it), or None.
         self.loader = None
 
-    def open(self) -> tuple[Room | None, str, Refusal | None]:
-        """A new room with a code no open room has: (room, teacher secret, None) or why not."""
+    def open(self, client: str = "") -> tuple[Room | None, str, Refusal | None]:
+        """A new room with a code no open room has: (room, teacher secret, None) or why not
+        (the server's rooms, or those opened from ``client``'s address, at their cap)."""
+        opened_by = digest(client) if client else ""
         with self._lock:
             self._expire_locked()
             if len(self._rooms) >= self.max_rooms:
                 return None, "", Refusal("room.refuse.too_many_rooms", {"n": self.max_rooms})
+            mine = sum(1 for r in self._rooms.values() if opened_by and r.opened_by == opened_by)
+            if mine >= MAX_ROOMS_PER_CLIENT:
+                return None, "", Refusal("room.refuse.rooms_here", {"n": MAX_ROOMS_PER_CLIENT})
             code = new_code()
             while code in self._rooms:
                 code = new_code()
             room, secret = Room.open(code, clock=self.clock, ttl_s=self.ttl_s)
+            room.opened_by = opened_by
             self._rooms[code] = room
         if self.on_open is not None:
             self.on_open(room)

@@ -472,11 +472,15 @@ def _people_of(room: Room) -> tuple:
 
 def _admission_text(room: Room) -> str:
     """Who may join the room, as stored ("" for an open room that removed no one)."""
-    if not (room.locked or room.banned_names or room.banned_devices):
+    if not (
+        room.locked or room.closed or room.opened_by or room.banned_names or room.banned_devices
+    ):
         return ""
     return json.dumps(
         {
             "locked": room.locked,
+            "closed": room.closed,
+            "opened_by": room.opened_by,
             "banned_names": sorted(room.banned_names),
             "banned_devices": sorted(room.banned_devices),
         }
@@ -490,6 +494,8 @@ def _admission_into(room: Room, text: str) -> None:
         log.warning("room %s: its admission list did not read; the room stays open", room.code)
         data = {}
     room.locked = bool(data.get("locked", False))
+    room.closed = bool(data.get("closed", False))
+    room.opened_by = str(data.get("opened_by", ""))
     room.banned_names = {str(n) for n in data.get("banned_names", [])}
     room.banned_devices = {str(d) for d in data.get("banned_devices", [])}
 

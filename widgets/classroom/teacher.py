@@ -76,14 +76,24 @@ class TeacherPage(pn.viewable.Viewer):
     (``poll_panel``, ``class_view``): ``decision_box``, the decision panel's card (hidden while a
     learner holds the deciding seat), ``remove_select`` and ``remove_button`` (remove a
     learner, who may then not join again), ``pause_button`` (pause or resume the room),
-    ``lock_button`` (lock the room to newcomers, or open it again)."""
+    ``lock_button`` (lock the room to newcomers, or open it again), ``close_button`` (close
+    the room for good)."""
 
     session = param.ClassSelector(class_=GameSession)
 
     def __init__(
-        self, rooms: Rooms, code: str = "", key: str = "", host: str = "", lang="en", **params
+        self,
+        rooms: Rooms,
+        code: str = "",
+        key: str = "",
+        host: str = "",
+        lang="en",
+        client: str = "",
+        **params,
     ):
         self.rooms = rooms
+        #: the address the page was opened from (rooms per address are capped)
+        self.client = client
         self.host = host or "127.0.0.1:5006"
         self.lang = lang if lang in LANGUAGES else "en"
         self.room: Room | None = None
@@ -128,7 +138,7 @@ class TeacherPage(pn.viewable.Viewer):
         self.open_room()
 
     def open_room(self) -> bool:
-        room, key, why = self.rooms.open()
+        room, key, why = self.rooms.open(client=self.client)
         if why is not None:
             self._message.param.update(object=esc(why.text(self.lang)), visible=True)
             return False
@@ -165,6 +175,8 @@ class TeacherPage(pn.viewable.Viewer):
         self.pause_button.on_click(self._on_pause)
         self.lock_button = pn.widgets.Button(width=160, css_classes=["room-lock"])
         self.lock_button.on_click(self._on_lock)
+        self.close_button = pn.widgets.Button(width=160, css_classes=["room-close"])
+        self.close_button.on_click(self._on_close_room)
         self._seats_title = HTML("")
         self._stage_title = HTML("")
         self._error = pn.pane.Alert("", alert_type="warning", visible=False)
@@ -189,7 +201,7 @@ class TeacherPage(pn.viewable.Viewer):
         lead_card = pn.Column(
             self._stage_title,
             pn.Row(self._stage_select, self._stage),
-            pn.Row(self.pause_button, self.lock_button),
+            pn.Row(self.pause_button, self.lock_button, self.close_button),
             self._error,
             styles=CARD,
             sizing_mode="stretch_width",
@@ -328,6 +340,9 @@ class TeacherPage(pn.viewable.Viewer):
             name=tr(lang, "room.resume" if room.paused else "room.pause"),
             button_type="warning" if room.paused else "default",
         )
+        self.close_button.param.update(
+            name=tr(lang, "room.close"), description=tr(lang, "room.close_help")
+        )
         self.lock_button.param.update(
             name=tr(lang, "room.unlock" if room.locked else "room.lock"),
             button_type="warning" if room.locked else "default",
@@ -381,6 +396,10 @@ class TeacherPage(pn.viewable.Viewer):
         self.session.refuse(self.room.pause(self.key, not self.room.paused))
 
     @guarded
+    def _on_close_room(self, *_):
+        self.session.refuse(self.room.close(self.key))
+
+    @guarded
     def _on_lock(self, *_):
         self.session.refuse(self.room.lock_room(self.key, not self.room.locked))
 
@@ -388,5 +407,9 @@ class TeacherPage(pn.viewable.Viewer):
 def teacher_app():
     code, key = page_arg("room", 40), page_arg("key", 80)
     host = (pn.state.headers or {}).get("Host", "")[:200]
+    context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
+    client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
     lang = browser_language()
-    return deferred(lambda: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang))
+    return deferred(
+        lambda: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
+    )
