@@ -400,3 +400,29 @@ def test_a_roll_fixed_by_the_teacher_is_kept_in_every_playout():
     state = load(SCENARIOS / "louqsor-left-dice.yaml").state
     report = odds(state, 20, "random", seed=0, workers=1, option="place louqsor.left#2")
     assert report.louqsor_exact == 1 and report.louqsor_sampled == 1.0
+
+
+def test_a_pool_that_refuses_the_next_chunk_loses_none_of_them(monkeypatch):
+    """A worker killed between two submits: the pool refuses the next chunk at once (broken);
+    that chunk is played on the new workers too, none is lost (the report stays the same)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from nefertiti_core.play import odds as odds_module
+
+    state = new_game(4, 6)
+    one = odds(state, playouts=40, bots="random", seed=2, workers=1)
+    odds(state, playouts=8, bots="random", seed=2, workers=2, chunk_size=4)  # a kept pool
+    broken = odds_module.POOLS.kept(2)
+    real_submit = type(broken).submit
+    calls = []
+
+    def submit(self, *args, **kwargs):
+        calls.append(self)
+        if self is broken and len(calls) == 3:  # the third chunk: the pool is found broken
+            raise BrokenProcessPool("a worker died")
+        return real_submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(broken), "submit", submit)
+    report = odds(state, playouts=40, bots="random", seed=2, workers=2, chunk_size=4)
+    assert not report.cancelled and report.same_results(one)
+    assert odds_module.POOLS.kept(2) is not broken

@@ -599,8 +599,9 @@ def _run_on_pool(payload, chunks, args, total, progress, cancel, workers, result
             # Odds on one server) take turns chunk by chunk instead of the second waiting for
             # the whole of the first; a cancel leaves little behind.
             while len(pending) <= workers and todo:
-                chunk = todo.pop(0)
-                pending[pool.submit(_run_chunk, payload, *chunk, *args)] = chunk
+                # taken off the list only once submitted: a broken pool refuses the submit
+                pending[pool.submit(_run_chunk, payload, *todo[0], *args)] = todo[0]
+                todo.pop(0)
             if not pending:
                 break
             done, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
