@@ -1,6 +1,6 @@
 # Everything runs from the project's own virtual environment in .venv, created on demand.
 #   make tutor   JupyterLab on tutorials/
-#   make test    ruff check, ruff format --check, pytest (everything)
+#   make test    ruff check, ruff format --check, pytest (everything, on two processes)
 #   make test-fast  the same without the tests marked slow (pytest -m 'not slow')
 # `make test` and `make test-fast` first install the system packages they need (system-packages).
 PYTHON ?= python3
@@ -77,17 +77,22 @@ system-packages:
 system-packages-fast:
 	@$(SYSTEM_PACKAGES) venv db
 
+# The tests run on TEST_WORKERS processes (pytest-xdist); a module's tests stay in one process
+# (tests/conftest.py). TEST_WORKERS=0 runs them all in this one.
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
+
 test: system-packages $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/pytest
+	$(PYTEST)
 
 # The same without the tests marked slow (the browser tests, the notebooks executed, the odds
 # cluster, the CLI fuzz, the golden counts): a quick check while working; `make test` runs all.
 test-fast: system-packages-fast $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 lint: $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .

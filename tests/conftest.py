@@ -1,19 +1,40 @@
-"""Shared pytest hooks."""
+"""Shared pytest hooks.
+
+``make test`` runs the tests on two processes (pytest-xdist, ``--dist loadgroup``): the tests of
+one module stay together in one process (their module-scoped servers, kernels and browsers are
+started once), unless a module splits itself into groups (``xdist_group``, as the long
+every-exercise journey does by notebook).
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 
+import pytest
 from pg import postgres_url  # noqa: F401  (a private PostgreSQL server for any test; tests/pg.py)
+
+#: Set to the NEFERTITI_HOME this run made (so that each worker process makes its own).
+_OURS = "NEFERTITI_TESTS_HOME"
 
 
 def pytest_configure(config):
     """The run's saved games (the served Sandbox autosaves every game, widgets/server/store.py) and
     learner records go to a temporary folder, never into the user's ``~/.nefertiti``; a test
     that needs its own sets ``NEFERTITI_HOME`` itself."""
-    if not os.environ.get("NEFERTITI_HOME"):
-        os.environ["NEFERTITI_HOME"] = tempfile.mkdtemp(prefix="nefertiti-tests-")
+    worker = getattr(config, "workerinput", {}).get("workerid", "")
+    home = os.environ.get("NEFERTITI_HOME")
+    if not home or (worker and home == os.environ.get(_OURS)):
+        home = tempfile.mkdtemp(prefix=f"nefertiti-tests-{worker or 'main'}-")
+        os.environ["NEFERTITI_HOME"] = os.environ[_OURS] = home
+
+
+def pytest_collection_modifyitems(items):
+    """A test not in a group of its own is in its module's: pytest-xdist's ``loadgroup`` then
+    keeps a module in one process."""
+    for item in items:
+        if not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -7,8 +7,10 @@ square clicked on the card's board), and the feedback shown must be the engine's
 answer. A "click the square" exercise also gets a click on another market first, which must be
 refused, not judged (item 8). The right answers come from the engine (``Exercise.right_answer``).
 
-The exercises are enumerated from the engine's table (``EXERCISES``): the last test fails if one of
-them was not answered here, so no exercise can exist that no browser test has pressed.
+The exercises are enumerated from the engine's table (``EXERCISES``): the notebooks come in two
+halves (``make test`` works through them on its two processes), the last test of each half fails
+if one of its exercises was not answered here, and the halves' topics together are the whole
+table, so no exercise can exist that no browser test has pressed.
 """
 
 from __future__ import annotations
@@ -59,6 +61,23 @@ def _demos_by_notebook() -> dict[str, int]:
 
 NOTEBOOKS = _topics_by_notebook()
 DEMOS = _demos_by_notebook()
+#: The notebooks in two halves (every other one), each half its own group of tests: with
+#: ``make test``'s two processes, one process works through each half.
+HALVES = {
+    "first": sorted(NOTEBOOKS)[0::2],
+    "second": sorted(NOTEBOOKS)[1::2],
+}
+
+
+def _in_half(half: str):
+    return pytest.mark.xdist_group(f"every-exercise-{half}")
+
+
+NOTEBOOK_PARAMS = [
+    pytest.param(notebook, marks=_in_half(half))
+    for half, notebooks in HALVES.items()
+    for notebook in notebooks
+]
 DEMOS_PRESSED: dict[str, int] = {}
 ANSWERED: dict[str, tuple[str, str]] = {}  # exercise id -> (the wrong verdict, the right one)
 TIMES: dict[str, float] = {}
@@ -97,7 +116,7 @@ def test_every_topic_has_a_notebook_that_shows_its_exercises():
     assert sorted(set(NOTEBOOKS.values())) == sorted(TOPICS), NOTEBOOKS
 
 
-@pytest.mark.parametrize("notebook", sorted(NOTEBOOKS))
+@pytest.mark.parametrize("notebook", NOTEBOOK_PARAMS)
 def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook):
     url, browser = lab
     topic = NOTEBOOKS[notebook]
@@ -196,14 +215,28 @@ def _open_every_fold(page) -> None:
         expect(fold.locator("table").first).to_be_visible(timeout=WAIT)
 
 
-def test_no_exercise_was_left_unanswered():
-    """Runs last: every exercise of the engine's table was answered wrong and right above."""
+def test_the_halves_are_every_notebook_once():
+    assert sorted(HALVES["first"] + HALVES["second"]) == sorted(NOTEBOOKS)
+
+
+@pytest.mark.parametrize("half", [pytest.param(h, marks=_in_half(h)) for h in HALVES])
+def test_no_exercise_was_left_unanswered(half):
+    """Runs after its half: every exercise of the half's topics (together: the engine's table)
+    was answered wrong and right above, every demonstration of its notebooks unfolded."""
+    notebooks = HALVES[half]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     times = {"times": TIMES, "steps": STEPS}
-    (ARTIFACTS / "every-exercise-times.json").write_text(json.dumps(times, indent=1))
-    missing = sorted(set(EXERCISES) - set(ANSWERED))
+    (ARTIFACTS / f"every-exercise-times-{half}.json").write_text(json.dumps(times, indent=1))
+    expected = {ex.id for nb in notebooks for ex in exercises_for(NOTEBOOKS[nb])}
+    missing = sorted(expected - set(ANSWERED))
     assert not missing, f"{len(missing)} exercises no browser test answered: {missing}"
-    unpressed = {nb: n for nb, n in DEMOS.items() if DEMOS_PRESSED.get(nb, 0) != n}
+    unpressed = {nb: DEMOS[nb] for nb in notebooks if DEMOS_PRESSED.get(nb, 0) != DEMOS[nb]}
     assert not unpressed, f"demonstrations no browser test unfolded: {unpressed}"
     total = sum(TIMES.values())
-    print(f"\n{len(ANSWERED)} of {len(EXERCISES)} exercises answered in {total:.0f} s")
+    print(f"\n{len(expected)} exercises of {len(notebooks)} notebooks answered in {total:.0f} s")
+
+
+def test_the_halves_topics_are_the_engines_whole_table():
+    """The two halves' topics together hold every exercise of the engine's table."""
+    covered = {ex.id for topic in NOTEBOOKS.values() for ex in exercises_for(topic)}
+    assert covered == set(EXERCISES), sorted(set(EXERCISES) ^ covered)
