@@ -2,72 +2,16 @@
 
 Like lichess's puzzles (taken from real games and tagged by theme), each exercise here is asked on
 a position that occurred in a game the bots played (``bots.make_bot``, a seeded greedy/random
-mix), tagged with its **theme**, the **rule IDs** it tests and a **difficulty** from 1 to 5:
+mix), tagged with its **theme** (``closing_squares``, ``settlement``, ``collection``,
+``who_decides``, ``louqsor_odds``, ``character``: :data:`THEMES`), the **rule IDs** it tests and a
+**difficulty** from 1 to 5 (:func:`difficulty`, read from the question, never from its answer).
 
-- ``closing_squares``: which squares close this stall now (:class:`~.exercises.ClickClosingSquare`),
-  does this placement close it (:class:`~.exercises.WillItClose`) (R3.1-R3.6, R3.10);
-- ``settlement``: what the highest bidder pays, what another bidder pays or takes, who settles
-  first (:class:`~.exercises.HowMuchDeben`, :class:`~.exercises.WhoDecidesNext`) (R6.1-R6.4);
-- ``collection``: what a collection is worth (:class:`~.exercises.GiftValue`,
-  :class:`~.exercises.FinalScore`) (R8, R9.1);
-- ``who_decides``: who decides after the move the bot really played (R5.5, R4.2, R6.*);
-- ``louqsor_odds``: the chance that a Louqsor placement closes it, strictly between 0 and 1
-  (:class:`~.exercises.ClosingChance`), or whether it always / never closes (R3.7, R3.8, R4.3);
-- ``character``: what a character does (Vizier, Scribe, Royal Servant points; the Merchant's
-  payment; the High Priest's second servant) (R10.2-R10.7), asked on the position where the
-  player could recruit it (the recruitment played on a copy when the bot did not).
-
-The exercises are the ones of :mod:`.exercises`: the right answer is computed by the engine when
-the learner answers, never stored. :func:`staged` builds one on a position instead of a scenario.
-
-**Deterministic by seed**: :func:`generate` (one game) and :func:`supply` (several) give the same
-exercises, in the same order, for the same seeds.
-
-**Never answerable from the screen** (:func:`on_screen`): the Practice view shows the question,
-its choices, the board with closing hints *off* (no closing outlines, no status sentences, no
-Louqsor chances; what the board still draws: each market's "MARKET CLOSED" / "Closed" mark, the
-reserves, Louqsor's dice and holder, the cards, the servants) and the table of :func:`table_lines`
-(each seat's Deben, seals, servants in hand, prestige and gifts *counted*, never their values or
-scores). An exercise is dropped when
-
-1. its right answer, as the feedback would write it, is literally in those texts (a probability
-   such as ``4/36``, a square such as ``#3 (bid 7)``: what a hint line would give away);
-2. it asks about a market the board marks as closed ("May Green place on Louqsor?" with
-   MARKET CLOSED on screen);
-3. the board shows closing hints (``hints=True``) and it asks whether or where a stall closes or
-   Louqsor's chance (the status sentence says it);
-4. it asks a score that is the prestige shown (nothing to compute).
-
-What the view shows besides is chosen not to give answers away: the rule IDs an exercise tests
-appear only after it is answered ("R6.1" on "who decides next?" would say that the market
-closes), and the difficulty never depends on the answer (below). The theme is shown: for a
-``settlement`` question on a placement it tells the learner that this placement closes the
-market, which is the question's premise (who settles first, what the highest bidder pays), not
-its answer.
-
-**Degenerate** exercises are dropped as well: a closing-square question with one empty square or
-where every empty square closes, a Louqsor chance of 0 or 1 (asked instead as always / never), a
-question the engine cannot answer on its own (a roll that decides it), and an exercise whose kind,
-subject and answer are those of the one before it in the same game, or whose signature (the part
-of the position its answer depends on: the stall's occupancy, a gift type's holders, a seat's
-score breakdown) an earlier one had.
-
-**Difficulty** (:func:`difficulty`), 1 (easy) to 5: ``1 + options + steps + chance``, rounded
-half up and kept in 1..5, read from the question and its position only, never from its answer:
-
-- ``options``: 0 for yes/no, 0.5 for a colour among 3-5 choices, 1 for a number, 0.5-1.5 for a
-  square (more the fewer of the empty squares are right);
-- ``steps``: 1 for a settlement or character question (several rules chained: bid order,
-  payment, bonuses; a character's count), 0.5 more for a decision inside a closing or a
-  character, 0.5 for a shape/sum/colour stall that needs counting (levels, lines, sums, colours)
-  and 0.5 for a stall holding 3 servants or more, 0.5 per gift type beyond the first for a
-  score; at most 1.5 in all;
-- ``chance``: 1.5 for a probability (one die), 2.5 for two dice (36 outcomes), 1 for
-  always/sometimes/never.
-
-Calibrated lightly on 10 seeds (``benchmarks/practice_supply.py`` prints the spread): "will it
-close?" 1-2, who decides 2-3, a gift's value 2, a score 2-3, closing squares 2-3, a Louqsor chance
-3 (one die) or 4 (two dice), what a settlement costs 3-4, a character's points 3-4.
+The exercises are the kinds of :mod:`.exercises`: the engine computes the right answer when the
+learner answers; nothing is stored. :func:`generate` (one game) and :func:`supply` (several) are
+deterministic by seed; :func:`shared` keeps each seed's exercises once per process for every
+Practice view and classroom question of a server. An exercise is dropped when its answer can be
+read off the screen (:func:`on_screen`) or it is degenerate (one empty square, a chance of 0 or
+1, the same question on the same facts as an earlier one).
 
 The scheduler (:class:`Scheduler`) chooses what to practise next from the learner record
 (:mod:`.coverage`) and a Leitner box per rule ID kept in ``practice.json`` next to the record
@@ -291,9 +235,38 @@ def _answer_words(exercise: Exercise, lang: str) -> list[str]:
 
 
 def on_screen(exercise: Exercise, lang: str = DEFAULT_LANGUAGE, hints: bool = False) -> str | None:
-    """Why the answer to ``exercise`` can be read off the Practice view, or None (see the module
-    docstring: the answer's words shown, a closed market, closing hints, a score already shown).
-    ``hints``: whether the board shows its closing hints (the Practice view: never)."""
+    """Why the answer to ``exercise`` can be read off the Practice view, or None. ``hints``:
+    whether the board shows its closing hints (the Practice view: never).
+
+    The Practice view shows the question,
+    its choices, the board with closing hints *off* (no closing outlines, no status sentences, no
+    Louqsor chances; what the board still draws: each market's "MARKET CLOSED" / "Closed" mark, the
+    reserves, Louqsor's dice and holder, the cards, the servants) and the table of :func:`table_lines`
+    (each seat's Deben, seals, servants in hand, prestige and gifts *counted*, never their values or
+    scores). An exercise is dropped when
+
+    1. its right answer, as the feedback would write it, is literally in those texts (a probability
+       such as ``4/36``, a square such as ``#3 (bid 7)``: what a hint line would give away);
+    2. it asks about a market the board marks as closed ("May Green place on Louqsor?" with
+       MARKET CLOSED on screen);
+    3. the board shows closing hints (``hints=True``) and it asks whether or where a stall closes or
+       Louqsor's chance (the status sentence says it);
+    4. it asks a score that is the prestige shown (nothing to compute).
+
+    What the view shows besides is chosen not to give answers away: the rule IDs an exercise tests
+    appear only after it is answered ("R6.1" on "who decides next?" would say that the market
+    closes), and the difficulty never depends on the answer (below). The theme is shown: for a
+    ``settlement`` question on a placement it tells the learner that this placement closes the
+    market, which is the question's premise (who settles first, what the highest bidder pays), not
+    its answer.
+
+    Degenerate exercises are dropped too (by the generator): a closing-square question with one empty square or
+    where every empty square closes, a Louqsor chance of 0 or 1 (asked instead as always / never), a
+    question the engine cannot answer on its own (a roll that decides it), and an exercise whose kind,
+    subject and answer are those of the one before it in the same game, or whose signature (the part
+    of the position its answer depends on: the stall's occupancy, a gift type's holders, a seat's
+    score breakdown) an earlier one had.
+    """
     state = exercise.state()
     texts = screen_texts(exercise, lang, hints)
     for words in _answer_words(exercise, lang):
@@ -319,8 +292,26 @@ _THEME_STEPS = {"settlement": 1.0, "character": 1.0}
 
 
 def difficulty(exercise: Exercise, theme: str = "") -> int:
-    """1 (easy) to 5 (see the module docstring). Read from the question and its position only,
-    never from the answer (a harder "will it close?" must not hint at "yes")."""
+    """1 (easy) to 5. Read from the question and its position only, never from the answer (a
+    harder "will it close?" must not hint at "yes").
+
+    The sum ``1 + options + steps + chance``, rounded
+    half up and kept in 1..5, read from the question and its position only, never from its answer:
+
+    - ``options``: 0 for yes/no, 0.5 for a colour among 3-5 choices, 1 for a number, 0.5-1.5 for a
+      square (more the fewer of the empty squares are right);
+    - ``steps``: 1 for a settlement or character question (several rules chained: bid order,
+      payment, bonuses; a character's count), 0.5 more for a decision inside a closing or a
+      character, 0.5 for a shape/sum/colour stall that needs counting (levels, lines, sums, colours)
+      and 0.5 for a stall holding 3 servants or more, 0.5 per gift type beyond the first for a
+      score; at most 1.5 in all;
+    - ``chance``: 1.5 for a probability (one die), 2.5 for two dice (36 outcomes), 1 for
+      always/sometimes/never.
+
+    Calibrated lightly on 10 seeds (``benchmarks/practice_supply.py`` prints the spread): "will it
+    close?" 1-2, who decides 2-3, a gift's value 2, a score 2-3, closing squares 2-3, a Louqsor chance
+    3 (one die) or 4 (two dice), what a settlement costs 3-4, a character's points 3-4.
+    """
     state = exercise.state()
     kind = exercise.answer_kind
     options = chance = 0.0
