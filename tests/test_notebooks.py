@@ -4,8 +4,10 @@ summary with rule IDs, the coverage tracker)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -109,11 +111,19 @@ def executed(tmp_path_factory) -> dict[str, tuple[float, BaseException | None]]:
         results = {name: future.result() for name, future in futures.items()}
     WALL["seconds"] = time.perf_counter() - start
     WALL["workers"] = WORKERS
+    TIMES.update({name: seconds for name, (seconds, _) in results.items()})
+    times_file().write_text(json.dumps({"wall": WALL, "times": TIMES}))
     return results
+
+
+def times_file() -> Path:
+    """Where this run's notebook times are written for the closing summary (tests/conftest.py),
+    which pytest-xdist's controlling process prints: one file per run."""
+    run = os.environ.get("NEFERTITI_TEST_RUN", str(os.getpid()))
+    return Path(tempfile.gettempdir()) / f"nefertiti-notebook-times-{run}.json"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs_top_to_bottom(path, executed):
     seconds, error = executed[path.stem]
-    TIMES[path.stem] = seconds
     assert error is None, f"{path.name} failed: {error}"
