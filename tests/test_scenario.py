@@ -525,3 +525,11 @@ def test_every_example_scenario_has_its_title_in_german_and_chinese():
         for lang in ("de", "zh"):
             assert scenario.titles.get(lang), f"{path.name}: no {lang} title"
             assert scenario.title_in(lang) != scenario.title, path.name
+
+
+def test_a_bid_whose_resolution_is_at_the_end_of_its_queue_is_refused_naming_the_line():
+    """Nobody is left to settle at the queue's end, yet the phase waits on a bidder: one clear
+    line naming the field, never an IndexError when the position is explained or hinted."""
+    bad = Path(__file__).parent / "corpus" / "bad" / "bid-position-at-queue-end.yaml"
+    with pytest.raises(ScenarioError, match=r"pending\.resolution\.position: phase bid waits"):
+        loads_scenario(bad.read_text(encoding="utf-8"))

@@ -509,3 +509,14 @@ def test_one_computer_cannot_fill_the_server_while_another_still_gets_in():
         assert status(answer) == 200, answer[:300]
         for connection in held:
             connection.close()
+
+
+def test_no_page_of_the_served_app_may_be_framed_by_another_site(server):
+    """/tutor, /classroom and /join (and the front page) forbid framing by other sites and send
+    no Referer (the teacher's page carries its key in the address)."""
+    base, port, process = server
+    for path in ("/", "/tutor", "/classroom", "/join"):
+        head = get(port, path).split(b"\r\n\r\n", 1)[0].decode("latin-1").lower()
+        assert "frame-ancestors 'self'" in head, (path, head)
+        if path != "/":
+            assert "x-frame-options: sameorigin" in head and "referrer-policy: no-referrer" in head

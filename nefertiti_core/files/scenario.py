@@ -672,6 +672,14 @@ def _read_pending(rd: Reader, state: GameState, spec, seat_of) -> None:
             for j, q in enumerate(rd.sequence(res.get("queue"), path + ("queue",)))
         ]
         pos = rd.integer(res.get("position", 0), path + ("position",), 0, len(queue))
+        if phase in (P_TAKE, P_SHAME, P_BID) and pos >= len(queue):
+            rd.fail(
+                path + ("position",),
+                f"phase {phase} waits on a servant of the queue: a position from 0 to "
+                f"{len(queue) - 1}, not {pos} (the queue's end: nobody left to settle)"
+                if queue
+                else f"phase {phase} waits on a servant of the queue, which is empty",
+            )
         squares = len(state.owners[m])
         for j, sq in enumerate(queue):
             if sq >= squares:

@@ -131,8 +131,31 @@ def bad_files() -> dict[str, str | bytes]:
         "anchor.yaml": SIMPLE + "title: &a x\n",
         "two-documents.yaml": SIMPLE + "---\nnefertiti: 1\n",
         "saved-then-cut.yaml": saved[: len(saved) // 2],
+        # a bid's resolution at the end of its queue: IndexError in explain and hint before
+        "bid-position-at-queue-end.yaml": _bid_at_queue_end(),
     }
     return files
+
+
+def _bid_at_queue_end() -> str:
+    """A saved game in the bid phase whose resolution's position is the queue's length."""
+    import random
+    import re
+
+    from nefertiti_core.engine.state import P_BID
+
+    rng = random.Random(5)
+    for seed in range(50):
+        game = new_game(4, seed=seed)
+        for _ in range(300):
+            if game.is_over or (game.phase == P_BID and len(game.res_queue) >= 2):
+                break
+            game.apply(rng.choice(game.legal_options()))
+        if game.phase == P_BID:
+            break
+    text = dumps_scenario(game)
+    at = re.search(r"resolution:.*?position: (\d+)", text, re.S)
+    return text[: at.start(1)] + str(len(game.res_queue)) + text[at.end(1) :]
 
 
 def good_files() -> dict[str, str]:

@@ -302,6 +302,8 @@ def _install_page_admission() -> bool:
 
     def guarded(original):
         async def get(self, *args, **kwargs):
+            for name, value in PAGE_HEADERS.items():
+                self.set_header(name, value)
             if SERVED.refuse_page(self, live_sessions(self.application)):
                 return None
             try:
@@ -322,10 +324,20 @@ def _install_page_admission() -> bool:
     return True
 
 
+#: Every page of the served app (and its ``autoload.js``): no other site may frame it (a page
+#: of ours inside a hostile one, its buttons under a decoy), no address leaks in a Referer (the
+#: teacher's page carries its key), and nothing is read as another type than it says.
+PAGE_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'self'; base-uri 'self'; object-src 'none'",
+    "X-Frame-Options": "SAMEORIGIN",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
 #: A page load and its ``autoload.js`` (Panel's ``DocHandler`` and ``AutoloadJsHandler``) ask
-#: the served app's session guard first (a cap on live sessions, a rate per client: 503/429
-#: before any session is made), and a request the handler fails on unexpectedly answers 400,
-#: not a 500 with a traceback in the log.
+#: the served app's session guard first (a cap on live sessions, on one client's open pages, a
+#: rate per client: 503/429 before any session is made), carry :data:`PAGE_HEADERS`, and a
+#: request the handler fails on unexpectedly answers 400, not a 500 with a traceback in the log.
 PAGE_ADMISSION = Patch(
     name="page-admission",
     panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, Bokeh 3.9.2
