@@ -452,13 +452,23 @@ def test_docs_security_names_only_limits_that_exist():
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))
     assert len(names) >= 14
-    missing = [n for n in names if not hasattr(limits, n) and not hasattr(S, n)]
+    from widgets.classroom import room
+
+    missing = [n for n in names if not any(hasattr(m, n) for m in (limits, S, room))]
     assert not missing, missing
+    assert "(`MAX_ROOMS_PER_CLIENT`)" in text and "up to 3 rooms" in text
+    assert room.MAX_ROOMS_PER_CLIENT == 3
+    # every test the classroom's table names exists
+    tests = set(re.findall(r"`(?:[\w/]+\.py::)?(test_\w+)`", text))
+    source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))
+    absent = sorted(n for n in tests if f"def {n}(" not in source)
+    assert len(tests) >= 14 and not absent, absent
     assert "`MAX_FILE_BYTES` (1 MiB)" in text and limits.MAX_FILE_BYTES == 1 << 20
     assert "`MAX_STEPS` (5,000 steps)" in text and limits.MAX_STEPS == 5_000
     assert "`MAX_NAME_CHARS` (60" in text and limits.MAX_NAME_CHARS == 60
     assert "`MAX_MESSAGE_BYTES` (8 MiB)" in text and S.MAX_MESSAGE_BYTES == 8 << 20
     assert f"default {S.MAX_SESSIONS})" in text and f"default {S.SESSIONS_PER_MINUTE})" in text
+    assert f"default {S.SESSIONS_PER_CLIENT})" in text
 
 
 def _websocket_from(port: int, token: str, source: str):
