@@ -151,8 +151,13 @@ def test_teacher_opens_a_room_and_learners_join_by_code(klass, server):
     expect(code_box).to_be_visible(timeout=LOAD_MS)
     klass.code = teacher.locator(".room-code").inner_text().strip()
     assert len(klass.code) == 8
-    # the teacher's address now names the room and the key: a reload comes back to it
-    assert f"room={klass.code}" in teacher.url and "key=" in teacher.url
+    # the teacher's address names the room only; the key is in this browser's cookie (never in
+    # the address, its history, the access log or a projected address bar): a reload comes back
+    assert f"room={klass.code}" in teacher.url and "key" not in teacher.url
+    kept = {c["name"]: c for c in teacher.context.cookies()}
+    cookie = kept[f"nefertiti_teacher_{klass.code}"]
+    assert len(cookie["value"]) >= 32 and cookie["sameSite"] == "Strict"
+    assert cookie["value"] not in server.log.read_text(), "the key is in the server's output"
     expect(teacher.locator(".room-qr svg")).to_be_visible()
     expect(teacher.get_by_text(f"{server.base.split('//')[1]}/join")).to_be_visible()
     for colour, name in NAMES.items():

@@ -58,8 +58,9 @@ DEVICE_MAX_AGE = 365 * 24 * 3600
 KEEP_JS = """
 if (!cb_obj.value) return;
 const kept = JSON.parse(cb_obj.value);
-document.cookie = `${kept.cookie}=${kept.token}; path=/; max-age=${kept.age}; SameSite=Strict`;
-document.cookie = `${kept.device_cookie}=${kept.device}; path=/; max-age=${kept.device_age}; SameSite=Strict`;
+const secure = window.location.protocol === "https:" ? "; Secure" : "";
+document.cookie = `${kept.cookie}=${kept.token}; path=/; max-age=${kept.age}; SameSite=Strict${secure}`;
+document.cookie = `${kept.device_cookie}=${kept.device}; path=/; max-age=${kept.device_age}; SameSite=Strict${secure}`;
 const url = new URL(window.location.href);
 url.searchParams.set("code", kept.code);
 window.history.replaceState(window.history.state, "", url);

@@ -47,14 +47,21 @@ from widgets.theme import (
     TEXT_NONE,
 )
 
-#: The teacher's page: the room's code and the teacher's key put in the address (a reload or
-#: a restart comes back to the room).
+#: The teacher's key for a room is kept in this browser's cookie ``TEACHER_COOKIE + code``
+#: (SameSite=Strict; Secure over HTTPS), never in the address: not in the history, the server's
+#: access log, nor on a projected address bar.
+TEACHER_COOKIE = "nefertiti_teacher_"
+TEACHER_COOKIE_MAX_AGE = 12 * 3600
+#: The teacher's page: the key kept in the cookie, only the room's code in the address (a reload
+#: or a restart comes back to the room), and a key that came in an old link taken out of it.
 TEACHER_JS = """
 if (!cb_obj.value) return;
 const kept = JSON.parse(cb_obj.value);
+const secure = window.location.protocol === "https:" ? "; Secure" : "";
+document.cookie = `${kept.cookie}=${kept.key}; path=/; max-age=${kept.age}; SameSite=Strict${secure}`;
 const url = new URL(window.location.href);
 url.searchParams.set("room", kept.code);
-url.searchParams.set("key", kept.key);
+url.searchParams.delete("key");
 window.history.replaceState(window.history.state, "", url);
 """
 
@@ -118,6 +125,7 @@ class TeacherPage(pn.viewable.Viewer):
         if code or key:
             room = rooms.find(code)
             if room is not None and room.is_teacher(key):
+                self._keep_key(room, key)
                 self._enter(room, key)
             else:
                 self._message.param.update(object=esc(tr(self.lang, "room.no_key")), visible=True)
@@ -142,13 +150,24 @@ class TeacherPage(pn.viewable.Viewer):
         if why is not None:
             self._message.param.update(object=esc(why.text(self.lang)), visible=True)
             return False
-        self._keep.value = json.dumps({"code": room.code, "key": key})
+        self._keep_key(room, key)
         self._enter(room, key)
         return True
 
     @property
     def learner_link(self) -> str:
         return f"http://{self.host}/join?code={self.room.code}"
+
+    def _keep_key(self, room: Room, key: str) -> None:
+        """The key into this browser's cookie, the room's code (alone) into the address."""
+        self._keep.value = json.dumps(
+            {
+                "code": room.code,
+                "key": key,
+                "cookie": TEACHER_COOKIE + room.code,
+                "age": TEACHER_COOKIE_MAX_AGE,
+            }
+        )
 
     def _enter(self, room: Room, key: str) -> None:
         self.room, self.key = room, key
@@ -405,7 +424,10 @@ class TeacherPage(pn.viewable.Viewer):
 
 
 def teacher_app():
-    code, key = page_arg("room", 40), page_arg("key", 80)
+    code = page_arg("room", 40)
+    # the key from this browser's cookie for the room; an old link's key is still taken (and
+    # moved into the cookie, out of the address, by the page)
+    key = page_arg("key", 80) or (pn.state.cookies or {}).get(TEACHER_COOKIE + code, "")[:80]
     host = (pn.state.headers or {}).get("Host", "")[:200]
     context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
     client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
