@@ -33,6 +33,7 @@ def pytest_configure(config):
         os.environ["NEFERTITI_HOME"] = os.environ[_OURS] = home
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
 def pytest_collection_modifyitems(items):
     """A test not in a group of its own is in its module's: pytest-xdist's ``loadgroup`` then
     keeps a module in one process."""
