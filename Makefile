@@ -80,7 +80,7 @@ system-packages-fast:
 # The tests run on TEST_WORKERS processes (pytest-xdist); a module's tests stay in one process
 # (tests/conftest.py). TEST_WORKERS=0 runs them all in this one.
 TEST_WORKERS ?= 2
-PYTEST := $(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
+PYTEST := $(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 test: system-packages $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .

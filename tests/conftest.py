@@ -1,9 +1,9 @@
 """Shared pytest hooks.
 
-``make test`` runs the tests on two processes (pytest-xdist, ``--dist loadgroup``): the tests of
+``make test`` runs the tests on two processes (pytest-xdist, ``--dist loadfile``): the tests of
 one module stay together in one process (their module-scoped servers, kernels and browsers are
-started once), unless a module splits itself into groups (``xdist_group``, as the long
-every-exercise journey does by notebook).
+started once, and a journey's steps run in order); the long every-exercise journey comes in two
+modules, one per half of the notebooks, so that the two processes share it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import os
 import tempfile
 import uuid
 
-import pytest
 from pg import postgres_url  # noqa: F401  (a private PostgreSQL server for any test; tests/pg.py)
 
 #: Set to the NEFERTITI_HOME this run made (so that each worker process makes its own).
@@ -31,15 +30,6 @@ def pytest_configure(config):
     if not home or (worker and home == os.environ.get(_OURS)):
         home = tempfile.mkdtemp(prefix=f"nefertiti-tests-{worker or 'main'}-")
         os.environ["NEFERTITI_HOME"] = os.environ[_OURS] = home
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook reads the groups
-def pytest_collection_modifyitems(items):
-    """A test not in a group of its own is in its module's: pytest-xdist's ``loadgroup`` then
-    keeps a module in one process."""
-    for item in items:
-        if not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -1,4 +1,5 @@
-"""Every exercise of every tutorial, answered in the real client (issue #13, item 1).
+"""Every exercise of every tutorial, answered in the real client: what the two halves' test
+modules (``test_every_exercise_first_half.py``, ``..._second_half.py``) share.
 
 One JupyterLab serves a copy of ``tutorials/``. Each notebook is opened, run (Run > Run All Cells)
 and its exercise block is worked through tab by tab as a learner does: each exercise is answered
@@ -8,9 +9,10 @@ answer. A "click the square" exercise also gets a click on another market first,
 refused, not judged (item 8). The right answers come from the engine (``Exercise.right_answer``).
 
 The exercises are enumerated from the engine's table (``EXERCISES``): the notebooks come in two
-halves (``make test`` works through them on its two processes), the last test of each half fails
-if one of its exercises was not answered here, and the halves' topics together are the whole
-table, so no exercise can exist that no browser test has pressed.
+halves, one test module each (``make test`` works through them on its two processes); the last
+test of each half fails if one of its exercises was not answered, and the first half's module
+checks that the halves' topics together are the whole table, so no exercise can exist that no
+browser test has pressed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from support import ARTIFACTS, expect_verdict, give_answer, launch, wrong_and_ri
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
-from nefertiti_core.files.exercises import EXERCISES, TOPICS, exercises_for
+from nefertiti_core.files.exercises import exercises_for
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
@@ -61,23 +63,12 @@ def _demos_by_notebook() -> dict[str, int]:
 
 NOTEBOOKS = _topics_by_notebook()
 DEMOS = _demos_by_notebook()
-#: The notebooks in two halves (every other one), each half its own group of tests: with
-#: ``make test``'s two processes, one process works through each half.
+#: The notebooks in two halves (every other one), one test module each: with ``make test``'s
+#: two processes, one process works through each half.
 HALVES = {
     "first": sorted(NOTEBOOKS)[0::2],
     "second": sorted(NOTEBOOKS)[1::2],
 }
-
-
-def _in_half(half: str):
-    return pytest.mark.xdist_group(f"every-exercise-{half}")
-
-
-NOTEBOOK_PARAMS = [
-    pytest.param(notebook, marks=_in_half(half))
-    for half, notebooks in HALVES.items()
-    for notebook in notebooks
-]
 DEMOS_PRESSED: dict[str, int] = {}
 ANSWERED: dict[str, tuple[str, str]] = {}  # exercise id -> (the wrong verdict, the right one)
 TIMES: dict[str, float] = {}
@@ -111,13 +102,9 @@ def _shut_down_kernels(page, url: str) -> None:
         assert response.ok, (response.status, response.text())
 
 
-# ------------------------------------------------------------------------------ the tests
-def test_every_topic_has_a_notebook_that_shows_its_exercises():
-    assert sorted(set(NOTEBOOKS.values())) == sorted(TOPICS), NOTEBOOKS
-
-
-@pytest.mark.parametrize("notebook", NOTEBOOK_PARAMS)
-def test_every_exercise_of_the_notebook_answered_wrong_then_right(lab, notebook):
+def answer_every_exercise(lab, notebook: str) -> None:
+    """Open and run ``notebook``, then answer each exercise of its topic wrong and right, press
+    its demonstrations and open its folds."""
     url, browser = lab
     topic = NOTEBOOKS[notebook]
     exercises = exercises_for(topic)
@@ -215,14 +202,9 @@ def _open_every_fold(page) -> None:
         expect(fold.locator("table").first).to_be_visible(timeout=WAIT)
 
 
-def test_the_halves_are_every_notebook_once():
-    assert sorted(HALVES["first"] + HALVES["second"]) == sorted(NOTEBOOKS)
-
-
-@pytest.mark.parametrize("half", [pytest.param(h, marks=_in_half(h)) for h in HALVES])
-def test_no_exercise_was_left_unanswered(half):
-    """Runs after its half: every exercise of the half's topics (together: the engine's table)
-    was answered wrong and right above, every demonstration of its notebooks unfolded."""
+def check_half(half: str) -> None:
+    """After its half: every exercise of the half's topics was answered wrong and right, every
+    demonstration of its notebooks unfolded."""
     notebooks = HALVES[half]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     times = {"times": TIMES, "steps": STEPS}
@@ -232,11 +214,5 @@ def test_no_exercise_was_left_unanswered(half):
     assert not missing, f"{len(missing)} exercises no browser test answered: {missing}"
     unpressed = {nb: DEMOS[nb] for nb in notebooks if DEMOS_PRESSED.get(nb, 0) != DEMOS[nb]}
     assert not unpressed, f"demonstrations no browser test unfolded: {unpressed}"
-    total = sum(TIMES.values())
+    total = sum(TIMES[nb] for nb in notebooks if nb in TIMES)
     print(f"\n{len(expected)} exercises of {len(notebooks)} notebooks answered in {total:.0f} s")
-
-
-def test_the_halves_topics_are_the_engines_whole_table():
-    """The two halves' topics together hold every exercise of the engine's table."""
-    covered = {ex.id for topic in NOTEBOOKS.values() for ex in exercises_for(topic)}
-    assert covered == set(EXERCISES), sorted(set(EXERCISES) ^ covered)
