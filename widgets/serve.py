@@ -36,7 +36,6 @@ from widgets.server.limits import (
     SESSIONS_PER_MINUTE,
     SessionGuard,
 )
-from widgets.theme import PAGE_BACKGROUND
 
 log = logging.getLogger("nefertiti.serve")
 
@@ -279,30 +278,12 @@ def component_allowed(path: str, modules=None) -> bool:
 
 
 def deferred_app():
-    """What a page load builds: a spinner; the Sandbox itself once the page's websocket connects.
-
-    A ``GET /tutor`` from a script or an ``<img>`` tag (which never runs the page's JavaScript)
-    then costs a few milliseconds instead of a whole Sandbox (about 0.5 s of the server's CPU,
-    all of it on the event loop every session shares), and saves no game. A browser gets
-    the same Sandbox a moment later, from the session's ``onload``.
-    """
-    import panel as pn
-
+    """The Sandbox as a served page: a spinner, the Sandbox once the page's websocket connects
+    (``widgets.game.common.deferred_page``: a script's page load builds no Sandbox)."""
+    from widgets.game.common import deferred_page
     from widgets.sandbox.app import make_app
 
-    holder = pn.Column(
-        pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
-        sizing_mode="stretch_width",
-        styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
-    )
-
-    def build():
-        app = make_app()
-        holder.sandbox = app.sandbox
-        holder.objects = [app]
-
-    pn.state.onload(build)
-    return holder
+    return deferred_page(make_app)
 
 
 def _report_callback_error(error: BaseException) -> None:

@@ -31,7 +31,6 @@ from widgets.classroom.table import (
     Follower,
     TableSession,
     decision_shown,
-    deferred,
     header,
     on_close,
     page_arg,
@@ -42,7 +41,7 @@ from widgets.classroom.table import (
     submit_for,
     table_parts,
 )
-from widgets.game.common import HTML, esc, guarded
+from widgets.game.common import HTML, deferred_page, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.session import GameSession
 from widgets.theme import (
@@ -346,6 +345,6 @@ def learner_app():
     cookies = {k: v for k, v in (pn.state.cookies or {}).items() if k.startswith(COOKIE)}
     device = (pn.state.cookies or {}).get(DEVICE_COOKIE, "")
     lang = browser_language()
-    return deferred(
+    return deferred_page(
         lambda: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang, device=device)
     )

@@ -340,20 +340,3 @@ def page_arg(name: str, limit: int = 80) -> str:
     value = values[0]
     text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
     return text[:limit]
-
-
-def deferred(build):
-    """A spinner; the page itself once the browser's websocket is there (like the Sandbox)."""
-    holder = pn.Column(
-        pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
-        sizing_mode="stretch_width",
-        styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
-    )
-
-    def load():
-        page = build()
-        holder.page = page
-        holder.objects = [page]
-
-    pn.state.onload(load)
-    return holder

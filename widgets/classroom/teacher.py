@@ -25,7 +25,6 @@ from widgets.classroom.table import (
     Follower,
     TableSession,
     decision_shown,
-    deferred,
     header,
     on_close,
     page_arg,
@@ -34,7 +33,7 @@ from widgets.classroom.table import (
     served_doc,
     table_parts,
 )
-from widgets.game.common import HTML, esc, guarded
+from widgets.game.common import HTML, deferred_page, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.session import GameSession
 from widgets.theme import (
@@ -432,6 +431,6 @@ def teacher_app():
     context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
     client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
     lang = browser_language()
-    return deferred(
+    return deferred_page(
         lambda: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
     )

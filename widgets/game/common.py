@@ -17,7 +17,7 @@ from bokeh.models import Legend, LegendItem, Tooltip
 
 from nefertiti_core.engine.i18n import has, tr
 from widgets.game.session import _server_document
-from widgets.theme import NO_PLAYER, ON_COLOUR, PLAYER_COLOURS, SWATCH_RING
+from widgets.theme import NO_PLAYER, ON_COLOUR, PAGE_BACKGROUND, PLAYER_COLOURS, SWATCH_RING
 
 log = logging.getLogger("widgets")
 
@@ -194,3 +194,27 @@ def players_legend(fig, renderers) -> list:
         "above",
     )
     return items
+
+
+def deferred_page(build):
+    """What a served page load builds: a spinner, and the page itself (``build()``) once the
+    browser's websocket connects (``holder.page`` then holds it).
+
+    A page load from a script or an ``<img>`` tag (which never runs the page's JavaScript) then
+    costs a few milliseconds instead of a whole page (about half a second of the server's CPU
+    for the Sandbox, all of it on the event loop every session shares), and saves nothing. A
+    browser gets the page a moment later, from the session's ``onload``.
+    """
+    holder = pn.Column(
+        pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
+        sizing_mode="stretch_width",
+        styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
+    )
+
+    def load():
+        page = build()
+        holder.page = page
+        holder.objects = [page]
+
+    pn.state.onload(load)
+    return holder
