@@ -32,6 +32,38 @@ def pytest_configure(config):
         os.environ["NEFERTITI_HOME"] = os.environ[_OURS] = home
 
 
+#: The modules that take longest (about a minute or more each on the 2-core machine), longest
+#: first. They are run first, so that the two processes end together instead of one working
+#: alone through a long module at the end (docs/benchmarks.md, "Test suite").
+LONGEST_FIRST = (
+    "test_every_exercise_first_half",
+    "test_every_exercise_second_half",
+    "test_restart",
+    "test_classroom_postgresql",
+    "test_notebooks",
+    "test_serve_security",
+    "test_cli_fuzz",
+    "test_sandbox",
+    "test_serve_safety",
+    "test_classroom_load_benchmark",
+    "test_polls_browser",
+    "test_practice_in_sandbox",
+    "test_bots_in_sandbox",
+    "test_classroom_polls",
+    "test_odds_in_jupyterlab",
+    "test_rules_reference_in_browser",
+    "test_jupyterlab",
+    "test_classroom",
+)
+
+
+def pytest_collection_modifyitems(items):
+    """The longest modules first (:data:`LONGEST_FIRST`), the rest in their usual order; a
+    module's tests keep theirs."""
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.module.__name__, len(rank)))
+
+
 def pytest_terminal_summary(terminalreporter):
     """Report how long the tutorials took to execute (the tutorials issue asks for the figure),
     from the file the notebook tests wrote (in whichever process ran them)."""
