@@ -196,9 +196,25 @@ def players_legend(fig, renderers) -> list:
     return items
 
 
+#: The served pages' HTML: Panel's own page with a viewport for phones. Without it a phone lays
+#: the page out 980 px wide and shrinks it to its screen (text about 5 px high on a 390 px phone).
+PHONE_READY_PAGE = """{% extends base %}
+{% block preamble %}{{ super() }}
+<meta name="viewport" content="width=device-width, initial-scale=1">
+{% endblock %}"""
+
+
+@functools.lru_cache(maxsize=1)
+def _page_template():
+    from panel.io.resources import BASE_TEMPLATE
+
+    return BASE_TEMPLATE.environment.from_string(PHONE_READY_PAGE, {"base": BASE_TEMPLATE})
+
+
 def deferred_page(build):
     """What a served page load builds: a spinner, and the page itself (``build()``) once the
-    browser's websocket connects (``holder.page`` then holds it).
+    browser's websocket connects (``holder.page`` then holds it). The page's HTML is
+    :data:`PHONE_READY_PAGE`.
 
     A page load from a script or an ``<img>`` tag (which never runs the page's JavaScript) then
     costs a few milliseconds instead of a whole page (about half a second of the server's CPU
@@ -216,5 +232,7 @@ def deferred_page(build):
         holder.page = page
         holder.objects = [page]
 
+    if pn.state.curdoc is not None:
+        pn.state.curdoc.template = _page_template()
     pn.state.onload(load)
     return holder
