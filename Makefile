@@ -1,6 +1,6 @@
 # Everything runs from the project's own virtual environment in .venv, created on demand.
 #   make tutor   JupyterLab on tutorials/
-#   make test    ruff check, ruff format --check, pytest (everything, on two processes)
+#   make test    ruff check, ruff format --check, pytest (everything, on three processes)
 #   make test-fast  the same without the tests marked slow (pytest -m 'not slow')
 # `make test` and `make test-fast` first install the system packages they need (system-packages).
 PYTHON ?= python3
@@ -78,8 +78,10 @@ system-packages-fast:
 	@$(SYSTEM_PACKAGES) venv db
 
 # The tests run on TEST_WORKERS processes (pytest-xdist); a module's tests stay in one process
-# (tests/conftest.py). TEST_WORKERS=0 runs them all in this one.
-TEST_WORKERS ?= 2
+# (tests/conftest.py). Three on two cores: the browser journeys spend much of their time waiting
+# for a server, a kernel or a page, so a third process keeps both cores busy (make test: 14.6
+# minutes against 15.7 with two, docs/benchmarks.md). TEST_WORKERS=0 runs them all in this one.
+TEST_WORKERS ?= 3
 PYTEST := $(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 test: system-packages $(VENV)/.installed-tutor-test-bots

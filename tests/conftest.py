@@ -1,9 +1,9 @@
 """Shared pytest hooks.
 
-``make test`` runs the tests on two processes (pytest-xdist, ``--dist loadfile``): the tests of
+``make test`` runs the tests on three processes (pytest-xdist, ``--dist loadfile``): the tests of
 one module stay together in one process (their module-scoped servers, kernels and browsers are
 started once, and a journey's steps run in order); the long every-exercise journey comes in two
-modules, one per half of the notebooks, so that the two processes share it.
+modules, one per half of the notebooks, so that two processes share it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def pytest_configure(config):
 
 
 #: The modules that take longest (about a minute or more each on the 2-core machine), longest
-#: first. They are run first, so that the two processes end together instead of one working
+#: first. They are run first, so that the processes end together instead of one working
 #: alone through a long module at the end (docs/benchmarks.md, "Test suite").
 LONGEST_FIRST = (
     "test_every_exercise_first_half",

@@ -79,15 +79,27 @@ def test_mcts_does_not_read_the_hidden_deck_order():
     assert checked >= 4
 
 
-def test_mcts_keeps_to_its_time_budget():
+def test_mcts_keeps_to_its_time_budget(monkeypatch):
+    """The search reads a clock the test drives (each reading 10 ms after the one before), so
+    the budget is checked whatever the machine's load: it starts no simulation that would end
+    after the deadline, and it uses the time it has."""
+    import types
+
+    from nefertiti_core.play import openspiel
+
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.01
+        return now[0]
+
+    monkeypatch.setattr(openspiel, "time", types.SimpleNamespace(perf_counter=clock))
     state = positions(4, 1, seed=2)[0]
     bot = make_bot("mcts", seed=1, time_limit=0.25)
-    start = time.perf_counter()
     option = bot.choose(state)
-    took = time.perf_counter() - start
     assert option in state.legal_options()
-    assert 0.2 < took < 0.6
-    assert bot.last_simulations > 5
+    assert now[0] <= 0.25 + 0.03  # the deadline, and the readings that end the search
+    assert bot.last_simulations > 10  # one reading a simulation: most of the budget used
 
 
 def test_when_the_time_is_up_before_any_option_was_tried_the_greedy_favourite_is_played():
