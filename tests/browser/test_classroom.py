@@ -95,8 +95,8 @@ class Class:
         self.learners: dict[str, object] = {}
         self.code = ""
 
-    def page(self, viewport):
-        context = self.chromium.new_context(viewport=viewport)
+    def page(self, viewport, **device):
+        context = self.chromium.new_context(viewport=viewport, **device)
         context.set_default_timeout(STEP_MS)
         self.contexts.append(context)
         page = context.new_page()
@@ -298,3 +298,43 @@ def test_restart_mid_class_everyone_back_in_their_seat(klass, server):
     for page in klass.pages():
         expect_step(page, step + 1)
     shot(teacher, "teacher-1024-after-restart")
+
+
+#: Playwright's "Pixel 5" descriptor (its viewport, device scale, touch and is_mobile).
+PIXEL_5 = dict(
+    user_agent="Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0.0.0 Mobile Safari/537.36",
+    device_scale_factor=2.75,
+    is_mobile=True,
+    has_touch=True,
+)
+
+
+def _join_from_a_phone(klass, server, name: str, locale: str):
+    page = klass.page({"width": 393, "height": 851}, locale=locale, **PIXEL_5)
+    page.goto(f"{server.base}/join", timeout=LOAD_MS)
+    page.locator(".room-code-input input").fill(klass.code)
+    page.locator(".room-name-input input").fill(name)
+    page.locator(".room-join button").click(timeout=LOAD_MS)
+    return page
+
+
+def test_the_teacher_locks_then_closes_the_room_and_phones_are_told_in_their_language(
+    klass, server
+):
+    """The teacher's Lock and Close buttons, pressed on the projected page; learners on phones
+    (a German and a Chinese browser) are refused in their own words: the room is locked; a name
+    that imitates Anna's (a Cyrillic А) is refused once it is open again; closed, the code opens
+    nothing."""
+    teacher = klass.teacher
+    teacher.locator(".room-lock button").click()
+    german = _join_from_a_phone(klass, server, "Dora", "de-DE")
+    expect(german.get_by_text("hat diesen Raum geschlossen")).to_be_visible(timeout=LOAD_MS)
+    teacher.locator(".room-lock button").click()  # open again
+    chinese = _join_from_a_phone(klass, server, "\u0410nna", "zh-CN")
+    expect(chinese.get_by_text("看起来和他一样")).to_be_visible(timeout=LOAD_MS)
+    shot(chinese, "phone-zh-look-alike-refused")
+    expect(teacher.locator(".room-person")).to_have_count(3)  # nobody new got in
+    teacher.locator(".room-close button").click()
+    late = _join_from_a_phone(klass, server, "Eve", "de-DE")
+    expect(late.get_by_text("Kein offener Raum hat diesen Code")).to_be_visible(timeout=LOAD_MS)
