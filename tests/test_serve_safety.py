@@ -15,6 +15,7 @@ One server per fixture (module scope), on a free port of 127.0.0.1.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -530,3 +531,18 @@ def test_no_page_of_the_served_app_may_be_framed_by_another_site(server):
         assert "frame-ancestors 'self'" in head, (path, head)
         if path != "/":
             assert "x-frame-options: sameorigin" in head and "referrer-policy: no-referrer" in head
+
+
+def test_a_panel_the_servers_limits_were_not_made_for_stops_it_in_one_line(monkeypatch, capsys):
+    """Out of a required patch's bounds the server does not start, and says why in one line
+    (no traceback): serving without the session caps would let one computer fill it."""
+    from widgets.server import patches as PP
+
+    monkeypatch.setattr(PP, "installed_versions", lambda: {"panel": "2.0.0", "bokeh": "3.9.2"})
+    monkeypatch.setattr(PP, "_applied", set())
+    parser = argparse.ArgumentParser()
+    S.register(parser.add_subparsers())
+    args = parser.parse_args(["serve", "--port", str(free_port())])
+    assert S.run(args) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "Panel patch 'websocket' not applied (panel 2.0.0" in err[0]

@@ -398,6 +398,8 @@ def serve(
 def run(args: argparse.Namespace) -> int:
     try:
         import panel  # noqa: F401
+
+        from widgets.server.patches import PanelPatchMissing
     except ImportError:
         print(
             "nefertiti serve: error: Panel is not installed; install the tutor extras "
@@ -442,6 +444,9 @@ def run(args: argparse.Namespace) -> int:
             f"nefertiti serve: error: cannot listen on {args.address}:{args.port} ({error})",
             file=sys.stderr,
         )
+        return 2
+    except PanelPatchMissing as error:  # a Panel or Bokeh the server's limits were not made for
+        print(f"nefertiti serve: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
