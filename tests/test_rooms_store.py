@@ -5,6 +5,8 @@ is written in the database, and expired rooms are deleted when rooms are read ba
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -120,30 +122,110 @@ def test_changes_are_written_by_the_saver_thread(engine):
     store.stop()
 
 
-def test_a_flush_at_exit_waits_for_the_saver_threads_write_in_progress(engine):
-    """The server's exit flush must not return while the saver thread (a daemon, cut off when
-    the process ends) is still writing a room: that change would be lost (CI saw a restarted
-    class one move behind)."""
-    import threading
-    import time
+def participants_in_store(engine) -> int:
+    with engine.connect() as db:
+        return db.execute(text("select count(*) from classroom_participants")).scalar()
 
+
+def test_a_change_is_in_the_store_before_anyone_hears_of_it(engine):
+    """Write before telling (#29 item 6): when the pages hear of a join, the join is already
+    in the database, so a change a page has shown survives a SIGKILL of the server."""
     rooms = Rooms()
     store = connect(rooms, engine)
     room, _, _ = rooms.open()
-    writing, real_save = threading.Event(), store.save
+    seen = []
+    room.subscribe(lambda _version, what: seen.append((what, participants_in_store(engine))))
+    room.join("Anna")
+    assert seen and seen[0] == ("people", 1)
+    assert room.storage.unsaved_since is None and room.storage.failed == ""
+    store.stop()
 
-    def slow_save(room):
-        writing.set()
-        time.sleep(0.5)
-        return real_save(room)
 
-    store.save = slow_save
-    room.join("Anna")  # the saver thread takes the room and starts writing
-    assert writing.wait(5)
-    store.flush()  # what atexit does
-    with engine.connect() as db:
-        assert db.execute(text("select count(*) from classroom_participants")).scalar() == 1
-    store.save = real_save
+def storage_words_of(room, teacher: bool) -> str:
+    from widgets.classroom.table import storage_words
+
+    return storage_words(room, "en", teacher, now=time.monotonic() + 5)
+
+
+class Faults:
+    """The database refuses every write while ``full`` (as SQLite does when the disk is full)."""
+
+    def __init__(self, engine):
+        import sqlite3
+
+        from sqlalchemy import event
+
+        self.full = False
+
+        def refuse(_conn, _cursor, statement, *_args):
+            if self.full and not statement.lstrip().upper().startswith("SELECT"):
+                raise sqlite3.OperationalError("database or disk is full")
+
+        event.listen(engine, "before_cursor_execute", refuse)
+
+
+def test_a_write_that_fails_is_told_kept_and_written_when_the_store_is_back(engine):
+    """A full disk (#29 item 8): the change stays in the room, the room says it is not saved
+    (the teacher's page shows why: storage_words), the store is tried again on its own, and
+    once it works the change is written and the warning goes."""
+    faults = Faults(engine)
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, _, _ = rooms.open()
+    faults.full = True
+    person, _, why = room.join("Anna")
+    assert why is None and person is not None  # the class goes on
+    assert room.storage.failed and "full" in room.storage.failed
+    assert room.storage.unsaved_since is not None
+    assert participants_in_store(engine) == 0
+    assert "database or disk is full" in storage_words_of(room, teacher=True)
+    assert storage_words_of(room, teacher=False) == "Saving…"  # a learner: no details
+    faults.full = False
+    deadline = time.monotonic() + 30
+    while participants_in_store(engine) != 1 and time.monotonic() < deadline:
+        time.sleep(0.05)  # the saver thread tries again every RETRY_S
+    assert participants_in_store(engine) == 1
+    assert room.storage.failed == "" and room.storage.unsaved_since is None
+    assert storage_words_of(room, teacher=True) == ""
+    store.stop()
+
+
+def test_the_teachers_page_warns_in_their_language_while_the_class_is_not_saved(engine):
+    """The warning on the page itself (the served page looks every second; here at once)."""
+    from rendered import seen
+
+    from widgets.classroom.learner import LearnerPage
+    from widgets.classroom.teacher import TeacherPage
+
+    faults = Faults(engine)
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    teacher = TeacherPage(rooms, lang="de")
+    assert teacher.open_room()
+    learner = LearnerPage(rooms, lang="zh")
+    faults.full = True
+    assert learner.join(teacher.room.code, "Anna")
+    teacher.storage.update()
+    shown = str(seen(teacher.storage.pane))
+    assert teacher.storage.pane.visible
+    assert "Nicht gespeichert" in shown and "database or disk is full" in shown
+    faults.full = False
+    assert store.flush() == 1
+    teacher.storage.update()
+    assert not teacher.storage.pane.visible
+    store.stop()
+
+
+def test_the_exit_flush_writes_what_failed(engine):
+    faults = Faults(engine)
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, _, _ = rooms.open()
+    faults.full = True
+    room.join("Anna")
+    faults.full = False
+    assert store.flush() == 1  # what atexit does (before the saver thread's next try)
+    assert participants_in_store(engine) == 1
     store.stop()
 
 

@@ -279,11 +279,17 @@ def component_allowed(path: str, modules=None) -> bool:
 
 def deferred_app():
     """The Sandbox as a served page: a spinner, the Sandbox once the page's websocket connects
-    (``widgets.game.common.deferred_page``: a script's page load builds no Sandbox)."""
+    (``widgets.game.common.deferred_page``: a script's page load builds no Sandbox), its saved
+    game read from the store off the event loop first."""
     from widgets.game.common import deferred_page
     from widgets.sandbox.app import make_app
+    from widgets.sandbox.autosave import read_served, served_request
 
-    return deferred_page(make_app)
+    request = served_request()  # what the page asks for (cheap, on the loop)
+    # the store read off the event loop (a slow database holds no other page), then the page
+    return deferred_page(
+        lambda found: make_app(request, found), prepare=lambda: read_served(request)
+    )
 
 
 def _report_callback_error(error: BaseException) -> None:

@@ -82,6 +82,15 @@ def server(tmp_path_factory):
     server.start()
     yield server
     server.stop()
+    never_on_the_loop(server)
+
+
+def never_on_the_loop(server: Server) -> None:
+    """No change of a room was written to the store on the server's event loop (#29 item 3:
+    every page's change goes through widgets.classroom.room_work; the store logs one that
+    did not)."""
+    said = [line for line in server.log.read_text().splitlines() if "on the event loop" in line]
+    assert not said, said[:5]
 
 
 class Class:

@@ -20,6 +20,7 @@ from widgets.classroom.room import (
     normal_code,
     valid_token,
 )
+from widgets.classroom.room_work import change_room, off_loop
 from widgets.classroom.table import (
     CARD,
     COOKIE,
@@ -29,6 +30,7 @@ from widgets.classroom.table import (
     PAGE,
     SIDE,
     Follower,
+    StorageNote,
     TableSession,
     decision_shown,
     header,
@@ -167,12 +169,25 @@ class LearnerPage(pn.viewable.Viewer):
         if self._tries >= MAX_JOIN_TRIES:
             self._say(Refusal("room.refuse.too_fast").text(self.lang))
             return False
-        room = self.rooms.find(code) if isinstance(code, str) else None
+        rooms, lang, device, answer = self.rooms, self.lang, self.device, []
+
+        def work():  # off the event loop: finding the room and joining it may wait for the store
+            room = rooms.find(code) if isinstance(code, str) else None
+            if room is None:
+                return None, None, "", Refusal("room.refuse.no_room")
+            return (room, *room.join(name, lang, device=device))
+
+        def done(result) -> None:
+            if isinstance(result, Refusal):  # the work itself failed
+                result = (None, None, "", result)
+            answer.append(self._joined(*result))
+
+        off_loop("join:" + str(code)[:20], work, done)
+        return answer[0] if answer else True
+
+    def _joined(self, room, person, token, why) -> bool:
         if room is None:
             self._tries += 1
-            self._say(Refusal("room.refuse.no_room").text(self.lang))
-            return False
-        person, token, why = room.join(name, self.lang, device=self.device)
         if why is not None:
             self._say(why.text(self.lang))
             return False
@@ -223,7 +238,10 @@ class LearnerPage(pn.viewable.Viewer):
         self.poll_box.visible = polls.current is not None
         self._poll_stop = polls.on_change(self._on_polls)
         main = pn.Column(self.bar, self.board, styles=MAIN)
-        side = pn.Column(self._status, self._away, self._error, self.decision_box, styles=SIDE)
+        self.storage = StorageNote(room, session, teacher=False)
+        side = pn.Column(
+            self._status, self.storage.pane, self._away, self._error, self.decision_box, styles=SIDE
+        )
         self._layout.objects = [
             header(self._title, self.language),
             self.poll_box,
@@ -316,28 +334,33 @@ class LearnerPage(pn.viewable.Viewer):
         self.lang = event.new
         self.poll_card.lang = event.new
         if self.room is not None:
-            self.room.set_language(self.token, event.new)  # notifies: follow() relabels
+            room, token, lang = self.room, self.token, event.new
+            change_room(room, lambda: room.set_language(token, lang))  # follow() relabels
 
     @guarded
     def _on_away(self, *_):
         self.toggle_away()
 
     def toggle_away(self) -> bool:
-        session = self.session
-        if session.away:
-            why = self.room.rejoin(self.token)
-            if why is None:
-                session.away = False
-        else:
-            why = self.room.break_away(self.token)
-            if why is None:
-                session.away = True
-        if why is not None:
-            session.error = why.text(session.lang)
-            return False
-        session.sync()  # at once on this page (the room's notice follows on the next tick)
-        self.refresh()
-        return True
+        """Break away from the table, or back to it (through the room, off the event loop);
+        False (and a message) if refused."""
+        session, room, token = self.session, self.room, self.token
+        back = session.away
+        answer: list[bool] = []
+
+        def done(why) -> None:
+            if why is not None:
+                session.error = why.text(session.lang)
+                answer.append(False)
+                return
+            session.away = not back
+            session.sync()  # at once on this page (the room's notice follows on the next tick)
+            self.refresh()
+            answer.append(True)
+
+        work = (lambda: room.rejoin(token)) if back else (lambda: room.break_away(token))
+        change_room(room, work, done)
+        return answer[0] if answer else True
 
 
 def learner_app():
@@ -346,5 +369,6 @@ def learner_app():
     device = (pn.state.cookies or {}).get(DEVICE_COOKIE, "")
     lang = browser_language()
     return deferred_page(
-        lambda: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang, device=device)
+        lambda _room: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang, device=device),
+        prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
     )

@@ -123,6 +123,34 @@ class _FollowsPolls(pn.viewable.Viewer):
             self._pending = False
             self.detach()
 
+    def _change(self, work, then=None):
+        """A change of the polls (a question asked, revealed, answered) is a change of the room,
+        written to the store first: made off the event loop on a served page
+        (:func:`~widgets.classroom.room_work.off_loop`, in order per room), ``then(result)`` on
+        this page after it. A refusal (``PollError``) shows on the view. Outside a served page,
+        at once; returns ``then``'s answer then (None while the change is on its way)."""
+        from widgets.classroom.room import Refusal
+        from widgets.classroom.room_work import off_loop
+
+        answer = []
+
+        def guarded():
+            try:
+                return work()
+            except PollError as error:
+                return error
+
+        def done(result) -> None:
+            if isinstance(result, PollError | Refusal):
+                self._show_error(result.text(self.lang))
+                self._refresh_safely()  # back to what the room actually kept
+                answer.append(None)
+                return
+            answer.append(then(result) if then is not None else result)
+
+        off_loop(f"polls:{id(self.polls)}", guarded, done)
+        return answer[0] if answer else None
+
     def _refresh_safely(self) -> None:
         try:
             self.refresh()
@@ -334,11 +362,12 @@ class TeacherPollPanel(_FollowsPolls):
         if not learners:
             self._show_error(tr(self.lang, "poll.teacher.no_learners"))
             return None
-        return self.polls.push(ref, learners)
+        polls = self.polls
+        return self._change(lambda: polls.push(ref, learners))
 
     @_guard
     def _on_reveal(self, _event=None) -> None:
-        self.polls.reveal()
+        self._change(self.polls.reveal)
 
     # --- showing
     def _show_position(self, poll: Poll) -> None:
@@ -502,12 +531,8 @@ class LearnerPollCard(_FollowsPolls):
         """Send ``choice`` (a key of the choices, or a typed answer) as this learner's answer;
         the key counted, or None (the refusal shown on the card)."""
         self.error.object = ""
-        try:
-            return self.submit(self.learner_id, choice)
-        except PollError as error:
-            self._show_error(error.text(self.lang))
-            self.refresh()  # back to the answer actually kept
-            return None
+        submit, learner = self.submit, self.learner_id
+        return self._change(lambda: submit(learner, choice))
 
     def _on_choice(self, event) -> None:
         if self._setting or event.new is None:

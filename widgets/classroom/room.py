@@ -30,10 +30,20 @@ Listeners (:meth:`Room.subscribe`) are called after each change with the room's 
 number (strictly increasing) and what changed (``"table"``, ``"people"``, ``"polls"``,
 ``"private:<id>"``). They are called in the thread that made the change, with the room's lock held: a page's
 listener only schedules its own update on its own document.
+
+**Reading never waits for a change.** A change of a room shared between processes is written to
+the database while the room's lock is held (compare-and-set, ``room_store.py``), and a database
+that hangs holds it that long; the pages read the room on the server's event loop, which must
+never wait for it. So the reads a page makes (:meth:`Room.participant`,
+:meth:`Room.learner_names`, :meth:`Room.seat_names`, :meth:`Room.private`, subscribing) take no
+lock: they read a copy of the participants (one ``dict.copy``, atomic in CPython), and a change
+made meanwhile reaches the page through its listener a moment later. The pages make their
+changes off the event loop (``widgets.classroom.table.ROOM_WORK``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import logging
@@ -153,6 +163,26 @@ class Participant:
     device_hash: str = ""
 
 
+@dataclass
+class Storage:
+    """How the room stands with the store: ``room_store.py`` keeps it up to date, the pages show
+    it (the teacher is told when the class is not being saved; a learner sees "saving…")."""
+
+    #: a store keeps this room ("" ) or why none does (the teacher's page says so)
+    off: str = ""
+    #: ``time.monotonic()`` of the oldest change made here and not yet written (None: all written)
+    unsaved_since: float | None = None
+    #: why the last write failed ("" once one succeeds)
+    failed: str = ""
+
+    def written(self) -> None:
+        self.unsaved_since, self.failed = None, ""
+
+    def waiting(self) -> None:
+        if self.unsaved_since is None:
+            self.unsaved_since = time.monotonic()
+
+
 def _retried(method):
     """A change that is the actor's wish whatever the table shows (a join, a seat, a pause...):
     when another process overtook it (``room.refuse.stale``; the room has been re-read), it is
@@ -200,6 +230,7 @@ class Room:
         self.next_id = 1
         self.private_tables: dict[int, History] = {}
         self._listeners: dict[int, object] = {}
+        self._listeners_lock = threading.Lock()
         self._next_listener = 1
         self.version = 0
         self.table_version = 0  # bumped only when the table's position changes
@@ -209,6 +240,8 @@ class Room:
         #: after it has re-read the room).
         self.stored_version = 0
         self.commit = None
+        #: whether what the room holds is in the store yet (room_store.py)
+        self.storage = Storage()
         self.lock = threading.RLock()
         #: Where a break-away's hidden deck and dice come from (never the table's own source).
         self.deal_rng = random.Random(secrets.randbits(64))
@@ -253,14 +286,17 @@ class Room:
         if not valid_token(token):
             return None
         wanted = digest(token)
-        with self.lock:
-            for person in self.participants.values():
-                if hmac.compare_digest(person.token_hash, wanted):
-                    return person
+        for person in self.people():
+            if hmac.compare_digest(person.token_hash, wanted):
+                return person
         return None
 
+    def people(self) -> list[Participant]:
+        """The participants now (a copy: read without waiting for a change in progress)."""
+        return list(self.participants.copy().values())
+
     def seat_holder(self, seat: int) -> Participant | None:
-        return next((p for p in self.participants.values() if p.seat == seat), None)
+        return next((p for p in self.people() if p.seat == seat), None)
 
     @property
     def expires_at(self) -> float:
@@ -277,14 +313,14 @@ class Room:
     def subscribe(self, listener) -> int:
         """Call ``listener(version, what)`` after every change; returns an id for
         :meth:`unsubscribe`."""
-        with self.lock:
+        with self._listeners_lock:  # not the room's: a page subscribes on the event loop
             key = self._next_listener
             self._next_listener += 1
             self._listeners[key] = listener
             return key
 
     def unsubscribe(self, key: int) -> None:
-        with self.lock:
+        with self._listeners_lock:
             self._listeners.pop(key, None)
 
     @property
@@ -308,8 +344,7 @@ class Room:
     # ------------------------------------------------------------------ the polls
     def learner_names(self) -> dict[str, str]:
         """Every participant as the polls know them: ``{str(id): name}``."""
-        with self.lock:
-            return {str(p.id): p.name for p in self.participants.values()}
+        return {str(p.id): p.name for p in self.people()}
 
     def _keep_people(self, polls: Polls) -> list[str]:
         """Every participant in the class record and in the current (unrevealed) question; a
@@ -372,7 +407,9 @@ class Room:
         if what == "table":
             self.table_version += 1
         self.touched = self.clock()
-        for key, listener in list(self._listeners.items()):
+        with self._listeners_lock:
+            listeners = list(self._listeners.items())
+        for key, listener in listeners:
             try:
                 listener(self.version, what)
             except Exception:  # one broken page must not stop the others
@@ -679,10 +716,19 @@ class Room:
         """Per seat of the table: the name of the learner who plays it, or None (the teacher)."""
         n = self.table.state.n
         names: list[str | None] = [None] * n
-        for person in self.participants.values():
+        for person in self.people():
             if person.seat is not None and person.seat < n:
                 names[person.seat] = person.name
         return names
+
+
+def on_event_loop() -> bool:
+    """Whether this thread runs an asyncio event loop (the server's: pages are served there)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
 
 
 def _is_int(value) -> bool:
@@ -757,6 +803,10 @@ class Rooms:
                 del self._rooms[code]
                 return None
         if room is None and self.loader is not None:
+            if on_event_loop():
+                # a page never waits for the store on the server's event loop: its load read
+                # the room first, off the loop (the classroom pages' ``prepare``)
+                return None
             loaded = self.loader(code)
             if loaded is not None:
                 with self._lock:  # two pages asking at once keep the first one read

@@ -14,12 +14,15 @@ games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
 
-A room is written after it changes (a move, a join, a question asked or answered...), in one
-background thread (at most every ``SAVE_DELAY_S``;
-the changes in between are written together), never on the event loop; :func:`flush` writes
-what is still pending (a server being stopped: atexit). Rooms unused for their time to live are
-deleted when the rooms are read back. The learners' private copies are not kept (a copy is a
-try-out; a learner comes back at the table).
+A room's change is written before the room tells anyone of it (``Room.commit``: the change is
+made and written with the room's lock held, then the pages hear it; the pages make their changes
+off the event loop, ``widgets.classroom.table.ROOM_WORK``), so a change a page has shown is in
+the store and survives a SIGKILL of the server. A write that fails (the database away, the disk
+full or read-only) keeps the change in the room (``room.storage`` says it is not saved, and the
+teacher's page says so) and is tried again every ``RETRY_S`` by one background thread until one
+succeeds; :func:`flush` tries them at once (a server being stopped: atexit). Rooms unused for
+their time to live are deleted when the rooms are read back. The learners' private copies are
+not kept (a copy is a try-out; a learner comes back at the table).
 
 **Several processes** (a PostgreSQL store; :class:`RoomStore` with a ``feed``): a room in a
 process is a cache of the database's record, whose ``version`` column counts its changes
@@ -61,12 +64,13 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from widgets.classroom.poll import Polls
-from widgets.classroom.room import Participant, Room, Rooms
-from widgets.server.store import _OPEN_LOCK, get_store, metadata
+from widgets.classroom.room import Participant, Room, Rooms, on_event_loop
+from widgets.server.store import _OPEN_LOCK, error_line, get_store, metadata, store_error
 
 log = logging.getLogger("widgets.classroom.store")
 
-SAVE_DELAY_S = 0.4
+#: A write that failed (the database away, the disk full or read-only) is tried again this often.
+RETRY_S = 3.0
 MAX_RECORD_CHARS = 1_000_000
 #: A room's class questions as JSON (50 questions to 60 learners and their record: ~0.4 MB).
 MAX_POLLS_CHARS = 1_000_000
@@ -174,29 +178,38 @@ class RoomStore:
             if engine.dialect.name == "postgresql":  # processes starting at once take turns
                 db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
             metadata.create_all(db, tables=TABLES)
-        self._dirty: dict[str, Room] = {}
+        self._retry: dict[str, Room] = {}  # rooms whose last write failed
         self._lock = threading.Lock()
         # held for a whole flush: a flush at exit waits for the saver thread's write in progress
         # (that thread is a daemon and would be cut off mid-transaction, the room's change lost)
         self._flushing = threading.Lock()
         self._wake = threading.Event()
+        self._stopping = threading.Event()
         self._stopped = False
         self._thread = threading.Thread(target=self._run, name="room-saver", daemon=True)
         self._thread.start()
 
     # ------------------------------------------------------------------ writing
     def track(self, room: Room) -> None:
-        """Write ``room`` now and after each of its changes."""
-        if self.feed is not None:
-            self._share(room)
-            self.save(room)
-            return
-        room.subscribe(lambda _version, what, room=room: self._changed(room, what))
+        """Write ``room`` now and each of its changes before anyone is told of it."""
+        self._share(room)
         self.save(room)
 
-    # ------------------------------------------------------------------ several processes
     def _share(self, room: Room) -> None:
-        room.commit = self.commit
+        room.commit = self.commit if self.feed is not None else self.write_through
+
+    # ------------------------------------------------------------------ one process
+    def write_through(self, room: Room, what: str) -> bool:
+        """``Room.commit`` with one process: the change is written before the room tells anyone
+        of it (the room's lock held; the pages make their changes off the event loop), so a
+        change a page has shown survives a SIGKILL. A failed write keeps the change here (the
+        pages show "not saved") and is tried again every ``RETRY_S``; always True."""
+        _never_on_the_loop(room)
+        room.storage.waiting()
+        self.save(room, told=True)
+        return True
+
+    # ------------------------------------------------------------------ several processes
 
     def _snapshot(self, room: Room) -> tuple[str, dict, list[dict]]:
         """The room's row values and participants' rows (the room's lock held); the polls only
@@ -212,6 +225,7 @@ class RoomStore:
         (and the room re-read from the database) when another process wrote first."""
         from sqlalchemy import update
 
+        _never_on_the_loop(room)
         room.touched = room.clock()
         text, values, people = self._snapshot(room)
         if len(text) > MAX_RECORD_CHARS:
@@ -237,10 +251,17 @@ class RoomStore:
                     self.feed.publish(room.code, expected + 1, db)
         except (SQLAlchemyError, OSError) as error:
             # the database is away: the change stays in this process's room (its pages see
-            # it) and is written with the room's next change, if no other process wrote first
-            log.warning("room %s: a change was not written (kept here): %s", room.code, error)
+            # it, the teacher's says it is not saved) and is written when the database is
+            # back (tried again every RETRY_S, and with the room's next change), if no other
+            # process wrote first
+            log.warning(
+                "room %s: a change was not written (kept here): %s", room.code, error_line(error)
+            )
+            self._failed(room, error)
             return True
         if won:
+            room.storage.written()
+            self._retry.pop(room.code, None)
             room.stored_version = expected + 1
             self._records[room.code] = text
             if "polls" in values:
@@ -293,12 +314,8 @@ class RoomStore:
             _admission_into(room, row.admission)
             room.next_id = row.next_id
             room.touched = _seconds(row.touched)
-            room.participants.clear()
-            for p in people:
-                seat = p.seat if p.seat is not None and p.seat < room.table.state.n else None
-                room.participants[p.id] = Participant(
-                    p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined), p.device_hash
-                )
+            # one assignment: a page reading the room meanwhile (no lock) sees the old or the new
+            room.participants = _participants(people, room.table.state.n)
             for gone in [i for i in room.private_tables if i not in room.participants]:
                 del room.private_tables[gone]
             polls_changed = self._polls_texts.get(room.code) != row.polls
@@ -363,11 +380,7 @@ class RoomStore:
         room.version = room.stored_version = row.version
         room.next_id = row.next_id
         room.created, room.touched = _seconds(row.created), _seconds(row.touched)
-        for p in people:
-            seat = p.seat if p.seat is not None and p.seat < history.state.n else None
-            room.participants[p.id] = Participant(
-                p.id, p.name, p.lang, p.token_hash, seat, _seconds(p.joined), p.device_hash
-            )
+        room.participants = _participants(people, history.state.n)
         room.polls = _polls(row.code, row.polls) or Polls()  # its participants in the record
         self._records[row.code] = row.record
         self._polls_texts[row.code] = row.polls
@@ -384,38 +397,50 @@ class RoomStore:
         for room in list(self.rooms or ()):
             self.refresh(room)
 
-    def _changed(self, room: Room, what: str) -> None:
-        if what.startswith("private:"):
-            return  # private copies are not kept
+    def _failed(self, room: Room, error: BaseException) -> None:
+        """A write of ``room`` failed: the room says so (its pages show it) and it is tried
+        again every ``RETRY_S`` until one succeeds (the room's lock held)."""
+        room.storage.waiting()
+        room.storage.failed = error_line(error)
         with self._lock:
-            self._dirty[room.code] = room
+            self._retry[room.code] = room
         self._wake.set()
 
     def _run(self) -> None:
+        """The saver thread: rooms whose write failed are written again every ``RETRY_S``."""
         while not self._stopped:
             self._wake.wait()
             self._wake.clear()
-            if self._stopped:
-                break
-            threading.Event().wait(SAVE_DELAY_S)  # the changes of the next moments together
-            self.flush()
+            while self._retry and not self._stopped:
+                self._stopping.wait(RETRY_S)
+                if not self._stopped:
+                    self.flush()
 
     def flush(self) -> int:
-        """Write every room with unsaved changes; returns how many."""
+        """Write again every room whose last write failed; returns how many were tried."""
         with self._flushing:
             with self._lock:
-                rooms, self._dirty = list(self._dirty.values()), {}
+                rooms, self._retry = list(self._retry.values()), {}
             for room in rooms:
-                self.save(room)
+                if self.feed is None:
+                    self.save(room)
+                else:
+                    with room.lock:  # as a change would: a snapshot, compare-and-set, the news
+                        self.commit(room, "retry")
         return len(rooms)
 
-    def save(self, room: Room) -> bool:
+    def save(self, room: Room, told: bool = False) -> bool:
+        """Write the whole room (its lock held for the snapshot); ``told``: a change about to be
+        told (its listeners will see the next version)."""
         try:
             with room.lock:  # a consistent snapshot (the page's thread holds it to change)
                 text, values, people = _rows(room)
-                values["version"] = room.stored_version if self.feed else room.version
+                version = room.version + told
+                values["version"] = room.stored_version if self.feed else version
             if len(text) > MAX_RECORD_CHARS:
                 log.warning("room %s: its game is too long to keep", room.code)
+                room.storage.waiting()
+                room.storage.failed = f"its game is longer than {MAX_RECORD_CHARS:,} characters"
                 return False
             with self.engine.begin() as db:
                 db.execute(delete(rooms_table).where(rooms_table.c.code == room.code))
@@ -423,10 +448,14 @@ class RoomStore:
                 db.execute(delete(participants_table).where(participants_table.c.room == room.code))
                 if people:
                     db.execute(insert(participants_table), people)
-            return True
         except (SQLAlchemyError, OSError) as error:
-            log.warning("room %s was not saved: %s", room.code, error)
+            log.warning("room %s was not saved: %s", room.code, error_line(error))
+            self._failed(room, error)
             return False
+        with room.lock:
+            if room.version in (version, version - told):  # nothing changed since: all written
+                room.storage.written()
+        return True
 
     # ------------------------------------------------------------------ reading
     def load_into(self, rooms: Rooms) -> int:
@@ -447,10 +476,7 @@ class RoomStore:
                 gone.append(row.code)
                 continue
             rooms.add(room)
-            if self.feed is not None:
-                self._share(room)
-            else:
-                room.subscribe(lambda _v, what, room=room: self._changed(room, what))
+            self._share(room)
             back += 1
         if gone:
             with self.engine.begin() as db:
@@ -460,8 +486,33 @@ class RoomStore:
 
     def stop(self) -> None:
         self._stopped = True
+        self._stopping.set()
         self._wake.set()
         self.flush()
+
+
+def _never_on_the_loop(room: Room) -> None:
+    """A change written on the server's event loop would hold every page while the database
+    answers: the pages make their changes off it (widgets.classroom.room_work). Said in the log
+    if one ever is (the browser tests fail on this line)."""
+    if on_event_loop():
+        log.error("room %s: a change was written on the event loop", room.code)
+
+
+def _participants(rows, seats: int) -> dict[int, Participant]:
+    """The participants' rows as the room holds them (a seat past the table's seats: none)."""
+    return {
+        p.id: Participant(
+            p.id,
+            p.name,
+            p.lang,
+            p.token_hash,
+            p.seat if p.seat is not None and p.seat < seats else None,
+            _seconds(p.joined),
+            p.device_hash,
+        )
+        for p in rows
+    }
 
 
 def _people_of(room: Room) -> tuple:
@@ -542,6 +593,12 @@ def stored_history(row):
 
 
 _room_store: RoomStore | None = None
+_not_kept = ""
+
+
+def not_kept() -> str:
+    """Why this process keeps no record of its rooms (one line), or "" when it does."""
+    return _not_kept
 
 
 def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
@@ -549,10 +606,11 @@ def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
     the rooms it holds come back, each new room is tracked. On a PostgreSQL store (or with a
     ``feed``) the rooms are shared with the other processes (see the module's doc). None if
     there is no store (the classroom then works without it)."""
-    global _room_store
+    global _room_store, _not_kept
     if engine is None:
         store = get_store()
         if store is None:
+            _not_kept = store_error() or "no store"
             return None
         engine = store.engine
         if feed is None and store.dialect == "postgresql":
@@ -564,6 +622,7 @@ def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
         back = room_store.load_into(rooms)
     except SQLAlchemyError as error:
         log.error("classroom rooms are not kept: %s", error)
+        _not_kept = error_line(error)
         return None
     if back:
         log.info("%d classroom room(s) back from the store", back)

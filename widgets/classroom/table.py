@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import panel as pn
 
@@ -26,6 +27,7 @@ from widgets.classroom.room import (
     Room,
     Rooms,
 )
+from widgets.classroom.room_work import ROOM_WORK, change_room, served_doc
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.decision import DecisionPanel
@@ -76,6 +78,65 @@ def rooms() -> Rooms:
             except Exception:  # the classroom works without the store; said in the log
                 log.exception("the classroom's rooms are not kept in the store")
     return ROOMS
+
+
+# ---------------------------------------------------------------------- saving, said
+#: A change still unsaved this long is said on the page (a normal write takes milliseconds).
+SHOW_UNSAVED_AFTER_S = 1.0
+
+
+def storage_words(room: Room, lang: str, teacher: bool, now: float | None = None) -> str:
+    """What a page says of the room's saving: for the teacher, that the class is not being kept
+    and why (no store; a write failed; the database has not answered for N s); for a learner,
+    only "saving…" while a change of theirs (or anyone's) waits. "" when all is written."""
+    from widgets.classroom.room_store import not_kept
+
+    now = time.monotonic() if now is None else now
+    off = not_kept()
+    if off:
+        return tr(lang, "room.storage.off", reason=off) if teacher else ""
+    starts = [t for t in (ROOM_WORK.waiting_since(room.code), room.storage.unsaved_since) if t]
+    since = min(starts) if starts else None
+    failed = room.storage.failed
+    if failed:
+        return (
+            tr(lang, "room.storage.failed", reason=failed)
+            if teacher
+            else tr(lang, "room.storage.saving")
+        )
+    if since is None or now - since < SHOW_UNSAVED_AFTER_S:
+        return ""
+    if not teacher:
+        return tr(lang, "room.storage.saving")
+    return tr(lang, "room.storage.waiting", seconds=int(now - since))
+
+
+class StorageNote:
+    """The room's saving on a page (:func:`storage_words`), looked at every second on a served
+    page: a warning the teacher cannot miss when the class is not being kept."""
+
+    PERIOD_MS = 1000
+
+    def __init__(self, room: Room, session: GameSession, teacher: bool):
+        self.room, self.session, self.teacher = room, session, teacher
+        self.pane = pn.pane.Alert(
+            "",
+            alert_type="warning" if teacher else "light",
+            visible=False,
+            sizing_mode="stretch_width",
+            margin=(2, 5),
+            css_classes=["room-storage"],
+        )
+        self.update()
+        if served_doc() is not None:
+            watcher = pn.state.add_periodic_callback(self.update, period=self.PERIOD_MS)
+            on_close(watcher.stop)
+
+    def update(self) -> None:
+        words = storage_words(self.room, self.session.lang, self.teacher)
+        shown = esc(words)
+        if shown != self.pane.object or bool(words) != self.pane.visible:
+            self.pane.param.update(object=shown, visible=bool(words))
 
 
 # ---------------------------------------------------------------------- the room's polls
@@ -162,18 +223,29 @@ class TableSession(GameSession):
         self.error = why.text(self.lang)
         return False
 
+    def through_room(self, work) -> bool:
+        """A step through the room, off the event loop on a served page (:func:`change_room`):
+        the page follows the room when the step is made; a refusal shows when it comes. True
+        when made (or sent), False when refused at once."""
+        answer: list[bool] = []
+        change_room(self.room, work, lambda why: answer.append(self.refuse(why)))
+        return answer[0] if answer else True
+
     def play(self, option, by_learner: bool = False) -> bool:
+        room, actor = self.room, self.actor
         if self.away:
-            return self.refuse(self.room.play_private(self.actor, option))
-        return self.refuse(self.room.play(self.actor, option))
+            return self.through_room(lambda: room.play_private(actor, option))
+        return self.through_room(lambda: room.play(actor, option))
 
     def undo(self) -> bool:
+        room, actor = self.room, self.actor
         if self.away:
-            return self.refuse(self.room.undo_private(self.actor))
-        return self.refuse(self.room.undo(self.actor))
+            return self.through_room(lambda: room.undo_private(actor))
+        return self.through_room(lambda: room.undo(actor))
 
     def redo(self) -> bool:
-        return self.refuse(self.room.redo(self.actor))
+        room, actor = self.room, self.actor
+        return self.through_room(lambda: room.redo(actor))
 
     def _move(self, action) -> bool:  # jump, branches: not at a shared table
         return self.refuse(Refusal("room.refuse.teacher_only"))
@@ -227,11 +299,6 @@ class Follower:
 
     def close(self) -> None:
         self.room.unsubscribe(self.key)
-
-
-def served_doc():
-    doc = pn.state.curdoc
-    return doc if doc is not None and doc.session_context is not None else None
 
 
 def on_close(callback) -> None:

@@ -13,16 +13,19 @@ import param
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
 from widgets.classroom.room import (
+    Refusal,
     Room,
     Rooms,
     scenario_names,
 )
+from widgets.classroom.room_work import off_loop
 from widgets.classroom.table import (
     CARD,
     MAIN,
     PAGE,
     SIDE,
     Follower,
+    StorageNote,
     TableSession,
     decision_shown,
     header,
@@ -145,13 +148,24 @@ class TeacherPage(pn.viewable.Viewer):
         self.open_room()
 
     def open_room(self) -> bool:
-        room, key, why = self.rooms.open(client=self.client)
-        if why is not None:
-            self._message.param.update(object=esc(why.text(self.lang)), visible=True)
-            return False
-        self._keep_key(room, key)
-        self._enter(room, key)
-        return True
+        """What Open a room does (the new room is written to the store off the event loop);
+        False (and a message) if refused."""
+        rooms, client, answer = self.rooms, self.client, []
+
+        def opened(result) -> None:
+            if isinstance(result, Refusal):  # the work itself failed
+                result = (None, "", result)
+            room, key, why = result
+            if why is not None:
+                self._message.param.update(object=esc(why.text(self.lang)), visible=True)
+                answer.append(False)
+                return
+            self._keep_key(room, key)
+            self._enter(room, key)
+            answer.append(True)
+
+        off_loop("open:" + client, lambda: rooms.open(client=client), opened)
+        return answer[0] if answer else True
 
     @property
     def learner_link(self) -> str:
@@ -253,8 +267,10 @@ class TeacherPage(pn.viewable.Viewer):
             lead_card,
             styles=SIDE,
         )
+        self.storage = StorageNote(room, session, teacher=True)
         self._layout.objects = [
             header(self._title, self.language),
+            self.storage.pane,
             pn.FlexBox(
                 main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
             ),
@@ -291,7 +307,7 @@ class TeacherPage(pn.viewable.Viewer):
             f" · <span class='room-code'>{esc(room.code)}</span></h2>"
         )
         self._join_card.object = self._join_html(lang)
-        people = sorted(room.participants.values(), key=lambda p: p.id)
+        people = sorted(room.people(), key=lambda p: p.id)
         items = []
         for person in people:
             seat = ""
@@ -394,32 +410,36 @@ class TeacherPage(pn.viewable.Viewer):
         self.give_seat(seat, event.new)
 
     def give_seat(self, seat: int, participant_id: int) -> bool:
+        room, key = self.room, self.key
         if participant_id in (0, None):
-            why = self.room.free_seat(self.key, seat)
-        else:
-            why = self.room.assign_seat(self.key, participant_id, seat)
-        return self.session.refuse(why)
+            return self.session.through_room(lambda: room.free_seat(key, seat))
+        return self.session.through_room(lambda: room.assign_seat(key, participant_id, seat))
 
     @guarded
     def _on_remove(self, *_):
-        if self.remove_select.value is not None:
-            self.session.refuse(self.room.remove(self.key, self.remove_select.value))
+        room, key, who = self.room, self.key, self.remove_select.value
+        if who is not None:
+            self.session.through_room(lambda: room.remove(key, who))
 
     @guarded
     def _on_stage(self, *_):
-        self.session.refuse(self.room.stage(self.key, self._stage_select.value))
+        room, key, name = self.room, self.key, self._stage_select.value
+        self.session.through_room(lambda: room.stage(key, name))
 
     @guarded
     def _on_pause(self, *_):
-        self.session.refuse(self.room.pause(self.key, not self.room.paused))
+        room, key, paused = self.room, self.key, not self.room.paused
+        self.session.through_room(lambda: room.pause(key, paused))
 
     @guarded
     def _on_close_room(self, *_):
-        self.session.refuse(self.room.close(self.key))
+        room, key = self.room, self.key
+        self.session.through_room(lambda: room.close(key))
 
     @guarded
     def _on_lock(self, *_):
-        self.session.refuse(self.room.lock_room(self.key, not self.room.locked))
+        room, key, locked = self.room, self.key, not self.room.locked
+        self.session.through_room(lambda: room.lock_room(key, locked))
 
 
 def teacher_app():
@@ -432,5 +452,6 @@ def teacher_app():
     client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
     lang = browser_language()
     return deferred_page(
-        lambda: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
+        lambda _room: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client),
+        prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
     )

@@ -211,7 +211,47 @@ def _page_template():
     return BASE_TEMPLATE.environment.from_string(PHONE_READY_PAGE, {"base": BASE_TEMPLATE})
 
 
-def deferred_page(build):
+#: Where a page's ``prepare`` runs (deferred_page): reading the store never holds the event loop.
+_PREPARE = None
+
+
+def _prepare_pool():
+    global _PREPARE
+    if _PREPARE is None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _PREPARE = ThreadPoolExecutor(4, thread_name_prefix="page-prepare")
+    return _PREPARE
+
+
+def off_the_loop(work, then) -> None:
+    """``work()`` (what may wait for the store) on a thread, then ``then(result)`` on the calling
+    page's document; outside a served page (a notebook, a test), both at once. A ``work`` that
+    raised is logged and ``then`` is not called."""
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        then(work())
+        return
+    from panel.io.state import set_curdoc
+
+    def done(future) -> None:
+        if future.exception() is not None:
+            log.error("work off the event loop failed", exc_info=future.exception())
+            return
+
+        def on_page() -> None:
+            with set_curdoc(doc):
+                then(future.result())
+
+        try:
+            doc.add_next_tick_callback(on_page)
+        except Exception:  # the page is gone
+            pass
+
+    _prepare_pool().submit(work).add_done_callback(done)
+
+
+def deferred_page(build, prepare=None):
     """What a served page load builds: a spinner, and the page itself (``build()``) once the
     browser's websocket connects (``holder.page`` then holds it). The page's HTML is
     :data:`PHONE_READY_PAGE`.
@@ -220,6 +260,10 @@ def deferred_page(build):
     costs a few milliseconds instead of a whole page (about half a second of the server's CPU
     for the Sandbox, all of it on the event loop every session shares), and saves nothing. A
     browser gets the page a moment later, from the session's ``onload``.
+
+    ``prepare()``, if given, runs first on a thread, off the event loop (what may wait for the
+    store: the classroom's pages read their room there, the Sandbox its saved game), then
+    ``build(prepared)`` with its answer, on the page's document.
     """
     holder = pn.Column(
         pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
@@ -227,10 +271,35 @@ def deferred_page(build):
         styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
     )
 
-    def load():
-        page = build()
+    def show(prepared=None) -> None:
+        page = build() if prepare is None else build(prepared)
         holder.page = page
         holder.objects = [page]
+
+    def load() -> None:
+        doc = pn.state.curdoc
+        if prepare is None or doc is None:
+            show(None if prepare is None else prepare())
+            return
+        from panel.io.state import set_curdoc
+
+        def prepared(future) -> None:
+            result = None
+            if future.exception() is not None:  # the page is built without it
+                log.error("a page's preparation failed", exc_info=future.exception())
+            else:
+                result = future.result()
+
+            def on_page() -> None:
+                with set_curdoc(doc):
+                    show(result)
+
+            try:
+                doc.add_next_tick_callback(on_page)
+            except Exception:  # the page is gone
+                pass
+
+        _prepare_pool().submit(prepare).add_done_callback(prepared)
 
     if pn.state.curdoc is not None:
         pn.state.curdoc.template = _page_template()

@@ -548,15 +548,16 @@ class _LazyViews(Mapping):
         return key in self._built
 
 
-def make_app() -> pn.viewable.Viewable:
+def make_app(request=None, found=None) -> pn.viewable.Viewable:
     """A new game and a new Sandbox: serve this function, one game per browser session.
 
     Returns the Sandbox's layout; the Sandbox itself (and its session) is its ``sandbox``
-    attribute.
+    attribute. ``request``, ``found``: the page's store reads, made before off the event loop
+    (``widgets.sandbox.autosave.served_request``, ``read_served``); made here otherwise.
     """
     # A new game speaks the browser's language; a resumed one its own (saved with it).
     sandbox = Sandbox(GameSession(lang=browser_language()), fit_window=True)
-    connect_served(sandbox)
+    connect_served(sandbox, request, found)
     app = sandbox.__panel__()
     app.sandbox = sandbox
     return app

@@ -11,13 +11,14 @@ revision every save expects).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 import panel as pn
 from bokeh.models import ColumnDataSource, CustomJS
 
 from nefertiti_core.engine.i18n import tr
-from widgets.game.common import HTML, esc, guarded
+from widgets.game.common import HTML, esc, guarded, off_the_loop
 from widgets.game.session import GameSession, _server_document
 from widgets.theme import ALERT, ON_COLOUR, PAPER, RULE_LINE
 
@@ -71,6 +72,42 @@ if (doc && !doc.__nefertitiWatched) {
 """
 
 
+@dataclass
+class Found:
+    """What the store holds for a page about to open (:func:`read_saved`)."""
+
+    browser: str  # the browser's id (a new one if it had none)
+    new_browser: bool
+    owner: str  # its hash, as the store keys games
+    saved: object = None  # the game the address names, taken up (or loaded, for a copy)
+    copy: bool = False  # that game is open in another tab: this one goes on with a copy
+    newest: object = None  # the browser's most recent game (the resume offer)
+
+    def latest(self):
+        return self.newest
+
+
+def read_saved(store, browser: str, game: str, live) -> Found:
+    """Every store read a page makes as it opens (may wait for the database: a served page
+    calls this off the event loop, ``deferred_page``'s ``prepare``)."""
+    from widgets.server.store import new_token, owner_of, valid_token
+
+    new_browser = not valid_token(browser)
+    browser = new_token() if new_browser else browser
+    found = Found(browser, new_browser, owner_of(browser))
+    if valid_token(game):
+        found.copy = game in live  # the same game open in another tab
+        if not found.copy:
+            # a reload: the page it left may still have a save to make (a move in the last
+            # AUTOSAVE_DELAY_MS); made first, then the game taken up, so that page's later
+            # saves (its session is dropped some seconds on) cannot undo this one's moves
+            getattr(live, "settle", lambda token: None)(game)
+        found.saved = store.load(game, found.owner) if found.copy else store.take(game, found.owner)
+    if not new_browser:  # offered when the address names no game of this browser's
+        found.newest = store.latest(found.owner)
+    return found
+
+
 class SavedGames:
     """The Sandbox's saved game: the note and the resume offer shown above the board (:attr:`row`)
     and the page's side (:attr:`page`: the browser's cookie, the game's token in the address, the
@@ -100,7 +137,9 @@ class SavedGames:
             name="nefertiti-page", data={"token": [""], "browser": [""], "lost": [""], "back": [""]}
         )
 
-    def connect(self, store, browser: str = "", game: str = "", live=None) -> None:
+    def connect(
+        self, store, browser: str = "", game: str = "", live=None, found: Found | None = None
+    ) -> None:
         """Autosave this Sandbox's game to ``store`` and offer or resume a saved one.
 
         ``browser`` is the browser's id (its cookie; a new one is made if it has none), ``game``
@@ -108,28 +147,23 @@ class SavedGames:
         reload or a restart (the address names a game of this browser): the game comes back at
         once, with a note. A new tab (no game in the address) of a browser with a saved game:
         the offer to resume it, or to start anew. A game is never another browser's.
+        ``found``: what :func:`read_saved` read for these (a served page reads it off the event
+        loop first); read here otherwise.
         """
-        from widgets.server.store import new_token, owner_of, valid_token
+        from widgets.server.store import new_token
 
-        self._live = live = live if live is not None else set()
-        new_browser = not valid_token(browser)
-        browser = new_token() if new_browser else browser
-        self._store, self._owner = store, owner_of(browser)
+        live = live if live is not None else set()
+        found = found if found is not None else read_saved(store, browser, game, live)
+        self._live = live
+        new_browser, browser = found.new_browser, found.browser
+        self._store, self._owner = store, found.owner
         self._token = new_token()
         self._revisions: dict[str, int] = {}  # token -> the revision this page last wrote or took
         self._doc = _server_document()
         note = ""
-        saved = None
-        if valid_token(game):
-            copy = game in live  # the same game open in another tab: this one goes on with a copy
-            if not copy:
-                # a reload: the page it left may still have a save to make (a move in the last
-                # AUTOSAVE_DELAY_MS); made first, then the game taken up, so that page's later
-                # saves (its session is dropped some seconds on) cannot undo this one's moves
-                getattr(live, "settle", lambda token: None)(game)
-            saved = store.load(game, self._owner) if copy else store.take(game, self._owner)
-            if saved is not None and not copy:  # before the restore, whose change is saved
-                self._revisions[game] = saved.revision
+        saved, copy = found.saved, found.copy
+        if saved is not None and not copy:  # before the restore, whose change is saved
+            self._revisions[game] = saved.revision
         if saved is not None and self._restore(saved):
             if copy:
                 note = "saved.copy"
@@ -138,7 +172,7 @@ class SavedGames:
                 note = "saved.back"
             self._offer = saved
         elif not new_browser:
-            self._offer = store.latest(self._owner)
+            self._offer = found.latest()
             note = "saved.offer" if self._offer is not None else ""
         self._saved_kind = note
         # the note that the game is back goes at the game's next change (board_version is
@@ -256,15 +290,27 @@ class SavedGames:
 
     def resume_offer(self) -> bool:
         """Take the offered saved game up in this tab (its token too: it is saved from now on)."""
-        saved, session = self._offer, self.session
+        saved = self._offer
         if saved is None:
             return False
         copy = saved.token in self._live  # open in another tab: this one goes on with a copy
-        if not copy:  # taken up as it is now (the offer was read when the page opened)
-            getattr(self._live, "settle", lambda token: None)(saved.token)
-            saved = self._store.take(saved.token, self._owner)
-            if saved is None:  # deleted since (expired)
-                return False
+        if copy:
+            return self._resume(saved, copy)
+        store, owner, live, token = self._store, self._owner, self._live, saved.token
+
+        def take():  # taken up as it is now (the offer was read when the page opened)
+            getattr(live, "settle", lambda token: None)(token)
+            return store.take(token, owner)
+
+        answer: list[bool] = []
+        off_the_loop(take, lambda taken: answer.append(self._resume(taken, copy)))
+        return answer[0] if answer else True
+
+    def _resume(self, saved, copy: bool) -> bool:
+        session = self.session
+        if saved is None:  # deleted since (expired)
+            return False
+        if not copy:
             self._revisions[saved.token] = saved.revision  # before the restore's own save
             session.autosave_key = saved.token  # saved under its own token from the restore on
         if not self._restore(saved):
@@ -292,22 +338,41 @@ class SavedGames:
         self.refresh()
 
 
-def connect_served(sandbox) -> None:
-    """A served session: autosave to the process's store; resume or offer a saved game."""
+def served_request():
+    """The served page's store, browser id and game token (None outside a served session)."""
     from widgets.server.store import get_store
 
     doc = pn.state.curdoc
     if doc is None or doc.session_context is None:
+        return None
+    args = pn.state.session_args.get("game") or [b""]
+    game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
+    browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
+    return get_store(), browser, game
+
+
+def read_served(request) -> Found | None:
+    """:func:`read_saved` for :func:`served_request`'s answer (off the event loop)."""
+    if request is None or request[0] is None:
+        return None
+    store, browser, game = request
+    return read_saved(store, browser, game, OPEN_GAMES)
+
+
+def connect_served(sandbox, request=None, found: Found | None = None) -> None:
+    """A served session: autosave to the process's store; resume or offer a saved game.
+    ``request``/``found``: :func:`served_request` and :func:`read_served` made before (the
+    store read off the event loop); made here otherwise."""
+    request = request if request is not None else served_request()
+    if request is None:
         return  # not served (a notebook, a test): nothing is saved
-    store = get_store()
+    store, browser, game = request
+    doc = pn.state.curdoc
     if store is None:
         sandbox.saved.note.object = esc(tr(sandbox.session.lang, "saved.off"))
         sandbox.saved.row.visible = True
         return
-    args = pn.state.session_args.get("game") or [b""]
-    game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
-    browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
-    sandbox.saved.connect(store, browser=browser, game=game, live=OPEN_GAMES)
+    sandbox.saved.connect(store, browser=browser, game=game, live=OPEN_GAMES, found=found)
     # The page's own banner says so when the connection drops (PAGE_JS), in the session's
     # language; Panel's English notification would say it twice. (This session only.)
     pn.config.disconnect_notification = ""

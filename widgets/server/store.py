@@ -86,6 +86,26 @@ FILE_NAME = "games.sqlite3"
 BACKENDS = ("sqlite", "postgresql")
 #: PostgreSQL: how long to wait for the server when connecting (seconds).
 CONNECT_TIMEOUT_S = 5
+#: A statement the database has not finished in this long is cancelled by the database (a lock
+#: held by a stuck process, a slow disk): the write fails and is tried again (room_store.py).
+STATEMENT_TIMEOUT_MS = 15_000
+#: Waiting for a free connection of the pool (every one busy with a slow database).
+POOL_TIMEOUT_S = 10
+#: libpq's timeouts on PostgreSQL (psycopg 3): connecting; a statement (server side); a
+#: transaction left idle; a peer that vanished from the network (keepalives; data unacknowledged
+#: for ``tcp_user_timeout`` ms). A database that is alive but does not answer (stopped, SIGSTOP)
+#: is none of these: its waits are on the threads that write (widgets.classroom.room_work, the
+#: autosave thread), never on the event loop.
+POSTGRESQL_TIMEOUTS = {
+    "connect_timeout": CONNECT_TIMEOUT_S,
+    "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS} "
+    "-c idle_in_transaction_session_timeout=60000",
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30_000,
+}
 #: PostgreSQL advisory lock taken by the transaction that opens (creates, migrates) the store.
 _OPEN_LOCK = 0x4E_4546_4552  # "NEFER"
 
@@ -234,7 +254,7 @@ def database_url(value: str | URL) -> URL:
     return url
 
 
-def _reason(error: BaseException) -> str:
+def error_line(error: BaseException) -> str:
     """The driver's own words for a database error, on one line (no SQL, no traceback)."""
     original = getattr(error, "orig", None) or error
     lines = [line.strip() for line in str(original).splitlines() if line.strip()]
@@ -268,7 +288,8 @@ class Store:
             self.engine = create_engine(
                 self.url,
                 pool_pre_ping=True,  # a connection cut by a database restart is replaced
-                connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+                pool_timeout=POOL_TIMEOUT_S,
+                connect_args=POSTGRESQL_TIMEOUTS,
             )
         self._last_expiry = 0.0
         self._lock = threading.Lock()
@@ -278,7 +299,7 @@ class Store:
             self.expire()
         except SQLAlchemyError as error:
             self.engine.dispose()
-            raise StoreError(f"cannot open the store {self.where()}: {_reason(error)}") from None
+            raise StoreError(f"cannot open the store {self.where()}: {error_line(error)}") from None
         except BaseException:  # refused (a newer schema) or a migration step failed
             self.engine.dispose()
             raise
@@ -556,6 +577,11 @@ def configure(url: str | URL | None) -> Store:
         _store, _store_error = None, None
         _store = Store(url or os.environ.get("NEFERTITI_STORE_URL") or None)
         return _store
+
+
+def store_error() -> str | None:
+    """Why the process's store could not be opened (one line), or None."""
+    return _store_error
 
 
 def get_store() -> Store | None:
