@@ -126,6 +126,8 @@ class StorageNote:
             sizing_mode="stretch_width",
             margin=(2, 5),
             css_classes=["room-storage"],
+            # stays in sight when the teacher has scrolled down to the buttons that change things
+            styles={"position": "sticky", "top": "0", "z-index": "20"},
         )
         self.update()
         if served_doc() is not None:

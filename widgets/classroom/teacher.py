@@ -233,7 +233,14 @@ class TeacherPage(pn.viewable.Viewer):
         lead_card = pn.Column(
             self._stage_title,
             pn.Row(self._stage_select, self._stage),
-            pn.Row(self.pause_button, self.lock_button, self.close_button),
+            # wraps: three buttons are wider than the side column at 1024 px (the last was cut)
+            pn.FlexBox(
+                self.pause_button,
+                self.lock_button,
+                self.close_button,
+                flex_wrap="wrap",
+                sizing_mode="stretch_width",
+            ),
             self._error,
             styles=CARD,
             sizing_mode="stretch_width",
