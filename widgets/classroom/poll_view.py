@@ -165,10 +165,11 @@ def _error_html(text: str) -> str:
     )
 
 
-def bars_html(poll: Poll, lang: str, *, size: int = 22) -> str:
+def bars_html(poll: Poll, lang: str, *, size: int = 22, compact: bool = False) -> str:
     """The answers as horizontal bars (label, bar, count), the right ones in green with a mark;
     nothing until the reveal (:meth:`Poll.tally`: while answers can change, a class view shows
-    only who has answered). Texts escaped."""
+    only who has answered). ``compact``: each answer on one line (a projector's narrow column).
+    Texts escaped."""
     tally = poll.tally()
     if not tally.revealed:
         return ""
@@ -179,13 +180,27 @@ def bars_html(poll: Poll, lang: str, *, size: int = 22) -> str:
     for key, n in counts.items():
         is_right = key in right
         colour = RIGHT[2] if is_right else BAR
+        said = "" if compact else f" {esc(tr(lang, 'poll.right_mark'))}"
         mark = (
             f" <span class='poll-right-mark' style='color:{RIGHT[0]};font-weight:700'>"
-            f"\u2714 {esc(tr(lang, 'poll.right_mark'))}</span>"
+            f"\u2714{said}</span>"
             if is_right
             else ""
         )
         width = 100 * n / total
+        if compact:
+            rows.append(
+                f"<div class='poll-bar{' poll-bar-right' if is_right else ''}' "
+                f"data-key='{esc(key)}' style='display:flex;align-items:center;gap:10px;"
+                f"margin:4px 0'><span class='poll-bar-label' style='flex:0 0 42%;"
+                f"overflow-wrap:anywhere'>{esc(poll.label(key, lang))}{mark}</span>"
+                f"<div style='flex:1 1 auto;background:{BAR_TRACK};border-radius:4px;"
+                f"height:{size * 0.75:.0f}px'><div style='background:{colour};"
+                f"width:{width:.1f}%;height:100%;border-radius:4px'></div></div>"
+                f"<span class='poll-bar-count' style='flex:0 0 auto;min-width:1.2em;"
+                f"text-align:right;font-weight:700'>{n}</span></div>"
+            )
+            continue
         rows.append(
             f"<div class='poll-bar{' poll-bar-right' if is_right else ''}' data-key='{esc(key)}'"
             f" style='margin:6px 0'>"
@@ -232,7 +247,7 @@ def _reveal_html(poll: Poll, lang: str, size: int) -> str:
         f"<div class='poll-reveal' style='font-family:{esc(FONT_STACK)};color:{ink};"
         f"background:{paper};border-left:6px solid {edge};padding:10px 14px;border-radius:4px;"
         f"line-height:1.45;font-size:{size}px'>"
-        f"<div style='font-weight:700;font-size:1.15em'>\u2714 "
+        f"<div class='poll-right-answer' style='font-weight:700;font-size:1.15em'>\u2714 "
         f"{esc(tr(lang, 'poll.right_answer', answer=result.right_answer(lang)))}</div>"
         f"<div style='color:{EXPLANATION};margin-top:6px'><b>{esc(tr(lang, 'poll.why'))}</b> "
         f"{explanation}</div></div>",
@@ -489,7 +504,7 @@ class ProjectorPollView(_FollowsPolls):
             f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span></div>"
         )
         self.progress.object = _progress_html(poll, lang, size)
-        self.bars.object = bars_html(poll, lang, size=size - 2)
+        self.bars.object = bars_html(poll, lang, size=size - 2, compact=True)
         self.result.object = _reveal_html(poll, lang, size - 4) if poll.revealed else ""
 
 

@@ -66,6 +66,15 @@ log = logging.getLogger("widgets.classroom")
 PAYLOAD_KEY = "nefertiti_projector"
 #: The board below the banner, the last step and the page's title line.
 BOARD_MAX_HEIGHT = "100vh - 230px"
+#: The column of the join code and the question: a little wider than the other pages' (a question
+#: and its reveal fit at 1024 x 768 beside a board still over half the window wide).
+PROJECTOR_SIDE = {**SIDE, "flex": "0 1 440px"}
+#: On a wide screen (1920 x 1080) the join code and the question grow with the room they have:
+#: the side column is drawn larger (CSS zoom), read from the back of a room as at 1024 x 768.
+WIDE_SCREEN_CSS = (
+    "@media (min-width: 1500px) { :host { zoom: 1.4; "
+    "max-height: calc((100vh - 56px) / 1.4) !important; } }"
+)
 #: Runs in the projector's browser as its page is first read, before anything is drawn: a
 #: projector link's token goes from the address into a cookie for this room (path /projector:
 #: no other page of the server gets it) and out of the address (not in the history, nor on the
@@ -159,7 +168,7 @@ def _qr_svg(link: str) -> str:
     """The join link's QR code, sized for the projector."""
     import segno
 
-    return segno.make(link, error="m").svg_inline(scale=4, dark=INK, light=PAPER)
+    return segno.make(link, error="m").svg_inline(scale=3, border=2, dark=INK, light=PAPER)
 
 
 class ProjectorPage(pn.viewable.Viewer):
@@ -191,7 +200,11 @@ class ProjectorPage(pn.viewable.Viewer):
         super().__init__(session=GameSession(lang=self.lang), **params)
         self._title = HTML("", margin=(2, 10))
         self.message = pn.pane.Alert(
-            "", alert_type="danger", visible=False, css_classes=["room-projector-refused"]
+            "",
+            alert_type="danger",
+            visible=False,
+            styles={"font-size": "20px"},
+            css_classes=["room-projector-refused"],
         )
         self._layout = pn.Column(
             header(self._title), self.message, sizing_mode="stretch_width", styles=PAGE
@@ -245,15 +258,24 @@ class ProjectorPage(pn.viewable.Viewer):
         )
         self.status = HTML("", sizing_mode="stretch_width", css_classes=["room-projector-status"])
         self.join_card = HTML("", sizing_mode="stretch_width", css_classes=["room-join-card"])
-        self.poll = ProjectorPollView(room.polls, lang=self.lang, font_px=22)
+        self.poll = ProjectorPollView(room.polls, lang=self.lang, font_px=20)
         self.poll_box = poll_box(self.poll, css="room-poll-projected")
+        # the column ends at the window's bottom: a long explanation scrolls in its box, the
+        # question, the counts and the right answer above it stay in view
+        self.poll_box.styles = {
+            **self.poll_box.styles,
+            "overflow-y": "auto",
+            "min-height": "0",
+            "flex": "0 1 auto",
+        }
         self.poll_box.visible = self.poll.has_question
         self._poll_stop = room.polls.on_change(self._on_polls)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(self.join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
             self.poll_box,
-            styles=SIDE,
+            styles={**PROJECTOR_SIDE, "max-height": "calc(100vh - 56px)"},
+            stylesheets=[WIDE_SCREEN_CSS],
         )
         self._layout.objects = [
             header(self._title, self.status),
@@ -306,18 +328,17 @@ class ProjectorPage(pn.viewable.Viewer):
     def _join_html(self, lang: str) -> str:
         code = self.room.code
         join_url = f"http://{self.host}/join"
-        link = esc(tr(lang, "room.join_at", link="LINK")).replace(
-            "LINK", f"<b style='white-space:nowrap'>{esc(join_url)}</b>"
-        )
+        link = esc(tr(lang, "room.join_at", link="LINK")).replace("LINK", f"<b>{esc(join_url)}</b>")
         return (
             "<div style='display:flex;gap:12px;align-items:center'>"
-            f"<div class='room-qr' style='flex:0 0 auto'>{_qr_svg(self.learner_link)}</div>"
-            "<div style='flex:1 1 150px;min-width:0'>"
+            f"<div class='room-qr' style='flex:0 0 auto;line-height:0'>"
+            f"{_qr_svg(self.learner_link)}</div>"
+            "<div style='flex:1 1 auto;min-width:0'>"
             f"<div style='font-size:16px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
-            f"<div class='room-join-code' style='font:700 44px monospace;letter-spacing:3px;"
+            f"<div class='room-join-code' style='font:700 38px monospace;letter-spacing:2px;"
             f"color:{INK};white-space:nowrap'>{esc(code[:4])} {esc(code[4:])}</div>"
-            f"<div style='font-size:16px;line-height:1.35'>{link}</div>"
             "</div></div>"
+            f"<div style='font-size:16px;line-height:1.35;overflow-wrap:anywhere'>{link}</div>"
         )
 
 
