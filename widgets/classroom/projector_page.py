@@ -104,6 +104,13 @@ def _first(arguments, name: str, limit: int = 80) -> str:
     return text[:limit]
 
 
+def teacher_key(cookies, code: str) -> str:
+    """The teacher's key for room ``code`` that this browser keeps ("" for none): the teacher
+    page's cookie for the room (``teacher.TEACHER_COOKIE``). The one place the projector reads
+    it."""
+    return cookies.get(TEACHER_COOKIE + code, "")[:80]
+
+
 def admission(request, find=None) -> dict:
     """What the projector page's session keeps of its request (Bokeh's
     ``Application.process_request``, merged over what Bokeh took from the request): no cookie,
@@ -120,7 +127,7 @@ def admission(request, find=None) -> dict:
     try:
         cookies = {name: morsel.value for name, morsel in (request.cookies or {}).items()}
         token = _first(arguments, PROJECTOR_ARG) or cookies.get(PROJECTOR_COOKIE + code, "")[:80]
-        key = cookies.get(TEACHER_COOKIE + code, "")[:80]
+        key = teacher_key(cookies, code)
         room = (find or rooms().find)(code) if code else None
         if room is not None:
             projector_pass = room.projector_pass(key, token)
