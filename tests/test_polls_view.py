@@ -100,13 +100,17 @@ def test_ask_answer_and_reveal_through_the_buttons(classroom):
     bo.choices.value = "blue"
     assert polls.counts()["red"] == 1 and polls.counts()["blue"] == 1
     assert "Red" in text(ana.status.object)
-    bars = text(teacher.bars.object)
-    assert re.search(r"Red\s+1", bars) and re.search(r"Green\s+0", bars)
+    # until the reveal the class views say who has answered, never what (#28 item 6)
+    assert teacher.bars.object == ""
     assert "2 of 2 have answered" in text(teacher.who.object)
-    assert "Red" in text(table.table.object)
+    assert "Red" not in text(table.table.object) and "Blue" not in text(table.table.object)
+    assert text(table.table.object).count(tr("en", "poll.class.answered")) == 2
     assert teacher.reveal_button.visible and teacher.result.object == ""
 
     press(teacher.reveal_button)
+    bars = text(teacher.bars.object)
+    assert re.search(r"Red\s+\u2714\s+\w+\s+1", bars) and re.search(r"Green\s+0", bars)
+    assert "Red \u2714" in text(table.table.object)
     assert poll.revealed and not teacher.reveal_button.visible
     engine = E.EXERCISES[WHO].check("red", "en")
     shown = text(teacher.result.object)
@@ -165,8 +169,9 @@ def test_typed_numbers_are_sent_and_a_bad_one_is_refused_in_the_learners_languag
     press(bo.send_button)
     assert polls.counts() == {"+1": 1}
     assert E.EXERCISES[DEBEN].check("ein paar", "de").headline in text(bo.error.object)
-    assert "+1" in text(teacher.bars.object)
+    assert "+1" not in text(teacher.bars.object)  # until the reveal
     press(teacher.reveal_button)
+    assert "+1" in text(teacher.bars.object)
     assert tr("en", "poll.learner.no_answer") in text(bo.verdict.object) or (
         tr("de", "poll.learner.no_answer") in text(bo.verdict.object)
     )
@@ -238,8 +243,10 @@ def test_the_class_view_shows_rules_seen_right_wrong_and_current_answers():
     assert ana[1].split()[0] == str(len(rules)) and all(r in ana[1] for r in rules)
     assert bo[1].split()[0] == "0"
     assert ana[2:5] == ["1", "0", tr("en", "poll.class.not_yet")]
-    assert bo[2:5] == ["0", "0", "+1"]  # not answered the first: neither right nor wrong
+    # not answered the first: neither right nor wrong; the second: answered, not what
+    assert bo[2:5] == ["0", "0", tr("en", "poll.class.answered")]
     polls.reveal()
     rows = re.findall(r"<tr class='poll-class-row'>(.*?)</tr>", table.table.object)
     assert cells(rows[1])[2:5] == ["1", "0", "+1 \u2714"]
+    assert cells(rows[0])[4] == tr("en", "poll.class.no_answer")  # never "not yet" now
     table.detach()

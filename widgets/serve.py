@@ -1,6 +1,6 @@
 """``nefertiti serve``: the tutor as a web app for a group: the front page (``/``), the Sandbox
-(``/tutor``, one game per browser session), the classroom's teacher page (``/classroom``) and
-learners' page (``/join``). This module puts the pages together; what serves them, with no view
+(``/tutor``, one game per browser session), the classroom's teacher page (``/classroom``),
+learners' page (``/join``) and read-only projector view (``/projector``). This module puts the pages together; what serves them, with no view
 in it, is in ``widgets.server``.
 
 The engine's command line knows nothing of Panel: this module plugs the ``serve`` command in
@@ -14,7 +14,8 @@ Sandbox's page asks for nothing there), websockets are accepted only from the se
 (``--max-sessions``), each client may have only so many pages open
 (``--sessions-per-client``) and start only so many sessions a minute
 (``--sessions-per-minute``), and a session whose page sent nothing for ``--idle-minutes`` is
-closed.
+closed. A secret a request's address may carry (a projector link's token, an old teacher link's
+key) is hidden in the server's log (``widgets.server.access_log``).
 """
 
 from __future__ import annotations
@@ -332,10 +333,12 @@ def serve(
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
+    from widgets.server import access_log
     from widgets.server.gc_pacing import start as pace_collections
     from widgets.server.state import SERVED
 
     install_handlers()
+    access_log.install()
     _warm_practice()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
@@ -349,11 +352,17 @@ def serve(
 
     extra.append((r"/", home_handler(), {}))
     from widgets.classroom.learner import learner_app
+    from widgets.classroom.projector_page import projector_application
     from widgets.classroom.teacher import teacher_app
 
     server = pn.serve(
-        # the Sandbox; the classroom's teacher page and learners' page
-        {APP_NAME: deferred_app, "classroom": teacher_app, "join": learner_app},
+        # the Sandbox; the classroom's teacher page, learners' page and projector view
+        {
+            APP_NAME: deferred_app,
+            "classroom": teacher_app,
+            "join": learner_app,
+            "projector": projector_application("Nefertiti tutor"),
+        },
         port=port,
         address=address,
         show=show,

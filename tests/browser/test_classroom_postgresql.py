@@ -165,11 +165,12 @@ def ask_and_reveal_across_processes(room, a, b) -> None:
     poll_card(anna).get_by_role("button", name=label("red"), exact=True).click()
     poll_card(ben).get_by_role("button", name=label("blue"), exact=True).click()
     expect(teacher.locator(".poll-progress")).to_contain_text("2 of 3")
-    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
-    expect(teacher.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
     expect(teacher.locator(".poll-who")).to_contain_text("Chen")  # waited for
     expect(poll_card(ben).locator(".poll-your-answer")).to_contain_text(label("blue"))
     teacher.locator(".poll-reveal-button button").click()
+    # each answer counted (what they answered is shown from the reveal on)
+    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
     expect(teacher.locator(".poll-result")).to_contain_text(
         Poll(f"lesson:{WHO}", ["x"]).reveal().right_answer("en")
     )

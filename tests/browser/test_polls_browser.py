@@ -1,7 +1,8 @@
 """Classroom polls in Chromium (#16 item 3): a small app served by ``panel.serve`` holds one
 room's polls; the teacher's page (a projector, 1024 x 768) asks a question, two learners answer
 from their own pages (phones, 390 x 844, separate browser contexts), the teacher's bars and the
-side-by-side page follow, the reveal shows the engine's answer and explanation everywhere.
+side-by-side page follow (who has answered; what, only at the reveal), the reveal shows the
+engine's answer and explanation everywhere.
 The room's own journey (join by code, seats, ...) is tests/browser/test_classroom.py's.
 """
 
@@ -106,14 +107,13 @@ def test_ask_two_learners_answer_from_their_phones_and_the_reveal_reaches_everyo
     bo.get_by_role("button", name="Blau", exact=True).click()
     expect(bo.locator(".poll-your-answer")).to_contain_text("Deine Antwort: Blau")
     expect(teacher.locator(".poll-progress")).to_contain_text("2 of 2")
+    # until the reveal: who has answered, never what (no bars, no answer in the class view)
     bars = teacher.locator(".poll-counts")
-    expect(bars.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
-    expect(bars.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
-    expect(bars.locator(".poll-bar[data-key='green'] .poll-bar-count")).to_have_text("0")
-    side_bars = side.locator(".side-teacher .poll-counts")
-    expect(side_bars.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(bars.locator(".poll-bar")).to_have_count(0)
+    expect(teacher.locator(".poll-class")).not_to_contain_text("Red")
+    expect(teacher.locator(".poll-class")).to_contain_text("answered")
     # the hostile name is shown as text, never run
-    expect(teacher.locator(".poll-progress")).to_contain_text(HOSTILE)
+    expect(teacher.locator(".poll-who")).to_contain_text(HOSTILE)
     assert teacher.evaluate("window.__pwned") is None
     teacher.screenshot(path=str(tmp_path / "teacher-answers.png"))
 
@@ -125,6 +125,11 @@ def test_ask_two_learners_answer_from_their_phones_and_the_reveal_reaches_everyo
     first_words = re.split(r"\(", right.reason)[0].strip()
     expect(result).to_contain_text(first_words)
     expect(bars.locator(".poll-bar-right")).to_have_attribute("data-key", "red")
+    expect(bars.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(bars.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
+    expect(bars.locator(".poll-bar[data-key='green'] .poll-bar-count")).to_have_text("0")
+    side_bars = side.locator(".side-teacher .poll-counts")
+    expect(side_bars.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
     expect(ana.locator(".poll-verdict")).to_contain_text(right.headline)
     expect(bo.locator(".poll-verdict")).to_contain_text(
         E.EXERCISES[WHO].check("blue", "de").headline
@@ -152,8 +157,9 @@ def test_a_typed_answer_the_engine_cannot_read_is_refused_on_the_learners_page(c
     expect(teacher.locator(".poll-progress")).to_contain_text("0 of 2")
     bo.locator(".poll-typed input").fill("1")
     bo.locator(".poll-send button").click()
-    expect(teacher.locator(".poll-bar[data-key='+1'] .poll-bar-count")).to_have_text("1")
     expect(teacher.locator(".poll-progress")).to_contain_text("1 of 2")
+    teacher.locator(".poll-reveal-button button").click()  # the engine's reading, counted
+    expect(teacher.locator(".poll-bar[data-key='+1'] .poll-bar-count")).to_have_text("1")
     assert not errors, f"JavaScript errors in the pages: {errors}"
 
 
@@ -167,7 +173,8 @@ def test_a_card_made_after_the_page_loaded_follows_the_questions(chromium, app_u
     teacher.locator(".poll-push button").click()
     expect(ana.locator(".poll-card-question")).to_contain_text(E.EXERCISES[WHO].prompt("en"))
     ana.get_by_role("button", name="Red", exact=True).click()
-    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
+    expect(teacher.locator(".poll-progress")).to_contain_text("1 of 2")
     teacher.locator(".poll-reveal-button button").click()
+    expect(teacher.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("1")
     expect(ana.locator(".poll-verdict")).to_contain_text(E.EXERCISES[WHO].check("red").headline)
     assert not errors, f"JavaScript errors in the pages: {errors}"

@@ -40,12 +40,14 @@ __all__ = [
     "MAX_ANSWER_CHARS",
     "MAX_ID_CHARS",
     "MAX_LEARNERS",
+    "ClassAnswer",
     "ClassRecord",
     "LearnerRow",
     "Poll",
     "PollError",
     "Polls",
     "Reveal",
+    "Tally",
     "exercise_ref",
     "find_exercise",
     "lesson_exercises",
@@ -241,6 +243,39 @@ class Reveal:
         return None if answer is None else self._check(answer, lang)
 
 
+@dataclass(frozen=True)
+class Tally:
+    """What a class view (the teacher's page, the projector) may show of a question now.
+
+    Until the reveal, only who has answered and who not (how many, and for the teacher their
+    names): never what anyone answered, nor how many gave each answer, while answers can still
+    change (a projected running count would steer the class). At the reveal, the count of each
+    answer and the right ones."""
+
+    number: int
+    revealed: bool
+    answered: tuple[str, ...]  # learner ids, in the order of their first answer
+    waiting: tuple[str, ...]  # learner ids asked who have not answered (after the reveal: never)
+    counts: Mapping[str, int]  # answers per key (Poll.counts()); empty until the reveal
+    right: frozenset[str]  # the right keys; empty until the reveal
+
+    @property
+    def total(self) -> int:
+        """How many learners were asked (and are still in the room)."""
+        return len(self.answered) + len(self.waiting)
+
+
+@dataclass(frozen=True)
+class ClassAnswer:
+    """One learner's cell of the class view for the current question: ``kind`` is
+    ``"not_asked"`` (joined after it was asked), ``"waiting"`` or ``"answered"`` (before the
+    reveal: whether, never what), ``"no_answer"`` (revealed, never answered), ``"right"`` or
+    ``"wrong"`` (revealed: ``key`` is their answer)."""
+
+    kind: str
+    key: str | None = None
+
+
 class Poll:
     """One exercise pushed to a set of learners (see the module docstring)."""
 
@@ -405,6 +440,34 @@ class Poll:
         """The learners of the poll who have not answered yet."""
         with self._lock:
             return tuple(learner for learner in self.learners if learner not in self.answers)
+
+    def tally(self) -> Tally:
+        """What a class view may show of this question now (:class:`Tally`: until the reveal,
+        who has answered, never what)."""
+        with self._lock:
+            result = self._reveal
+            return Tally(
+                number=self.number,
+                revealed=result is not None,
+                answered=self.answered(),
+                waiting=self.waiting(),
+                counts=self.counts() if result is not None else {},
+                right=result.right_keys if result is not None else frozenset(),
+            )
+
+    def class_answer(self, learner_id) -> ClassAnswer:
+        """A learner's cell of the class view (:class:`ClassAnswer`: their answer only once it
+        is revealed)."""
+        learner = str(learner_id)
+        with self._lock:
+            if learner not in self.learners:
+                return ClassAnswer("not_asked")
+            answer, result = self.answers.get(learner), self._reveal
+            if result is None:
+                return ClassAnswer("waiting" if answer is None else "answered")
+            if answer is None:
+                return ClassAnswer("no_answer")
+            return ClassAnswer("right" if result.correct.get(learner) else "wrong", answer.key)
 
     def reveal(self) -> Reveal:
         """Close the answers and judge them (the engine's right answer and reason); a second

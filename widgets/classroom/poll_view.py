@@ -5,7 +5,13 @@
   reveal the engine's right answer with its explanation; sized for a projector.
 - :class:`LearnerPollCard`: one learner's card: the question, its position on a small board,
   the choices (or a box for a number), their answer kept, and their verdict after the reveal.
-- :class:`ClassView`: a table of the class: learner, rules seen, right, wrong, current answer.
+- :class:`ClassView`: a table of the class: learner, rules seen, right, wrong, and for the
+  current question whether each has answered (what, only once it is revealed).
+- :class:`ProjectorPollView`: the class question for the projector view: the question, how
+  many have answered, and at the reveal the answers' bars and the right answer; no name.
+
+Until the reveal no view shows what anyone answered, nor how many gave each answer
+(:meth:`~.poll.Poll.tally`): only how many have answered, and on the teacher's page who.
 
 Each takes the room's :class:`~widgets.classroom.poll.Polls` and follows it (``polls.on_change``):
 a change made from another learner's page is applied to this page's own document on its next
@@ -18,6 +24,7 @@ The room wires them::
     panel = TeacherPollPanel(polls, learners=lambda: room_learners_by_id, lang="en")
     card = LearnerPollCard(polls, learner_id, lang="de", submit=None)  # submit: (id, choice)
     table = ClassView(polls, learners=None)  # learners: a callable giving the ids to list
+    projected = ProjectorPollView(polls, lang="de")  # no name, no control
 
 ``submit`` (default ``polls.answer``) lets the room check its own rules first (a paused room, a
 removed learner): it must return the key or raise :class:`~.poll.PollError`.
@@ -56,7 +63,7 @@ from widgets.theme import (
     VERDICT_COLOURS,
 )
 
-__all__ = ["ClassView", "LearnerPollCard", "TeacherPollPanel", "bars_html"]
+__all__ = ["ClassView", "LearnerPollCard", "ProjectorPollView", "TeacherPollPanel", "bars_html"]
 
 log = logging.getLogger("widgets.classroom")
 
@@ -186,23 +193,42 @@ def _error_html(text: str) -> str:
     )
 
 
-def bars_html(poll: Poll, lang: str, *, size: int = 22) -> str:
-    """The answers as horizontal bars (label, bar, count); after the reveal the right ones in
-    green with a mark. Texts escaped."""
-    counts = poll.counts()
-    total = max(1, len(poll.answered()))
-    right = poll.result.right_keys if poll.revealed else frozenset()
+def bars_html(poll: Poll, lang: str, *, size: int = 22, compact: bool = False) -> str:
+    """The answers as horizontal bars (label, bar, count), the right ones in green with a mark;
+    nothing until the reveal (:meth:`Poll.tally`: while answers can change, a class view shows
+    only who has answered). ``compact``: each answer on one line (a projector's narrow column).
+    Texts escaped."""
+    tally = poll.tally()
+    if not tally.revealed:
+        return ""
+    counts = tally.counts
+    total = max(1, len(tally.answered))
+    right = tally.right
     rows = []
     for key, n in counts.items():
         is_right = key in right
         colour = RIGHT[2] if is_right else BAR
+        said = "" if compact else f" {esc(tr(lang, 'poll.right_mark'))}"
         mark = (
             f" <span class='poll-right-mark' style='color:{RIGHT[0]};font-weight:700'>"
-            f"\u2714 {esc(tr(lang, 'poll.right_mark'))}</span>"
+            f"\u2714{said}</span>"
             if is_right
             else ""
         )
         width = 100 * n / total
+        if compact:
+            rows.append(
+                f"<div class='poll-bar{' poll-bar-right' if is_right else ''}' "
+                f"data-key='{esc(key)}' style='display:flex;align-items:center;gap:10px;"
+                f"margin:4px 0'><span class='poll-bar-label' style='flex:0 0 42%;"
+                f"overflow-wrap:anywhere'>{esc(poll.label(key, lang))}{mark}</span>"
+                f"<div style='flex:1 1 auto;background:{BAR_TRACK};border-radius:4px;"
+                f"height:{size * 0.75:.0f}px'><div style='background:{colour};"
+                f"width:{width:.1f}%;height:100%;border-radius:4px'></div></div>"
+                f"<span class='poll-bar-count' style='flex:0 0 auto;min-width:1.2em;"
+                f"text-align:right;font-weight:700'>{n}</span></div>"
+            )
+            continue
         rows.append(
             f"<div class='poll-bar{' poll-bar-right' if is_right else ''}' data-key='{esc(key)}'"
             f" style='margin:6px 0'>"
@@ -223,6 +249,24 @@ def bars_html(poll: Poll, lang: str, *, size: int = 22) -> str:
     )
 
 
+def _progress_html(poll: Poll, lang: str, size: int) -> str:
+    """How many of those asked have answered (never what), and that the answers stay hidden
+    until the reveal."""
+    tally = poll.tally()
+    progress = tr(lang, "poll.teacher.progress", answered=len(tally.answered), total=tally.total)
+    hidden = (
+        ""
+        if tally.revealed
+        else f"<div class='poll-hidden' style='color:{TEXT_HINT};font-size:0.7em;font-weight:400'>"
+        f"{esc(tr(lang, 'poll.hidden'))}</div>"
+    )
+    return (
+        f"<div class='poll-progress' data-answered='{len(tally.answered)}' "
+        f"data-total='{tally.total}' style='font-family:{esc(FONT_STACK)};font-size:{size}px;"
+        f"font-weight:700;line-height:1.3'>{esc(progress)}{hidden}</div>"
+    )
+
+
 def _reveal_html(poll: Poll, lang: str, size: int) -> str:
     result = poll.result
     ink, paper, edge = RIGHT
@@ -231,7 +275,7 @@ def _reveal_html(poll: Poll, lang: str, size: int) -> str:
         f"<div class='poll-reveal' style='font-family:{esc(FONT_STACK)};color:{ink};"
         f"background:{paper};border-left:6px solid {edge};padding:10px 14px;border-radius:4px;"
         f"line-height:1.45;font-size:{size}px'>"
-        f"<div style='font-weight:700;font-size:1.15em'>\u2714 "
+        f"<div class='poll-right-answer' style='font-weight:700;font-size:1.15em'>\u2714 "
         f"{esc(tr(lang, 'poll.right_answer', answer=result.right_answer(lang)))}</div>"
         f"<div style='color:{EXPLANATION};margin-top:6px'><b>{esc(tr(lang, 'poll.why'))}</b> "
         f"{explanation}</div></div>",
@@ -421,31 +465,76 @@ class TeacherPollPanel(_FollowsPolls):
             f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
             f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span>{note}</div>"
         )
+        # until the reveal: who has answered and who not (names, never what they answered)
         self.bars.object = bars_html(poll, lang, size=size)
         self._show_position(poll)
-        answered, waiting = poll.answered(), poll.waiting()
-        names = ", ".join(esc(self.polls.name(x)) for x in answered)
-        progress = esc(
-            tr(
-                lang,
-                "poll.teacher.progress",
-                answered=len(answered),
-                total=len(answered) + len(waiting),
-            )
-        )
-        still = (
-            esc(tr(lang, "poll.teacher.waiting", names=", ".join(map(self.polls.name, waiting))))
-            if waiting
-            else esc(tr(lang, "poll.teacher.all_answered"))
-        )
+        tally = poll.tally()
+        names = ", ".join(esc(self.polls.name(x)) for x in tally.answered)
+        if tally.waiting:  # after the reveal they will not answer any more
+            key = "poll.teacher.no_answer" if tally.revealed else "poll.teacher.waiting"
+            still = tr(lang, key, names=", ".join(map(self.polls.name, tally.waiting)))
+        else:
+            still = tr(lang, "poll.teacher.all_answered")
         self.who.object = (
             f"<div style='font-family:{font};font-size:{max(14, size - 4)}px;line-height:1.4'>"
-            f"<div class='poll-progress'><b>{progress}</b>"
-            f"{': ' + names if names else ''}</div>"
-            f"<div class='poll-waiting' style='color:{ACCENT}'>{still}</div></div>"
+            f"{_progress_html(poll, lang, max(14, size - 4))}"
+            f"<div class='poll-answered-names'>{names}</div>"
+            f"<div class='poll-waiting' style='color:{ACCENT}'>{esc(still)}</div></div>"
         )
         self.reveal_button.visible = not poll.revealed
         self.result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
+
+
+# ------------------------------------------------------------------------------------ the projector
+class ProjectorPollView(_FollowsPolls):
+    """The class question as the projector shows it, large, to the whole room: its number and
+    words, then how many have answered (nothing of what, until the reveal), and at the reveal
+    the answers' bars and the engine's right answer with its reason. No learner's name, no
+    control: nothing here changes anything.
+
+    Its parts are public, for the page to place and a test to read: the panes ``question``,
+    ``progress``, ``bars`` and ``result``; ``has_question`` says whether there is one."""
+
+    def __init__(self, polls: Polls, *, lang: str = "en", font_px: int = 24, **p):
+        super().__init__(lang=lang, **p)
+        self.font_px = font_px
+        self.question = HTML("", sizing_mode="stretch_width", css_classes=["poll-question"])
+        self.progress = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts-only"])
+        self.bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
+        self.result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
+        self._layout = pn.Column(
+            self.question,
+            self.progress,
+            self.bars,
+            self.result,
+            sizing_mode="stretch_width",
+            css_classes=["poll-projected"],
+        )
+        self._follow(polls)
+        self.refresh()
+
+    def __panel__(self):
+        return self._layout
+
+    @property
+    def has_question(self) -> bool:
+        return self.polls.current is not None
+
+    def refresh(self) -> None:
+        lang, size = self.lang, self.font_px
+        poll = self.polls.current
+        if poll is None:
+            self.question.object = self.progress.object = ""
+            self.bars.object = self.result.object = ""
+            return
+        self.question.object = (
+            f"<div style='font-family:{esc(FONT_STACK)};font-size:{size}px;line-height:1.35'>"
+            f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
+            f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span></div>"
+        )
+        self.progress.object = _progress_html(poll, lang, size)
+        self.bars.object = bars_html(poll, lang, size=size - 2, compact=True)
+        self.result.object = _reveal_html(poll, lang, size - 4) if poll.revealed else ""
 
 
 # ------------------------------------------------------------------------------------ a learner
@@ -642,6 +731,28 @@ class LearnerPollCard(_FollowsPolls):
 
 
 # ------------------------------------------------------------------------------------ the class
+#: A class view's cell per :class:`~.poll.ClassAnswer` kind that shows no answer: its words and
+#: colour (until the reveal only whether a learner answered, never what).
+_CLASS_CELLS = {
+    "not_asked": ("poll.class.not_asked", TEXT_OFF),
+    "waiting": ("poll.class.not_yet", ACCENT),
+    "answered": ("poll.class.answered", TEXT_NOTE),
+    "no_answer": ("poll.class.no_answer", TEXT_OFF),
+}
+
+
+def _class_answer_html(poll: Poll, learner: str, lang: str) -> str:
+    cell = poll.class_answer(learner)
+    if cell.kind in _CLASS_CELLS:
+        key, colour = _CLASS_CELLS[cell.kind]
+        return (
+            f"<span class='poll-class-{cell.kind.replace('_', '-')}' style='color:{colour}'>"
+            f"{esc(tr(lang, key))}</span>"
+        )
+    mark = " \u2714" if cell.kind == "right" else " \u2717"
+    return f"<span class='poll-class-{cell.kind}'>{esc(poll.label(cell.key, lang))}{mark}</span>"
+
+
 class ClassView(_FollowsPolls):
     """The class at a glance: per learner the rules seen, the answers right and wrong, and their
     answer to the current question; the pane ``table`` shows it."""
@@ -673,21 +784,7 @@ class ClassView(_FollowsPolls):
             if learner not in record:
                 continue
             row = record.row(learner)
-            if poll is None or learner not in poll.learners:
-                current = (
-                    f"<span style='color:{TEXT_OFF}'>{esc(tr(lang, 'poll.class.not_asked'))}</span>"
-                )
-                if poll is None:
-                    current = ""
-            elif poll.answer_of(learner) is None:
-                current = (
-                    f"<span style='color:{ACCENT}'>{esc(tr(lang, 'poll.class.not_yet'))}</span>"
-                )
-            else:
-                current = esc(poll.label(poll.answer_of(learner), lang))
-                if poll.revealed:
-                    ok = poll.result.correct.get(learner)
-                    current += " \u2714" if ok else " \u2717"
+            current = "" if poll is None else _class_answer_html(poll, learner, lang)
             rules = esc(", ".join(row.rules_seen))
             rows.append(
                 f"<tr class='poll-class-row'>"

@@ -13,6 +13,10 @@ No Panel here: a :class:`Room` is plain Python that the pages (``teacher.py``, `
   seat or None, and a private token their browser keeps (only its hash is kept here) so that a
   reload or a restart reconnects them to the same participant;
 * per learner, an optional private **break-away** copy of the table, which nobody else sees;
+* a read-only **projector link** (its own random token, only its hash kept; the teacher may
+  make a new one, which turns the old one away): the projector view (``projector_page.py``)
+  shows the table and the class question, never a name, to whoever holds it or the teacher's
+  key (:meth:`Room.projector_pass`);
 * pause / resume, removal, staging a position (a scenario of ``nefertiti_core/scenarios`` by
   name: never a path), and expiry;
 * the class questions (``Room.polls``, :class:`~widgets.classroom.poll.Polls`): kept in step with
@@ -81,6 +85,9 @@ EMPTY_ROOM_TTL_S = 2 * 3600
 MAX_ROOMS_PER_CLIENT = 3
 #: The longest text a browser may hand to any room method (a code, a name, an option's text).
 MAX_INPUT = names.MAX_INPUT
+#: :meth:`Room.projector_pass` for the teacher's own browser (a projector link's pass is its
+#: number, 1 and up).
+TEACHER_PASS = 0
 #: How many times a change of the polls overtaken by another process is made again (a class
 #: answering at once through two processes: each try loses only to another's answer).
 POLL_TRIES = 20
@@ -226,6 +233,10 @@ class Room:
         #: Removed learners may not join again: their names' skeletons and devices' hashes.
         self.banned_names: set[str] = set()
         self.banned_devices: set[str] = set()
+        #: The projector link's token: its hash ("" while none was made) and how many were
+        #: made (a projector let in by an older one is turned away: :meth:`projector_admits`).
+        self.projector_hash = ""
+        self.projector_links = 0
         self.participants: dict[int, Participant] = {}
         self.next_id = 1
         self.private_tables: dict[int, History] = {}
@@ -280,6 +291,26 @@ class Room:
     # ------------------------------------------------------------------ who is who
     def is_teacher(self, secret) -> bool:
         return valid_token(secret) and hmac.compare_digest(digest(secret), self.teacher_hash)
+
+    def projector_pass(self, secret="", token="") -> int | None:
+        """Whether the projector view may be shown, and by what right: :data:`TEACHER_PASS`
+        for the teacher's key, the link's number for the current projector token, None for
+        anything else (a wrong, old or missing token). The view shows no name and changes
+        nothing, whoever opens it."""
+        if self.is_teacher(secret):
+            return TEACHER_PASS
+        with self.lock:
+            wanted, number = self.projector_hash, self.projector_links
+        if wanted and valid_token(token) and hmac.compare_digest(digest(token), wanted):
+            return number
+        return None
+
+    def projector_admits(self, projector_pass) -> bool:
+        """Whether a projector page let in with ``projector_pass`` may go on showing the room:
+        the teacher's always, a link's while no newer one was made; never a closed room's."""
+        if projector_pass is None or self.expired():
+            return False
+        return projector_pass == TEACHER_PASS or projector_pass == self.projector_links
 
     def participant(self, token) -> Participant | None:
         """The participant whose browser holds ``token`` (None for an unknown or removed one)."""
@@ -550,6 +581,22 @@ class Room:
                 return why
             self.closed = True
             return self._changed("people")
+
+    @_retried
+    def renew_projector(self, secret) -> tuple[str, int, Refusal | None]:
+        """A new projector link's token (teacher only): ``(token, its number, None)``, or
+        ``("", 0, why)``. Only its hash is kept; the link before stops working, and a projector
+        page it opened is told so (a change of the room's people: every page hears it)."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return "", 0, why
+            token = new_secret()
+            self.projector_hash, self.projector_links = digest(token), self.projector_links + 1
+            why = self._changed("people")
+            if why is not None:  # another process wrote first: the room is the database's again
+                return "", 0, why
+            return token, self.projector_links, None
 
     @_retried
     def lock_room(self, secret, locked: bool = True) -> Refusal | None:

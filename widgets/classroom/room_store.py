@@ -4,7 +4,8 @@ participant's browser token opens the same participant in the same seat.
 Two tables on the store's own ``metadata`` (``widgets.server.store``), in the same database as the saved
 games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise):
 
-* ``classroom_rooms``: the join code, the teacher secret's hash (never the secret), the table's
+* ``classroom_rooms``: the join code, the teacher secret's hash (never the secret; nor the
+  projector link's token, whose hash is in ``admission``), the table's
   whole game record (format 2, as the saved games: every branch, the current branch and step),
   the staged position's name, paused or not, the room's version, when it was last used, and
   its class questions (``polls``, schema 3: ``Polls.as_dict()`` as JSON, at most
@@ -87,7 +88,8 @@ rooms_table = Table(
     Column("next_id", Integer, nullable=False, default=1),
     # the class questions, their answers and the class record (Polls.as_dict(), JSON; schema 3)
     Column("polls", Text, nullable=False, default="", server_default=""),
-    # who may join: locked or not, the removed learners' names and devices (JSON; schema 4)
+    # who may join: locked or not, the removed learners' names and devices (JSON; schema 4);
+    # who may see the projector view: the projector link's hash and number (no new column)
     Column("admission", Text, nullable=False, default="", server_default=""),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("touched", DateTime(timezone=True), nullable=False, index=True),
@@ -518,14 +520,14 @@ def _participants(rows, seats: int) -> dict[int, Participant]:
 def _people_of(room: Room) -> tuple:
     """What the pages show of the room's people (refresh tells them only when it changed)."""
     people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
-    return people, room.paused, room.title, room.locked
+    return people, room.paused, room.title, room.locked, room.projector_links
 
 
 def _admission_text(room: Room) -> str:
-    """Who may join the room, as stored ("" for an open room that removed no one)."""
-    if not (
-        room.locked or room.closed or room.opened_by or room.banned_names or room.banned_devices
-    ):
+    """Who may join the room and see its projector view, as stored ("" for an open room that
+    removed no one and made no projector link)."""
+    kept = (room.locked, room.closed, room.opened_by, room.banned_names, room.banned_devices)
+    if not any(kept) and not room.projector_hash:
         return ""
     return json.dumps(
         {
@@ -534,6 +536,9 @@ def _admission_text(room: Room) -> str:
             "opened_by": room.opened_by,
             "banned_names": sorted(room.banned_names),
             "banned_devices": sorted(room.banned_devices),
+            # the projector link: its token's hash (never the token) and its number
+            "projector_hash": room.projector_hash,
+            "projector_links": room.projector_links,
         }
     )
 
@@ -549,6 +554,11 @@ def _admission_into(room: Room, text: str) -> None:
     room.opened_by = str(data.get("opened_by", ""))
     room.banned_names = {str(n) for n in data.get("banned_names", [])}
     room.banned_devices = {str(d) for d in data.get("banned_devices", [])}
+    projector_hash = data.get("projector_hash", "")
+    links = data.get("projector_links", 0)
+    valid = isinstance(projector_hash, str) and len(projector_hash) == 64
+    room.projector_hash = projector_hash if valid else ""
+    room.projector_links = links if valid and isinstance(links, int) and links > 0 else 0
 
 
 def _rows(room: Room) -> tuple[str, dict, list[dict]]:

@@ -12,6 +12,7 @@ import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
+from widgets.classroom.projector_links import ProjectorLinks
 from widgets.classroom.room import (
     Refusal,
     Room,
@@ -266,9 +267,17 @@ class TeacherPage(pn.viewable.Viewer):
             align_items="flex-start",
             sizing_mode="stretch_width",
         )
+        # the projector view: in a new window here, or a read-only link for another computer
+        self.projector_links = ProjectorLinks(room, key, host=self.host, lang=self.lang)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
-            pn.Column(self._join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
+            pn.Column(
+                self._join_card,
+                self.projector_links,
+                styles=CARD,
+                sizing_mode="stretch_width",
+                margin=(5, 5),
+            ),
             self.decision_box,
             people_card,
             lead_card,
@@ -314,6 +323,7 @@ class TeacherPage(pn.viewable.Viewer):
             f" · <span class='room-code'>{esc(room.code)}</span></h2>"
         )
         self._join_card.object = self._join_html(lang)
+        self.projector_links.lang = lang
         people = sorted(room.people(), key=lambda p: p.id)
         items = []
         for person in people:

@@ -204,11 +204,14 @@ PHONE_READY_PAGE = """{% extends base %}
 {% endblock %}"""
 
 
-@functools.lru_cache(maxsize=1)
-def _page_template():
+@functools.lru_cache(maxsize=8)
+def _page_template(head: str = ""):
     from panel.io.resources import BASE_TEMPLATE
 
-    return BASE_TEMPLATE.environment.from_string(PHONE_READY_PAGE, {"base": BASE_TEMPLATE})
+    text = PHONE_READY_PAGE
+    if head:  # taken as it is (no template syntax inside)
+        text = text.replace("{% endblock %}", "{% raw %}" + head + "{% endraw %}\n{% endblock %}")
+    return BASE_TEMPLATE.environment.from_string(text, {"base": BASE_TEMPLATE})
 
 
 #: Where a page's ``prepare`` runs (deferred_page): reading the store never holds the event loop.
@@ -251,10 +254,11 @@ def off_the_loop(work, then) -> None:
     _prepare_pool().submit(work).add_done_callback(done)
 
 
-def deferred_page(build, prepare=None):
+def deferred_page(build, prepare=None, head: str = ""):
     """What a served page load builds: a spinner, and the page itself (``build()``) once the
     browser's websocket connects (``holder.page`` then holds it). The page's HTML is
-    :data:`PHONE_READY_PAGE`.
+    :data:`PHONE_READY_PAGE`, with ``head`` (fixed HTML: a ``<script>`` that must run before
+    anything else, at the page's first parse) added to its head.
 
     A page load from a script or an ``<img>`` tag (which never runs the page's JavaScript) then
     costs a few milliseconds instead of a whole page (about half a second of the server's CPU
@@ -302,6 +306,6 @@ def deferred_page(build, prepare=None):
         _prepare_pool().submit(prepare).add_done_callback(prepared)
 
     if pn.state.curdoc is not None:
-        pn.state.curdoc.template = _page_template()
+        pn.state.curdoc.template = _page_template(head)
     pn.state.onload(load)
     return holder

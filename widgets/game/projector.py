@@ -113,7 +113,9 @@ class ProjectorBar(pn.viewable.Viewer):
 
     session = param.ClassSelector(class_=GameSession)
 
-    def __init__(self, session: GameSession, **params):
+    def __init__(self, session: GameSession, buttons: bool = True, **params):
+        """``buttons``: Undo and Redo beside the banner (False: the words only, for a view that
+        changes nothing, such as a classroom's projector)."""
         super().__init__(session=session, **params)
         # Both keep their height whatever they say (a longer text scrolls inside): the board
         # below them does not jump in size from one step to the next.
@@ -144,8 +146,9 @@ class ProjectorBar(pn.viewable.Viewer):
         )
         self.undo_button.on_click(self._on_undo)
         self.redo_button.on_click(self._on_redo)
+        shown = (self.undo_button, self.redo_button) if buttons else ()
         self._layout = pn.Column(
-            pn.Row(self._banner, self.undo_button, self.redo_button, sizing_mode="stretch_width"),
+            pn.Row(self._banner, *shown, sizing_mode="stretch_width"),
             self._last,
             sizing_mode="stretch_width",
             margin=0,
