@@ -202,7 +202,8 @@ def test_a_hung_database_leaves_every_other_page_answering_and_loses_nothing(
 
 
 @pytest.fixture()
-def sqlite_server(tmp_path):
+def sqlite_server(tmp_path, monkeypatch):
+    monkeypatch.delenv("NEFERTITI_STORE_URL", raising=False)  # the module's PostgreSQL: not here
     server = Server(tmp_path / "home")
     server.start()
     yield server
@@ -228,7 +229,10 @@ def test_a_move_shown_just_before_a_sigkill_is_there_after_the_restart(chromium,
     teacher_context.close()
 
 
-def test_a_store_that_cannot_be_opened_is_said_on_the_teachers_page(chromium, tmp_path):
+def test_a_store_that_cannot_be_opened_is_said_on_the_teachers_page(
+    chromium, tmp_path, monkeypatch
+):
+    monkeypatch.delenv("NEFERTITI_STORE_URL", raising=False)  # the default SQLite file, broken
     home = tmp_path / "home"
     home.mkdir()
     (home / "games.sqlite3").write_bytes(b"this is not a database" * 100)
