@@ -319,6 +319,39 @@ def _join_from_a_phone(klass, server, name: str, locale: str):
     return page
 
 
+def test_the_teacher_gives_a_new_join_code_and_only_it_lets_newcomers_in(klass, server):
+    """The join code got out (a photo of the projector): the teacher presses New join code on
+    the projected page, which shows the new code (title, card, QR). A German phone with the old
+    code is refused in German; a Chinese phone with the new code joins; a learner already in
+    reloads her page (her address has the room's own code, her cookie her token) and is in."""
+    teacher, old = klass.teacher, klass.code
+    qr_before = teacher.locator(".room-qr").inner_html()
+    teacher.locator(".room-new-code button").click()
+    expect(teacher.locator(".room-code")).not_to_have_text(old)
+    new = teacher.locator(".room-code").inner_text().strip()
+    assert len(new) == 8 and new != old
+    expect(teacher.locator(".room-join-code")).to_have_text(f"{new[:4]} {new[4:]}")
+    assert teacher.locator(".room-qr").inner_html() != qr_before
+    shot(teacher, "teacher-1024-new-join-code")
+    german = _join_from_a_phone(klass, server, "Dora", "de-DE")  # the old code
+    expect(german.get_by_text("Mit diesem Code kommt niemand mehr herein")).to_be_visible(
+        timeout=LOAD_MS
+    )
+    shot(german, "phone-de-old-code-refused")
+    people = teacher.locator(".room-person")
+    expect(people).to_have_count(3)
+    klass.code = new
+    chinese = _join_from_a_phone(klass, server, "李华", "zh-CN")
+    expect(chinese.locator(".room-status")).to_contain_text("李华", timeout=LOAD_MS)
+    expect(people).to_have_count(4)
+    anna = klass.learners["blue"]
+    anna.reload(timeout=LOAD_MS)
+    status = anna.locator(".room-status")
+    expect(status).to_have_attribute("data-seat", str(SEAT["blue"]), timeout=LOAD_MS)
+    expect(status).to_contain_text("You are Anna")
+    expect(people).to_have_count(4)  # she came back as herself, not as a newcomer
+
+
 def test_the_teacher_locks_then_closes_the_room_and_phones_are_told_in_their_language(
     klass, server
 ):
@@ -334,7 +367,7 @@ def test_the_teacher_locks_then_closes_the_room_and_phones_are_told_in_their_lan
     chinese = _join_from_a_phone(klass, server, "\u0410nna", "zh-CN")
     expect(chinese.get_by_text("看起来和他一样")).to_be_visible(timeout=LOAD_MS)
     shot(chinese, "phone-zh-look-alike-refused")
-    expect(teacher.locator(".room-person")).to_have_count(3)  # nobody new got in
+    expect(teacher.locator(".room-person")).to_have_count(4)  # nobody new got in
     teacher.locator(".room-close button").click()
     late = _join_from_a_phone(klass, server, "Eve", "de-DE")
     expect(late.get_by_text("Kein offener Raum hat diesen Code")).to_be_visible(timeout=LOAD_MS)

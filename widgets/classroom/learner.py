@@ -172,8 +172,10 @@ class LearnerPage(pn.viewable.Viewer):
             self._tries += 1
             self._say(Refusal("room.refuse.no_room").text(self.lang))
             return False
-        person, token, why = room.join(name, self.lang, device=self.device)
+        person, token, why = room.join(name, self.lang, device=self.device, code=code)
         if why is not None:
+            if why.key == "room.refuse.old_code":  # counted as a wrong code
+                self._tries += 1
             self._say(why.text(self.lang))
             return False
         self._keep.value = json.dumps(
@@ -278,7 +280,7 @@ class LearnerPage(pn.viewable.Viewer):
         session, lang = self.session, self.session.lang
         self._title.object = (
             f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
-            f" · {esc(self.room.code)}</h2>"
+            f" · {esc(self.room.join_code)}</h2>"
         )
         self._status.object = status_html(session, lang)
         self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")

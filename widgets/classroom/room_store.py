@@ -4,13 +4,15 @@ participant's browser token opens the same participant in the same seat.
 Two tables on the store's own ``metadata`` (``widgets.server.store``), in the same database as the saved
 games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise):
 
-* ``classroom_rooms``: the join code, the teacher secret's hash (never the secret), the table's
+* ``classroom_rooms``: the room's code (its identity), the teacher secret's hash (never the secret), the table's
   whole game record (format 2, as the saved games: every branch, the current branch and step),
   the staged position's name, paused or not, the room's version, when it was last used, and
   its class questions (``polls``, schema 3: ``Polls.as_dict()`` as JSON, at most
   ``MAX_POLLS_CHARS``; the questions asked, every answer, the reveals and the class record;
   read back through ``Polls.from_dict``, every answer checked again by the engine: a value
-  that cannot be read is left out with a warning, the room loads without its questions);
+  that cannot be read is left out with a warning, the room loads without its questions) and
+  who may join it (``admission``, schema 4, JSON: locked or closed, the removed learners' names
+  and devices, and the join code when the teacher changed it, with the earlier ones);
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
 
@@ -61,7 +63,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from widgets.classroom.poll import Polls
-from widgets.classroom.room import Participant, Room, Rooms
+from widgets.classroom.room import MAX_OLD_CODES, Participant, Room, Rooms, normal_code
 from widgets.server.store import _OPEN_LOCK, get_store, metadata
 
 log = logging.getLogger("widgets.classroom.store")
@@ -338,10 +340,28 @@ class RoomStore:
             return "push"
         return "reveal" if now["revealed"] and not was["revealed"] else "answer"
 
+    def _code_of(self, code: str) -> str:
+        """The identity of the stored room whose join code (current or earlier) is ``code``, or
+        ``code`` itself (the admission's JSON holds them: a room's identity is its key)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(rooms_table.c.code, rooms_table.c.admission).where(
+                    rooms_table.c.admission.contains(f'"{code}"')
+                )
+            ).all()
+        for row in rows:
+            join_code, old_codes = _join_codes(row.code, row.admission)
+            if code == join_code or code in old_codes:
+                return row.code
+        return code
+
     def load_one(self, code: str) -> Room | None:
-        """The room ``code`` read from the database (another process opened it), shared."""
+        """The room known by ``code`` (its identity or a join code) read from the database
+        (another process opened it), shared."""
         try:
             row, people = self._read(code)
+            if row is None:
+                row, people = self._read(self._code_of(code))
         except (SQLAlchemyError, OSError) as error:
             log.warning("room %s was not read: %s", code, error)
             return None
@@ -467,24 +487,47 @@ class RoomStore:
 def _people_of(room: Room) -> tuple:
     """What the pages show of the room's people (refresh tells them only when it changed)."""
     people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
-    return people, room.paused, room.title, room.locked
+    return people, room.paused, room.title, room.locked, room.join_code
 
 
 def _admission_text(room: Room) -> str:
-    """Who may join the room, as stored ("" for an open room that removed no one)."""
+    """Who may join the room, as stored ("" for an open room that removed no one and joins by
+    its own code); a join code the teacher gave it, and the earlier ones, are kept here."""
+    changed_code = room.join_code != room.code
     if not (
-        room.locked or room.closed or room.opened_by or room.banned_names or room.banned_devices
+        room.locked
+        or room.closed
+        or room.opened_by
+        or room.banned_names
+        or room.banned_devices
+        or changed_code
     ):
         return ""
-    return json.dumps(
-        {
-            "locked": room.locked,
-            "closed": room.closed,
-            "opened_by": room.opened_by,
-            "banned_names": sorted(room.banned_names),
-            "banned_devices": sorted(room.banned_devices),
-        }
-    )
+    data = {
+        "locked": room.locked,
+        "closed": room.closed,
+        "opened_by": room.opened_by,
+        "banned_names": sorted(room.banned_names),
+        "banned_devices": sorted(room.banned_devices),
+    }
+    if changed_code:
+        data.update(join_code=room.join_code, old_codes=room.old_codes)
+    return json.dumps(data)
+
+
+def _join_codes(code: str, text: str) -> tuple[str, list[str]]:
+    """A stored room's join code and earlier ones (its identity and none, unless changed); a
+    value that is not a code is left out."""
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    join_code = normal_code(data.get("join_code")) or code
+    old = data.get("old_codes")
+    old = [normal_code(c) for c in old[:MAX_OLD_CODES]] if isinstance(old, list) else []
+    return join_code, [c for c in old if c and c not in (code, join_code)]
 
 
 def _admission_into(room: Room, text: str) -> None:
@@ -498,6 +541,7 @@ def _admission_into(room: Room, text: str) -> None:
     room.opened_by = str(data.get("opened_by", ""))
     room.banned_names = {str(n) for n in data.get("banned_names", [])}
     room.banned_devices = {str(d) for d in data.get("banned_devices", [])}
+    room.join_code, room.old_codes = _join_codes(room.code, text)
 
 
 def _rows(room: Room) -> tuple[str, dict, list[dict]]:
