@@ -300,6 +300,24 @@ def _report_callback_error(error: BaseException) -> None:
         log.debug("could not notify the session", exc_info=True)
 
 
+def tell_choice_refused(_widget=None) -> None:
+    """A choice the page's browser sent that its widget does not offer, refused
+    (``widgets.server.patches.FORGED_CHOICES``): the page is told in its language, on its game's
+    error line and in a notification."""
+    import panel as pn
+
+    from nefertiti_core.engine.i18n import tr
+    from widgets.game.language import page_language
+    from widgets.game.session import page_session
+
+    text = tr(page_language(), "panel.error.no_such_choice")
+    session = page_session()
+    if session is not None:
+        session.error = text
+    if pn.state.notifications is not None:
+        pn.state.notifications.warning(html.escape(text))
+
+
 def _warm_practice() -> None:
     """Make the Practice view's first exercises in a thread at start-up, so the first page that
     opens Practice does not play a game on the event loop while every other page waits."""
@@ -330,6 +348,9 @@ def serve(
     from widgets.server.state import SERVED
 
     install_handlers()
+    from widgets.server import patches
+
+    patches.choice_refused = tell_choice_refused
     _warm_practice()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
