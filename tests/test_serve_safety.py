@@ -546,3 +546,38 @@ def test_a_panel_the_servers_limits_were_not_made_for_stops_it_in_one_line(monke
     assert S.run(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Panel patch 'websocket' not applied (panel 2.0.0" in err[0]
+
+
+def test_the_ping_timeout_is_one_tornado_keeps_and_the_server_warns_of_nothing(tmp_path):
+    """Tornado (6.5 on, tornado/websocket.py ``ping_timeout``) takes no ping timeout longer than
+    the ping interval: it used the interval instead and warned when the first page connected, so
+    the documented 60 s were really 20. The configured values are the ones it keeps, and a served
+    page's websocket, pinged, leaves no such warning in the server's output."""
+    assert 0 < S.PING_TIMEOUT_S <= S.PING_INTERVAL_S
+    from tornado.ioloop import IOLoop
+
+    port = free_port()
+    log = tmp_path / "server.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE.format(extra="").replace("PORT", str(port))],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        from support import wait_for_http
+
+        wait_for_http(f"http://127.0.0.1:{port}/tutor")
+        connection = _websocket_from(port, _token(get(port, "/tutor")), "127.0.0.1")
+        # the server's first message (Bokeh's ACK) comes once the websocket is open and its
+        # pinging has started (Tornado reads the timeout then); one more request after it
+        assert IOLoop.current().run_sync(connection.read_message, timeout=60)
+        assert status(get(port, "/tutor")) == 200
+        connection.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    output = log.read_text()
+    assert f"Launching server at http://127.0.0.1:{port}" in output, output[-2000:]
+    assert "websocket_ping_timeout" not in output, output[-2000:]

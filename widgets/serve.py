@@ -52,9 +52,12 @@ COMPONENT_MODULES: frozenset[str] = frozenset()
 UNUSED_SESSION_MS = 15_000
 CHECK_UNUSED_MS = 5_000
 #: Websocket pings: a page that is gone without closing (a laptop's lid shut, a dropped Wi-Fi)
-#: is noticed when it stops answering them.
+#: is noticed when it stops answering them: pinged every PING_INTERVAL_S, its connection closed
+#: when a ping has no answer within PING_TIMEOUT_S (so at most about 40 s after it went).
+#: Tornado (6.5 on) takes no timeout longer than the interval: it would use the interval and warn
+#: at every start.
 PING_INTERVAL_S = 20
-PING_TIMEOUT_S = 60
+PING_TIMEOUT_S = 20
 #: Largest message a page may send (Bokeh's default is 20 MB): an upload travels as one message,
 #: base64-encoded; nefertiti_core.engine.limits.MAX_FILE_BYTES (1 MiB) is about 1.4 MB of it. A larger
 #: message closes that page's connection (its game is autosaved); the memory a session can make
