@@ -270,9 +270,20 @@ def _install_websocket() -> bool:
         SERVED.opened(self)
         return original_open(self, *args, **kwargs)
 
-    def on_message(self, *args, **kwargs):
-        SERVED.message(self)
-        return original_message(self, *args, **kwargs)
+    def on_message(self, fragment, *args, **kwargs):
+        if not SERVED.message(self, len(fragment)):
+            log.warning(
+                "closing a page's connection from %s: it sent more than its budget of bytes",
+                self.request.remote_ip,
+            )
+            connection = self.ws_connection  # (close() forgets it)
+            self.close(1009, "too much data")
+            # at once, as Tornado does for a message over the cap: a graceful close goes on
+            # reading (and handing on) what the client sends for up to 5 s
+            if connection is not None:
+                connection._abort()  # noqa: SLF001  framework private
+            return None
+        return original_message(self, fragment, *args, **kwargs)
 
     open_.__wrapped__, on_message.__wrapped__ = original_open, original_message
     handler.open, handler.on_message = open_, on_message
@@ -283,7 +294,8 @@ def _install_websocket() -> bool:
 #: (Bokeh writes one update as several small frames and nobody sets it, so with Nagle's algorithm
 #: the later frames wait for the browser's acknowledgement: about 40 ms of a 55 ms click here)
 #: and tells :data:`widgets.server.state.SERVED` of the socket; ``on_message`` tells it that the
-#: page spoke (the idle timeout, the garbage collection pacing). One wrapper per method.
+#: page spoke (the idle timeout, the garbage collection pacing) and how much it sent: a page past
+#: its byte budget has its connection closed. One wrapper per method.
 WEBSOCKET = Patch(
     name="websocket",
     panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4 (its WSHandler is Bokeh's, 3.9.2)
