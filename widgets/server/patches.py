@@ -384,8 +384,16 @@ def _refuse_choice(widget, value) -> None:
 
     doc = state.curdoc
     if widget is not None and doc is not None and doc.session_context is not None:
-        # the browser shows the choice it made up: shown again as the server has it
-        doc.add_next_tick_callback(lambda: widget.param.trigger("value"))
+        # the browser shows the choice it made up: its model shown again as the server has it
+        # (on the next tick; the widget's watchers are not called: nothing changed)
+        doc.add_next_tick_callback(lambda: _show_again(widget, doc))
+
+
+def _show_again(widget, doc) -> None:
+    props = widget._process_param_change({"value": widget.value})  # noqa: SLF001  framework private
+    for model, _ in list(widget._models.values()):  # noqa: SLF001  framework private
+        if model.document is doc:
+            model.update(**props)
 
 
 def _offered_index(widget, index) -> bool:
