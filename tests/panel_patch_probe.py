@@ -145,6 +145,33 @@ def websocket_nodelay() -> bool:
         thread.stop()
 
 
+def forged_choices() -> dict:
+    """What a forged choice does to a RadioButtonGroup and a Select (a change of their models, as
+    a browser's message makes it): the error Panel raises, or the value it takes."""
+    import logging
+
+    import panel as pn
+    from bokeh.document import Document
+
+    logging.getLogger("panel").setLevel(logging.CRITICAL)  # Panel logs the traceback: not here
+    out = {}
+    doc = Document()
+    for kind, attr, forged in (
+        ("RadioButtonGroup", "active", 99),
+        ("RadioButtonGroup", "active", -1),
+        ("Select", "value", "bogus"),
+    ):
+        widget = getattr(pn.widgets, kind)(options=["en", "de", "zh"], value="en")
+        model = widget.get_root(doc)
+        try:
+            setattr(model, attr, forged)
+            result = widget.value
+        except Exception as error:
+            result = f"{type(error).__name__}: {error}"
+        out[f"{kind} {forged}"] = result
+    return out
+
+
 def main(mode: str) -> None:
     if mode == "on":
         from widgets.server import patches as _panel_patches
@@ -162,6 +189,7 @@ def main(mode: str) -> None:
         "left_frozen": frozen,
         "click_in_its_document": voila_click_document(),
         "nodelay": websocket_nodelay(),
+        "forged_choices": forged_choices(),
     }
     print(json.dumps(out))  # the last line (Panel prints "Launching server" before it)
     sys.stdout.flush()

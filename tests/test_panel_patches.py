@@ -82,6 +82,18 @@ def test_websocket_nodelay_panel_does_not_set_it_and_the_patch_does(probe):
     assert probe["on"]["nodelay"] is True
 
 
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
+def test_forged_choices_raise_or_pick_from_the_end_without_the_patch_and_are_refused_with_it(probe):
+    """The attack of #29: an index past the end raises "list index out of range" (a traceback
+    in the log, that text on the page), a negative one picks an option counted from the end, a
+    value no option has raises "not in list". With the patch each leaves the widget as it was."""
+    off, on = probe["off"]["forged_choices"], probe["on"]["forged_choices"]
+    assert off["RadioButtonGroup 99"] == "IndexError: list index out of range"
+    assert off["RadioButtonGroup -1"] == "zh"
+    assert off["Select bogus"].startswith("ValueError") and "not in list" in off["Select bogus"]
+    assert on == {"RadioButtonGroup 99": "en", "RadioButtonGroup -1": "en", "Select bogus": "en"}
+
+
 def test_every_patch_covers_the_installed_versions():
     """The installed Panel/Bokeh are within every patch's bounds (else the patches are not
     applied: widen the bounds once the tests above pass on the new version)."""
@@ -164,7 +176,9 @@ def test_the_bokeh_internals_read_still_answer_on_the_installed_bokeh():
 def test_the_served_app_wraps_each_framework_method_once_and_only_in_the_patches_module():
     """``apply_server`` twice wraps each handler method once; and no other module of the tutor
     assigns to a Panel, Bokeh or Tornado object or hangs its own attributes on one."""
+    from bokeh.server.session import ServerSession
     from panel.io import server
+    from panel.widgets import RadioButtonGroup, Select
 
     PP.apply_server()
     PP.apply_server()
@@ -173,6 +187,9 @@ def test_the_served_app_wraps_each_framework_method_once_and_only_in_the_patches
         server.WSHandler.on_message,
         server.DocHandler.get,
         server.AutoloadJsHandler.get,
+        RadioButtonGroup._process_property_change,  # private: the method the patch wraps
+        Select._process_property_change,  # private: the method the patch wraps
+        ServerSession._handle_patch,  # private: the method the patch wraps
     ):
         assert "patches._install_" in f"{method.__module__}.{method.__qualname__}", method
         inner = method.__wrapped__

@@ -144,6 +144,35 @@ def test_a_learner_whose_process_died_finds_room_and_seat_on_the_other(two, post
         fresh.close()
 
 
+def test_a_new_join_code_made_on_one_process_is_the_only_one_the_other_admits(two, postgres_url):
+    a, b = two
+    room_a, room_b, key, anna_token, _ = a_class(a, b)
+    first = room_a.code
+    assert room_a.change_join_code(key, taken=a.rooms.taken) is None
+    new = room_a.join_code
+    assert wait_for(lambda: room_b.join_code == new, 2), "process B never heard the new code"
+    assert b.rooms.find(new) is room_b
+    assert room_b.join("Carl", code=first)[2].key == "room.refuse.old_code"
+    carl, _, why = room_b.join("Carl", code=new)
+    assert why is None
+    # a process that never held the room finds it by the new code (read from the database),
+    # knows the old one only to refuse it, and Anna's token still opens it
+    fresh = Process(postgres_url)
+    try:
+        room_c = fresh.rooms.find(new.lower())
+        assert room_c is not None and room_c.code == first and room_c.join_code == new
+        assert room_c.participant(anna_token).name == "Anna"
+        assert room_c.join("Dora", code=first)[2].key == "room.refuse.old_code"
+    finally:
+        fresh.close()
+    fresher = Process(postgres_url)
+    try:  # found by the old code too, to be told it no longer lets anyone in
+        room_d = fresher.rooms.find(first)
+        assert room_d is not None and room_d.join_code == new
+    finally:
+        fresher.close()
+
+
 def test_many_participants_in_two_processes_lose_and_double_no_move(two):
     """The concurrency run (threads as browsers, two room caches as the two processes)."""
     a, b = two

@@ -257,6 +257,51 @@ def test_a_locked_room_takes_no_one_new_and_keeps_those_in_it(room):
     join(room, "Ben")
 
 
+def test_a_new_join_code_lets_newcomers_in_and_the_old_one_no_one():
+    """The teacher's New join code: the code that got out (a photo of the projector) admits no
+    one, in the learner's own language; the new one does; those already in are still found by
+    the room's identity (their address and cookie) with their token."""
+    rooms = Rooms()
+    room, secret, _ = rooms.open()
+    other, _, _ = rooms.open()
+    first = room.code
+    anna, token, why = room.join("Anna", code=first)
+    assert why is None
+    refused(room.change_join_code(token))  # a learner cannot change it
+    assert room.change_join_code(secret, taken=rooms.taken) is None
+    second = room.join_code
+    assert second != first and room.code == first  # the identity stays
+    assert len(second) == CODE_LENGTH and set(second) <= set(CODE_ALPHABET)
+    assert not other.known_by(second)
+    why = refused(room.join("Ben", code=first)[2])
+    assert why.key == "room.refuse.old_code"
+    assert "no longer lets anyone in" in why.text("en")
+    assert "kommt niemand mehr herein" in why.text("de") and "不能再加入" in why.text("zh")
+    # typed as people type it
+    ben, _, why = room.join("Ben", "zh", code=second[:4].lower() + " " + second[4:])
+    assert why is None and ben.lang == "zh"
+    # those already in: found by the identity and their token; newcomers by the new code
+    assert rooms.find(first) is room and room.participant(token) is anna
+    assert rooms.find(second) is room
+    # changed again: both earlier codes admit no one (and are still known, to say so)
+    assert room.change_join_code(secret, taken=rooms.taken) is None
+    for old in (first, second):
+        assert rooms.find(old) is room
+        assert refused(room.join("Carl", code=old)[2]).key == "room.refuse.old_code"
+    assert room.join("Carl", code=room.join_code)[2] is None
+    assert rooms.find(other.code) is other  # the other room keeps its own code
+
+
+def test_a_new_join_code_is_none_another_room_is_known_by(monkeypatch):
+    rooms = Rooms()
+    room, secret, _ = rooms.open()
+    other, _, _ = rooms.open()
+    drawn = iter([room.code, other.code, "ABCDEFGH"])
+    monkeypatch.setattr("widgets.classroom.room.new_code", lambda: next(drawn))
+    assert room.change_join_code(secret, taken=rooms.taken) is None
+    assert room.join_code == "ABCDEFGH"
+
+
 def test_reconnect_by_token_and_removal(room):
     anna, token = join(room, "Anna")
     room.assign_seat(room.secret, anna.id, 2)

@@ -214,3 +214,23 @@ def test_the_shared_board_and_words_are_what_each_page_would_draw_alone(klass):
     # the pages do not share the lists they were handed
     source(ana.board, "board-servants").data["x"].append(99.0)
     assert 99.0 not in source(ben.board, "board-servants").data["x"]
+
+
+def test_the_teachers_new_join_code_is_shown_and_only_it_lets_newcomers_in(klass):
+    """New join code on the teacher's page: the card, the QR's link and the title show the new
+    code; a learner typing the old one is refused in their language; the new one admits."""
+    teacher, ana, _ben = klass
+    old = teacher.room.join_code
+    teacher.code_button.clicks += 1
+    new = teacher.room.join_code
+    assert new != old and teacher.room.code == old
+    shown = html(teacher)
+    assert f"{new[:4]} {new[4:]}" in shown and f"{old[:4]} {old[4:]}" not in shown
+    assert teacher.learner_link.endswith(f"/join?code={new}")
+    german = LearnerPage(teacher.rooms, lang="de")
+    assert not german.join(old, "Dora")
+    assert tr("de", "room.refuse.old_code") in html(german)
+    assert german.join(new, "Dora")
+    assert ana.room.participant(ana.token) is not None  # those already in stay in
+    again = LearnerPage(teacher.rooms, code=old, cookies={f"nefertiti_room_{old}": ana.token})
+    assert again.room is teacher.room and again.token == ana.token  # a reload: still in

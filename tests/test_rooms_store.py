@@ -89,6 +89,27 @@ def test_a_locked_room_and_its_removed_learners_stay_so_after_a_restart(engine):
     assert back.join("Eve", device="f" * 32)[2].key == "room.refuse.removed"
 
 
+def test_a_new_join_code_stays_after_a_restart(engine):
+    rooms = Rooms()
+    store = connect(rooms, engine)
+    room, key, _ = rooms.open()
+    anna, token, _ = room.join("Anna", code=room.code)
+    room.change_join_code(key)
+    second = room.join_code
+    room.change_join_code(key)
+    store.flush()
+    again = Rooms()
+    connect(again, engine)
+    back = again.find(room.join_code)
+    assert back is not None and back.code == room.code
+    assert back.join_code == room.join_code and back.old_codes == [second]
+    assert again.find(room.code) is back and again.find(second) is back
+    assert back.participant(token).name == "Anna"  # her cookie still opens the room
+    for old in (room.code, second):
+        assert back.join("Ben", code=old)[2].key == "room.refuse.old_code"
+    assert back.join("Ben", code=room.join_code)[2] is None
+
+
 def test_no_secret_or_token_is_written(engine):
     rooms = Rooms()
     store = connect(rooms, engine)

@@ -467,7 +467,7 @@ def test_docs_security_names_only_limits_that_exist():
     assert "`MAX_FILE_BYTES` (1 MiB)" in text and limits.MAX_FILE_BYTES == 1 << 20
     assert "`MAX_STEPS` (5,000 steps)" in text and limits.MAX_STEPS == 5_000
     assert "`MAX_NAME_CHARS` (60" in text and limits.MAX_NAME_CHARS == 60
-    assert "`MAX_MESSAGE_BYTES` (8 MiB)" in text and S.MAX_MESSAGE_BYTES == 8 << 20
+    assert "`MAX_MESSAGE_BYTES` (1.5 MiB)" in text and S.MAX_MESSAGE_BYTES == 3 << 19
     assert f"default {S.MAX_SESSIONS})" in text and f"default {S.SESSIONS_PER_MINUTE})" in text
     assert f"default {S.SESSIONS_PER_CLIENT})" in text
 
@@ -546,3 +546,109 @@ def test_a_panel_the_servers_limits_were_not_made_for_stops_it_in_one_line(monke
     assert S.run(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "Panel patch 'websocket' not applied (panel 2.0.0" in err[0]
+
+
+def test_the_ping_timeout_is_one_tornado_keeps_and_the_server_warns_of_nothing(tmp_path):
+    """Tornado (6.5 on, tornado/websocket.py ``ping_timeout``) takes no ping timeout longer than
+    the ping interval: it used the interval instead and warned when the first page connected, so
+    the documented 60 s were really 20. The configured values are the ones it keeps, and a served
+    page's websocket, pinged, leaves no such warning in the server's output."""
+    assert 0 < S.PING_TIMEOUT_S <= S.PING_INTERVAL_S
+    from tornado.ioloop import IOLoop
+
+    port = free_port()
+    log = tmp_path / "server.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE.format(extra="").replace("PORT", str(port))],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        from support import wait_for_http
+
+        wait_for_http(f"http://127.0.0.1:{port}/tutor")
+        connection = _websocket_from(port, _token(get(port, "/tutor")), "127.0.0.1")
+        # the server's first message (Bokeh's ACK) comes once the websocket is open and its
+        # pinging has started (Tornado reads the timeout then); one more request after it
+        assert IOLoop.current().run_sync(connection.read_message, timeout=60)
+        assert status(get(port, "/tutor")) == 200
+        connection.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    output = log.read_text()
+    assert f"Launching server at http://127.0.0.1:{port}" in output, output[-2000:]
+    assert "websocket_ping_timeout" not in output, output[-2000:]
+
+
+def _read(connection, timeout: float = 60):
+    """The server's next Bokeh message (its three fragments), or None once it closed."""
+    from tornado.ioloop import IOLoop
+
+    fragments = []
+    for _ in range(3):
+        fragment = IOLoop.current().run_sync(connection.read_message, timeout=timeout)
+        if fragment is None:
+            return None
+        fragments.append(fragment)
+    return fragments
+
+
+def _send(connection, *fragments: str) -> None:
+    from tornado.ioloop import IOLoop
+
+    async def send():
+        for fragment in fragments:
+            await connection.write_message(fragment)
+
+    IOLoop.current().run_sync(send, timeout=60)
+
+
+def _patch_doc(n: int, size: int) -> tuple[str, str, str]:
+    """A Bokeh message (header, metadata, content) of ``size`` bytes of content: an empty
+    PATCH-DOC with padding, which Bokeh reads whole."""
+    header = json.dumps({"msgid": str(n), "msgtype": "PATCH-DOC", "num_buffers": 0})
+    return header, "{}", '{"events":[],"pad":"' + "A" * (size - 30) + '"}'
+
+
+def test_a_message_over_the_cap_closes_that_connection_and_the_server_serves_on(server):
+    base, port, process = server
+    connection = _websocket_from(port, _token(get(port, "/tutor")), "127.0.0.1")
+    assert _read(connection) is not None  # Bokeh's ACK: the page is open
+    _send(connection, *_patch_doc(1, S.MAX_MESSAGE_BYTES - 4096))  # as large as may be: read
+    assert _read(connection) is not None  # Bokeh's OK
+    _send(connection, "x" * (S.MAX_MESSAGE_BYTES + 1))
+    assert _read(connection) is None  # closed
+    assert connection.close_code == 1009  # "message too big"
+    assert status(get(port, "/tutor")) == 200 and process.poll() is None
+
+
+def test_a_client_sending_the_largest_messages_without_pause_is_cut_off_and_another_is_not(server):
+    """Messages just under the cap, one after the other: past the page's byte budget
+    (``MESSAGE_BYTES_PER_WINDOW`` in ``MESSAGE_WINDOW_S`` seconds) its connection is closed;
+    another computer's page opens and is answered meanwhile."""
+    from widgets.server.limits import MESSAGE_BYTES_PER_WINDOW
+
+    base, port, process = server
+    flood = _websocket_from(port, _token(get(port, "/tutor", source="127.0.0.9")), "127.0.0.9")
+    assert _read(flood) is not None
+    size = S.MAX_MESSAGE_BYTES - 4096
+    sent = 0
+    from tornado.websocket import WebSocketClosedError
+
+    with pytest.raises(WebSocketClosedError):
+        for n in range(1, 100):
+            _send(flood, *_patch_doc(n, size))
+            sent += size
+            if _read(flood) is None:  # each message answered (OK) until the connection closes
+                raise WebSocketClosedError()
+    assert MESSAGE_BYTES_PER_WINDOW < sent <= MESSAGE_BYTES_PER_WINDOW + 2 * size
+    assert flood.close_code == 1009
+    other = _websocket_from(port, _token(get(port, "/tutor", source="127.0.0.10")), "127.0.0.10")
+    assert _read(other) is not None
+    _send(other, *_patch_doc(1, 1000))
+    assert _read(other) is not None
+    other.close()
+    assert process.poll() is None

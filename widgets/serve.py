@@ -33,6 +33,7 @@ import sys
 
 from widgets.server.limits import (
     MAX_SESSIONS,
+    MESSAGE_BYTES_PER_WINDOW,
     SESSIONS_PER_CLIENT,
     SESSIONS_PER_MINUTE,
     SessionGuard,
@@ -53,14 +54,20 @@ COMPONENT_MODULES: frozenset[str] = frozenset()
 UNUSED_SESSION_MS = 15_000
 CHECK_UNUSED_MS = 5_000
 #: Websocket pings: a page that is gone without closing (a laptop's lid shut, a dropped Wi-Fi)
-#: is noticed when it stops answering them.
+#: is noticed when it stops answering them: pinged every PING_INTERVAL_S, its connection closed
+#: when a ping has no answer within PING_TIMEOUT_S (so at most about 40 s after it went).
+#: Tornado (6.5 on) takes no timeout longer than the interval: it would use the interval and warn
+#: at every start.
 PING_INTERVAL_S = 20
-PING_TIMEOUT_S = 60
+PING_TIMEOUT_S = 20
 #: Largest message a page may send (Bokeh's default is 20 MB): an upload travels as one message,
-#: base64-encoded; nefertiti_core.engine.limits.MAX_FILE_BYTES (1 MiB) is about 1.4 MB of it. A larger
-#: message closes that page's connection (its game is autosaved); the memory a session can make
-#: the server hold for one message is bounded by this.
-MAX_MESSAGE_BYTES = 8 * 1024 * 1024
+#: base64-encoded, and is the largest a page sends: a file of nefertiti_core.engine.limits.
+#: MAX_FILE_BYTES (1 MiB) was a 1,398,366-byte message through the real page
+#: (benchmarks/message_flood.py); a file a little over the limit still arrives and is refused in
+#: words. A larger message closes that page's connection (its game is autosaved); the memory and
+#: time a page can make the server spend on one message are bounded by this, and on many by
+#: widgets.server.limits.MESSAGE_BYTES_PER_WINDOW.
+MAX_MESSAGE_BYTES = 1536 * 1024
 _WILDCARD = ("0.0.0.0", "::")
 _HOST = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
@@ -307,6 +314,24 @@ def _report_callback_error(error: BaseException) -> None:
         log.debug("could not notify the session", exc_info=True)
 
 
+def tell_choice_refused(_widget=None) -> None:
+    """A choice the page's browser sent that its widget does not offer, refused
+    (``widgets.server.patches.FORGED_CHOICES``): the page is told in its language, on its game's
+    error line and in a notification."""
+    import panel as pn
+
+    from nefertiti_core.engine.i18n import tr
+    from widgets.game.language import page_language
+    from widgets.game.session import page_session
+
+    text = tr(page_language(), "panel.error.no_such_choice")
+    session = page_session()
+    if session is not None:
+        session.error = text
+    if pn.state.notifications is not None:
+        pn.state.notifications.warning(html.escape(text))
+
+
 def _warm_practice() -> None:
     """Make the Practice view's first exercises in a thread at start-up, so the first page that
     opens Practice does not play a game on the event loop while every other page waits."""
@@ -327,9 +352,12 @@ def serve(
     sessions_per_minute: int = SESSIONS_PER_MINUTE,
     sessions_per_client: int = SESSIONS_PER_CLIENT,
     idle_minutes: float = IDLE_MINUTES,
+    max_message_bytes: int = MAX_MESSAGE_BYTES,
+    message_bytes_per_window: int = MESSAGE_BYTES_PER_WINDOW,
     **kwargs,
 ):
-    """Serve the Sandbox; blocks until stopped (Ctrl+C, SIGTERM)."""
+    """Serve the Sandbox; blocks until stopped (Ctrl+C, SIGTERM). ``max_message_bytes`` and
+    ``message_bytes_per_window`` (0: no budget) are for benchmarks and tests."""
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
@@ -339,6 +367,9 @@ def serve(
 
     install_handlers()
     access_log.install()
+    from widgets.server import patches
+
+    patches.choice_refused = tell_choice_refused
     _warm_practice()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
@@ -378,10 +409,11 @@ def serve(
         check_unused_sessions=CHECK_UNUSED_MS,
         websocket_ping_interval=PING_INTERVAL_S,
         websocket_ping_timeout=PING_TIMEOUT_S,
-        websocket_max_message_size=MAX_MESSAGE_BYTES,
+        websocket_max_message_size=max_message_bytes,
         **kwargs,
     )
     SERVED.guard = SessionGuard(max_sessions, sessions_per_minute, per_client=sessions_per_client)
+    SERVED.bytes_per_window = message_bytes_per_window or None
     if idle_minutes:
         idle = PeriodicCallback(
             lambda: SERVED.close_idle(idle_minutes * 60), min(60_000, idle_minutes * 30_000)

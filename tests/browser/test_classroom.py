@@ -328,6 +328,86 @@ def _join_from_a_phone(klass, server, name: str, locale: str):
     return page
 
 
+def test_the_teacher_gives_a_new_join_code_and_only_it_lets_newcomers_in(klass, server):
+    """The join code got out (a photo of the projector): the teacher presses New join code on
+    the projected page, which shows the new code (title, card, QR). A German phone with the old
+    code is refused in German; a Chinese phone with the new code joins; a learner already in
+    reloads her page (her address has the room's own code, her cookie her token) and is in."""
+    teacher, old = klass.teacher, klass.code
+    qr_before = teacher.locator(".room-qr").inner_html()
+    teacher.locator(".room-new-code button").click()
+    expect(teacher.locator(".room-code")).not_to_have_text(old)
+    new = teacher.locator(".room-code").inner_text().strip()
+    assert len(new) == 8 and new != old
+    expect(teacher.locator(".room-join-code")).to_have_text(f"{new[:4]} {new[4:]}")
+    assert teacher.locator(".room-qr").inner_html() != qr_before
+    shot(teacher, "teacher-1024-new-join-code")
+    german = _join_from_a_phone(klass, server, "Dora", "de-DE")  # the old code
+    expect(german.get_by_text("Mit diesem Code kommt niemand mehr herein")).to_be_visible(
+        timeout=LOAD_MS
+    )
+    shot(german, "phone-de-old-code-refused")
+    people = teacher.locator(".room-person")
+    expect(people).to_have_count(3)
+    klass.code = new
+    chinese = _join_from_a_phone(klass, server, "李华", "zh-CN")
+    expect(chinese.locator(".room-status")).to_contain_text("李华", timeout=LOAD_MS)
+    expect(people).to_have_count(4)
+    anna = klass.learners["blue"]
+    anna.reload(timeout=LOAD_MS)
+    status = anna.locator(".room-status")
+    expect(status).to_have_attribute("data-seat", str(SEAT["blue"]), timeout=LOAD_MS)
+    expect(status).to_contain_text("You are Anna")
+    expect(people).to_have_count(4)  # she came back as herself, not as a newcomer
+
+
+#: What a hostile page script can send: a change of a radio group's index (``radio``) or of a
+#: menu's value (``select``) that no option has, through the page's own Bokeh models.
+FORGE_JS = """
+([kind, value]) => {
+    for (const doc of window.Bokeh.documents) {
+        for (const model of doc.all_models) {
+            const props = model.properties;
+            if (kind === "radio" && props.active !== undefined && props.labels !== undefined) {
+                model.active = value;
+                return true;
+            }
+            if (kind === "select" && props.options !== undefined && props.value !== undefined) {
+                model.value = value;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+"""
+
+
+def test_a_forged_choice_is_refused_in_the_pages_language_and_logs_no_traceback(klass, server):
+    """The attack of #29: a page's script sends a choice index past the end (the join form's
+    language buttons, on a German phone) and a seat menu's value no option has (the teacher's
+    page). Each page says so in its language; the server logs no traceback and nothing changed."""
+    logged = len(server.log.read_text())
+    german = klass.page({"width": 393, "height": 851}, locale="de-DE", **PIXEL_5)
+    german.goto(f"{server.base}/join", timeout=LOAD_MS)
+    expect(german.locator(".room-join button")).to_be_visible(timeout=LOAD_MS)
+    assert german.evaluate(FORGE_JS, ["radio", 99])
+    expect(german.get_by_text("Diese Auswahl gibt es hier nicht (mehr)").first).to_be_visible()
+    expect(german.locator(".room-join button")).to_have_text("Beitreten")  # still German
+    expect(german.locator(".bk-btn.bk-active")).to_have_text("Deutsch")  # shown as it is
+    teacher = klass.teacher
+    people = teacher.locator(".room-person")
+    before = people.all_inner_texts()
+    assert teacher.evaluate(FORGE_JS, ["select", "bogus"])
+    expect(teacher.get_by_text("That choice is not (or no longer) offered here").first)\
+        .to_be_visible()  # fmt: skip
+    assert people.all_inner_texts() == before
+    shot(german, "phone-de-forged-choice-refused")
+    log = server.log.read_text()[logged:]
+    assert "does not offer" in log
+    assert "Traceback" not in log and "list index out of range" not in log
+
+
 def test_the_teacher_locks_then_closes_the_room_and_phones_are_told_in_their_language(
     klass, server
 ):
@@ -343,7 +423,7 @@ def test_the_teacher_locks_then_closes_the_room_and_phones_are_told_in_their_lan
     chinese = _join_from_a_phone(klass, server, "\u0410nna", "zh-CN")
     expect(chinese.get_by_text("看起来和他一样")).to_be_visible(timeout=LOAD_MS)
     shot(chinese, "phone-zh-look-alike-refused")
-    expect(teacher.locator(".room-person")).to_have_count(3)  # nobody new got in
+    expect(teacher.locator(".room-person")).to_have_count(4)  # nobody new got in
     teacher.locator(".room-close button").click()
     late = _join_from_a_phone(klass, server, "Eve", "de-DE")
     expect(late.get_by_text("Kein offener Raum hat diesen Code")).to_be_visible(timeout=LOAD_MS)

@@ -175,7 +175,7 @@ class LearnerPage(pn.viewable.Viewer):
             room = rooms.find(code) if isinstance(code, str) else None
             if room is None:
                 return None, None, "", Refusal("room.refuse.no_room")
-            return (room, *room.join(name, lang, device=device))
+            return (room, *room.join(name, lang, device=device, code=code))
 
         def done(result) -> None:
             if isinstance(result, Refusal):  # the work itself failed
@@ -189,6 +189,8 @@ class LearnerPage(pn.viewable.Viewer):
         if room is None:
             self._tries += 1
         if why is not None:
+            if why.key == "room.refuse.old_code":  # counted as a wrong code
+                self._tries += 1
             self._say(why.text(self.lang))
             return False
         self._keep.value = json.dumps(
@@ -296,7 +298,7 @@ class LearnerPage(pn.viewable.Viewer):
         session, lang = self.session, self.session.lang
         self._title.object = (
             f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
-            f" · {esc(self.room.code)}</h2>"
+            f" · {esc(self.room.join_code)}</h2>"
         )
         self._status.object = status_html(session, lang)
         self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")

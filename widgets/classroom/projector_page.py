@@ -315,11 +315,11 @@ class ProjectorPage(pn.viewable.Viewer):
 
     @property
     def learner_link(self) -> str:
-        return f"http://{self.host}/join?code={self.room.code}"
+        return f"http://{self.host}/join?code={self.room.join_code}"  # the code that admits
 
     def refresh(self) -> None:
         room, lang = self.room, self.lang
-        self._label(room.code)
+        self._label(room.join_code)
         notes = []
         if room.paused:
             notes.append(f"<b style='color:{ALERT}'>{esc(tr(lang, 'room.projector.paused'))}</b>")
@@ -333,7 +333,7 @@ class ProjectorPage(pn.viewable.Viewer):
         self.join_card.object = self._join_html(lang)
 
     def _join_html(self, lang: str) -> str:
-        code = self.room.code
+        code = self.room.join_code  # a new one replaces a code that got out
         join_url = f"http://{self.host}/join"
         link = esc(tr(lang, "room.join_at", link="LINK")).replace("LINK", f"<b>{esc(join_url)}</b>")
         return (

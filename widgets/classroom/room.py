@@ -3,10 +3,14 @@
 No Panel here: a :class:`Room` is plain Python that the pages (``teacher.py``, ``learner.py``), the store
 (``room_store.py``) and the tests drive. It holds
 
-* a short **join code** (8 characters from an alphabet without look-alikes: 31**8, about
+* a short **code** (8 characters from an alphabet without look-alikes: 31**8, about
   8.5e11 codes; the server's per-computer session rate makes guessing one hopeless for the
-  life of a class) and a long **teacher secret** (the teacher's link carries it; only its hash
-  is kept);
+  life of a class): the room's identity (the store's key, the address and cookies of those
+  already in), and at first also its **join code**, the one ``/join`` admits newcomers with.
+  The teacher may give the room a new join code (a photo of the projector leaked the old one):
+  from then on the old one admits no one (``room.refuse.old_code``), while those already in come
+  back by the room's identity as before; and a long **teacher secret** (kept in the teacher's
+  browser; only its hash is kept here);
 * one shared game, the engine's :class:`~nefertiti_core.files.history.History` (every rule is
   the engine's: a step is played through ``History.play``, which refuses an illegal one);
 * **participants**: an id, a name (length-limited, no control characters), a language, a
@@ -83,6 +87,9 @@ ROOM_TTL_S = 12 * 3600
 EMPTY_ROOM_TTL_S = 2 * 3600
 #: Rooms open at once that one client address may have opened (a teacher needs one or two).
 MAX_ROOMS_PER_CLIENT = 3
+#: The join codes a room had before its current one that it still recognises (to tell a learner
+#: who types one that it no longer admits anyone, rather than that no room has it).
+MAX_OLD_CODES = 10
 #: The longest text a browser may hand to any room method (a code, a name, an option's text).
 MAX_INPUT = names.MAX_INPUT
 #: :meth:`Room.projector_pass` for the teacher's own browser (a projector link's pass is its
@@ -219,7 +226,13 @@ class Room:
         clock=time.time,
         ttl_s: float = ROOM_TTL_S,
     ):
+        #: The room's identity (never changes): the store's key, the address and the cookies of
+        #: the people already in.
         self.code = code
+        #: The code newcomers join with (``/join``): the identity until the teacher changes it.
+        self.join_code = code
+        #: The join codes it had before (newest first, at most ``MAX_OLD_CODES``): they admit no one.
+        self.old_codes: list[str] = []
         self.teacher_hash = teacher_hash
         self.table = history if history is not None else History(_start_state())
         self.title = ""  # the staged position's name (empty for a new game)
@@ -325,6 +338,11 @@ class Room:
     def people(self) -> list[Participant]:
         """The participants now (a copy: read without waiting for a change in progress)."""
         return list(self.participants.copy().values())
+
+    def known_by(self, code: str) -> bool:
+        """Whether ``code`` (as stored: :func:`normal_code`) names this room: its identity, its
+        join code, or a join code it had before."""
+        return code == self.code or code == self.join_code or code in self.old_codes
 
     def seat_holder(self, seat: int) -> Participant | None:
         return next((p for p in self.people() if p.seat == seat), None)
@@ -449,13 +467,16 @@ class Room:
     # ------------------------------------------------------------------ joining
     @_retried
     def join(
-        self, name, lang="en", device: str = ""
+        self, name, lang="en", device: str = "", code=None
     ) -> tuple[Participant | None, str, Refusal | None]:
         """A new participant: (participant, their browser's token, None) or (None, "", why).
 
-        ``device`` is the browser's own id (a cookie), kept as a hash: a removed learner's device
-        and name stay out of the room. A name taken, or one that looks like a present one (another
-        script's look-alike letters, marks), is refused: the class must tell learners apart."""
+        ``code`` is the code the learner typed (``/join`` always gives it): only the room's
+        current join code admits; an earlier one, or the room's identity once the teacher gave
+        it a new join code, is refused (``room.refuse.old_code``). ``device`` is the browser's own
+        id (a cookie), kept as a hash: a removed learner's device and name stay out of the room.
+        A name taken, or one that looks like a present one (another script's look-alike letters,
+        marks), is refused: the class must tell learners apart."""
         lang = lang if lang in LANGUAGES else "en"
         name, why = clean_name(name)
         if why is not None:
@@ -464,6 +485,8 @@ class Room:
         with self.lock:
             if self.expired():
                 return None, "", Refusal("room.refuse.expired")
+            if code is not None and normal_code(code) != self.join_code:
+                return None, "", Refusal("room.refuse.old_code")
             if self.locked:
                 return None, "", Refusal("room.refuse.locked")
             if names.skeleton(name) in self.banned_names or (
@@ -606,6 +629,23 @@ class Room:
             if why:
                 return why
             self.locked = bool(locked)
+            return self._changed("people")
+
+    @_retried
+    def change_join_code(self, secret, taken=lambda _code: False) -> Refusal | None:
+        """A fresh random join code (as :func:`new_code`; none this room had, nor one ``taken``
+        says another room is known by). The old one admits no one from now on; the people
+        already in stay, and come back by the room's identity (their cookie). Teacher only."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            code = new_code()
+            while self.known_by(code) or taken(code):
+                code = new_code()
+            if self.join_code != self.code:
+                self.old_codes = [self.join_code, *self.old_codes][:MAX_OLD_CODES]
+            self.join_code = code
             return self._changed("people")
 
     def stage(self, secret, name) -> Refusal | None:
@@ -800,7 +840,8 @@ def _engine_refusal(error, state, option, lang: str) -> Refusal:
 
 
 class Rooms:
-    """Every open room of a server, by join code (thread-safe)."""
+    """Every open room of a server, by its code (identity), found by any code it is known by
+    (thread-safe)."""
 
     def __init__(self, clock=time.time, ttl_s: float = ROOM_TTL_S, max_rooms: int = MAX_ROOMS):
         self._rooms: dict[str, Room] = {}
@@ -825,7 +866,7 @@ class Rooms:
             if mine >= MAX_ROOMS_PER_CLIENT:
                 return None, "", Refusal("room.refuse.rooms_here", {"n": MAX_ROOMS_PER_CLIENT})
             code = new_code()
-            while code in self._rooms:
+            while self._taken_locked(code):
                 code = new_code()
             room, secret = Room.open(code, clock=self.clock, ttl_s=self.ttl_s)
             room.opened_by = opened_by
@@ -840,14 +881,19 @@ class Rooms:
             self._rooms[room.code] = room
 
     def find(self, code) -> Room | None:
-        """The open room with this join code (typed as people type it), or None."""
+        """The open room known by this code (typed as people type it), or None: by its identity
+        (the address and cookie of someone already in, the teacher's), its current join code, or
+        an earlier one (``Room.join`` then refuses a newcomer who typed anything but the
+        current join code)."""
         code = normal_code(code)
         if code is None:
             return None
         with self._lock:
-            room = self._rooms.get(code)
+            room = self._rooms.get(code) or next(
+                (r for r in self._rooms.values() if r.known_by(code)), None
+            )
             if room is not None and room.expired():
-                del self._rooms[code]
+                del self._rooms[room.code]
                 return None
         if room is None and self.loader is not None:
             if on_event_loop():
@@ -857,8 +903,16 @@ class Rooms:
             loaded = self.loader(code)
             if loaded is not None:
                 with self._lock:  # two pages asking at once keep the first one read
-                    room = self._rooms.setdefault(code, loaded)
+                    room = self._rooms.setdefault(loaded.code, loaded)
         return room
+
+    def taken(self, code: str) -> bool:
+        """Whether a room this process holds is known by ``code`` (a new code must not be)."""
+        with self._lock:
+            return self._taken_locked(code)
+
+    def _taken_locked(self, code: str) -> bool:
+        return code in self._rooms or any(r.known_by(code) for r in self._rooms.values())
 
     def held(self, code: str) -> Room | None:
         """The room this process holds with this code (never read from the store)."""

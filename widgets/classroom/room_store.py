@@ -4,14 +4,16 @@ participant's browser token opens the same participant in the same seat.
 Two tables on the store's own ``metadata`` (``widgets.server.store``), in the same database as the saved
 games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise):
 
-* ``classroom_rooms``: the join code, the teacher secret's hash (never the secret; nor the
-  projector link's token, whose hash is in ``admission``), the table's
+* ``classroom_rooms``: the room's code (its identity), the teacher secret's hash (never the
+  secret; nor the projector link's token, whose hash is in ``admission``), the table's
   whole game record (format 2, as the saved games: every branch, the current branch and step),
   the staged position's name, paused or not, the room's version, when it was last used, and
   its class questions (``polls``, schema 3: ``Polls.as_dict()`` as JSON, at most
   ``MAX_POLLS_CHARS``; the questions asked, every answer, the reveals and the class record;
   read back through ``Polls.from_dict``, every answer checked again by the engine: a value
-  that cannot be read is left out with a warning, the room loads without its questions);
+  that cannot be read is left out with a warning, the room loads without its questions) and
+  who may join it (``admission``, schema 4, JSON: locked or closed, the removed learners' names
+  and devices, and the join code when the teacher changed it, with the earlier ones);
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
 
@@ -65,7 +67,14 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from widgets.classroom.poll import Polls
-from widgets.classroom.room import Participant, Room, Rooms, on_event_loop
+from widgets.classroom.room import (
+    MAX_OLD_CODES,
+    Participant,
+    Room,
+    Rooms,
+    normal_code,
+    on_event_loop,
+)
 from widgets.server.store import _OPEN_LOCK, error_line, get_store, metadata, store_error
 
 log = logging.getLogger("widgets.classroom.store")
@@ -357,10 +366,28 @@ class RoomStore:
             return "push"
         return "reveal" if now["revealed"] and not was["revealed"] else "answer"
 
+    def _code_of(self, code: str) -> str:
+        """The identity of the stored room whose join code (current or earlier) is ``code``, or
+        ``code`` itself (the admission's JSON holds them: a room's identity is its key)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(rooms_table.c.code, rooms_table.c.admission).where(
+                    rooms_table.c.admission.contains(f'"{code}"')
+                )
+            ).all()
+        for row in rows:
+            join_code, old_codes = _join_codes(row.code, row.admission)
+            if code == join_code or code in old_codes:
+                return row.code
+        return code
+
     def load_one(self, code: str) -> Room | None:
-        """The room ``code`` read from the database (another process opened it), shared."""
+        """The room known by ``code`` (its identity or a join code) read from the database
+        (another process opened it), shared."""
         try:
             row, people = self._read(code)
+            if row is None:
+                row, people = self._read(self._code_of(code))
         except (SQLAlchemyError, OSError) as error:
             log.warning("room %s was not read: %s", code, error)
             return None
@@ -520,27 +547,45 @@ def _participants(rows, seats: int) -> dict[int, Participant]:
 def _people_of(room: Room) -> tuple:
     """What the pages show of the room's people (refresh tells them only when it changed)."""
     people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
-    return people, room.paused, room.title, room.locked, room.projector_links
+    return people, room.paused, room.title, room.locked, room.projector_links, room.join_code
 
 
 def _admission_text(room: Room) -> str:
     """Who may join the room and see its projector view, as stored ("" for an open room that
-    removed no one and made no projector link)."""
+    removed no one, made no projector link and joins by its own code); a join code the teacher
+    gave it, and the earlier ones, are kept here."""
+    changed_code = room.join_code != room.code
     kept = (room.locked, room.closed, room.opened_by, room.banned_names, room.banned_devices)
-    if not any(kept) and not room.projector_hash:
+    if not any(kept) and not room.projector_hash and not changed_code:
         return ""
-    return json.dumps(
-        {
-            "locked": room.locked,
-            "closed": room.closed,
-            "opened_by": room.opened_by,
-            "banned_names": sorted(room.banned_names),
-            "banned_devices": sorted(room.banned_devices),
-            # the projector link: its token's hash (never the token) and its number
-            "projector_hash": room.projector_hash,
-            "projector_links": room.projector_links,
-        }
-    )
+    data = {
+        "locked": room.locked,
+        "closed": room.closed,
+        "opened_by": room.opened_by,
+        "banned_names": sorted(room.banned_names),
+        "banned_devices": sorted(room.banned_devices),
+        # the projector link: its token's hash (never the token) and its number
+        "projector_hash": room.projector_hash,
+        "projector_links": room.projector_links,
+    }
+    if changed_code:
+        data.update(join_code=room.join_code, old_codes=room.old_codes)
+    return json.dumps(data)
+
+
+def _join_codes(code: str, text: str) -> tuple[str, list[str]]:
+    """A stored room's join code and earlier ones (its identity and none, unless changed); a
+    value that is not a code is left out."""
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    join_code = normal_code(data.get("join_code")) or code
+    old = data.get("old_codes")
+    old = [normal_code(c) for c in old[:MAX_OLD_CODES]] if isinstance(old, list) else []
+    return join_code, [c for c in old if c and c not in (code, join_code)]
 
 
 def _admission_into(room: Room, text: str) -> None:
@@ -559,6 +604,7 @@ def _admission_into(room: Room, text: str) -> None:
     valid = isinstance(projector_hash, str) and len(projector_hash) == 64
     room.projector_hash = projector_hash if valid else ""
     room.projector_links = links if valid and isinstance(links, int) and links > 0 else 0
+    room.join_code, room.old_codes = _join_codes(room.code, text)
 
 
 def _rows(room: Room) -> tuple[str, dict, list[dict]]:

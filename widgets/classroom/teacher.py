@@ -86,8 +86,9 @@ class TeacherPage(pn.viewable.Viewer):
     (``poll_panel``, ``class_view``): ``decision_box``, the decision panel's card (hidden while a
     learner holds the deciding seat), ``remove_select`` and ``remove_button`` (remove a
     learner, who may then not join again), ``pause_button`` (pause or resume the room),
-    ``lock_button`` (lock the room to newcomers, or open it again), ``close_button`` (close
-    the room for good)."""
+    ``lock_button`` (lock the room to newcomers, or open it again), ``code_button`` (a new join
+    code: the one shown so far admits no one any more), ``close_button`` (close the room for
+    good)."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -170,7 +171,7 @@ class TeacherPage(pn.viewable.Viewer):
 
     @property
     def learner_link(self) -> str:
-        return f"http://{self.host}/join?code={self.room.code}"
+        return f"http://{self.host}/join?code={self.room.join_code}"
 
     def _keep_key(self, room: Room, key: str) -> None:
         """The key into this browser's cookie, the room's code (alone) into the address."""
@@ -208,6 +209,8 @@ class TeacherPage(pn.viewable.Viewer):
         self.pause_button.on_click(self._on_pause)
         self.lock_button = pn.widgets.Button(width=160, css_classes=["room-lock"])
         self.lock_button.on_click(self._on_lock)
+        self.code_button = pn.widgets.Button(width=160, css_classes=["room-new-code"])
+        self.code_button.on_click(self._on_new_code)
         self.close_button = pn.widgets.Button(width=160, css_classes=["room-close"])
         self.close_button.on_click(self._on_close_room)
         self._seats_title = HTML("")
@@ -234,10 +237,11 @@ class TeacherPage(pn.viewable.Viewer):
         lead_card = pn.Column(
             self._stage_title,
             pn.Row(self._stage_select, self._stage),
-            # wraps: three buttons are wider than the side column at 1024 px (the last was cut)
+            # wraps: the buttons are wider than the side column at 1024 px (the last was cut)
             pn.FlexBox(
                 self.pause_button,
                 self.lock_button,
+                self.code_button,
                 self.close_button,
                 flex_wrap="wrap",
                 sizing_mode="stretch_width",
@@ -320,7 +324,7 @@ class TeacherPage(pn.viewable.Viewer):
         state = room.table.state
         self._title.object = (
             f"<h2 style='margin:6px 0;color:{HEADING}'>{esc(tr(lang, 'room.title'))}"
-            f" · <span class='room-code'>{esc(room.code)}</span></h2>"
+            f" · <span class='room-code'>{esc(room.join_code)}</span></h2>"
         )
         self._join_card.object = self._join_html(lang)
         self.projector_links.lang = lang
@@ -391,6 +395,9 @@ class TeacherPage(pn.viewable.Viewer):
             name=tr(lang, "room.resume" if room.paused else "room.pause"),
             button_type="warning" if room.paused else "default",
         )
+        self.code_button.param.update(
+            name=tr(lang, "room.new_code"), description=tr(lang, "room.new_code_help")
+        )
         self.close_button.param.update(
             name=tr(lang, "room.close"), description=tr(lang, "room.close_help")
         )
@@ -406,6 +413,7 @@ class TeacherPage(pn.viewable.Viewer):
 
     def _join_html(self, lang: str) -> str:
         qr = _qr_svg(self.learner_link)
+        code = self.room.join_code
         join_url = f"http://{self.host}/join"
         return (
             "<div style='display:flex;gap:12px;align-items:center;flex-wrap:wrap'>"
@@ -413,7 +421,7 @@ class TeacherPage(pn.viewable.Viewer):
             "<div style='flex:1 1 150px'>"
             f"<div style='font-size:13px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
             f"<div class='room-join-code' style='font:700 34px monospace;letter-spacing:3px;"
-            f"color:{INK}'>{esc(self.room.code[:4])} {esc(self.room.code[4:])}</div>"
+            f"color:{INK}'>{esc(code[:4])} {esc(code[4:])}</div>"
             f"<div style='font-size:14px'>"
             f"{esc(tr(lang, 'room.join_at', link='LINK')).replace('LINK', f'<b>{esc(join_url)}</b>')}"
             "</div></div></div>"
@@ -452,6 +460,11 @@ class TeacherPage(pn.viewable.Viewer):
     def _on_close_room(self, *_):
         room, key = self.room, self.key
         self.session.through_room(lambda: room.close(key))
+
+    @guarded
+    def _on_new_code(self, *_):
+        room, key, taken = self.room, self.key, self.rooms.taken
+        self.session.through_room(lambda: room.change_join_code(key, taken=taken))
 
     @guarded
     def _on_lock(self, *_):

@@ -11,6 +11,9 @@ names in the chosen language.
 
 from __future__ import annotations
 
+import logging
+import math
+import numbers
 import re
 
 import panel as pn
@@ -52,6 +55,8 @@ from widgets.theme import (
     SEAL_LINE,
     SQUARE_LINE,
 )
+
+log = logging.getLogger("widgets")
 
 #: A click on the board, handled in the browser (installed once per drawn canvas on its events
 #: element): a press on a square that the server said is a legal placement draws the decider's
@@ -799,7 +804,10 @@ class Board(pn.viewable.Viewer):
     # ------------------------------------------------------------------ sizes
     def _on_size(self, _attr, _old, new) -> None:
         widths = new.get("w") or [0]
-        width = int(widths[-1] or 0)
+        width = _number(widths[-1])
+        if width is None:  # not a width (a forged message): the board stays as drawn
+            return
+        width = int(width)
         if width > 0 and abs(width - self._drawn_width) > 6:
             self._drawn_width = width
             self._apply_fonts()
@@ -864,13 +872,26 @@ class Board(pn.viewable.Viewer):
         # the same click, delivered again, was refused as "the 8 already holds Red's servant").
         counts = new.get("n")
         if counts is not None and len(counts):
-            n = int(counts[-1])
+            n = _number(counts[-1])
+            if n is None:
+                self._refuse_click(counts[-1])
+                return
             if n <= self._clicks_seen:
                 return
-            self._clicks_seen = n
+            self._clicks_seen = int(n)
         xs, ys = new.get("x"), new.get("y")
         if xs is not None and ys is not None and len(xs) and len(ys):
-            self.click(float(xs[-1]), float(ys[-1]))
+            x, y = _number(xs[-1]), _number(ys[-1])
+            if x is None or y is None:
+                self._refuse_click((xs[-1], ys[-1]))
+                return
+            self.click(x, y)
+
+    def _refuse_click(self, sent) -> None:
+        """A click whose place or count is not a number (a forged message): refused in words,
+        one line in the log, nothing played."""
+        log.warning("a page sent a board click that is not a number: %s", repr(sent)[:60])
+        self.session.error = tr(self.session.lang, "board.bad_click")
 
     def click(self, x: float, y: float) -> bool:
         """What a click at (x, y) does: place on a square, or buy/take a card. True if played."""
@@ -904,3 +925,15 @@ class Board(pn.viewable.Viewer):
         else:
             return None
         return candidate if candidate in legal else None
+
+
+def _number(value) -> float | None:
+    """A number the browser sent (a click's place or count, a width) as a finite float, or None
+    when it is not one (text, a list, NaN, infinite, too large)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    try:
+        number = float(value)
+    except (OverflowError, ValueError):
+        return None
+    return number if math.isfinite(number) else None

@@ -10,7 +10,7 @@ import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, language_from_header, tr
 from widgets.game.common import esc, guarded
-from widgets.game.session import GameSession
+from widgets.game.session import GameSession, page_session
 
 
 def browser_language() -> str:
@@ -18,6 +18,13 @@ def browser_language() -> str:
     matches, or not served). Only the header's first 500 characters are read: it comes from
     the network."""
     return language_from_header((pn.state.headers or {}).get("Accept-Language", "")[:500])
+
+
+def page_language() -> str:
+    """The language the current page shows: its game session's (``page_session``), else the
+    browser's."""
+    session = page_session()
+    return session.lang if session is not None else browser_language()
 
 
 class LanguageSelector(pn.viewable.Viewer):

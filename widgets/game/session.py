@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import param
 from panel.io import hold
+from panel.io.state import state as panel_state
 
 from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.engine.explain_illegal import why_illegal
@@ -57,6 +58,17 @@ _SAVER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
 #: Sessions with a save scheduled and not yet made: a server that is stopped writes them first
 #: (flush_saves), so that a move made in the last AUTOSAVE_DELAY_MS is not lost.
 _UNSAVED: weakref.WeakSet = weakref.WeakSet()
+#: Per Bokeh document (a page), the game session it made last: the one the page shows. What
+#: comes from outside the page's components (a choice its browser forged) is told there, in the
+#: page's language (:func:`page_session`).
+_PAGE_SESSIONS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def page_session(doc=None):
+    """The game session the page (``doc``: the current document by default) made last, or
+    None."""
+    doc = panel_state.curdoc if doc is None else doc
+    return _PAGE_SESSIONS.get(doc) if doc is not None else None
 
 
 def flush_saves(timeout: float = 10.0) -> int:
@@ -92,6 +104,8 @@ class GameSession(param.Parameterized):
 
     def __init__(self, state: GameState | None = None, **params):
         super().__init__(**params)
+        if panel_state.curdoc is not None:
+            _PAGE_SESSIONS[panel_state.curdoc] = self
         self._pending = 0
         self._bots: dict[int, object] = {}  # seat -> its bot, made when first needed
         self._bot_token = 0  # bumped when the game or the seats change: a late bot move is dropped

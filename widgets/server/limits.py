@@ -2,7 +2,8 @@
 the server, at most so many pages open at once from one client address (so that one computer
 cannot fill the server and shut everyone else out), and at most so many new ones a minute from
 one address. A page load past a cap answers 503 or 429 in the browser's language, before any
-session is made."""
+session is made. And what one page may send: at most so many bytes in any few seconds
+(``MESSAGE_BYTES_PER_WINDOW``), past which its connection is closed."""
 
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ log = logging.getLogger("nefertiti.serve")
 MAX_SESSIONS = 60
 SESSIONS_PER_CLIENT = 12
 SESSIONS_PER_MINUTE = 20
+#: Bytes one page may send in any MESSAGE_WINDOW_S seconds: a few of the largest uploads (a
+#: 1 MiB file is a 1.4 MB message), far above clicks and typing (a few kB each). A page past it
+#: has its connection closed: a client sending the largest messages without pause cost a core
+#: and hundreds of MB (docs/benchmarks.md, benchmarks/message_flood.py).
+MESSAGE_WINDOW_S = 10
+MESSAGE_BYTES_PER_WINDOW = 6 * 1024 * 1024
 
 #: What a refused page load says (plain text), by the browser's language.
 REFUSALS = {

@@ -15,6 +15,8 @@ measured on and applied explicitly where it is needed.
   through :func:`apply_server`): TCP_NODELAY on each websocket, its page's activity reported to
   the served app's state, and the session guard asked before a page load makes a session. These
   two are required: out of their bounds the server does not start (:class:`PanelPatchMissing`).
+* :data:`FORGED_CHOICES` (the served app too): a choice a browser sends that its widget does not
+  offer is refused in one log line and told to the page, not raised as a traceback.
 * Two reads of Bokeh internals (:func:`live_sessions`, :func:`tornado_application`), where Bokeh
   has no public way, in the same bounds.
 
@@ -268,9 +270,20 @@ def _install_websocket() -> bool:
         SERVED.opened(self)
         return original_open(self, *args, **kwargs)
 
-    def on_message(self, *args, **kwargs):
-        SERVED.message(self)
-        return original_message(self, *args, **kwargs)
+    def on_message(self, fragment, *args, **kwargs):
+        if not SERVED.message(self, len(fragment)):
+            log.warning(
+                "closing a page's connection from %s: it sent more than its budget of bytes",
+                self.request.remote_ip,
+            )
+            connection = self.ws_connection  # (close() forgets it)
+            self.close(1009, "too much data")
+            # at once, as Tornado does for a message over the cap: a graceful close goes on
+            # reading (and handing on) what the client sends for up to 5 s
+            if connection is not None:
+                connection._abort()  # noqa: SLF001  framework private
+            return None
+        return original_message(self, fragment, *args, **kwargs)
 
     open_.__wrapped__, on_message.__wrapped__ = original_open, original_message
     handler.open, handler.on_message = open_, on_message
@@ -281,7 +294,8 @@ def _install_websocket() -> bool:
 #: (Bokeh writes one update as several small frames and nobody sets it, so with Nagle's algorithm
 #: the later frames wait for the browser's acknowledgement: about 40 ms of a 55 ms click here)
 #: and tells :data:`widgets.server.state.SERVED` of the socket; ``on_message`` tells it that the
-#: page spoke (the idle timeout, the garbage collection pacing). One wrapper per method.
+#: page spoke (the idle timeout, the garbage collection pacing) and how much it sent: a page past
+#: its byte budget has its connection closed. One wrapper per method.
 WEBSOCKET = Patch(
     name="websocket",
     panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4 (its WSHandler is Bokeh's, 3.9.2)
@@ -348,6 +362,127 @@ PAGE_ADMISSION = Patch(
 )
 
 
+# ------------------------------------------------------------------ forged choices (served app)
+#: Called (with the widget, or None) when a page's browser sent a choice its widget does not
+#: offer; the served app sets it to tell that page, in its language (``widgets.serve``).
+choice_refused: Callable[[object], None] | None = None
+
+
+def _refuse_choice(widget, value) -> None:
+    """One line in the log, no traceback; the page is told through :data:`choice_refused`."""
+    log.warning(
+        "a page sent a choice its %s does not offer: %s (refused)",
+        type(widget).__name__ if widget is not None else "widget",
+        repr(value)[:60],
+    )
+    if choice_refused is not None:
+        try:
+            choice_refused(widget)
+        except Exception:  # telling the page is a courtesy, never a second failure
+            log.warning("the page was not told of its refused choice", exc_info=True)
+    from panel.io.state import state
+
+    doc = state.curdoc
+    if widget is not None and doc is not None and doc.session_context is not None:
+        # the browser shows the choice it made up: its model shown again as the server has it
+        # (on the next tick; the widget's watchers are not called: nothing changed)
+        doc.add_next_tick_callback(lambda: _show_again(widget, doc))
+
+
+def _show_again(widget, doc) -> None:
+    props = widget._process_param_change({"value": widget.value})  # noqa: SLF001  framework private
+    for model, _ in list(widget._models.values()):  # noqa: SLF001  framework private
+        if model.document is doc:
+            model.update(**props)
+
+
+def _offered_index(widget, index) -> bool:
+    """A radio group's ``active`` from the browser: None, or the index of one of its options."""
+    if index is None:
+        return True
+    return (
+        isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(widget.values)
+    )
+
+
+def _offered_value(widget, value) -> bool:
+    """A select's ``value`` from the browser: empty (Panel takes the first option), or one of
+    its options' values (as text) or labels."""
+    if value in ("", None):
+        return True
+    if not isinstance(value, str):
+        return False
+    try:
+        return value in widget.unicode_values or value in widget.labels
+    except Exception:  # an option that cannot be compared: not this one
+        return False
+
+
+def _install_forged_choices() -> bool:
+    from bokeh.server.session import ServerSession
+    from panel.io.state import set_curdoc
+    from panel.widgets import select
+
+    radio = getattr(select, "_RadioGroupBase", None)
+    single = getattr(select, "SingleSelectBase", None)
+    handle_patch = getattr(ServerSession, "_handle_patch", None)
+    if radio is None or single is None or handle_patch is None:
+        return False
+    radio_change = radio.__dict__.get("_process_property_change")
+    select_change = single.__dict__.get("_process_property_change")
+    if radio_change is None or select_change is None:
+        return False
+
+    def checked(original, key, offered):
+        def change(self, props):
+            if key in props and not offered(self, props[key]):
+                _refuse_choice(self, props[key])
+                props = {k: v for k, v in props.items() if k != key}
+            return original(self, props)
+
+        change.__wrapped__ = original
+        return change
+
+    async def patch_doc(self, message, connection):
+        try:
+            return await handle_patch(self, message, connection)
+        except ValueError as error:  # Bokeh's own check of a value's type (bokeh/core/property)
+            why = str(error)
+            if not why.startswith("failed to validate"):
+                raise
+            document = self.document
+
+            def tell():
+                with set_curdoc(document):
+                    _refuse_choice(None, why[:200])
+
+            document.add_next_tick_callback(tell)
+            return connection.error(message, "refused")
+
+    patch_doc.__wrapped__ = handle_patch
+    radio._process_property_change = checked(radio_change, "active", _offered_index)  # noqa: SLF001
+    # a Select and its kind only: the other selects handle their own values
+    select.Select._process_property_change = checked(select_change, "value", _offered_value)  # noqa: SLF001
+    ServerSession._handle_patch = patch_doc  # noqa: SLF001
+    return True
+
+
+#: A choice a page's browser sends that its widget does not offer (a forged message: an index
+#: out of range, negative or huge, a value no option has, a string where a number goes) is
+#: refused: Panel would raise (``list index out of range``, ``... not in list``: a traceback in
+#: the log and that text on the page) or, for a negative index, silently pick an option counted
+#: from the end; Bokeh logs a traceback for a value of the wrong type. Instead the widget keeps
+#: its value, one line goes to the log, and the page is told in its language
+#: (:data:`choice_refused`). Also covers a choice that went away while the page chose it.
+FORGED_CHOICES = Patch(
+    name="forged-choices",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, Bokeh 3.9.2
+    bokeh=((3, 9), (3, 10)),
+    install=_install_forged_choices,
+    what_is_lost="a forged choice logs a traceback and shows Panel's own error text",
+)
+
+
 # ------------------------------------------------------------------ Bokeh internals read
 # Bokeh has no public count of the sessions being made, nor of the Tornado application behind a
 # ``Server``; these two read its internals, within the same version bounds as the patches, and
@@ -381,7 +516,8 @@ def apply_server() -> None:
     :class:`PanelPatchMissing` when a patch it cannot do without is not applied."""
     apply(WEBSOCKET)
     apply(PAGE_ADMISSION)
+    apply(FORGED_CHOICES)
 
 
 #: Every patch, for a reader and for the tests: the notebook's, then the served app's.
-PATCHES = (INLINE_STYLESHEETS, VOILA_CURDOC, WEBSOCKET, PAGE_ADMISSION)
+PATCHES = (INLINE_STYLESHEETS, VOILA_CURDOC, WEBSOCKET, PAGE_ADMISSION, FORGED_CHOICES)

@@ -9,9 +9,12 @@ admitted and nothing is closed for idleness.
 
 from __future__ import annotations
 
+import collections
 import logging
 import time
 import weakref
+
+from widgets.server.limits import MESSAGE_WINDOW_S
 
 log = logging.getLogger("nefertiti.serve")
 
@@ -25,16 +28,31 @@ class ServedApp:
         self.pacer = None  # a widgets.server.gc_pacing.Pacer once serving
         #: open websocket handler -> time.monotonic() of its page's last message
         self.last_message: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        #: bytes a page may send in MESSAGE_WINDOW_S seconds (None: no budget, before serving)
+        self.bytes_per_window: int | None = None
+        #: open websocket handler -> [deque of (time, bytes) in the window, their sum]
+        self._received: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def opened(self, websocket) -> None:
         self.last_message[websocket] = time.monotonic()
 
-    def message(self, websocket) -> None:
+    def message(self, websocket, size: int = 0) -> bool:
         """A page spoke (a click, an update): its session is not idle, and no garbage
-        collection should start now."""
-        self.last_message[websocket] = time.monotonic()
+        collection should start now. False when the page has sent more than its budget of
+        bytes in the last MESSAGE_WINDOW_S seconds (its connection is then closed)."""
+        now = time.monotonic()
+        self.last_message[websocket] = now
         if self.pacer is not None:
             self.pacer.message()
+        if self.bytes_per_window is None:
+            return True
+        window = self._received.setdefault(websocket, [collections.deque(), 0])
+        sent = window[0]
+        sent.append((now, size))
+        window[1] += size
+        while sent and now - sent[0][0] > MESSAGE_WINDOW_S:
+            window[1] -= sent.popleft()[1]
+        return window[1] <= self.bytes_per_window
 
     def open_pages(self, client: str) -> int:
         """How many pages ``client`` (an address) has connected now."""
