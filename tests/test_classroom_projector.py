@@ -23,6 +23,7 @@ import tempfile
 import urllib.request
 from http.cookies import SimpleCookie
 from pathlib import Path
+from unittest.mock import patch
 from urllib.parse import parse_qs, urlsplit
 
 import panel as pn
@@ -238,10 +239,41 @@ def test_the_session_keeps_no_cookie_nor_token_of_the_request(klass):
         "code": room.code,
         "lang": "zh",
         "pass": None,
+        "ticket": "",
     }
     broken = Request({"room": room.code})
     broken.cookies = None  # whatever a request brings, nobody is let in by an error
     assert admission(broken, rooms.find)[PAYLOAD_KEY]["pass"] is None
+
+
+def test_a_room_another_process_holds_is_checked_off_the_loop_with_a_one_time_ticket(klass):
+    """A projector request for a room this process does not hold yet (another process opened
+    it): the request cannot read the store on the event loop, so its credentials wait on the
+    server under a one-time ticket (the session's token holds only the ticket) and the page's
+    preparation, off the loop, reads the room and checks them."""
+    from widgets.classroom.projector_page import WAITING_CHECKS, check_later
+
+    rooms, teacher, _learners = klass
+    room = teacher.room
+    token = token_of(teacher.projector_links.make_link())
+
+    def not_held(_code):  # as Rooms.find answers on the event loop for a room not held
+        return None
+
+    for request, wanted in (
+        (Request({"room": room.code}, {TEACHER_COOKIE + room.code: teacher.key}), TEACHER_PASS),
+        (Request({"room": room.code, "projector": token}), 1),
+        (Request({"room": room.code, "projector": "w" * 32}), None),
+    ):
+        granted = admission(request, not_held)
+        kept = granted[PAYLOAD_KEY]
+        assert kept["pass"] is None and kept["ticket"]
+        assert teacher.key not in json.dumps(granted, default=bytes.decode)
+        with patch("widgets.classroom.projector_page.rooms", lambda: rooms):
+            assert check_later(kept["ticket"]) == wanted
+            assert check_later(kept["ticket"]) is None  # spent: a replayed ticket lets no one in
+    assert WAITING_CHECKS.take("made-up") is None
+    assert admission(Request({"room": room.code}), not_held)[PAYLOAD_KEY]["ticket"] == ""
 
 
 def test_the_teachers_page_opens_the_projector_view_without_the_key(klass):

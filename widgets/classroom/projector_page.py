@@ -29,6 +29,9 @@ from __future__ import annotations
 
 import functools
 import logging
+import secrets
+import threading
+import time
 
 import panel as pn
 import param
@@ -97,6 +100,50 @@ TOKEN_TO_COOKIE = f"""<script>
 
 
 # ---------------------------------------------------------------------- who may see it
+class WaitingChecks:
+    """A projector request's credentials kept on the server for a few seconds, until the page's
+    ``prepare`` (off the event loop) has read the room from the store and checked them: the
+    session's token (in the page's HTML) holds only a one-time ticket, never a key or token."""
+
+    TTL_S = 60.0
+    MAX = 200
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[float, tuple]] = {}
+        self._lock = threading.Lock()
+
+    def put(self, credentials: tuple) -> str:
+        ticket = secrets.token_urlsafe(18)
+        now = time.monotonic()
+        with self._lock:
+            for old in [t for t, (at, _) in self._kept.items() if now - at > self.TTL_S]:
+                del self._kept[old]
+            if len(self._kept) >= self.MAX:
+                return ""  # a flood of requests: checked as a room nobody holds (turned away)
+            self._kept[ticket] = (now, credentials)
+        return ticket
+
+    def take(self, ticket) -> tuple | None:
+        """The credentials once (None for an unknown, spent or expired ticket)."""
+        with self._lock:
+            kept = self._kept.pop(ticket, None) if isinstance(ticket, str) else None
+        if kept is None or time.monotonic() - kept[0] > self.TTL_S:
+            return None
+        return kept[1]
+
+
+WAITING_CHECKS = WaitingChecks()
+
+
+def check_later(ticket) -> int | None:
+    """The pass of a request :func:`admission` could not check on the event loop (its room read
+    from the store now, off the loop); None when it gives none."""
+    credentials = WAITING_CHECKS.take(ticket)
+    if credentials is None:
+        return None
+    code, key, token = credentials
+    room = rooms().find(code)
+    return room.projector_pass(key, token) if room is not None else None
 def _first(arguments, name: str, limit: int = 80) -> str:
     values = (arguments or {}).get(name) or [b""]
     value = values[0]
@@ -123,7 +170,7 @@ def admission(request, find=None) -> dict:
     code = normal_code(_first(arguments, "room", 40)) or ""
     lang = _first(arguments, "lang", 8)
     lang = lang if lang in LANGUAGES else ""
-    projector_pass = None
+    projector_pass, ticket = None, ""
     try:
         cookies = {name: morsel.value for name, morsel in (request.cookies or {}).items()}
         token = _first(arguments, PROJECTOR_ARG) or cookies.get(PROJECTOR_COOKIE + code, "")[:80]
@@ -131,6 +178,10 @@ def admission(request, find=None) -> dict:
         room = (find or rooms().find)(code) if code else None
         if room is not None:
             projector_pass = room.projector_pass(key, token)
+        elif code and (key or token):
+            # a room this process does not hold yet (another process opened it): read from the
+            # store off the event loop as the page opens, and checked then (check_later)
+            ticket = WAITING_CHECKS.put((code, key, token))
     except Exception:  # a broken request, a store away: nobody in, said in the log
         log.warning("projector: the request could not be checked", exc_info=True)
     headers = getattr(request, "headers", None) or {}
@@ -141,7 +192,7 @@ def admission(request, find=None) -> dict:
         "cookies": {},
         "headers": {k: v for k, v in headers.items() if k.lower() != "cookie"},
         "arguments": kept_arguments,
-        PAYLOAD_KEY: {"code": code, "lang": lang, "pass": projector_pass},
+        PAYLOAD_KEY: {"code": code, "lang": lang, "pass": projector_pass, "ticket": ticket},
     }
 
 
@@ -369,10 +420,17 @@ def projector_app():
         projector_pass = None
     lang = granted.get("lang") or browser_language()
     host = (pn.state.headers or {}).get("Host", "")[:200]
+    ticket = granted.get("ticket")
     return deferred_page(
-        lambda: ProjectorPage(
-            rooms(), code=code, projector_pass=projector_pass, host=host, lang=lang
+        lambda later: ProjectorPage(
+            rooms(),
+            code=code,
+            projector_pass=projector_pass if projector_pass is not None else later,
+            host=host,
+            lang=lang,
         ),
+        # the room read off the event loop (and a request checked then, if it had to wait)
+        prepare=lambda: check_later(ticket) if ticket else (rooms().find(code) and None),
         head=TOKEN_TO_COOKIE,
     )
 
