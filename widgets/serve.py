@@ -13,8 +13,10 @@ Sandbox's page asks for nothing there), websockets are accepted only from the se
 (and the hosts ``--allow-websocket-origin`` names), live sessions are capped
 (``--max-sessions``), each client may have only so many pages open
 (``--sessions-per-client``) and start only so many sessions a minute
-(``--sessions-per-minute``), and a session whose page sent nothing for ``--idle-minutes`` is
-closed.
+(``--sessions-per-minute``), a session whose page sent nothing for ``--idle-minutes`` is
+closed, and the secrets a browser keeps (the teacher's key, a learner's token, the device's and
+the browser's ids) are HttpOnly cookies the server alone sets (``POST /cookie``) and no page
+holds (``widgets.server.cookies``).
 """
 
 from __future__ import annotations
@@ -282,7 +284,9 @@ def deferred_app():
     (``widgets.game.common.deferred_page``: a script's page load builds no Sandbox)."""
     from widgets.game.common import deferred_page
     from widgets.sandbox.app import make_app
+    from widgets.server.cookies import page_secrets
 
+    page_secrets()  # the page's ticket spent now, as its session is made (the Sandbox reads it)
     return deferred_page(make_app)
 
 
@@ -342,6 +346,10 @@ def serve(
     from widgets.server.home_page import home_handler
 
     extra.append((r"/", home_handler(), {}))
+    # the secret cookies: set by the server only (HttpOnly), never copied into a page's token
+    from widgets.server.cookies import BOKEH_SETTINGS, COOKIE_PATH, cookie_handler
+
+    extra.append((COOKIE_PATH, cookie_handler(), {"origins": origins}))
     from widgets.classroom.learner import learner_app
     from widgets.classroom.teacher import teacher_app
 
@@ -364,6 +372,7 @@ def serve(
         websocket_ping_interval=PING_INTERVAL_S,
         websocket_ping_timeout=PING_TIMEOUT_S,
         websocket_max_message_size=MAX_MESSAGE_BYTES,
+        **BOKEH_SETTINGS,
         **kwargs,
     )
     SERVED.guard = SessionGuard(max_sessions, sessions_per_minute, per_client=sessions_per_client)
