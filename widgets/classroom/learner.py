@@ -185,7 +185,7 @@ class LearnerPage(pn.viewable.Viewer):
         kept = grant(
             (LEARNER, room.code, token),
             (DEVICE, "", self.device),
-            check=lambda: room.participant(token) is not None,
+            check=lambda: not room.expired() and room.participant(token) is not None,
         )
         self._keep.value = json.dumps({"code": room.code, "grant": kept})
         self._enter(room, token)

@@ -161,7 +161,9 @@ class TeacherPage(pn.viewable.Viewer):
     def _keep_key(self, room: Room, key: str) -> None:
         """The key into this browser's HttpOnly cookie (through a one-time grant the page posts;
         the key itself never goes to the page), the room's code (alone) into the address."""
-        kept = grant((TEACHER, room.code, key), check=lambda: room.is_teacher(key))
+        kept = grant(
+            (TEACHER, room.code, key), check=lambda: not room.expired() and room.is_teacher(key)
+        )
         self._keep.value = json.dumps({"code": room.code, "grant": kept})
 
     def _enter(self, room: Room, key: str) -> None:
