@@ -51,6 +51,8 @@ sys.path.insert(0, str(ROOT))
 
 from support import free_port, launch, running  # noqa: E402
 
+from widgets.server.cookies import LEARNER  # noqa: E402
+
 SERVE = (
     "from widgets.serve import serve; serve(port={port}, address='127.0.0.1', show=False, "
     "max_sessions=5000, sessions_per_minute=100000)"
@@ -81,6 +83,18 @@ def pct(values, q):
     k = (len(values) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(values) - 1)
     return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def learner_cookie(context, timeout: float = 60) -> str:
+    """The learner's token cookie as a Cookie header, once the server has set it (the page posts
+    its grant to /cookie after joining: widgets/server/cookies.py)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        kept = [c for c in context.cookies() if c["name"] == LEARNER.name]
+        if kept:
+            return f"{LEARNER.name}={kept[0]['value']}"
+        time.sleep(0.05)
+    raise RuntimeError(f"no {LEARNER.name} cookie within {timeout:.0f} s")
 
 
 class Client:
@@ -226,11 +240,7 @@ def main(argv=None) -> int:
                     page.locator(".room-join button").click()
                     page.locator(".room-status").wait_for()
                     joins.append(time.perf_counter() - t0)
-                    cookie = "; ".join(
-                        f"{c['name']}={c['value']}"
-                        for c in context.cookies()
-                        if c["name"].startswith("nefertiti_room_")
-                    )
+                    cookie = learner_cookie(context)
                     context.close()  # its session is dropped; the websocket client takes over
                     client = Client(base, code, cookie)
                     asyncio.run_coroutine_threadsafe(client.run(), loop)

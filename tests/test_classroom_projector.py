@@ -38,7 +38,7 @@ from widgets.classroom.learner import LearnerPage
 from widgets.classroom.projector_page import PAYLOAD_KEY, ProjectorPage, admission
 from widgets.classroom.room import TEACHER_PASS, Rooms
 from widgets.classroom.room_store import connect
-from widgets.classroom.teacher import TEACHER_COOKIE, TeacherPage
+from widgets.classroom.teacher import TeacherPage
 from widgets.server.access_log import RedactSecrets, redact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,6 +60,11 @@ def models_text(view) -> str:
     doc.add_root(pn.panel(view).get_root(doc))
     data = doc.to_json()
     return json.dumps(getattr(data, "content", data), default=repr, ensure_ascii=False)
+
+
+def teacher_cookie(code: str, key: str) -> dict:
+    """The teacher's HttpOnly cookie as the server sets it (widgets.server.cookies.TEACHER)."""
+    return {"nefertiti_teacher": f"{code}:{key}"}
 
 
 class Request:
@@ -111,7 +116,7 @@ def test_the_projector_shows_the_table_the_join_code_and_the_question_never_who_
 ):
     rooms, teacher, (anna, bart) = klass
     room, key = teacher.room, teacher.key
-    projector = projector_of(rooms, teacher, cookies={TEACHER_COOKIE + room.code: key})
+    projector = projector_of(rooms, teacher, cookies=teacher_cookie(room.code, key))
     assert projector.projector_pass == TEACHER_PASS and not projector.message.visible
     # the table, whose decision it is, how to join: no control anywhere (no button, no menu,
     # no text box; the board's click does nothing)
@@ -188,7 +193,7 @@ def test_a_wrong_missing_or_renewed_projector_token_is_turned_away_in_the_pages_
     for request in (
         {},  # nothing: not the teacher's browser, no link
         {"arguments": {"projector": "x" * 32}},  # a made-up token
-        {"cookies": {TEACHER_COOKIE + room.code: "y" * 32}},  # a made-up teacher key
+        {"cookies": teacher_cookie(room.code, "y" * 32)},  # a made-up teacher key
     ):
         page = projector_of(rooms, teacher, lang="de", **request)
         assert page.projector_pass is None and page.message.visible
@@ -211,7 +216,7 @@ def test_a_wrong_missing_or_renewed_projector_token_is_turned_away_in_the_pages_
     assert tr("en", "room.projector.no_access") in text(by_link.message.object)
     assert projector_of(rooms, teacher, arguments={"projector": token}).projector_pass is None
     # the room closed: every projector is told so
-    own = projector_of(rooms, teacher, cookies={TEACHER_COOKIE + room.code: teacher.key})
+    own = projector_of(rooms, teacher, cookies=teacher_cookie(room.code, teacher.key))
     assert room.close(teacher.key) is None
     assert tr("en", "room.projector.closed") in text(own.message.object)
 
@@ -223,9 +228,7 @@ def test_the_session_keeps_no_cookie_nor_token_of_the_request(klass):
     room = teacher.room
     token = token_of(teacher.projector_links.make_link())
     for request in (
-        Request(
-            {"room": room.code.lower(), "lang": "zh"}, {TEACHER_COOKIE + room.code: teacher.key}
-        ),
+        Request({"room": room.code.lower(), "lang": "zh"}, teacher_cookie(room.code, teacher.key)),
         Request({"room": room.code, "projector": token}, {"nefertiti_room_X": "z" * 32}),
     ):
         granted = admission(request, rooms.find)
@@ -261,7 +264,7 @@ def test_a_room_another_process_holds_is_checked_off_the_loop_with_a_one_time_ti
         return None
 
     for request, wanted in (
-        (Request({"room": room.code}, {TEACHER_COOKIE + room.code: teacher.key}), TEACHER_PASS),
+        (Request({"room": room.code}, teacher_cookie(room.code, teacher.key)), TEACHER_PASS),
         (Request({"room": room.code, "projector": token}), 1),
         (Request({"room": room.code, "projector": "w" * 32}), None),
     ):
@@ -359,10 +362,10 @@ def test_served_the_token_and_the_key_reach_neither_the_log_nor_the_projectors_h
         page = fetch(f"/projector?room=ABCD2345&projector={token}")
         payload = repr(_session_payload(page))
         assert token not in payload and PAYLOAD_KEY in payload
-        cookie = f"{TEACHER_COOKIE}ABCD2345={key}"
+        cookie = f"nefertiti_teacher=ABCD2345:{key}"
         assert key not in repr(_session_payload(fetch("/projector?room=ABCD2345", cookie)))
-        # what the check catches: Bokeh's own pages carry their cookies in the token
-        assert key in repr(_session_payload(fetch("/classroom?room=ABCD2345", cookie)))
+        # nor does the teacher's page (Bokeh copies no cookie into any page's token)
+        assert key not in repr(_session_payload(fetch("/classroom?room=ABCD2345", cookie)))
         fetch(f"/classroom?room=ABCD2345&key={key}")  # an old teacher link
     written = log.read_text()
     assert "GET /projector?room=ABCD2345&projector=\u2026" in written, written[-2000:]

@@ -334,6 +334,29 @@ def test_hostile_requests_get_4xx_and_the_server_keeps_serving(server):
     assert status(page) == 200 and b'"token":' in page
 
 
+def test_no_cookie_reaches_a_pages_session_token(server):
+    """Bokeh copies a page request's cookies and headers into the session token it embeds in
+    the page (a JWT: any script there can read it). The served app's secrets are HttpOnly
+    cookies, and neither they nor the Cookie header are in the token: only a one-time ticket.
+    Old script-set cookies come back as HttpOnly ones, in the answer's headers only."""
+    from bokeh.util.token import get_token_payload
+
+    base, port, process = server
+    secret = "s" * 32
+    cookie = f"Cookie: nefertiti_browser_id={secret}; nefertiti_teacher_ABCD2345={secret}; x=1\r\n"
+    page = get(port, "/tutor", cookie)
+    assert status(page) == 200
+    head, body = page.split(b"\r\n\r\n", 1)
+    payload = get_token_payload(_token(page))
+    assert payload["cookies"] == {} and "Cookie" not in payload["headers"], payload
+    assert len(payload["arguments"]["nefertiti-ticket"][0]) >= 16
+    assert secret.encode() not in body
+    moved = [
+        line for line in head.split(b"\r\n") if line.startswith(b"Set-Cookie: nefertiti_teacher=")
+    ]
+    assert len(moved) == 1 and b"HttpOnly" in moved[0] and b"SameSite=Strict" in moved[0]
+
+
 def _token(page: bytes) -> str:
     return re.search(rb'"token":"([^"]+)"', page).group(1).decode()
 
@@ -454,8 +477,9 @@ def test_docs_security_names_only_limits_that_exist():
     names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))
     assert len(names) >= 14
     from widgets.classroom import room
+    from widgets.server import cookies
 
-    missing = [n for n in names if not any(hasattr(m, n) for m in (limits, S, room))]
+    missing = [n for n in names if not any(hasattr(m, n) for m in (limits, S, room, cookies))]
     assert not missing, missing
     assert "(`MAX_ROOMS_PER_CLIENT`)" in text and "up to 3 rooms" in text
     assert room.MAX_ROOMS_PER_CLIENT == 3
@@ -470,6 +494,7 @@ def test_docs_security_names_only_limits_that_exist():
     assert "`MAX_MESSAGE_BYTES` (1.5 MiB)" in text and S.MAX_MESSAGE_BYTES == 3 << 19
     assert f"default {S.MAX_SESSIONS})" in text and f"default {S.SESSIONS_PER_MINUTE})" in text
     assert f"default {S.SESSIONS_PER_CLIENT})" in text
+    assert "`MAX_COOKIE_BODY_BYTES` (256 bytes" in text and cookies.MAX_COOKIE_BODY_BYTES == 256
 
 
 def _websocket_from(port: int, token: str, source: str):

@@ -25,6 +25,7 @@ from nefertiti_core.files.history import record_from_data
 from nefertiti_core.files.yaml_subset import loads
 from widgets.game.session import GameSession
 from widgets.sandbox.app import Sandbox
+from widgets.server.cookies import BROWSER, take_grant
 from widgets.server.store import (
     MAX_RECORD_CHARS,
     SCHEMA_VERSION,
@@ -351,12 +352,17 @@ def test_a_game_open_in_another_tab_is_resumed_as_a_copy(store):
 def test_a_new_browser_gets_a_cookie_and_an_old_one_keeps_its_own(store):
     fresh = Sandbox(GameSession())
     fresh.saved.connect(store, browser="", game="")
-    # what the page's script gets (PAGE_JS: the browser's cookie, the game in the address)
-    assert len(source(fresh.board, "nefertiti-page").data["browser"][0]) == 22
+    # what the page's script gets (PAGE_JS): a one-time grant for the browser's cookie (the
+    # server sets it, HttpOnly; the id itself never reaches the page) and the game's token
+    page = source(fresh.board, "nefertiti-page").data
+    granted = take_grant(page["grant"][0])
+    ((kind, room, browser),) = granted.cookies
+    assert kind is BROWSER and room == "" and len(browser) == 22
+    assert browser not in str(page) and take_grant(page["grant"][0]) is None  # spent
     known = Sandbox(GameSession())
     known.saved.connect(store, browser=ME, game="")
     page = source(known.board, "nefertiti-page").data
-    assert page["browser"] == [""]
+    assert page["grant"] == [""]
     assert page["token"] == [known.saved.token]
 
 

@@ -13,9 +13,12 @@ Sandbox's page asks for nothing there), websockets are accepted only from the se
 (and the hosts ``--allow-websocket-origin`` names), live sessions are capped
 (``--max-sessions``), each client may have only so many pages open
 (``--sessions-per-client``) and start only so many sessions a minute
-(``--sessions-per-minute``), and a session whose page sent nothing for ``--idle-minutes`` is
-closed. A secret a request's address may carry (a projector link's token, an old teacher link's
-key) is hidden in the server's log (``widgets.server.access_log``).
+(``--sessions-per-minute``), a session whose page sent nothing for ``--idle-minutes`` is
+closed, the secrets a browser keeps (the teacher's key, a learner's token, the device's and
+the browser's ids) are HttpOnly cookies the server alone sets (``POST /cookie``) and no page
+holds (``widgets.server.cookies``), and a secret a request's address may carry (a projector
+link's token, an old teacher link's key) is hidden in the server's log
+(``widgets.server.access_log``).
 """
 
 from __future__ import annotations
@@ -382,6 +385,10 @@ def serve(
     from widgets.server.home_page import home_handler
 
     extra.append((r"/", home_handler(), {}))
+    # the secret cookies: set by the server only (HttpOnly), never copied into a page's token
+    from widgets.server.cookies import BOKEH_SETTINGS, COOKIE_PATH, cookie_handler
+
+    extra.append((COOKIE_PATH, cookie_handler(), {"origins": origins}))
     from widgets.classroom.learner import learner_app
     from widgets.classroom.projector_page import projector_application
     from widgets.classroom.teacher import teacher_app
@@ -410,6 +417,7 @@ def serve(
         websocket_ping_interval=PING_INTERVAL_S,
         websocket_ping_timeout=PING_TIMEOUT_S,
         websocket_max_message_size=max_message_bytes,
+        **BOKEH_SETTINGS,
         **kwargs,
     )
     SERVED.guard = SessionGuard(max_sessions, sessions_per_minute, per_client=sessions_per_client)

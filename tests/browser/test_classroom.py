@@ -163,9 +163,15 @@ def test_teacher_opens_a_room_and_learners_join_by_code(klass, server):
     # the teacher's address names the room only; the key is in this browser's cookie (never in
     # the address, its history, the access log or a projected address bar): a reload comes back
     assert f"room={klass.code}" in teacher.url and "key" not in teacher.url
-    kept = {c["name"]: c for c in teacher.context.cookies()}
-    cookie = kept[f"nefertiti_teacher_{klass.code}"]
-    assert len(cookie["value"]) >= 32 and cookie["sameSite"] == "Strict"
+    # (an HttpOnly cookie the server sets when the page posts its grant: test_httponly_cookies.py)
+    for _ in range(300):
+        kept = {c["name"]: c for c in teacher.context.cookies()}
+        if "nefertiti_teacher" in kept:
+            break
+        teacher.wait_for_timeout(100)
+    cookie = kept["nefertiti_teacher"]
+    assert cookie["value"].startswith(f"{klass.code}:") and cookie["sameSite"] == "Strict"
+    assert cookie["httpOnly"] and len(cookie["value"].split(":")[1]) >= 32
     assert cookie["value"] not in server.log.read_text(), "the key is in the server's output"
     expect(teacher.locator(".room-qr svg")).to_be_visible()
     expect(teacher.get_by_text(f"{server.base.split('//')[1]}/join")).to_be_visible()

@@ -1,6 +1,7 @@
 """The learner's page (``/join``): join a room with its code and a name, then the shared table
 with the seat the teacher gave (or watching), the class questions, and breaking away to try
-steps alone. A reload or a restart comes back to the same room and seat (a cookie per room)."""
+steps alone. A reload or a restart comes back to the same room and seat (an HttpOnly cookie
+keeps the learner's token for each room joined)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ from widgets.classroom.room import (
 from widgets.classroom.room_work import change_room, off_loop
 from widgets.classroom.table import (
     CARD,
-    COOKIE,
-    COOKIE_MAX_AGE,
     MAIN,
     MAX_JOIN_TRIES,
     PAGE,
@@ -46,26 +45,26 @@ from widgets.classroom.table import (
 from widgets.game.common import HTML, deferred_page, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.session import GameSession
+from widgets.server.cookies import DEVICE, LEARNER, grant, page_secrets
+from widgets.server.cookies import KEEP_JS as POST_GRANT_JS
 from widgets.theme import (
     HEADING,
 )
 
-#: The browser's own random id for the classroom (a cookie): a learner the teacher removed cannot
-#: join the room again from the same device.
-DEVICE_COOKIE = "nefertiti_device"
-DEVICE_MAX_AGE = 365 * 24 * 3600
-#: Runs in the learner's browser when the server hands it its token: kept in a cookie for this
-#: room (a reload or a restart reconnects), the device's id kept, and the code put in the address.
-KEEP_JS = """
+#: Runs in the learner's browser when they join: posts the one-time grant for their token and
+#: the device's id (the server sets both as HttpOnly cookies: a reload or a restart reconnects;
+#: neither ever reaches the page) and puts the code in the address.
+KEEP_JS = (
+    POST_GRANT_JS
+    + """
 if (!cb_obj.value) return;
 const kept = JSON.parse(cb_obj.value);
-const secure = window.location.protocol === "https:" ? "; Secure" : "";
-document.cookie = `${kept.cookie}=${kept.token}; path=/; max-age=${kept.age}; SameSite=Strict${secure}`;
-document.cookie = `${kept.device_cookie}=${kept.device}; path=/; max-age=${kept.device_age}; SameSite=Strict${secure}`;
+keep(kept.grant);
 const url = new URL(window.location.href);
 url.searchParams.set("code", kept.code);
 window.history.replaceState(window.history.state, "", url);
 """
+)
 
 
 # ---------------------------------------------------------------------- the learner's page
@@ -82,15 +81,17 @@ class LearnerPage(pn.viewable.Viewer):
         self,
         rooms: Rooms,
         code: str = "",
-        cookies=None,
+        tokens=None,
         lang: str = "en",
         device: str = "",
         **params,
     ):
         self.rooms = rooms
         self.lang = lang if lang in LANGUAGES else "en"
-        self.cookies = dict(cookies or {})
-        #: this browser's id (its cookie, or a new one it is given when it joins)
+        #: this browser's tokens, by room code (its HttpOnly cookie, redeemed on the server)
+        self.tokens = dict(tokens or {})
+        #: this device's id (its HttpOnly cookie ``widgets.server.cookies.DEVICE``, or a new one
+        #: it is given when it joins): a learner the teacher removed cannot join again from it
         self.device = device if valid_token(device) else new_secret()
         self._tries = 0
         self._follower = None
@@ -131,7 +132,12 @@ class LearnerPage(pn.viewable.Viewer):
         # a browser that joined this room before: back to the same participant
         room = rooms.find(code) if code else None
         if room is not None:
-            token = self.cookies.get(COOKIE + room.code, "")
+            # the token kept for this code, else any kept token of this room's participants
+            token = self.tokens.get(room.code, "")
+            if not (valid_token(token) and room.participant(token) is not None):
+                token = next(
+                    (t for t in self.tokens.values() if room.participant(t) is not None), token
+                )
             if valid_token(token) and room.participant(token) is not None:
                 self._enter(room, token, welcome=True)
             elif valid_token(token):
@@ -193,17 +199,12 @@ class LearnerPage(pn.viewable.Viewer):
                 self._tries += 1
             self._say(why.text(self.lang))
             return False
-        self._keep.value = json.dumps(
-            {
-                "cookie": COOKIE + room.code,
-                "token": token,
-                "code": room.code,
-                "age": COOKIE_MAX_AGE,
-                "device_cookie": DEVICE_COOKIE,
-                "device": self.device,
-                "device_age": DEVICE_MAX_AGE,
-            }
+        kept = grant(
+            (LEARNER, room.code, token),
+            (DEVICE, "", self.device),
+            check=lambda: not room.expired() and room.participant(token) is not None,
         )
+        self._keep.value = json.dumps({"code": room.code, "grant": kept})
         self._enter(room, token)
         return True
 
@@ -367,10 +368,11 @@ class LearnerPage(pn.viewable.Viewer):
 
 def learner_app():
     code = normal_code(page_arg("code", 40)) or ""
-    cookies = {k: v for k, v in (pn.state.cookies or {}).items() if k.startswith(COOKIE)}
-    device = (pn.state.cookies or {}).get(DEVICE_COOKIE, "")
+    # this browser's tokens and device id (redeemed once, on the server, for the page's ticket)
+    kept = page_secrets()
+    tokens, device = kept.rooms(LEARNER), kept.id(DEVICE)
     lang = browser_language()
     return deferred_page(
-        lambda _room: LearnerPage(rooms(), code=code, cookies=cookies, lang=lang, device=device),
+        lambda _room: LearnerPage(rooms(), code=code, tokens=tokens, lang=lang, device=device),
         prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
     )

@@ -55,7 +55,6 @@ from widgets.classroom.table import (
     rooms,
     served_doc,
 )
-from widgets.classroom.teacher import TEACHER_COOKIE
 from widgets.game.board import Board
 from widgets.game.common import HTML, deferred_page, esc
 from widgets.game.language import browser_language
@@ -144,6 +143,8 @@ def check_later(ticket) -> int | None:
     code, key, token = credentials
     room = rooms().find(code)
     return room.projector_pass(key, token) if room is not None else None
+
+
 def _first(arguments, name: str, limit: int = 80) -> str:
     values = (arguments or {}).get(name) or [b""]
     value = values[0]
@@ -152,10 +153,13 @@ def _first(arguments, name: str, limit: int = 80) -> str:
 
 
 def teacher_key(cookies, code: str) -> str:
-    """The teacher's key for room ``code`` that this browser keeps ("" for none): the teacher
-    page's cookie for the room (``teacher.TEACHER_COOKIE``). The one place the projector reads
-    it."""
-    return cookies.get(TEACHER_COOKIE + code, "")[:80]
+    """The teacher's key for room ``code`` that this browser keeps ("" for none): the server's
+    HttpOnly teacher cookie (``widgets.server.cookies.TEACHER``; an older script-set one too).
+    The one place the projector reads it."""
+    from widgets.server.cookies import TEACHER, read
+
+    kept = read(cookies)[0].get(TEACHER.name)
+    return kept.get(code, "") if isinstance(kept, dict) else ""
 
 
 def admission(request, find=None) -> dict:

@@ -50,9 +50,6 @@ log = logging.getLogger("widgets.classroom")
 
 #: The server's rooms (shared by every session of the process, on purpose).
 ROOMS = Rooms()
-#: A learner's browser keeps its token for a room in this cookie (one per room: name + code).
-COOKIE = "nefertiti_room_"
-COOKIE_MAX_AGE = 12 * 3600
 #: Wrong codes one page may try before it is told to wait.
 MAX_JOIN_TRIES = 10
 CARD = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}

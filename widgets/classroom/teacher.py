@@ -40,6 +40,7 @@ from widgets.classroom.table import (
 from widgets.game.common import HTML, deferred_page, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.session import GameSession
+from widgets.server.cookies import KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
     HEADING,
     INK,
@@ -50,23 +51,23 @@ from widgets.theme import (
     TEXT_NONE,
 )
 
-#: The teacher's key for a room is kept in this browser's cookie ``TEACHER_COOKIE + code``
-#: (SameSite=Strict; Secure over HTTPS), never in the address: not in the history, the server's
-#: access log, nor on a projected address bar.
-TEACHER_COOKIE = "nefertiti_teacher_"
-TEACHER_COOKIE_MAX_AGE = 12 * 3600
-#: The teacher's page: the key kept in the cookie, only the room's code in the address (a reload
-#: or a restart comes back to the room), and a key that came in an old link taken out of it.
-TEACHER_JS = """
+#: The teacher's key for each room they opened is kept in this browser's HttpOnly cookie
+#: (``widgets.server.cookies.TEACHER``: the server sets it, no script of a page can read it),
+#: never in the address: not in the history, the server's access log, nor on a projected address
+#: bar. The page only posts a one-time grant for it, puts the room's code (alone) into the
+#: address (a reload or a restart comes back to the room), and takes an old link's key out of it.
+TEACHER_JS = (
+    KEEP_JS
+    + """
 if (!cb_obj.value) return;
 const kept = JSON.parse(cb_obj.value);
-const secure = window.location.protocol === "https:" ? "; Secure" : "";
-document.cookie = `${kept.cookie}=${kept.key}; path=/; max-age=${kept.age}; SameSite=Strict${secure}`;
+keep(kept.grant);
 const url = new URL(window.location.href);
 url.searchParams.set("room", kept.code);
 url.searchParams.delete("key");
 window.history.replaceState(window.history.state, "", url);
 """
+)
 
 
 # ---------------------------------------------------------------------- the teacher's page
@@ -174,15 +175,12 @@ class TeacherPage(pn.viewable.Viewer):
         return f"http://{self.host}/join?code={self.room.join_code}"
 
     def _keep_key(self, room: Room, key: str) -> None:
-        """The key into this browser's cookie, the room's code (alone) into the address."""
-        self._keep.value = json.dumps(
-            {
-                "code": room.code,
-                "key": key,
-                "cookie": TEACHER_COOKIE + room.code,
-                "age": TEACHER_COOKIE_MAX_AGE,
-            }
+        """The key into this browser's HttpOnly cookie (through a one-time grant the page posts;
+        the key itself never goes to the page), the room's code (alone) into the address."""
+        kept = grant(
+            (TEACHER, room.code, key), check=lambda: not room.expired() and room.is_teacher(key)
         )
+        self._keep.value = json.dumps({"code": room.code, "grant": kept})
 
     def _enter(self, room: Room, key: str) -> None:
         self.room, self.key = room, key
@@ -474,14 +472,20 @@ class TeacherPage(pn.viewable.Viewer):
 
 def teacher_app():
     code = page_arg("room", 40)
-    # the key from this browser's cookie for the room; an old link's key is still taken (and
-    # moved into the cookie, out of the address, by the page)
-    key = page_arg("key", 80) or (pn.state.cookies or {}).get(TEACHER_COOKIE + code, "")[:80]
+    # the keys this browser's cookie keeps (redeemed once, on the server, for the page's ticket);
+    # an old link's key is still taken (and moved into the cookie, out of the address, by the page)
+    kept = page_secrets().rooms(TEACHER)
+    link_key = page_arg("key", 80)
     host = (pn.state.headers or {}).get("Host", "")[:200]
     context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
     client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
     lang = browser_language()
-    return deferred_page(
-        lambda _room: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client),
-        prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
-    )
+
+    def build(room):  # room: read from the store off the event loop (prepare)
+        # the key kept for this code, or any kept key that is this room's teacher's
+        keys = [link_key, kept.get(code, ""), *kept.values()]
+        key = next((k for k in keys if k and room is not None and room.is_teacher(k)), "")
+        key = key or link_key or kept.get(code, "")
+        return TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
+
+    return deferred_page(build, prepare=lambda: rooms().find(code) if code else None)

@@ -1,11 +1,13 @@
 """Saved games of the served Sandbox: every change autosaved to the store, a reload or a restart
 back to the same game, a new tab offered the browser's last game.
 
-A browser is known by a random id in a cookie (never in the address, so a shared link gives no
-game away); a game by a random token in the page's address (``?game=...``). A game is never
-another browser's. Two pages on one game: the page that takes it up last wins, and the other goes
-on with a copy under a new token and says so, so no move is lost (``Store.take`` and the
-revision every save expects).
+A browser is known by a random id in an HttpOnly cookie the server sets
+(``widgets.server.cookies.BROWSER``: sent with every page request, so the server knows at once
+whose saved games to offer; never in the address, so a shared link gives no game away, nor in
+the page, where no script can read it); a game by a random token in the page's address
+(``?game=...``). A game is never another browser's. Two pages on one game: the page that takes
+it up last wins, and the other goes on with a copy under a new token and says so, so no move is
+lost (``Store.take`` and the revision every save expects).
 """
 
 from __future__ import annotations
@@ -20,26 +22,23 @@ from bokeh.models import ColumnDataSource, CustomJS
 from nefertiti_core.engine.i18n import tr
 from widgets.game.common import HTML, esc, guarded, off_the_loop
 from widgets.game.session import GameSession, _server_document
+from widgets.server.cookies import BROWSER, KEEP_JS, grant, page_secrets
 from widgets.theme import ALERT, ON_COLOUR, PAPER, RULE_LINE
 
 log = logging.getLogger("widgets.sandbox.autosave")
 
 CARD_STYLE = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}
 
-#: The browser's own random id (a cookie: sent with every page request, so the server knows at
-#: once whose saved games to offer; never in the URL, so a shared link gives no game away).
-BROWSER_COOKIE = "nefertiti_browser"
 #: The page's side of saved games, run when the board is laid out and when ``page`` changes:
-#: the browser's cookie (set once), the game's token in the address (``?game=...``, so a reload
-#: or a restart returns this tab to this game), and, when the server's connection drops, a
-#: banner over the page that takes no clicks (the board takes no presses either: CLICKS_JS),
-#: then a reload as soon as the server answers again.
-PAGE_JS = """
+#: a new browser's one-time grant posted once (the server then sets its cookie), the game's token
+#: in the address (``?game=...``, so a reload or a restart returns this tab to this game), and,
+#: when the server's connection drops, a banner over the page that takes no clicks (the board
+#: takes no presses either: CLICKS_JS), then a reload as soon as the server answers again.
+PAGE_JS = (
+    KEEP_JS
+    + """
 const get = (key) => { const d = page.data; return (d instanceof Map ? d.get(key) : d[key])[0]; };
-const browser = get("browser");
-if (browser && !document.cookie.split("; ").includes(`${COOKIE}=${browser}`)) {
-    document.cookie = `${COOKIE}=${browser}; path=/; max-age=31536000; SameSite=Strict`;
-}
+keep(get("grant"));
 const token = get("token");
 const url = new URL(window.location.href);
 if (token && url.searchParams.get("game") !== token) {
@@ -70,6 +69,7 @@ if (doc && !doc.__nefertitiWatched) {
     });
 }
 """
+)
 
 
 @dataclass
@@ -134,7 +134,7 @@ class SavedGames:
         )
         #: What the page's script reads (PAGE_JS).
         self.page = ColumnDataSource(
-            name="nefertiti-page", data={"token": [""], "browser": [""], "lost": [""], "back": [""]}
+            name="nefertiti-page", data={"token": [""], "grant": [""], "lost": [""], "back": [""]}
         )
 
     def connect(
@@ -180,7 +180,8 @@ class SavedGames:
         self.session.param.watch(self._hide_note, ["board_version"])
         self.page.data = {
             "token": [self._token],
-            "browser": [browser if new_browser else ""],
+            # a new browser's id: a one-time grant the page posts (the id never goes to the page)
+            "grant": [grant((BROWSER, "", browser)) if new_browser else ""],
             "lost": [""],
             "back": [""],
         }
@@ -189,7 +190,6 @@ class SavedGames:
             args=dict(
                 page=self.page,
                 fig=self.board.figure,
-                COOKIE=BROWSER_COOKIE,
                 ALERT=ALERT,
                 ON_ALERT=ON_COLOUR,
             ),
@@ -347,7 +347,7 @@ def served_request():
         return None
     args = pn.state.session_args.get("game") or [b""]
     game = args[0].decode("ascii", "replace") if isinstance(args[0], bytes) else str(args[0])
-    browser = (pn.state.cookies or {}).get(BROWSER_COOKIE, "")
+    browser = page_secrets().id(BROWSER)  # its HttpOnly cookie, redeemed on the server
     return get_store(), browser, game
 
 

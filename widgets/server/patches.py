@@ -312,6 +312,7 @@ def _install_page_admission() -> bool:
     handlers = [getattr(server, name, None) for name in ("DocHandler", "AutoloadJsHandler")]
     if any(getattr(h, "get", None) is None for h in handlers):
         return False
+    from widgets.server.cookies import admit
     from widgets.server.state import SERVED
 
     def guarded(original):
@@ -320,6 +321,7 @@ def _install_page_admission() -> bool:
                 self.set_header(name, value)
             if SERVED.refuse_page(self, live_sessions(self.application)):
                 return None
+            admit(self)  # the secret cookies: read here, a one-time ticket into the session
             try:
                 return await original(self, *args, **kwargs)
             except Exception as error:
@@ -339,8 +341,8 @@ def _install_page_admission() -> bool:
 
 
 #: Every page of the served app (and its ``autoload.js``): no other site may frame it (a page
-#: of ours inside a hostile one, its buttons under a decoy), no address leaks in a Referer (the
-#: teacher's page carries its key), and nothing is read as another type than it says.
+#: of ours inside a hostile one, its buttons under a decoy), no address leaks in a Referer (an old
+#: link to the teacher's page carried its key), and nothing is read as another type than it says.
 PAGE_HEADERS = {
     "Content-Security-Policy": "frame-ancestors 'self'; base-uri 'self'; object-src 'none'",
     "X-Frame-Options": "SAMEORIGIN",
@@ -350,8 +352,10 @@ PAGE_HEADERS = {
 
 #: A page load and its ``autoload.js`` (Panel's ``DocHandler`` and ``AutoloadJsHandler``) ask
 #: the served app's session guard first (a cap on live sessions, on one client's open pages, a
-#: rate per client: 503/429 before any session is made), carry :data:`PAGE_HEADERS`, and a
-#: request the handler fails on unexpectedly answers 400, not a 500 with a traceback in the log.
+#: rate per client: 503/429 before any session is made), carry :data:`PAGE_HEADERS`, give the
+#: session the request's secret cookies under a one-time ticket (``widgets.server.cookies.admit``:
+#: no secret in the page), and a request the handler fails on unexpectedly answers 400, not a 500
+#: with a traceback in the log.
 PAGE_ADMISSION = Patch(
     name="page-admission",
     panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, Bokeh 3.9.2
