@@ -232,5 +232,5 @@ def test_the_teachers_new_join_code_is_shown_and_only_it_lets_newcomers_in(klass
     assert tr("de", "room.refuse.old_code") in html(german)
     assert german.join(new, "Dora")
     assert ana.room.participant(ana.token) is not None  # those already in stay in
-    again = LearnerPage(teacher.rooms, code=old, cookies={f"nefertiti_room_{old}": ana.token})
+    again = LearnerPage(teacher.rooms, code=old, tokens={old: ana.token})
     assert again.room is teacher.room and again.token == ana.token  # a reload: still in

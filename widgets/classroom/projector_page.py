@@ -42,7 +42,6 @@ from widgets.classroom.projector_links import PROJECTOR_ARG, PROJECTOR_COOKIE, P
 from widgets.classroom.room import Refusal, Room, Rooms, normal_code
 from widgets.classroom.table import (
     CARD,
-    COOKIE_MAX_AGE,
     MAIN,
     PAGE,
     SIDE,
@@ -77,6 +76,8 @@ WIDE_SCREEN_CSS = (
     "@media (min-width: 1500px) { :host { zoom: 1.4; "
     "max-height: calc((100vh - 56px) / 1.4) !important; } }"
 )
+#: How long a projector's browser keeps a projector link's token (a school day).
+COOKIE_MAX_AGE = 12 * 3600
 #: Runs in the projector's browser as its page is first read, before anything is drawn: a
 #: projector link's token goes from the address into a cookie for this room (path /projector:
 #: no other page of the server gets it) and out of the address (not in the history, nor on the
