@@ -13,7 +13,10 @@ serve``.
 2. **A SIGKILL just after a move is shown**: a learner's move appears on the teacher's page and
    the server is killed at once; started again, the move is there (a room's change is written
    before any page hears of it).
-3. **A store that cannot be opened** (its SQLite file is garbage): the server runs without it
+3. **A store that refuses writes** (the PostgreSQL database made read-only, as a full disk is):
+   the teacher's page (Chinese) says "not saved" with the database's reason; the class goes on;
+   when the store takes writes again, the change is written by itself and the warning goes.
+4. **A store that cannot be opened** (its SQLite file is garbage): the server runs without it
    and the teacher's page says so in their language (a restart would end the class); the class
    itself works.
 
@@ -199,6 +202,59 @@ def test_a_hung_database_leaves_every_other_page_answering_and_loses_nothing(
     for made in contexts:
         made.close()
     assert not errors, errors
+
+
+def read_only(database: pg.PgServer, url: str, on: bool) -> None:
+    """The classroom's database made read-only (or writable again), as a database whose disk
+    filled up or a replica taken for the primary is: every connection the server has is cut,
+    and the new ones it makes get read-only transactions."""
+    name = url.rsplit("/", 1)[1]
+    engine = create_engine(database.url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as db:
+            db.execute(
+                text(
+                    f'alter database "{name}" set default_transaction_read_only = {"on" if on else "off"}'
+                )
+            )
+            db.execute(
+                text(
+                    "select pg_terminate_backend(pid) from pg_stat_activity "
+                    "where datname = :name and pid <> pg_backend_pid()"
+                ),
+                {"name": name},
+            )
+    finally:
+        engine.dispose()
+
+
+def test_a_store_that_refuses_writes_warns_the_teacher_and_catches_up_when_it_takes_them(
+    chromium, database, on_postgresql
+):
+    """#29 item 8 in the served app: a store that takes no more writes (read-only, as a full
+    disk or a replica taken for the primary) is said on the teacher's page (a Chinese browser),
+    with the database's own reason; the class goes on; once the store takes writes again the
+    change is written by itself and the warning goes."""
+    server, url = on_postgresql
+    context = chromium.new_context(viewport={"width": 1024, "height": 768}, locale="zh-CN")
+    context.set_default_timeout(STEP_MS)
+    teacher = context.new_page()
+    code = open_room(teacher, server.base)
+    read_only(database, url, True)
+    try:
+        teacher.locator(".room-pause button").click()
+        warning = teacher.locator(".room-storage")
+        expect(warning).to_contain_text("未能保存", timeout=STEP_MS)
+        expect(warning).to_contain_text("read-only transaction")
+        # the class goes on: the pause shows at once (kept here, not yet in the store)
+        expect(teacher.locator(".room-pause button")).to_have_text(tr("zh", "room.resume"))
+        shot(teacher, "read-only-teacher-zh-1024")
+        assert not paused_in_store(url, code)
+    finally:
+        read_only(database, url, False)
+    expect(warning).to_be_hidden(timeout=STEP_MS)  # tried again every RETRY_S: written now
+    assert paused_in_store(url, code)
+    context.close()
 
 
 @pytest.fixture()
