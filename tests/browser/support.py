@@ -337,3 +337,14 @@ def expect_verdict(block, kind: str, headline: str) -> str:
     verdict = block.locator(f".exercise-feedback .verdict-{kind}")
     expect(verdict).to_contain_text(headline, timeout=WAIT)
     return verdict.inner_text()
+
+
+def cookie(context, name: str, timeout: float = 30) -> dict:
+    """The browser's cookie ``name`` once the server has set it."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        kept = {c["name"]: c for c in context.cookies()}
+        if name in kept:
+            return kept[name]
+        time.sleep(0.2)
+    raise AssertionError(f"no cookie {name} in {timeout:.0f} s: {context.cookies()}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS
+from support import ARTIFACTS, cookie
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server
 
 from nefertiti_core.engine.i18n import tr
@@ -122,8 +122,9 @@ def test_the_projector_follows_the_room_and_hides_the_answers_until_the_reveal(k
     teacher.locator(".room-open button").click(timeout=LOAD_MS)
     expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
     code = teacher.locator(".room-code").inner_text().strip()
-    cookies = {c["name"]: c["value"] for c in teacher.context.cookies()}
-    kept = dict(e.split(":", 1) for e in cookies["nefertiti_teacher"].split("."))  # CODE:KEY
+    # the HttpOnly cookie the server sets once the page has posted its grant (a moment later)
+    teacher_cookie = cookie(teacher.context, "nefertiti_teacher")["value"]
+    kept = dict(e.split(":", 1) for e in teacher_cookie.split("."))  # CODE:KEY
     key = kept[code]  # the HttpOnly cookie the server set (widgets.server.cookies.TEACHER)
     assert len(key) >= 32
     # the projector view, in a second window of the teacher's browser (no key in its address)

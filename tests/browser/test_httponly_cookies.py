@@ -38,6 +38,7 @@ from support import (
     CHROMIUM_ARGS,
     ROOT,
     canvas_point,
+    cookie,
     free_port,
     require_chromium,
     rows,
@@ -177,17 +178,6 @@ def browsers(chromium):
     yield browsers
     browsers.close()
     assert not browsers.errors, f"JavaScript errors in the pages: {browsers.errors}"
-
-
-def cookie(context, name: str, timeout: float = 30) -> dict:
-    """The browser's cookie ``name`` once the server has set it."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        kept = {c["name"]: c for c in context.cookies()}
-        if name in kept:
-            return kept[name]
-        time.sleep(0.2)
-    raise AssertionError(f"no cookie {name} in {timeout:.0f} s: {context.cookies()}")
 
 
 def assert_server_set(found: dict, max_age: int) -> None:
