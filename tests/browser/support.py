@@ -348,3 +348,60 @@ def cookie(context, name: str, timeout: float = 30) -> dict:
             return kept[name]
         time.sleep(0.2)
     raise AssertionError(f"no cookie {name} in {timeout:.0f} s: {context.cookies()}")
+
+
+class Forwarder:
+    """Another computer of the class, on this machine: a TCP forwarder on ``127.0.0.1:port``
+    whose connections reach the server (``127.0.0.1:target``) from the address ``source`` (a
+    loopback address of its own), so the server sees that browser as another client address.
+    A browser opens the server's pages at ``base``; the server must accept that origin
+    (``allow_websocket_origin``)."""
+
+    def __init__(self, target: int, source: str):
+        import socket
+        import threading
+
+        self.target, self.source = target, source
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._stopped = False
+        threading.Thread(target=self._accept, daemon=True, name="forwarder").start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while not self._stopped:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(
+                    ("127.0.0.1", self.target), timeout=30, source_address=(self.source, 0)
+                )
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (a, b):
+                try:
+                    end.close()
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        self._stopped = True
+        self._listener.close()
