@@ -288,15 +288,22 @@ def component_allowed(path: str, modules=None) -> bool:
 def deferred_app():
     """The Sandbox as a served page: a spinner, the Sandbox once the page's websocket connects
     (``widgets.game.common.deferred_page``: a script's page load builds no Sandbox), its saved
-    game read from the store off the event loop first."""
-    from widgets.game.common import deferred_page
+    game read from the store off the event loop first; a page that lost its server covers
+    itself and reloads when it is back (``widgets.game.reconnect``)."""
+    from widgets.game.language import browser_language
+    from widgets.game.reconnect import SANDBOX_WORDS, reconnecting_page
     from widgets.sandbox.app import make_app
     from widgets.sandbox.autosave import read_served, served_request
 
     request = served_request()  # what the page asks for (cheap, on the loop)
-    # the store read off the event loop (a slow database holds no other page), then the page
-    return deferred_page(
-        lambda found: make_app(request, found), prepare=lambda: read_served(request)
+    # the store read off the event loop (a slow database holds no other page), then the page;
+    # after a restart it reloads itself, back to its game (?game= in its address)
+    return reconnecting_page(
+        lambda found: make_app(request, found),
+        prepare=lambda: read_served(request),
+        lang=browser_language(),
+        keys=SANDBOX_WORDS,
+        follow=lambda app: app.sandbox,
     )
 
 

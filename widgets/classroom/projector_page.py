@@ -57,8 +57,9 @@ from widgets.classroom.table import (
 )
 from widgets.classroom.teacher import TEACHER_COOKIE
 from widgets.game.board import Board
-from widgets.game.common import HTML, deferred_page, esc
+from widgets.game.common import HTML, esc
 from widgets.game.language import browser_language
+from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession
 from widgets.theme import ALERT, HEADING, INK, LABEL, PAPER
 
@@ -144,6 +145,8 @@ def check_later(ticket) -> int | None:
     code, key, token = credentials
     room = rooms().find(code)
     return room.projector_pass(key, token) if room is not None else None
+
+
 def _first(arguments, name: str, limit: int = 80) -> str:
     values = (arguments or {}).get(name) or [b""]
     value = values[0]
@@ -421,7 +424,9 @@ def projector_app():
     lang = granted.get("lang") or browser_language()
     host = (pn.state.headers or {}).get("Host", "")[:200]
     ticket = granted.get("ticket")
-    return deferred_page(
+    # covers itself when the server goes away and reloads when it is back: to this room by the
+    # address's code and the browser's cookie (widgets.game.reconnect)
+    return reconnecting_page(
         lambda later: ProjectorPage(
             rooms(),
             code=code,
@@ -432,6 +437,7 @@ def projector_app():
         # the room read off the event loop (and a request checked then, if it had to wait)
         prepare=lambda: check_later(ticket) if ticket else (rooms().find(code) and None),
         head=TOKEN_TO_COOKIE,
+        lang=lang,
     )
 
 

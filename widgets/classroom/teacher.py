@@ -37,8 +37,9 @@ from widgets.classroom.table import (
     served_doc,
     table_parts,
 )
-from widgets.game.common import HTML, deferred_page, esc, guarded
+from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
+from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession
 from widgets.theme import (
     HEADING,
@@ -481,7 +482,10 @@ def teacher_app():
     context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
     client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
     lang = browser_language()
-    return deferred_page(
+    # covers itself when the server goes away and reloads when it is back: to this room by the
+    # address's code and the browser's teacher cookie (widgets.game.reconnect)
+    return reconnecting_page(
         lambda _room: TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client),
         prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
+        lang=lang,
     )
