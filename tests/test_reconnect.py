@@ -53,9 +53,12 @@ class Page(param.Parameterized):
 
 
 def shown(words: ConnectionWords) -> dict:
-    """What the page's hidden model holds, as the browser's script reads it."""
-    assert WORDS_CLASS in words.widget.css_classes and not words.widget.visible
-    return json.loads(words.widget.value)
+    """What the page's hidden model holds, as the browser's script reads it (the first of its
+    tags, of the Bokeh model with the words' CSS class)."""
+    assert not words.pane.visible
+    model = words.pane.object
+    assert WORDS_CLASS in model.css_classes and not model.visible and not model.text
+    return json.loads(model.tags[0])
 
 
 def test_the_words_follow_the_pages_language_and_the_session_it_takes_up():

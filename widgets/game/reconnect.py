@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 import panel as pn
-from bokeh.models import CustomJS
+from bokeh.models import CustomJS, Div
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.game.common import deferred_page
@@ -29,7 +29,8 @@ from widgets.theme import ALERT, ON_COLOUR
 #: The cover's id in the page (``window.__nefertitiOffline`` is set with it: the board draws no
 #: press while it is up, widgets/game/board.py).
 COVER_ID = "nefertiti-offline"
-#: The CSS class of the hidden model holding the page's words for the cover.
+#: The CSS class of the hidden model holding the page's words for the cover (in its ``tags``:
+#: never drawn, no text or control on the page).
 WORDS_CLASS = "nefertiti-connection-words"
 #: Seconds between two asks whether the server is back, and how long one ask may take (a
 #: server that accepts connections but does not answer, a stopped process, is asked again).
@@ -47,8 +48,8 @@ window.__nefertitiOffline = true;
 let words = fallback;
 for (const model of cb_obj.all_models) {
     const classes = model.css_classes;
-    if (classes && classes.includes(WORDS_CLASS) && model.value) {
-        try { words = JSON.parse(model.value); } catch (error) { /* the request's words */ }
+    if (classes && classes.includes(WORDS_CLASS) && model.tags && model.tags.length > 0) {
+        try { words = JSON.parse(model.tags[0]); } catch (error) { /* the request's words */ }
         break;
     }
 }
@@ -97,15 +98,14 @@ def connection_words(lang: str, keys=CLASSROOM_WORDS) -> dict:
 
 
 class ConnectionWords:
-    """The page's words for the cover, in its current language: a hidden text model
-    (:attr:`widget`, placed in the page) that :data:`RECONNECT_JS` reads when the connection
-    drops. :meth:`follow` keeps them in the language of a page's game session."""
+    """The page's words for the cover, in its current language: a hidden model (:attr:`pane`,
+    placed in the page: no text, no control) that :data:`RECONNECT_JS` reads when the
+    connection drops. :meth:`follow` keeps them in the language of a page's game session."""
 
     def __init__(self, lang: str = "en", keys=CLASSROOM_WORDS):
         self.keys = keys
-        self.widget = pn.widgets.TextInput(
-            visible=False, css_classes=[WORDS_CLASS], max_length=2000
-        )
+        self._model = Div(visible=False, css_classes=[WORDS_CLASS], name="nefertiti-words")
+        self.pane = pn.pane.Bokeh(self._model, visible=False, margin=0)
         self._page = None
         self._session = None
         self._watcher = None
@@ -113,10 +113,11 @@ class ConnectionWords:
 
     @property
     def words(self) -> dict:
-        return json.loads(self.widget.value)
+        """What the page's script reads when the connection drops."""
+        return json.loads(self._model.tags[0])
 
     def show_language(self, lang: str) -> None:
-        self.widget.value = json.dumps(connection_words(lang, self.keys), ensure_ascii=False)
+        self._model.tags = [json.dumps(connection_words(lang, self.keys), ensure_ascii=False)]
 
     def follow(self, page) -> None:
         """Speak the language of ``page.session`` (a game session), now and as it changes; a
@@ -183,4 +184,4 @@ def reconnecting_page(build, prepare=None, head: str = "", *, lang: str, keys=CL
         words.follow(follow(page) if follow is not None else page)
         return page
 
-    return deferred_page(built, prepare=prepare, head=head, also=[words.widget])
+    return deferred_page(built, prepare=prepare, head=head, also=[words.pane])
