@@ -61,6 +61,7 @@ from widgets.game.common import HTML, esc
 from widgets.game.language import browser_language
 from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession
+from widgets.server.addresses import link_base
 from widgets.theme import ALERT, HEADING, INK, LABEL, PAPER
 
 log = logging.getLogger("widgets.classroom")
@@ -252,7 +253,8 @@ class ProjectorPage(pn.viewable.Viewer):
         **params,
     ):
         self.rooms = rooms
-        self.host = host or "127.0.0.1:5006"
+        #: where the learners' devices reach the server (widgets.server.addresses)
+        self.link = link_base(host)
         self.lang = lang if lang in LANGUAGES else "en"
         self.projector_pass = projector_pass
         self.room: Room | None = None
@@ -369,7 +371,7 @@ class ProjectorPage(pn.viewable.Viewer):
 
     @property
     def learner_link(self) -> str:
-        return f"http://{self.host}/join?code={self.room.join_code}"  # the code that admits
+        return f"{self.link.base}/join?code={self.room.join_code}"  # the code that admits
 
     def refresh(self) -> None:
         room, lang = self.room, self.lang
@@ -388,11 +390,12 @@ class ProjectorPage(pn.viewable.Viewer):
 
     def _join_html(self, lang: str) -> str:
         code = self.room.join_code  # a new one replaces a code that got out
-        join_url = f"http://{self.host}/join"
+        join_url = f"{self.link.base}/join"
         link = esc(tr(lang, "room.join_at", link="LINK")).replace("LINK", f"<b>{esc(join_url)}</b>")
         return (
             "<div style='display:flex;gap:12px;align-items:center'>"
-            f"<div class='room-qr' style='flex:0 0 auto;line-height:0'>"
+            f"<div class='room-qr' data-link='{esc(self.learner_link)}' "
+            "style='flex:0 0 auto;line-height:0'>"
             f"{_qr_svg(self.learner_link)}</div>"
             "<div style='flex:1 1 auto;min-width:0'>"
             f"<div style='font-size:16px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
