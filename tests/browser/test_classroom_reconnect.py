@@ -9,7 +9,8 @@ page is reloaded, nor its address opened again, by the test**: while the server 
 is covered by a banner in its own language (the teacher's and the projector's English, the
 phone's German, the laptop's Chinese) under which nothing can be clicked (the buttons are not
 what is at their place on the screen, and the page's parts are inert); when the server answers,
-each page reloads itself and shows its room again at the same step: the teacher's with its
+each page reloads itself (the Chinese learner's once she comes back to its tab: it says the
+server is back meanwhile) and shows its room again at the same step: the teacher's with its
 people and seats (by the teacher's cookie), each learner in the same seat, in the same language
 (by their cookie), the projector its room (by the teacher's cookie). Then the Chinese learner's
 move reaches every page.
@@ -40,6 +41,13 @@ BACK_JS = (
     "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
     "&& Bokeh.documents.length > 0"
 )
+#: The page's tab hidden (true) or shown again (false), as the browser says it when its user
+#: switches tabs or a phone's screen goes off.
+HIDE_JS = """(hidden) => {
+    Object.defineProperty(document, "visibilityState", {value: hidden ? "hidden" : "visible",
+                                                        configurable: true});
+    document.dispatchEvent(new Event("visibilitychange"));
+}"""
 #: What is on the screen at the middle of an element: the element itself (or inside it)?
 ON_TOP_JS = """(element) => {
     element.scrollIntoView({block: "center"});
@@ -160,7 +168,15 @@ def test_every_classroom_page_comes_back_by_itself_after_a_restart(klass, server
     covered(chinese, ".room-away button")
     covered(projector, ".bk-Canvas")
 
+    # the Chinese learner has gone to another tab meanwhile: her page waits to be looked at
+    chinese.evaluate(HIDE_JS, True)
+
     server.start()  # the same port, the same $NEFERTITI_HOME
+    cover = chinese.locator(COVER)
+    expect(cover).to_have_attribute("data-back", "1", timeout=LOAD_MS)
+    expect(cover).to_have_text(tr("zh", "room.connection.back"))
+    shot(chinese, "chinese-server-back-tab-hidden")
+    chinese.evaluate(HIDE_JS, False)  # she comes back to the tab
     for name, page in pages.items():
         page.wait_for_function(BACK_JS, polling=100, timeout=LOAD_MS)  # it reloaded itself
         assert page.url == url_before[name]

@@ -4,7 +4,7 @@ dropped network), shared by the Sandbox and the classroom's pages.
 When the page's websocket drops, a cover over the whole page says so in the page's language
 and takes every click and key (the page's old buttons would do nothing: its session is gone with
 the server), the page asks the server once a second whether it is back, and reloads when it
-answers. The reload is a new page load of the same address with the browser's cookies, so it
+answers (a page nobody is looking at, a phone's screen off, when it is looked at again). The reload is a new page load of the same address with the browser's cookies, so it
 comes back to what those name: the Sandbox's game (``?game=``), the teacher's room (``?room=``
 and the teacher's cookie), a learner's seat (``?code=`` and their cookie), the projector's room.
 
@@ -82,7 +82,13 @@ const ping = () => {
             clearTimeout(late);
             note.textContent = words.back;
             cover.dataset.back = "1";
-            window.location.reload();
+            // a page nobody looks at (a phone's screen off, a tab behind others) reloads when it
+            // is looked at again: a class's locked phones do not all load at once, an abandoned
+            // tab makes no new session
+            if (document.visibilityState !== "hidden") { window.location.reload(); return; }
+            document.addEventListener("visibilitychange", () => {
+                if (document.visibilityState !== "hidden") window.location.reload();
+            });
         }, () => { clearTimeout(late); setTimeout(ping, EVERY_MS); });
 };
 setTimeout(ping, EVERY_MS);
