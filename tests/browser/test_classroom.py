@@ -25,7 +25,17 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, ROOT, SANDBOX, free_port, rows, wait_for_http, wait_rows
+from support import (
+    ARTIFACTS,
+    ROOT,
+    SANDBOX,
+    free_port,
+    rows,
+    wait_back,
+    wait_covered,
+    wait_for_http,
+    wait_rows,
+)
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import options as O
@@ -280,13 +290,6 @@ def table_after(steps: int):
     return state
 
 
-#: A page that lost its server is back: no cover, and a Bokeh document drawn again.
-BACK_JS = (
-    "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
-    "&& Bokeh.documents.length > 0"
-)
-
-
 def test_restart_mid_class_everyone_back_in_their_seat(klass, server):
     teacher = klass.teacher
     teacher_url = teacher.url
@@ -294,18 +297,18 @@ def test_restart_mid_class_everyone_back_in_their_seat(klass, server):
     n = servants(teacher)
     server.stop()  # mid-class (SIGTERM; the rooms are written at once after each change)
     for page in klass.pages():  # each says so, and takes no click meanwhile
-        expect(page.locator("#nefertiti-offline")).to_be_visible()
+        wait_covered(page)
     server.start()  # the same port, the same $NEFERTITI_HOME
     # every page reloads itself once the server answers (widgets.game.reconnect; a reload of
     # the test's own would race it): the teacher's link still leads the room
-    teacher.wait_for_function(BACK_JS, polling=100, timeout=LOAD_MS)
+    wait_back(teacher, timeout=LOAD_MS)
     assert teacher.url == teacher_url
     expect(teacher.locator(".room-person")).to_have_count(3, timeout=LOAD_MS)
     expect_step(teacher, step)
     wait_rows(teacher, "board-servants", f"n == {n}", timeout=LOAD_MS)
     for colour, page in klass.learners.items():
         # the browser's token: the same participant, same seat
-        page.wait_for_function(BACK_JS, polling=100, timeout=LOAD_MS)
+        wait_back(page, timeout=LOAD_MS)
         status = page.locator(".room-status")
         expect(status).to_have_attribute("data-seat", str(SEAT[colour]), timeout=LOAD_MS)
         expect(status).to_contain_text(f"You are {NAMES[colour]}")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, wait_rows
+from support import ARTIFACTS, OFFLINE, wait_back, wait_rows
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server
 
 from nefertiti_core import new_game
@@ -34,13 +34,6 @@ PHONE = {"width": 393, "height": 851}
 LAPTOP = {"width": 1280, "height": 800}
 COLOURS = new_game(4, 0).colours  # Blue, Black, Green, Red place in turn
 SEAT = {colour: seat for seat, colour in enumerate(COLOURS)}
-#: The cover's id (widgets.game.reconnect.COVER_ID).
-COVER = "#nefertiti-offline"
-#: The page is back: no cover, and a Bokeh document drawn again.
-BACK_JS = (
-    "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
-    "&& Bokeh.documents.length > 0"
-)
 #: The page's tab hidden (true) or shown again (false), as the browser says it when its user
 #: switches tabs or a phone's screen goes off.
 HIDE_JS = """(hidden) => {
@@ -156,7 +149,7 @@ def test_every_classroom_page_comes_back_by_itself_after_a_restart(klass, server
     server.stop()  # mid-class (SIGTERM): nobody reloads anything from here on
     words = {"teacher": "en", "projector": "en", "german": "de", "chinese": "zh"}
     for name, page in pages.items():
-        cover = page.locator(COVER)
+        cover = page.locator(OFFLINE)
         expect(cover).to_be_visible(timeout=STEP_MS)
         expect(cover).to_have_text(tr(words[name], "room.connection.lost"))
         expect(cover).to_have_attribute("lang", words[name])
@@ -172,13 +165,13 @@ def test_every_classroom_page_comes_back_by_itself_after_a_restart(klass, server
     chinese.evaluate(HIDE_JS, True)
 
     server.start()  # the same port, the same $NEFERTITI_HOME
-    cover = chinese.locator(COVER)
+    cover = chinese.locator(OFFLINE)
     expect(cover).to_have_attribute("data-back", "1", timeout=LOAD_MS)
     expect(cover).to_have_text(tr("zh", "room.connection.back"))
     shot(chinese, "chinese-server-back-tab-hidden")
     chinese.evaluate(HIDE_JS, False)  # she comes back to the tab
     for name, page in pages.items():
-        page.wait_for_function(BACK_JS, polling=100, timeout=LOAD_MS)  # it reloaded itself
+        wait_back(page, timeout=LOAD_MS)  # it reloaded itself
         assert page.url == url_before[name]
         expect_step(page, 1)
         wait_rows(page, "board-servants", "n == 1", timeout=LOAD_MS)
