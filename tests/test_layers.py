@@ -326,6 +326,7 @@ NO_VIEWS = [
     "widgets.server.state",
     "widgets.server.gc_pacing",
     "widgets.server.home_page",
+    "widgets.server.addresses",
     "widgets.classroom.room",
     "widgets.classroom.poll",
     "widgets.classroom.room_store",

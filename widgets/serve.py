@@ -31,7 +31,6 @@ import os
 import re
 import secrets
 import signal
-import socket
 import sys
 
 from widgets.server.limits import (
@@ -140,6 +139,17 @@ def register(subparsers) -> None:
         "several server processes sharing rooms (docs/deploy.md), or sqlite:///path; default "
         "$NEFERTITI_STORE_URL, else an SQLite file under $NEFERTITI_HOME",
     )
+    cmd.add_argument(
+        "--public-url",
+        type=_public_url,
+        default="",
+        metavar="URL",
+        help="the address learners' devices open this server at, when it is not this "
+        "computer's own (a proxy's or the school's name, e.g. https://tutor.school.example): "
+        "the classroom's join link, QR code and projector link use it, and pages opened under "
+        "it are accepted. By default the link uses the address the teacher's page was opened "
+        "at, or, for 127.0.0.1, this computer's address on the network (with --address 0.0.0.0)",
+    )
     cmd.add_argument("--show", action="store_true", help="open a browser tab")
     cmd.set_defaults(run=run)
 
@@ -169,6 +179,17 @@ def _is_ip(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _public_url(text: str) -> str:
+    from widgets.server.addresses import public_url
+
+    if text == "":  # the default (argparse passes it through here too): none
+        return ""
+    try:
+        return public_url(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _origin(text: str) -> str:
@@ -234,21 +255,9 @@ def served_origins(address: str, port: int, extra=()) -> list[str]:
 
 
 def _this_computer() -> set[str]:
-    names: set[str] = set()
-    try:
-        hostname = socket.gethostname()
-        names |= {hostname, socket.getfqdn()}
-        for info in socket.getaddrinfo(hostname, None):
-            names.add(info[4][0])
-    except OSError:
-        pass
-    try:  # the address other computers reach (no packet is sent by a UDP connect)
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("10.255.255.255", 1))
-            names.add(probe.getsockname()[0])
-    except OSError:
-        pass
-    return {name.lower() for name in names if name and "%" not in name}
+    from widgets.server.addresses import this_computer
+
+    return this_computer()
 
 
 # ---------------------------------------------------------------------- the handlers
@@ -291,15 +300,22 @@ def component_allowed(path: str, modules=None) -> bool:
 def deferred_app():
     """The Sandbox as a served page: a spinner, the Sandbox once the page's websocket connects
     (``widgets.game.common.deferred_page``: a script's page load builds no Sandbox), its saved
-    game read from the store off the event loop first."""
-    from widgets.game.common import deferred_page
+    game read from the store off the event loop first; a page that lost its server covers
+    itself and reloads when it is back (``widgets.game.reconnect``)."""
+    from widgets.game.language import browser_language
+    from widgets.game.reconnect import SANDBOX_WORDS, reconnecting_page
     from widgets.sandbox.app import make_app
     from widgets.sandbox.autosave import read_served, served_request
 
     request = served_request()  # what the page asks for (cheap, on the loop)
-    # the store read off the event loop (a slow database holds no other page), then the page
-    return deferred_page(
-        lambda found: make_app(request, found), prepare=lambda: read_served(request)
+    # the store read off the event loop (a slow database holds no other page), then the page;
+    # after a restart it reloads itself, back to its game (?game= in its address)
+    return reconnecting_page(
+        lambda found: make_app(request, found),
+        prepare=lambda: read_served(request),
+        lang=browser_language(),
+        keys=SANDBOX_WORDS,
+        follow=lambda app: app.sandbox,
     )
 
 
@@ -357,10 +373,13 @@ def serve(
     idle_minutes: float = IDLE_MINUTES,
     max_message_bytes: int = MAX_MESSAGE_BYTES,
     message_bytes_per_window: int = MESSAGE_BYTES_PER_WINDOW,
+    public_url: str = "",
     **kwargs,
 ):
-    """Serve the Sandbox; blocks until stopped (Ctrl+C, SIGTERM). ``max_message_bytes`` and
-    ``message_bytes_per_window`` (0: no budget) are for benchmarks and tests."""
+    """Serve the Sandbox; blocks until stopped (Ctrl+C, SIGTERM). ``public_url``: the address
+    learners open (``--public-url``, checked by ``widgets.server.addresses.public_url``; the
+    classroom's links use it). ``max_message_bytes`` and ``message_bytes_per_window`` (0: no
+    budget) are for benchmarks and tests."""
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
@@ -376,7 +395,15 @@ def serve(
     _warm_practice()
     pn.extension(notifications=True)
     pn.config.exception_handler = _report_callback_error
-    origins = served_origins(address, port, allow_websocket_origin)
+    from widgets.server import addresses
+
+    # where learners' devices reach this server: the classroom's join link and QR code
+    public_url = addresses.public_url(public_url) if public_url else ""
+    addresses.configure(addresses.listening(address, port, public_url))
+    extra_origins = list(allow_websocket_origin)
+    if public_url:  # pages opened under the public address (a proxy's) are accepted
+        extra_origins.append(addresses.origin_of(public_url))
+    origins = served_origins(address, port, extra_origins)
     log.info("websocket origins accepted: %s", ", ".join(origins))
     extra = list(kwargs.pop("extra_patterns", []))
     # before Panel's own /components/ route: tornado takes the first route that matches
@@ -474,15 +501,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"nefertiti serve: error: {given}: {error}", file=sys.stderr)
             return 2
         print(f"Saved games and rooms: {store.where()}", flush=True)
-    host = args.address if args.address not in _WILDCARD else "127.0.0.1"
-    if ":" in host and not host.startswith("["):
-        host = f"[{host}]"
-    print(f"Nefertiti tutor: http://{host}:{args.port}/{APP_NAME}  (Ctrl+C stops it)", flush=True)
-    if args.address in _WILDCARD:
-        lan = sorted(h for h in _this_computer() if _is_ip(h) and not h.startswith("127."))
-        if lan:
-            urls = ", ".join(f"http://{h}:{args.port}/{APP_NAME}" for h in lan)
-            print(f"Other computers open: {urls}", flush=True)
+    from widgets.server.addresses import console_lines, listening
+
+    # the Sandbox, and the classroom's teacher and join pages at every address that reaches them
+    for line in console_lines(listening(args.address, args.port, args.public_url), APP_NAME):
+        print(line, flush=True)
     try:
         serve(
             args.port,
@@ -493,6 +516,7 @@ def run(args: argparse.Namespace) -> int:
             sessions_per_minute=args.sessions_per_minute,
             sessions_per_client=args.sessions_per_client,
             idle_minutes=args.idle_minutes,
+            public_url=args.public_url,
         )
     except (OSError, ValueError) as error:
         print(

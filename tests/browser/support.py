@@ -202,6 +202,26 @@ def canvas_point(page, x: float, y: float, width: float, height: float):
     return box["x"] + x / width * box["width"], box["y"] + (1 - y / height) * box["height"]
 
 
+#: A served page that lost its server is covered (widgets.game.reconnect.COVER_ID) until it has
+#: reloaded itself: back once the cover is gone and a Bokeh document is drawn again.
+OFFLINE = "#nefertiti-offline"
+BACK_JS = (
+    "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
+    "&& Bokeh.documents.length > 0"
+)
+
+
+def wait_covered(page, timeout: int = 30_000) -> None:
+    """The page knows its server went away (its cover is up)."""
+    page.locator(OFFLINE).wait_for(state="attached", timeout=timeout)
+
+
+def wait_back(page, timeout: int = 60_000) -> None:
+    """The page reloaded itself once its server answered again. A test never reloads such a
+    page itself: its reload would race the page's own (and be aborted by it)."""
+    page.wait_for_function(BACK_JS, polling=100, timeout=timeout)
+
+
 #: The named ColumnDataSource of the page's Bokeh documents as {column: [values]}, or null.
 SOURCE = """(name) => {
     if (!window.Bokeh) return null;

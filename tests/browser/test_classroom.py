@@ -7,8 +7,9 @@ seat's move from their own page and every other page shows it; a learner who tri
 another seat's decision (a click on the board) is refused in words and nothing changes on any
 page; a learner breaks away, tries a step nobody else sees, and rejoins the table's position.
 Then the server is stopped mid-class and started again on the same port (the same
-``$NEFERTITI_HOME``): the room is back, the teacher's link still leads it, and each learner's
-page, reloaded, is the same participant in the same seat, and the class plays on.
+``$NEFERTITI_HOME``): the room is back, every page reloads itself, the teacher's link still
+leads it, each learner's page is the same participant in the same seat, and the class plays on
+(test_classroom_reconnect.py: the same in German and Chinese, the projector too).
 
 One server process at a time for the module (restarted once by the last test) and one Chromium
 (conftest.py). Chromium missing is a failure.
@@ -24,7 +25,17 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, ROOT, SANDBOX, free_port, rows, wait_for_http, wait_rows
+from support import (
+    ARTIFACTS,
+    ROOT,
+    SANDBOX,
+    free_port,
+    rows,
+    wait_back,
+    wait_covered,
+    wait_for_http,
+    wait_rows,
+)
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import options as O
@@ -291,13 +302,19 @@ def test_restart_mid_class_everyone_back_in_their_seat(klass, server):
     step = table_step(teacher)
     n = servants(teacher)
     server.stop()  # mid-class (SIGTERM; the rooms are written at once after each change)
+    for page in klass.pages():  # each says so, and takes no click meanwhile
+        wait_covered(page)
     server.start()  # the same port, the same $NEFERTITI_HOME
-    teacher.goto(teacher_url, timeout=LOAD_MS)  # the teacher's link still leads the room
+    # every page reloads itself once the server answers (widgets.game.reconnect; a reload of
+    # the test's own would race it): the teacher's link still leads the room
+    wait_back(teacher, timeout=LOAD_MS)
+    assert teacher.url == teacher_url
     expect(teacher.locator(".room-person")).to_have_count(3, timeout=LOAD_MS)
     expect_step(teacher, step)
     wait_rows(teacher, "board-servants", f"n == {n}", timeout=LOAD_MS)
     for colour, page in klass.learners.items():
-        page.reload(timeout=LOAD_MS)  # the browser's token: the same participant, same seat
+        # the browser's token: the same participant, same seat
+        wait_back(page, timeout=LOAD_MS)
         status = page.locator(".room-status")
         expect(status).to_have_attribute("data-seat", str(SEAT[colour]), timeout=LOAD_MS)
         expect(status).to_contain_text(f"You are {NAMES[colour]}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS
+from support import ARTIFACTS, wait_back, wait_covered
 from test_classroom import LOAD_MS, STEP_MS, Class, Server
 
 from nefertiti_core.engine.i18n import tr
@@ -280,14 +280,18 @@ def test_a_question_and_its_answers_survive_a_restart(klass, server):
     expect(card(anna).locator(".poll-your-answer")).to_contain_text(choice_label("red", "en"))
     teacher_url = teacher.url
     server.stop()  # SIGTERM mid-question
+    for page in (teacher, anna, chen):
+        wait_covered(page)
     server.start()
-    teacher.goto(teacher_url, timeout=LOAD_MS)
+    # every page reloads itself (widgets.game.reconnect): the teacher's to the same room
+    wait_back(teacher, timeout=LOAD_MS)
+    assert teacher.url == teacher_url
     expect(teacher.locator(answered.format(1))).to_have_count(1, timeout=LOAD_MS)
     expect(teacher.locator(".poll-question")).to_contain_text(E.EXERCISES[WHO].prompt("en"))
     expect(teacher.locator(".poll-who")).to_contain_text("Anna")
     expect(teacher.locator(".poll-who")).to_contain_text("Chen")  # waited for
     for page in (anna, chen):
-        page.reload(timeout=LOAD_MS)  # the browser's token: the same learner
+        wait_back(page, timeout=LOAD_MS)  # the browser's token: the same learner
     expect(card(anna).locator(".poll-your-answer")).to_contain_text(
         choice_label("red", "en"), timeout=LOAD_MS
     )

@@ -37,7 +37,7 @@ import pg
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy import create_engine, text
-from support import ARTIFACTS, wait_rows
+from support import ARTIFACTS, wait_back, wait_covered, wait_rows
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Server, expect_step, press_place
 from test_restart import play_square, wait_loaded
 
@@ -278,8 +278,9 @@ def test_a_move_shown_just_before_a_sigkill_is_there_after_the_restart(chromium,
     server.process.wait(timeout=30)
     server.process = None
     server.out.close()
+    wait_covered(teacher)
     server.start()
-    teacher.reload(timeout=LOAD_MS)
+    wait_back(teacher, timeout=LOAD_MS)  # the page reloads itself (widgets.game.reconnect)
     expect_step(teacher, 1)
     wait_rows(teacher, "board-servants", "n == 1")
     teacher_context.close()

@@ -268,8 +268,8 @@ def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
     assert "game(s) written" in server.log.read_text()
     expect(page.locator("#nefertiti-offline")).to_be_visible()
     server.start()
-    # The page reloads itself as soon as the server answers (PAGE_JS); a goto of ours would race
-    # that reload and be aborted by it, so the test waits for it as a user does.
+    # The page reloads itself as soon as the server answers (widgets.game.reconnect); a goto of
+    # ours would race that reload and be aborted by it, so the test waits for it as a user does.
     page.wait_for_function(
         "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
         "&& Bokeh.documents.length > 0",

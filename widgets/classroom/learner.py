@@ -42,8 +42,9 @@ from widgets.classroom.table import (
     submit_for,
     table_parts,
 )
-from widgets.game.common import HTML, deferred_page, esc, guarded
+from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
+from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession
 from widgets.server.cookies import DEVICE, LEARNER, grant, page_secrets
 from widgets.server.cookies import KEEP_JS as POST_GRANT_JS
@@ -372,7 +373,10 @@ def learner_app():
     kept = page_secrets()
     tokens, device = kept.rooms(LEARNER), kept.id(DEVICE)
     lang = browser_language()
-    return deferred_page(
+    # covers itself when the server goes away and reloads when it is back: to the same seat by
+    # the address's code and the browser's cookie for the room (widgets.game.reconnect)
+    return reconnecting_page(
         lambda _room: LearnerPage(rooms(), code=code, tokens=tokens, lang=lang, device=device),
         prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
+        lang=lang,
     )

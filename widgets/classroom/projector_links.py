@@ -30,9 +30,11 @@ PROJECTOR_COOKIE = "nefertiti_projector_"
 PROJECTOR_PATH = "/projector"
 
 
-def projector_link(host: str, code: str, token: str) -> str:
-    """A projector link for another computer (``token``: ``Room.renew_projector``'s)."""
-    return f"http://{host}{PROJECTOR_PATH}?room={code}&{PROJECTOR_ARG}={token}"
+def projector_link(base: str, code: str, token: str) -> str:
+    """A projector link for another computer (``base``: ``scheme://host[:port]`` where other
+    computers reach the server, ``widgets.server.addresses.link_base``; ``token``:
+    ``Room.renew_projector``'s)."""
+    return f"{base}{PROJECTOR_PATH}?room={code}&{PROJECTOR_ARG}={token}"
 
 
 class ProjectorLinks(pn.viewable.Viewer):
@@ -43,9 +45,9 @@ class ProjectorLinks(pn.viewable.Viewer):
 
     lang = param.Selector(default="en", objects=list(LANGUAGES))
 
-    def __init__(self, room: Room, key: str, *, host: str, lang: str = "en", **params):
+    def __init__(self, room: Room, key: str, *, base: str, lang: str = "en", **params):
         super().__init__(lang=lang if lang in LANGUAGES else "en", **params)
-        self.room, self.key, self.host = room, key, host
+        self.room, self.key, self.base = room, key, base
         self._made = ""  # the link made on this page (shown until it is reloaded)
         self._why = ""
         self.open_link = HTML("", margin=(5, 10, 5, 5), css_classes=["room-projector-open"])
@@ -85,7 +87,7 @@ class ProjectorLinks(pn.viewable.Viewer):
             if isinstance(result, Refusal):  # the change itself failed
                 result = ("", 0, result)
             token, _number, why = result
-            self._made = projector_link(self.host, room.code, token) if why is None else ""
+            self._made = projector_link(self.base, room.code, token) if why is None else ""
             self._why = why.text(self.lang) if why is not None else ""
             self.refresh()
             made.append(self._made)

@@ -55,9 +55,11 @@ from widgets.classroom.table import (
     served_doc,
 )
 from widgets.game.board import Board
-from widgets.game.common import HTML, deferred_page, esc
+from widgets.game.common import HTML, esc
 from widgets.game.language import browser_language
+from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession
+from widgets.server.addresses import link_base
 from widgets.theme import ALERT, HEADING, INK, LABEL, PAPER
 
 log = logging.getLogger("widgets.classroom")
@@ -254,7 +256,8 @@ class ProjectorPage(pn.viewable.Viewer):
         **params,
     ):
         self.rooms = rooms
-        self.host = host or "127.0.0.1:5006"
+        #: where the learners' devices reach the server (widgets.server.addresses)
+        self.link = link_base(host)
         self.lang = lang if lang in LANGUAGES else "en"
         self.projector_pass = projector_pass
         self.room: Room | None = None
@@ -371,7 +374,7 @@ class ProjectorPage(pn.viewable.Viewer):
 
     @property
     def learner_link(self) -> str:
-        return f"http://{self.host}/join?code={self.room.join_code}"  # the code that admits
+        return f"{self.link.base}/join?code={self.room.join_code}"  # the code that admits
 
     def refresh(self) -> None:
         room, lang = self.room, self.lang
@@ -390,11 +393,12 @@ class ProjectorPage(pn.viewable.Viewer):
 
     def _join_html(self, lang: str) -> str:
         code = self.room.join_code  # a new one replaces a code that got out
-        join_url = f"http://{self.host}/join"
+        join_url = f"{self.link.base}/join"
         link = esc(tr(lang, "room.join_at", link="LINK")).replace("LINK", f"<b>{esc(join_url)}</b>")
         return (
             "<div style='display:flex;gap:12px;align-items:center'>"
-            f"<div class='room-qr' style='flex:0 0 auto;line-height:0'>"
+            f"<div class='room-qr' data-link='{esc(self.learner_link)}' "
+            "style='flex:0 0 auto;line-height:0'>"
             f"{_qr_svg(self.learner_link)}</div>"
             "<div style='flex:1 1 auto;min-width:0'>"
             f"<div style='font-size:16px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
@@ -426,7 +430,9 @@ def projector_app():
     lang = granted.get("lang") or browser_language()
     host = (pn.state.headers or {}).get("Host", "")[:200]
     ticket = granted.get("ticket")
-    return deferred_page(
+    # covers itself when the server goes away and reloads when it is back: to this room by the
+    # address's code and the browser's cookie (widgets.game.reconnect)
+    return reconnecting_page(
         lambda later: ProjectorPage(
             rooms(),
             code=code,
@@ -437,6 +443,7 @@ def projector_app():
         # the room read off the event loop (and a request checked then, if it had to wait)
         prepare=lambda: check_later(ticket) if ticket else (rooms().find(code) and None),
         head=TOKEN_TO_COOKIE,
+        lang=lang,
     )
 
 

@@ -37,9 +37,11 @@ from widgets.classroom.table import (
     served_doc,
     table_parts,
 )
-from widgets.game.common import HTML, deferred_page, esc, guarded
+from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
+from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession
+from widgets.server.addresses import link_base
 from widgets.server.cookies import KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
     HEADING,
@@ -48,6 +50,8 @@ from widgets.theme import (
     NO_PLAYER_TEXT,
     PAPER,
     PLAYER_COLOURS,
+    PROBLEM_BACKGROUND,
+    PROBLEM_TEXT,
     TEXT_NONE,
 )
 
@@ -106,7 +110,9 @@ class TeacherPage(pn.viewable.Viewer):
         self.rooms = rooms
         #: the address the page was opened from (rooms per address are capped)
         self.client = client
-        self.host = host or "127.0.0.1:5006"
+        #: where the learners' devices reach the server (the join link, its QR code, the
+        #: projector link), and a warning when they cannot (widgets.server.addresses)
+        self.link = link_base(host)
         self.lang = lang if lang in LANGUAGES else "en"
         self.room: Room | None = None
         self.key = ""
@@ -172,7 +178,7 @@ class TeacherPage(pn.viewable.Viewer):
 
     @property
     def learner_link(self) -> str:
-        return f"http://{self.host}/join?code={self.room.join_code}"
+        return f"{self.link.base}/join?code={self.room.join_code}"
 
     def _keep_key(self, room: Room, key: str) -> None:
         """The key into this browser's HttpOnly cookie (through a one-time grant the page posts;
@@ -270,7 +276,7 @@ class TeacherPage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
         )
         # the projector view: in a new window here, or a read-only link for another computer
-        self.projector_links = ProjectorLinks(room, key, host=self.host, lang=self.lang)
+        self.projector_links = ProjectorLinks(room, key, base=self.link.base, lang=self.lang)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(
@@ -412,17 +418,26 @@ class TeacherPage(pn.viewable.Viewer):
     def _join_html(self, lang: str) -> str:
         qr = _qr_svg(self.learner_link)
         code = self.room.join_code
-        join_url = f"http://{self.host}/join"
+        join_url = f"{self.link.base}/join"
+        warning = ""
+        if self.link.warning:  # phones cannot reach this address: said, with what to do
+            warning = (
+                f"<div class='room-address-warning' role='note' style='color:{PROBLEM_TEXT};"
+                f"background:{PROBLEM_BACKGROUND};padding:6px 10px;border-radius:4px;"
+                f"margin-top:6px;font-size:14px'>"
+                f"{esc(tr(lang, self.link.warning, host=self.link.host))}</div>"
+            )
         return (
             "<div style='display:flex;gap:12px;align-items:center;flex-wrap:wrap'>"
-            f"<div class='room-qr' style='flex:0 0 auto'>{qr}</div>"
+            f"<div class='room-qr' data-link='{esc(self.learner_link)}' style='flex:0 0 auto'>"
+            f"{qr}</div>"
             "<div style='flex:1 1 150px'>"
             f"<div style='font-size:13px;color:{LABEL}'>{esc(tr(lang, 'room.code'))}</div>"
             f"<div class='room-join-code' style='font:700 34px monospace;letter-spacing:3px;"
             f"color:{INK}'>{esc(code[:4])} {esc(code[4:])}</div>"
             f"<div style='font-size:14px'>"
             f"{esc(tr(lang, 'room.join_at', link='LINK')).replace('LINK', f'<b>{esc(join_url)}</b>')}"
-            "</div></div></div>"
+            f"</div></div></div>{warning}"
         )
 
     # ------------------------------------------------------------------ the teacher's actions
@@ -488,4 +503,6 @@ def teacher_app():
         key = key or link_key or kept.get(code, "")
         return TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
 
-    return deferred_page(build, prepare=lambda: rooms().find(code) if code else None)
+    # covers itself when the server goes away and reloads when it is back: to this room by the
+    # address's code and the browser's teacher cookie (widgets.game.reconnect)
+    return reconnecting_page(build, prepare=lambda: rooms().find(code) if code else None, lang=lang)

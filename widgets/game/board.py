@@ -133,7 +133,7 @@ for (const view of views) {
     };
     el.addEventListener("pointerdown", (ev) => {
         if (!ev.isPrimary || ev.button !== 0) return;
-        // The server's connection is lost (widgets/sandbox/autosave.py, PAGE_JS): nothing is drawn, since
+        // The server's connection is lost (widgets/game/reconnect.py, RECONNECT_JS): nothing is drawn, since
         // nothing would be played.
         if (window.__nefertitiOffline) return;
         if (press !== null) { takeBack(); end(); }  // a release the page never saw

@@ -254,7 +254,7 @@ def off_the_loop(work, then) -> None:
     _prepare_pool().submit(work).add_done_callback(done)
 
 
-def deferred_page(build, prepare=None, head: str = ""):
+def deferred_page(build, prepare=None, head: str = "", also=()):
     """What a served page load builds: a spinner, and the page itself (``build()``) once the
     browser's websocket connects (``holder.page`` then holds it). The page's HTML is
     :data:`PHONE_READY_PAGE`, with ``head`` (fixed HTML: a ``<script>`` that must run before
@@ -268,9 +268,14 @@ def deferred_page(build, prepare=None, head: str = ""):
     ``prepare()``, if given, runs first on a thread, off the event loop (what may wait for the
     store: the classroom's pages read their room there, the Sandbox its saved game), then
     ``build(prepared)`` with its answer, on the page's document.
+
+    ``also``: hidden parts the page keeps beside it from the start (the words of its cover when
+    the connection drops, widgets.game.reconnect).
     """
+    also = list(also)
     holder = pn.Column(
         pn.indicators.LoadingSpinner(value=True, size=48, margin=(40, 60)),
+        *also,
         sizing_mode="stretch_width",
         styles={"background": PAGE_BACKGROUND, "min-height": "400px"},
     )
@@ -278,7 +283,7 @@ def deferred_page(build, prepare=None, head: str = ""):
     def show(prepared=None) -> None:
         page = build() if prepare is None else build(prepared)
         holder.page = page
-        holder.objects = [page]
+        holder.objects = [page, *also]
 
     def load() -> None:
         doc = pn.state.curdoc

@@ -23,17 +23,16 @@ from nefertiti_core.engine.i18n import tr
 from widgets.game.common import HTML, esc, guarded, off_the_loop
 from widgets.game.session import GameSession, _server_document
 from widgets.server.cookies import BROWSER, KEEP_JS, grant, page_secrets
-from widgets.theme import ALERT, ON_COLOUR, PAPER, RULE_LINE
+from widgets.theme import PAPER, RULE_LINE
 
 log = logging.getLogger("widgets.sandbox.autosave")
 
 CARD_STYLE = {"background": PAPER, "border": f"1px solid {RULE_LINE}", "border-radius": "6px"}
 
 #: The page's side of saved games, run when the board is laid out and when ``page`` changes:
-#: a new browser's one-time grant posted once (the server then sets its cookie), the game's token
-#: in the address (``?game=...``, so a reload or a restart returns this tab to this game), and,
-#: when the server's connection drops, a banner over the page that takes no clicks (the board
-#: takes no presses either: CLICKS_JS), then a reload as soon as the server answers again.
+#: a new browser's one-time grant posted once (the server then sets its cookie), and the game's
+#: token in the address (``?game=...``, so a reload, or the page reloading itself after a
+#: restart (widgets.game.reconnect), returns this tab to this game).
 PAGE_JS = (
     KEEP_JS
     + """
@@ -44,29 +43,6 @@ const url = new URL(window.location.href);
 if (token && url.searchParams.get("game") !== token) {
     url.searchParams.set("game", token);
     window.history.replaceState(window.history.state, "", url);
-}
-const doc = fig.document;
-if (doc && !doc.__nefertitiWatched) {
-    doc.__nefertitiWatched = true;
-    doc.on_event("connection_lost", () => {
-        if (window.__nefertitiOffline) return;
-        window.__nefertitiOffline = true;
-        const cover = document.createElement("div");
-        cover.id = "nefertiti-offline";
-        cover.style.cssText = "position:fixed;inset:0;z-index:100000;background:rgba(40,30,10,0.35);"
-            + "cursor:not-allowed;";
-        const note = document.createElement("div");
-        note.setAttribute("role", "alert");
-        note.textContent = get("lost");
-        note.style.cssText = "margin:0 auto;max-width:760px;padding:14px 20px;background:" + ALERT + ";"
-            + "color:" + ON_ALERT + ";font:600 17px sans-serif;border-radius:0 0 8px 8px;text-align:center;";
-        cover.appendChild(note);
-        document.body.appendChild(cover);
-        const ping = () => fetch(new URL("/favicon.ico", window.location.origin), {cache: "no-store"})
-            .then(() => { note.textContent = get("back"); window.location.reload(); },
-                  () => setTimeout(ping, 1000));
-        setTimeout(ping, 1000);
-    });
 }
 """
 )
@@ -110,9 +86,9 @@ def read_saved(store, browser: str, game: str, live) -> Found:
 
 class SavedGames:
     """The Sandbox's saved game: the note and the resume offer shown above the board (:attr:`row`)
-    and the page's side (:attr:`page`: the browser's cookie, the game's token in the address, the
-    banner when the connection drops). Nothing is saved until :meth:`connect` names a store (a
-    served page does; a notebook does not)."""
+    and the page's side (:attr:`page`: the browser's cookie, the game's token in the address;
+    the cover when the connection drops is widgets.game.reconnect's). Nothing is saved until
+    :meth:`connect` names a store (a served page does; a notebook does not)."""
 
     def __init__(self, session: GameSession, board):
         self.session = session
@@ -133,9 +109,7 @@ class SavedGames:
             self.note, self.resume_button, self.fresh_button, visible=False, styles=CARD_STYLE
         )
         #: What the page's script reads (PAGE_JS).
-        self.page = ColumnDataSource(
-            name="nefertiti-page", data={"token": [""], "grant": [""], "lost": [""], "back": [""]}
-        )
+        self.page = ColumnDataSource(name="nefertiti-page", data={"token": [""], "grant": [""]})
 
     def connect(
         self, store, browser: str = "", game: str = "", live=None, found: Found | None = None
@@ -182,17 +156,10 @@ class SavedGames:
             "token": [self._token],
             # a new browser's id: a one-time grant the page posts (the id never goes to the page)
             "grant": [grant((BROWSER, "", browser)) if new_browser else ""],
-            "lost": [""],
-            "back": [""],
         }
         self.refresh()
         page_js = CustomJS(
-            args=dict(
-                page=self.page,
-                fig=self.board.figure,
-                ALERT=ALERT,
-                ON_ALERT=ON_COLOUR,
-            ),
+            args=dict(page=self.page),
             code=PAGE_JS,
         )
         self.board.figure.js_on_change("inner_width", page_js)
@@ -279,10 +246,6 @@ class SavedGames:
             self.resume_button.param.update(name=tr(lang, "saved.resume"), visible=offer)
             self.fresh_button.param.update(name=tr(lang, "saved.new"), visible=offer)
             self.row.visible = True
-        if self._store is not None:
-            data = dict(self.page.data)
-            data.update(lost=[tr(lang, "saved.lost")], back=[tr(lang, "saved.reconnected")])
-            self.page.data = data
 
     @guarded
     def _on_resume(self, *_):
@@ -373,9 +336,6 @@ def connect_served(sandbox, request=None, found: Found | None = None) -> None:
         sandbox.saved.row.visible = True
         return
     sandbox.saved.connect(store, browser=browser, game=game, live=OPEN_GAMES, found=found)
-    # The page's own banner says so when the connection drops (PAGE_JS), in the session's
-    # language; Panel's English notification would say it twice. (This session only.)
-    pn.config.disconnect_notification = ""
     context = doc.session_context
     OPEN_GAMES.tabs[id(context)] = (sandbox.saved, context)
 
