@@ -382,19 +382,19 @@ class Forwarder:
         import threading
 
         self.target, self.source = target, source
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self._listener.getsockname()[1]
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        self._stopped = False
-        threading.Thread(target=self._accept, daemon=True, name="forwarder").start()
+        self.stopped = False
+        threading.Thread(target=self.accept, daemon=True, name="forwarder").start()
 
-    def _accept(self) -> None:
+    def accept(self) -> None:
         import socket
         import threading
 
-        while not self._stopped:
+        while not self.stopped:
             try:
-                client, _ = self._listener.accept()
+                client, _ = self.listener.accept()
             except OSError:
                 return
             try:
@@ -406,10 +406,10 @@ class Forwarder:
                 client.close()
                 continue
             for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
 
     @staticmethod
-    def _pipe(a, b) -> None:
+    def pipe(a, b) -> None:
         try:
             while data := a.recv(65536):
                 b.sendall(data)
@@ -423,5 +423,5 @@ class Forwarder:
                     pass
 
     def close(self) -> None:
-        self._stopped = True
-        self._listener.close()
+        self.stopped = True
+        self.listener.close()
