@@ -143,3 +143,16 @@ def test_only_the_openspiel_adapter_imports_openspiel_or_numpy():
     )
     adapter = ENGINE / "play" / OPENSPIEL_ADAPTER
     assert forbidden_imports(adapter, _is_openspiel), "the detector finds the adapter's imports"
+
+
+def test_no_two_test_modules_share_a_name():
+    """pytest imports test modules by their file name (rootdir import mode): two files with one
+    name in different folders stop the whole run at collection ("import file mismatch"), as a
+    unit test and a browser journey of the projector once did."""
+    seen: dict[str, Path] = {}
+    clashes = []
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        if path.name in seen:
+            clashes.append((str(seen[path.name]), str(path)))
+        seen[path.name] = path
+    assert not clashes, clashes

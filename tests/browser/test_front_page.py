@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS
+from support import ARTIFACTS, cookie
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game.common import colour_name
@@ -127,6 +127,7 @@ def test_the_sandbox_opened_from_a_german_front_page_speaks_german(chromium, san
         page.get_by_role("button", name="English", exact=True).click()
         expect(page.get_by_text(blue["en"])).to_be_visible()
         page.wait_for_url("**/tutor?game=*")  # the game's token in the address
+        cookie(context, "nefertiti_browser_id")  # the browser's id, set by the server a moment on
         page.reload(timeout=LOAD_MS)
         expect(page.get_by_text(blue["en"])).to_be_visible(timeout=LOAD_MS)
         expect(page.get_by_text(blue["de"])).to_have_count(0)

@@ -321,14 +321,15 @@ def take_grant(key, client: str = "") -> Grant | None:
 
 
 #: The page's side: ``keep(grant)`` posts a grant to /cookie once (same origin, in the body);
-#: the answer sets the cookie, which no script of the page can read.
+#: the answer sets the cookie, which no script of the page can read. ``keepalive``: the post is
+#: finished even when the page is reloaded or left just after (a learner who reloads at once).
 KEEP_JS = """
 const keep = (grant) => {
     const posted = (window.__nefertitiGrants = window.__nefertitiGrants || new Set());
     if (!grant || posted.has(grant)) return;
     posted.add(grant);
     fetch(new URL("/cookie", window.location.origin), {
-        method: "POST", credentials: "same-origin", cache: "no-store",
+        method: "POST", credentials: "same-origin", cache: "no-store", keepalive: true,
         headers: {"Content-Type": "application/json"}, body: JSON.stringify({grant: grant}),
     }).catch(() => {});
 };
