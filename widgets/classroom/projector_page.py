@@ -37,6 +37,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import ProjectorPollView
 from widgets.classroom.projector_links import PROJECTOR_ARG, PROJECTOR_COOKIE, PROJECTOR_PATH
 from widgets.classroom.room import Refusal, Room, Rooms, normal_code
@@ -55,6 +56,7 @@ from widgets.classroom.table import (
     rooms,
     served_doc,
 )
+from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.classroom.teacher import TEACHER_COOKIE
 from widgets.game.board import Board
 from widgets.game.common import HTML, deferred_page, esc
@@ -76,7 +78,7 @@ PROJECTOR_SIDE = {**SIDE, "flex": "0 1 440px"}
 #: the side column is drawn larger (CSS zoom), read from the back of a room as at 1024 x 768.
 WIDE_SCREEN_CSS = (
     "@media (min-width: 1500px) { :host { zoom: 1.4; "
-    "max-height: calc((100vh - 56px) / 1.4) !important; } }"
+    "height: calc((100vh - 56px) / 1.4) !important; } }"
 )
 #: Runs in the projector's browser as its page is first read, before anything is drawn: a
 #: projector link's token goes from the address into a cookie for this room (path /projector:
@@ -144,6 +146,8 @@ def check_later(ticket) -> int | None:
     code, key, token = credentials
     room = rooms().find(code)
     return room.projector_pass(key, token) if room is not None else None
+
+
 def _first(arguments, name: str, limit: int = 80) -> str:
     values = (arguments or {}).get(name) or [b""]
     value = values[0]
@@ -328,11 +332,16 @@ class ProjectorPage(pn.viewable.Viewer):
         }
         self.poll_box.visible = self.poll.has_question
         self._poll_stop = room.polls.on_change(self._on_polls)
+        # every player's board in a compact strip, and the log in the room the question leaves
+        self.players = TablePlayers(session, compact=True)
+        self.table_log = TableLog(session, fill=True, visible=not self.poll.has_question)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(self.join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
+            pn.Column(self.players, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
             self.poll_box,
-            styles={**PROJECTOR_SIDE, "max-height": "calc(100vh - 56px)"},
+            self.table_log,
+            styles={**PROJECTOR_SIDE, "height": "calc(100vh - 56px)"},
             stylesheets=[WIDE_SCREEN_CSS],
         )
         self._layout.objects = [
@@ -356,12 +365,14 @@ class ProjectorPage(pn.viewable.Viewer):
             )
             return
         self.poll_box.visible = self.poll.has_question
+        self.table_log.visible = not self.poll.has_question  # the question first
         self.session.sync()
         self.refresh()
 
     def _on_polls(self, _polls, what) -> None:
-        """A question asked: its box comes up (on this page's next tick, with the room's)."""
-        if self._follower is not None and what == "push":
+        """A question asked or closed: its box comes up or goes (on this page's next tick,
+        with the room's)."""
+        if self._follower is not None and what in CARD_CHANGES:
             self._follower.notify(0, "poll pushed")
 
     @property

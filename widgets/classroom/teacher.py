@@ -37,6 +37,7 @@ from widgets.classroom.table import (
     served_doc,
     table_parts,
 )
+from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.common import HTML, deferred_page, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.session import GameSession
@@ -274,6 +275,8 @@ class TeacherPage(pn.viewable.Viewer):
         # the projector view: in a new window here, or a read-only link for another computer
         self.projector_links = ProjectorLinks(room, key, host=self.host, lang=self.lang)
         main = pn.Column(self.bar, self.board, styles=MAIN)
+        # every player's board and the table's log
+        self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(
             pn.Column(
                 self._join_card,
@@ -283,8 +286,10 @@ class TeacherPage(pn.viewable.Viewer):
                 margin=(5, 5),
             ),
             self.decision_box,
+            self.players,
             people_card,
             lead_card,
+            self.table_log,
             styles=SIDE,
         )
         self.storage = StorageNote(room, session, teacher=True)
