@@ -76,7 +76,8 @@ class LearnerPage(pn.viewable.Viewer):
 
     In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the poll card
     (``poll_card``): ``decision_box``, the card holding the decision panel, shown only when the
-    learner can act now; ``poll_box``, the poll card's box, shown while a question is asked."""
+    learner can act now; ``poll_box``, the poll card's box, shown while a question is asked;
+    ``players`` and ``table_log``, every player's board and the table's log (table_boards.py)."""
 
     session = param.ClassSelector(class_=GameSession)
 

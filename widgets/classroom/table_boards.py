@@ -106,11 +106,8 @@ PLAYERS_CSS = f"""
 .rp .dot {{ display: inline-block; width: 0.8em; height: 0.8em; border-radius: 50%;
   vertical-align: middle; margin-right: 4px; border: 1px solid {ON_COLOUR};
   box-shadow: 0 0 0 1px {SWATCH_RING}; }}
-.rp.compact {{ table-layout: fixed; }}
-.rp.compact th:not(.w) {{ width: 4.1em; }}
-.rp.compact th.room-players-hand {{ width: 5.6em; }}
 .rp.compact td.room-player-who {{ white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; }}
+  text-overflow: ellipsis; width: 100%; max-width: 0; }}
 .rp .mark {{ color: {GOOD}; margin-right: 3px; }}
 .rp .room-player-gift-names {{ color: {TEXT_HINT}; font-size: 0.85em; line-height: 1.2;
   font-weight: 400; }}
@@ -145,8 +142,9 @@ def players_html(state, lang: str, holders, *, me: int | None = None, compact: b
         tint = PLAYER_COLOURS.get(colour, NO_PLAYER)
         deciding = not over and seat == state.decider
         badges = []
-        if deciding and not compact:  # the strip marks the row (the banner says who decides)
-            badges.append(("panel.players.decides", "room-player-decides"))
+        if deciding:
+            if not compact:  # the strip marks the row (the banner says who decides)
+                badges.append(("panel.players.decides", "room-player-decides"))
         elif not over and seat == state.turn_player:
             badges.append(("panel.players.turn", "room-player-turn"))
         if seat == me:

@@ -89,7 +89,7 @@ class TeacherPage(pn.viewable.Viewer):
     learner, who may then not join again), ``pause_button`` (pause or resume the room),
     ``lock_button`` (lock the room to newcomers, or open it again), ``code_button`` (a new join
     code: the one shown so far admits no one any more), ``close_button`` (close the room for
-    good)."""
+    good); ``players`` and ``table_log``, every player's board and the table's log."""
 
     session = param.ClassSelector(class_=GameSession)
 
