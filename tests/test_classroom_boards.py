@@ -28,7 +28,7 @@ from widgets.classroom.poll import PollError, Polls
 from widgets.classroom.projector_page import ProjectorPage
 from widgets.classroom.room import TEACHER_PASS, Rooms
 from widgets.classroom.room_store import connect
-from widgets.classroom.table_boards import LOG_CHUNK
+from widgets.classroom.table_boards import LOG_CHUNK, RECENT_CHUNKS
 from widgets.classroom.teacher import TeacherPage
 
 WHO = "lesson:welcome/who-plays-next"  # choices green, red, blue, black, nobody; red is right
@@ -72,7 +72,8 @@ def rows(page) -> dict[str, dict]:
 
 def log_shown(page) -> list[tuple[int, str]]:
     """The log's entries as the page shows them, top to bottom: (index, text)."""
-    shown = [pane for pane in page.table_log.box.objects if pane.visible]
+    log = page.table_log
+    shown = [pane for pane in (*log.recent, log.earlier) if pane.visible]
     return [
         (int(index), TAG.sub("", text))
         for pane in shown
@@ -98,7 +99,7 @@ def test_every_page_shows_each_players_numbers_and_the_log_after_a_few_moves(kla
     state = room.table.state
     ana_seat = state.decider
     assert teacher.give_seat(ana_seat, person_id(ana))
-    for _ in range(6):  # placements, a market closing, takes: Deben, servants, gifts move
+    for _ in range(20):  # placements, market closings, takes: Deben, servants, gifts move
         play_first(teacher)
     state = room.table.state
     assert any(expected(state, seat)["gifts"] for seat in range(state.n))
@@ -119,13 +120,28 @@ def test_every_page_shows_each_players_numbers_and_the_log_after_a_few_moves(kla
         assert deciding == [state.colours[state.decider]], who
         mine = [c for c, row in shown.items() if "room-player-me" in row["classes"]]
         assert mine == ([state.colours[ana_seat]] if who == "ana" else []), who
-        # the log: every explanation of the engine's, the newest on top
+        # the log: every explanation of the engine's, the newest on top (the older ones once
+        # asked for, where the page may ask)
         told = narrate(state, lang)
+        assert len(told) > RECENT_CHUNKS * LOG_CHUNK
+        chunks = -(-len(told) // LOG_CHUNK)
+        first = (chunks - RECENT_CHUNKS) * LOG_CHUNK  # the oldest entry of the newest chunks
+        recent = log_shown(page)
+        assert [i for i, _ in recent] == list(range(len(told) - 1, first - 1, -1)), who
+        if who == "projector":  # no control on it: the newest entries only
+            assert page.table_log.earlier_button not in page.table_log.box.objects
+            continue
+        assert not page.table_log.earlier.visible and page.table_log.earlier.object == ""
+        assert page.table_log.earlier_button.visible
+        assert tr(lang, "room.boards.earlier", n=first) in page.table_log.earlier_button.name
+        page.table_log.show_earlier()
         shown_log = log_shown(page)
         assert [index for index, _ in shown_log] == list(range(len(told) - 1, -1, -1)), who
         assert [TAG.sub("", text) for _, text in shown_log][0].endswith(told[-1]), who
         assert page.table_log.count == len(told)
         assert tr(lang, "panel.log.count", total=len(told)) in html(page.table_log)
+        page.table_log.show_earlier(False)
+        assert page.table_log.earlier.object == ""  # no longer sent to this page
     # the projector's strip is compact: no gift names; the pages with room for it name them
     assert "room-player-gift-names" not in projector.players.pane.object
     assert "room-player-gift-names" in teacher.players.pane.object
@@ -137,27 +153,31 @@ def test_every_page_shows_each_players_numbers_and_the_log_after_a_few_moves(kla
 def test_a_step_resends_only_the_newest_chunk_and_pages_share_their_words(klass):
     teacher, _ana, _ben, projector = klass
     log = teacher.table_log
-    for _ in range(4):
-        play_first(teacher)
     panes = list(log.box.objects)
-    before = [pane.object for pane in reversed(panes)]  # chunk by chunk, oldest first
-    count = log.count
-    full = count // LOG_CHUNK  # the chunks full before the step
-    assert full >= 1
-    play_first(teacher)
-    assert log.count > count
-    # the same panes (no new model while a batch of them lasts); the full chunks unchanged
-    assert list(log.box.objects) == panes
-    after = [pane.object for pane in reversed(panes)]
-    assert after[:full] == before[:full]
-    assert after[full] != before[full]
+    texts = [pane.object for pane in log.recent]
+    moved = 0
+    while moved < 3:  # steps until a chunk has filled up three times
+        count = log.count
+        play_first(teacher)
+        assert log.count > count
+        assert list(log.box.objects) == panes  # never a new pane (a new model in the page)
+        now = [pane.object for pane in log.recent]
+        if log.count // LOG_CHUNK == count // LOG_CHUNK:  # the same chunk: only the top pane
+            assert now[1:] == texts[1:] and now[0] != texts[0]
+        else:  # a new chunk on top: the others move down one pane
+            moved += 1
+            assert now[2] == texts[1] or not texts[1]
+        texts = now
     # the teacher's page and the projector (both in English) share the same words: one string
-    for mine, theirs in zip(log.box.objects, projector.table_log.box.objects, strict=True):
+    for mine, theirs in zip(log.recent, projector.table_log.recent, strict=True):
         assert mine.object is theirs.object
     # an undo takes the log back to the position's
+    count = log.count
+    before = [pane.object for pane in log.recent]
+    play_first(teacher)
     assert teacher.room.undo(teacher.key) is None
     assert log.count == count and projector.table_log.count == count
-    assert [pane.object for pane in reversed(panes)] == before
+    assert [pane.object for pane in log.recent] == before
 
 
 def test_a_closed_question_leaves_every_page_and_stays_in_the_record(klass):
@@ -245,3 +265,18 @@ def test_closed_travels_as_data():
     # a stored poll of before this change (no "closed") is open
     del data["polls"][0]["closed"]
     assert Polls.from_dict(data).current is not None
+
+
+def test_the_cost_benchmark_runs():
+    """benchmarks/table_boards_cost.py on a small class (its figures are in docs/benchmarks.md;
+    not a speed test): a whole game reaches the pages, and the boards and the log are sent."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from table_boards_cost import run
+
+    without, with_views = run(2, views=False), run(2, views=True)
+    assert without["moves"] == with_views["moves"] > 50
+    assert without["learner_page_text_bytes_per_move"]["max"] == 0
+    assert with_views["learner_page_text_bytes_per_move"]["mean"] > 1000

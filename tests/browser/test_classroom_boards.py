@@ -33,7 +33,12 @@ from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import exercises as E
 from nefertiti_core.teaching.explain import describe_option
 from widgets.classroom.poll import Poll, lesson_exercises
-from widgets.classroom.table_boards import log_entries, player_numbers
+from widgets.classroom.table_boards import (
+    LOG_CHUNK,
+    RECENT_CHUNKS,
+    log_entries,
+    player_numbers,
+)
 
 SHOTS = ARTIFACTS / "classroom-boards"
 SCREEN = {"width": 1024, "height": 768}
@@ -92,11 +97,13 @@ def pages(klass) -> dict:
     return out
 
 
-def holder(colour: str, lang: str) -> str:
-    return LEARNERS[colour][0] if colour in LEARNERS else tr(lang, "room.the_teacher")
+def holder(colour: str, lang: str, seated: bool = True) -> str:
+    """Who holds the seat, as a page in ``lang`` names them (``seated``: the learners' seats
+    are theirs)."""
+    return LEARNERS[colour][0] if seated and colour in LEARNERS else tr(lang, "room.the_teacher")
 
 
-def expect_boards(klass, table: Table) -> None:
+def expect_boards(klass, table: Table, seated: bool = True) -> None:
     """Every page shows, for each colour, the engine's numbers, the seat's holder, whose
     decision it is; and the log as the engine explains the game (the newest on top)."""
     state = table.state
@@ -107,15 +114,15 @@ def expect_boards(klass, table: Table) -> None:
                 expect(row).to_have_attribute(f"data-{key}", str(value))
             expect(row.locator(".room-player-deben")).to_have_text(str(state.deben[seat]))
             expect(row.locator(".room-player-hand")).to_have_text(str(state.hand[seat]))
-            expect(row.locator(".room-player-holder")).to_have_text(holder(colour, lang))
+            expect(row.locator(".room-player-holder")).to_have_text(holder(colour, lang, seated))
         deciding = page.locator(".room-players .room-player-deciding")
         expect(deciding).to_have_attribute("data-colour", table.decider())
-        if who in LEARNERS:  # the learner's own row is marked
+        if who in LEARNERS and seated:  # the learner's own row is marked
             expect(page.locator(".room-players .room-player-me")).to_have_attribute(
                 "data-colour", who
             )
         entries = log_entries(state, lang)
-        expect(page.locator(".room-log-title [data-count]")).to_have_attribute(
+        expect(page.locator(".room-log .room-log-count")).to_have_attribute(
             "data-count", str(len(entries))
         )
         newest = page.locator(".room-log .room-log-entry").first
@@ -285,3 +292,44 @@ def test_a_question_asked_revealed_and_closed_leaves_every_screen(klass):
     # nothing reached the learners' pages or the projector of the teacher's controls
     for page in (*klass.learners.values(), projector):
         expect(page.locator(".poll-close-button, .poll-push")).to_have_count(0)
+
+
+def test_a_long_log_shows_its_newest_steps_and_the_earlier_ones_on_request(klass):
+    """The teacher takes both seats back and plays on until the log is longer than what a page
+    shows at once: a phone shows the newest entries and, on request, every earlier one; the
+    projector (no control) the newest."""
+    teacher, table = klass.teacher, klass.table
+    for colour in LEARNERS:
+        teacher.locator(f".room-seat-{table.seat[colour]} select").select_option(
+            label=tr("en", "room.seat_teacher")
+        )
+        expect(klass.learners[colour].locator(".room-status")).to_have_attribute("data-seat", "")
+    recent = RECENT_CHUNKS * LOG_CHUNK
+    while len(log_entries(table.state, "zh")) <= recent + 2:
+        state = table.state
+        step = int(teacher.locator(".room-table-step").get_attribute("data-step"))
+        decision = teacher.locator(".room-decision")
+        if any(O.OPTION_KIND[o] == O.PLACE for o in state.legal_options()):
+            decision.get_by_role(
+                "button", name=tr("en", "panel.decision.place"), exact=True
+            ).click()
+            table.place()
+        else:
+            option = state.legal_options()[0]
+            decision.get_by_role("button", name=describe_option(state, option, "en")).click()
+            state.apply(option)
+        expect(teacher.locator(f".room-table-step[data-step='{step + 1}']")).to_have_count(1)
+    expect_boards(klass, table, seated=False)
+    entries = log_entries(table.state, "zh")
+    wang = klass.learners["black"]
+    button = wang.locator(".room-log-earlier-button button")
+    expect(wang.locator(".room-log-entry[data-index='0']")).to_have_count(0)
+    expect(button).to_be_visible()
+    button.click()
+    expect(wang.locator(".room-log-earlier .room-log-entry[data-index='0']")).to_contain_text(
+        entries[0][2][:20]
+    )
+    expect(wang.locator(".room-log-entry")).to_have_count(len(entries))
+    expect(klass.projector.locator(".room-log-entry[data-index='0']")).to_have_count(0)
+    wang.locator(".room-log-earlier-button").scroll_into_view_if_needed()
+    shot(wang, "phone-zh-earlier-steps")

@@ -347,7 +347,9 @@ class ProjectorPage(pn.viewable.Viewer):
             css_classes=["room-players-strip"],
             visible=not self.poll.has_question,
         )
-        self.table_log = TableLog(session, fill=True, visible=not self.poll.has_question)
+        self.table_log = TableLog(
+            session, fill=True, earlier=False, visible=not self.poll.has_question
+        )
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(self.join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),

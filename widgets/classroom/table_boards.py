@@ -18,8 +18,9 @@ decides a rule.
 log's entries are made once per position and language (and per seat names, and "you") and shared
 by the pages (``SHARED_POSITIONS``). The log is sent in chunks of :data:`LOG_CHUNK` entries: a
 step changes only the newest chunk's text (a few KB to each page, not the whole game's log: up
-to 100 KB at a game's end), and a full chunk is never sent again; its HTML is made once per
-language (:func:`_chunk_html`).
+to 100 KB at a game's end); a chunk's HTML is made once per language (:func:`_chunk_html`);
+the older entries go only to a page that asks for them (:class:`TableLog`). Each event is
+worded once per language (``_EVENT_WORDS``).
 Both views follow the page's :class:`~widgets.game.session.GameSession` (``version``, ``lang``,
 ``seats``): the classroom's pages call ``session.sync()`` in ``follow()`` on each change of the
 room, and the views refresh there.
@@ -38,7 +39,7 @@ from nefertiti_core.engine.scoring import totals
 from nefertiti_core.teaching.explain import SILENT_EVENTS, describe_event, narrate
 from nefertiti_core.teaching.words import Words
 from widgets.game.common import HTML, esc, guarded
-from widgets.game.position_memo import SHARED_POSITIONS
+from widgets.game.position_memo import SHARED_POSITIONS, PositionMemo
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
 from widgets.theme import (
@@ -65,9 +66,8 @@ __all__ = ["LOG_CHUNK", "TableLog", "TablePlayers", "log_entries", "player_numbe
 #: (measured in a whole 4-player game: a full chunk of 10 is 13-16 KB with its rules' texts; 25
 #: were 28-35 KB).
 LOG_CHUNK = 10
-#: The log's panes are made this many at a time (hidden until they hold a chunk): a new model
-#: in a page's document makes Bokeh walk all its models, once per batch instead of per chunk.
-PANE_BATCH = 8
+#: The newest chunks a page shows at once (30 entries); the older ones are shown on request.
+RECENT_CHUNKS = 3
 
 
 # ---------------------------------------------------------------------- the players
@@ -254,23 +254,40 @@ def log_entries(state, lang: str) -> tuple[tuple[int, str, str, int], ...]:
     or -1), the engine's words (as the Sandbox's log: ``describe_event``; the end with the
     winner line, ``narrate``)."""
     events = state.log or []
+    colours = tuple(state.colours)
     out = []
-    for index, (name, data) in enumerate(events):
+    for index, event in enumerate(events):
+        name, data = event
         if name in SILENT_EVENTS:
             continue
         if name == "game_over" and state.is_over:
             text = narrate(state, lang, start=index)[0]
-        else:
-            text = describe_event(name, data, state.colours, lang)
-        if text:
-            out.append((data.get("turn", 0), data.get("rule", ""), text, data.get("seat", -1)))
+            entry = (data.get("turn", 0), data.get("rule", ""), text, data.get("seat", -1))
+        else:  # an event is worded once (each position's log holds the earlier ones' objects)
+            entry = _EVENT_WORDS.get(
+                event, (lang, colours), lambda e=event: _entry(e, colours, lang)
+            )
+        if entry[2]:
+            out.append(entry)
     return tuple(out)
+
+
+def _entry(event, colours, lang: str) -> tuple[int, str, str, int]:
+    name, data = event
+    text = describe_event(name, data, colours, lang) or ""
+    return (data.get("turn", 0), data.get("rule", ""), text, data.get("seat", -1))
+
+
+#: Each event's words, by the event object (a game's states share their earlier events: the
+#: log is copied, its events never change) and language: a step words only its new events.
+_EVENT_WORDS = PositionMemo(size=8192)
 
 
 #: A log entry's look, sent once with each chunk's pane.
 LOG_CSS = f"""
 .room-log-entry {{ padding: 4px 6px; border-bottom: 1px solid {ROW_LINE}; font-size: 13px;
   line-height: 1.35; }}
+.room-log-count {{ color: {TEXT_HINT}; font-size: 12px; padding: 2px 6px; }}
 .room-log-entry .t {{ color: {TEXT_FAINT}; font-size: 11px; margin-right: 6px; }}
 .room-log-entry .r {{ background: {TURN_TAG}; color: {ON_COLOUR}; border-radius: 4px;
   padding: 0 5px; font-size: 11px; margin-right: 4px; }}
@@ -298,22 +315,41 @@ def _chunk_html(lang: str, colours: tuple, first: int, entries: tuple) -> str:
 
 
 def _log_chunks(state, lang: str) -> tuple[tuple[int, str], ...]:
-    """The log's chunks, oldest first: (how many entries, HTML)."""
+    """The log's chunks, oldest first: (how many entries, HTML); the newest (shown on top) opens
+    with how many entries the log holds (it changes with every step anyway: no other pane's
+    text needs sending for the count)."""
     entries = log_entries(state, lang)
     colours = tuple(state.colours)
-    return tuple(
+    chunks = [
         (len(entries[i : i + LOG_CHUNK]), _chunk_html(lang, colours, i, entries[i : i + LOG_CHUNK]))
         for i in range(0, len(entries), LOG_CHUNK)
-    )
+    ]
+    if chunks:
+        n, text = chunks[-1]
+        count = esc(tr(lang, "panel.log.count", total=len(entries)))
+        chunks[-1] = (
+            n,
+            f"<div class='room-log-count' data-count='{len(entries)}'>{count}</div>{text}",
+        )
+    return tuple(chunks)
 
 
 class TableLog(pn.viewable.Viewer):
-    """The table's log (see the module's doc): a title with how many steps it holds, and the
-    entries newest first in a box that scrolls (``box``: one pane per chunk).
+    """The table's log (see the module's doc): a title, and the entries newest first in a box
+    that scrolls: the newest :data:`RECENT_CHUNKS` chunks in ``recent`` (the top one opens with
+    how many entries the log holds), then, on the pages that may ask for them, the button
+    ``earlier_button`` ("Earlier steps (N)") that shows every older entry in ``earlier``.
+
+    The panes are made with the view, never later: a step sets the top pane's text; when a
+    chunk is full the texts move down one pane (a new model in a page's document would make
+    Bokeh walk all its models, and making a pane costs a millisecond: 30 pages of a class each
+    making one per chunk cost more than the rest of the log). The older entries are sent only to
+    a page that asked for them.
 
     ``max_height``: the box's (CSS); ``fill``: the log takes what room its column has left
-    (the column has a height; the box scrolls in what is left, down to nothing); ``visible``:
-    shown at first (then :attr:`visible`)."""
+    (the column has a height; the box scrolls in what is left, down to nothing); ``earlier``:
+    offer the older entries (False: the projector, which has no control); ``visible``: shown at
+    first (then :attr:`visible`)."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -323,6 +359,7 @@ class TableLog(pn.viewable.Viewer):
         *,
         max_height: str = "320px",
         fill: bool = False,
+        earlier: bool = True,
         visible: bool = True,
         **params,
     ):
@@ -331,8 +368,29 @@ class TableLog(pn.viewable.Viewer):
         self.title = HTML(
             "", sizing_mode="stretch_width", margin=(2, 5), css_classes=["room-log-title"]
         )
-        self._chunks: list[HTML] = []
+        self.recent = [
+            HTML("", sizing_mode="stretch_width", margin=0, visible=False, stylesheets=[LOG_CSS])
+            for _ in range(RECENT_CHUNKS)
+        ]
+        self.earlier_button = pn.widgets.Toggle(
+            color="light",
+            sizing_mode="stretch_width",
+            margin=(4, 5),
+            visible=False,
+            css_classes=["room-log-earlier-button"],
+        )
+        self.earlier = HTML(
+            "",
+            sizing_mode="stretch_width",
+            margin=0,
+            visible=False,
+            stylesheets=[LOG_CSS],
+            css_classes=["room-log-earlier"],
+        )
+        self._offer_earlier = earlier
         self.box = pn.Column(
+            *self.recent,
+            *((self.earlier_button, self.earlier) if earlier else ()),
             sizing_mode="stretch_width",
             margin=(0, 5),
             css_classes=["room-log"],
@@ -355,6 +413,7 @@ class TableLog(pn.viewable.Viewer):
         )
         self.refresh()
         session.param.watch(self._on_change, ["version", "lang"])
+        self.earlier_button.param.watch(self._on_change, ["value"])
 
     def __panel__(self):
         return self._layout
@@ -375,37 +434,52 @@ class TableLog(pn.viewable.Viewer):
 
     @property
     def count(self) -> int:
-        """How many entries the log shows."""
+        """How many entries the log holds."""
         return sum(n for n, _ in self._last)
+
+    def show_earlier(self, shown: bool = True) -> None:
+        """What the "Earlier steps" button does."""
+        self.earlier_button.value = shown
 
     def refresh(self) -> None:
         state, lang = self.session.state, self.session.lang
         chunks = SHARED_POSITIONS.get(state, ("class-log", lang), lambda: _log_chunks(state, lang))
         self._last = chunks
-        total = sum(n for n, _ in chunks)
-        count = tr(lang, "panel.log.count", total=total) if total else tr(lang, "panel.log.empty")
-        self.title.object = (
-            f"<div data-count='{total}' style='display:flex;gap:8px;align-items:baseline;"
-            f"flex-wrap:wrap'><b style='font-size:15px'>{esc(tr(lang, 'panel.log.title'))}</b>"
-            f"<span style='color:{TEXT_HINT};font-size:12px'>{esc(count)}</span></div>"
+        empty = "" if chunks else f" · {tr(lang, 'panel.log.empty')}"
+        title = (
+            f"<b style='font-size:15px'>{esc(tr(lang, 'panel.log.title'))}</b>"
+            f"<span style='color:{TEXT_HINT};font-size:12px'>{esc(empty)}</span>"
         )
-        if len(self._chunks) < len(chunks):  # a batch of new panes, newest first in the box
-            more = max(PANE_BATCH, len(chunks) - len(self._chunks))
-            self._chunks += [
-                HTML(
-                    "",
-                    sizing_mode="stretch_width",
-                    margin=0,
-                    visible=False,
-                    stylesheets=[LOG_CSS],
+        if self.title.object != title:  # the language (how many: in the newest chunk)
+            self.title.object = title
+        for k, pane in enumerate(self.recent):  # the newest chunk on top
+            index = len(chunks) - 1 - k
+            _set(pane, chunks[index][1] if index >= 0 else "")
+        older = chunks[: max(0, len(chunks) - RECENT_CHUNKS)]
+        if self._offer_earlier:
+            n = sum(count for count, _ in older)
+            if n:
+                opened = self.earlier_button.value
+                name = ("\u25be " if opened else "\u25b8 ") + tr(lang, "room.boards.earlier", n=n)
+                if self.earlier_button.name != name or not self.earlier_button.visible:
+                    self.earlier_button.param.update(name=name, visible=True)
+            elif self.earlier_button.visible:
+                self.earlier_button.visible = False
+            text = ""
+            if older and self.earlier_button.value:  # sent only to a page that asked
+                text = SHARED_POSITIONS.get(
+                    state,
+                    ("class-log-earlier", lang),
+                    lambda: "".join(html for _, html in reversed(older)),
                 )
-                for _ in range(more)
-            ]
-            self.box.objects = list(reversed(self._chunks))
-        for index, pane in enumerate(self._chunks):
-            text = chunks[index][1] if index < len(chunks) else ""
-            if pane.object != text:
-                pane.object = text
-            if pane.visible != bool(text):  # a chunk begun (or gone: an undo, a new game)
-                pane.visible = bool(text)
-        self.box.visible = bool(chunks)
+            _set(self.earlier, text)
+        if self.box.visible != bool(chunks):
+            self.box.visible = bool(chunks)
+
+
+def _set(pane: HTML, text: str) -> None:
+    """A pane's text, and shown when it has one (set only what changed: each is sent)."""
+    if pane.object != text:
+        pane.object = text
+    if pane.visible != bool(text):
+        pane.visible = bool(text)
