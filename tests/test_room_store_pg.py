@@ -496,3 +496,31 @@ def test_a_broken_questions_value_in_the_database_leaves_the_room_playing(two, c
     assert any("class questions did not load" in r.getMessage() for r in caplog.records)
     assert room_b.play(key, room_b.table.state.legal_options()[0]) is None  # plays on
     assert wait_for(lambda: room_a.table.step == 1, 2)
+
+
+def test_a_question_closed_on_one_process_leaves_the_others_pages(two):
+    """The teacher closes the question on A: B's views are told "close" (a learner's page hides
+    the card), B's current question is none, an answer there is refused as closed, and the
+    database keeps it closed, revealed and in the class record."""
+    from widgets.classroom.poll import PollError
+
+    a, b = two
+    room_a, room_b, key, anna_token, ben_token = a_class(a, b)
+    room_a.polls.push(WHO, room_a.learner_names())
+    assert wait_for(lambda: room_b.polls.current is not None, 2)
+    ben = room_b.participant(ben_token)
+    room_b.polls.answer(str(ben.id), "red")
+    assert wait_for(lambda: room_a.polls.answered() == (str(ben.id),), 2)
+    room_a.polls.reveal()
+    assert wait_for(lambda: room_b.polls.current.revealed, 2)
+    views_b = Views(room_b.polls)
+    assert room_a.polls.close()
+    assert wait_for(lambda: room_b.polls.current is None, 2), "B never heard of the close"
+    assert "close" in views_b.kinds
+    assert room_b.polls.last.closed and room_b.polls.last.number == 1
+    with pytest.raises(PollError) as refused:
+        room_b.polls.answer(str(room_b.participant(anna_token).id), "red")
+    assert refused.value.key == "poll.refused.closed"
+    stored = stored_polls(a, room_a.code)
+    assert stored.current is None and stored.last.closed and stored.last.revealed
+    assert stored.record.row(str(ben.id)).right == ("welcome/who-plays-next",)

@@ -11,6 +11,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import LearnerPollCard
 from widgets.classroom.room import (
     MAX_NAME,
@@ -42,6 +43,7 @@ from widgets.classroom.table import (
     submit_for,
     table_parts,
 )
+from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
@@ -74,7 +76,8 @@ class LearnerPage(pn.viewable.Viewer):
 
     In the room, besides the table's parts (``bar``, ``board``, ``decision``) and the poll card
     (``poll_card``): ``decision_box``, the card holding the decision panel, shown only when the
-    learner can act now; ``poll_box``, the poll card's box, shown while a question is asked."""
+    learner can act now; ``poll_box``, the poll card's box, shown while a question is asked;
+    ``players`` and ``table_log``, every player's board and the table's log (table_boards.py)."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -243,8 +246,17 @@ class LearnerPage(pn.viewable.Viewer):
         self._poll_stop = polls.on_change(self._on_polls)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         self.storage = StorageNote(room, session, teacher=False)
+        # every player's board and the table's log: below "your turn" and the decision
+        self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(
-            self._status, self.storage.pane, self._away, self._error, self.decision_box, styles=SIDE
+            self._status,
+            self.storage.pane,
+            self._away,
+            self._error,
+            self.decision_box,
+            self.players,
+            self.table_log,
+            styles=SIDE,
         )
         self._layout.objects = [
             header(self._title, self.language),
@@ -329,8 +341,9 @@ class LearnerPage(pn.viewable.Viewer):
             self._error.visible = False
 
     def _on_polls(self, polls, _what) -> None:
-        """A question asked: the card comes up (on this page's next tick, with the room's)."""
-        if self._follower is not None and _what == "push":
+        """A question asked or closed: the card comes up or goes (on this page's next tick,
+        with the room's)."""
+        if self._follower is not None and _what in CARD_CHANGES:
             self._follower.notify(0, "poll pushed")
 
     @guarded

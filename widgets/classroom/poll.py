@@ -6,7 +6,8 @@ generated one, named by a short ref such as ``"lesson:welcome/who-plays-next"`` 
 and the teacher's menu keep); each learner answers, and may change the answer until the teacher
 reveals it (:meth:`Polls.reveal`); the reveal records every answer, right or wrong, in the
 :class:`ClassRecord`, which also holds the rules each learner saw at work at the table
-(:meth:`Polls.saw`). The right answer and every verdict are the engine's
+(:meth:`Polls.saw`); then the teacher closes it (:meth:`Polls.close`): no page shows it any
+more, the history and the record keep it. The right answer and every verdict are the engine's
 (:meth:`~nefertiti_core.files.exercises.Exercise.check`): nothing here decides a rule.
 
 A room makes every change through itself (``polls.writer``: under its lock, written to the store,
@@ -37,6 +38,7 @@ from nefertiti_core.teaching.coverage import rule_key, rules_in
 from nefertiti_core.teaching.status import stall_status
 
 __all__ = [
+    "CARD_CHANGES",
     "MAX_ANSWER_CHARS",
     "MAX_ID_CHARS",
     "MAX_LEARNERS",
@@ -63,6 +65,10 @@ MAX_REF_CHARS = 120
 MAX_HISTORY = 50  # polls a room keeps (older ones are in the class record)
 MAX_SEED = 10**6  # a practice exercise's game; generating one takes ~0.3 s
 PRACTICE_SEEDS = (0,)
+
+#: The changes of a room's polls (``what``, :meth:`Polls.changed`) after which a page shows or
+#: hides the question's card: a question asked, or closed.
+CARD_CHANGES = frozenset({"push", "close"})
 
 _REF = re.compile(r"(lesson|practice):([a-z0-9_/\-]{1,110})")
 _PRACTICE_KEY = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
@@ -300,6 +306,9 @@ class Poll:
         self.learners: list[str] = learners
         self.answers: dict[str, _Answer] = {}  # in the order of each learner's first answer
         self._reveal: Reveal | None = None
+        #: Closed by the teacher (:meth:`Polls.close`): no longer the room's current question,
+        #: shown on no page; kept in the history (and, if revealed, in the class record).
+        self.closed = False
         self._lock = threading.RLock()
         try:
             self._keys = self._choice_keys()
@@ -310,6 +319,7 @@ class Poll:
 
     def __repr__(self) -> str:
         state = "revealed" if self.revealed else f"{len(self.answers)}/{len(self.learners)}"
+        state += " closed" if self.closed else ""
         return f"<Poll {self.number} {self.exercise.id} {state}>"
 
     # --- the question
@@ -388,6 +398,8 @@ class Poll:
         learner = _learner_id(learner_id)
         text = _answer_text(choice)
         with self._lock:
+            if self.closed:
+                raise PollError("poll.refused.closed")
             if self.revealed:
                 raise PollError("poll.refused.revealed")
             if learner not in self.learners:
@@ -484,6 +496,7 @@ class Poll:
             self.learners, self.names = list(other.learners), dict(other.names)
             self.answers = dict(other.answers)
             self._reveal = Reveal(self) if other.revealed else None
+            self.closed = other.closed
 
     def as_dict(self) -> dict:
         with self._lock:
@@ -494,6 +507,7 @@ class Poll:
                 "names": dict(self.names),
                 "answers": [[k, a.key, a.given] for k, a in self.answers.items()],
                 "revealed": self.revealed,
+                "closed": self.closed,
             }
 
     @classmethod
@@ -517,6 +531,7 @@ class Poll:
             poll.answer(item[0], item[2])
         if data.get("revealed"):
             poll.reveal()
+        poll.closed = data.get("closed") is True
         return poll
 
 
@@ -656,6 +671,13 @@ class Polls:
 
     @property
     def current(self) -> Poll | None:
+        """The question the pages show: the last one asked, unless the teacher closed it."""
+        last = self.last
+        return None if last is None or last.closed else last
+
+    @property
+    def last(self) -> Poll | None:
+        """The last question asked, closed or not."""
         return self.history[-1] if self.history else None
 
     # --- listeners
@@ -744,8 +766,8 @@ class Polls:
     def _push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:
         names = learner_ids if isinstance(learner_ids, Mapping) else None
         ids = list(learner_ids)
-        current = self.current
-        poll = Poll(exercise, ids, number=current.number + 1 if current is not None else 1)
+        last = self.last  # numbered after the last question, closed or not
+        poll = Poll(exercise, ids, number=last.number + 1 if last is not None else 1)
         for learner in poll.learners:
             name = names.get(learner) if names is not None else None
             if learner not in self.record or name is not None:
@@ -758,8 +780,26 @@ class Polls:
     def _poll(self) -> Poll:
         poll = self.current
         if poll is None:
-            raise PollError("poll.refused.no_poll")
+            last = self.last
+            raise PollError("poll.refused.closed" if last is not None else "poll.refused.no_poll")
         return poll
+
+    def close(self) -> bool:
+        """Close the current question: no page shows it any more, no answer is taken; the
+        history keeps it, and the class record what its reveal recorded (a question closed
+        before its reveal records nothing, as one a new question replaces). False when there
+        was none open (closed already, from another page: nothing changes)."""
+        return self._apply(self._close)
+
+    def _close(self) -> tuple[bool, str | None]:
+        poll = self.current
+        if poll is None:
+            if self.last is None:
+                raise PollError("poll.refused.no_poll")
+            return False, None
+        with poll._lock:  # noqa: SLF001  the poll's own lock: no answer lands while it closes
+            poll.closed = True
+        return True, "close"
 
     def reveal(self) -> Reveal:
         """Reveal the current poll and record each answer in the class record (once)."""

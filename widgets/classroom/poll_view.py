@@ -288,7 +288,8 @@ class TeacherPollPanel(_FollowsPolls):
     """The teacher's poll panel: pick, ask, watch the answers, reveal (for a projector).
 
     Its parts are public, for a page to place and a test to drive as the teacher does: the menu
-    ``pick``, the buttons ``push_button`` (Ask) and ``reveal_button``, and the panes
+    ``pick``, the buttons ``push_button`` (Ask), ``reveal_button`` and ``close_button`` (the
+    question goes from every page; the history and the class record keep it), and the panes
     ``question``, ``bars`` (the answers), ``who`` (who has answered), ``result`` (the revealed
     answer) and ``error``."""
 
@@ -331,13 +332,24 @@ class TeacherPollPanel(_FollowsPolls):
             stylesheets=big,
         )
         self.reveal_button.on_click(self._on_reveal)
+        self.close_button = pn.widgets.Button(
+            color="default",
+            css_classes=["poll-close-button"],
+            width=220,
+            height=52,
+            stylesheets=big,
+        )
+        self.close_button.on_click(self._on_close)
         self.question = HTML("", sizing_mode="stretch_width", css_classes=["poll-question"])
         self.bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
         self.who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
         self.result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
         self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
         self._board_box = pn.Column(sizing_mode="stretch_width", css_classes=["poll-board"])
-        answers = pn.Column(self.bars, self.who, self.reveal_button, sizing_mode="stretch_width")
+        buttons = pn.FlexBox(
+            self.reveal_button, self.close_button, flex_wrap="wrap", sizing_mode="stretch_width"
+        )
+        answers = pn.Column(self.bars, self.who, buttons, sizing_mode="stretch_width")
         self._layout = pn.Column(
             self._title,
             pn.Row(self.pick, self.push_button, sizing_mode="stretch_width"),
@@ -413,6 +425,15 @@ class TeacherPollPanel(_FollowsPolls):
     def _on_reveal(self, _event=None) -> None:
         self._change(self.polls.reveal)
 
+    @_guard
+    def _on_close(self, _event=None) -> None:
+        self.close()
+
+    def close(self) -> bool | None:
+        """Close the current question (what the Close button does): off the event loop, through
+        the room (:meth:`Polls.close`); True when closed, None while on its way."""
+        return self._change(self.polls.close)
+
     # --- showing
     def _show_position(self, poll: Poll) -> None:
         """The question's position on a board beside the answers (made with the first
@@ -446,11 +467,19 @@ class TeacherPollPanel(_FollowsPolls):
         self.pick.name = tr(lang, "poll.teacher.pick")
         self.push_button.name = tr(lang, "poll.teacher.push")
         self.reveal_button.name = tr(lang, "poll.teacher.reveal")
+        self.close_button.name = tr(lang, "poll.teacher.close")
         poll = self.polls.current
+        self.close_button.visible = self._board_box.visible = poll is not None
         if poll is None:
+            last = self.polls.last  # closed by the teacher, or none asked yet
+            none = (
+                tr(lang, "poll.teacher.closed", number=last.number)
+                if last is not None
+                else tr(lang, "poll.teacher.none")
+            )
             self.question.object = (
-                f"<div style='font-family:{font};font-size:{size}px;color:{TEXT_NOTE}'>"
-                f"{esc(tr(lang, 'poll.teacher.none'))}</div>"
+                f"<div class='poll-none' style='font-family:{font};font-size:{size}px;"
+                f"color:{TEXT_NOTE}'>{esc(none)}</div>"
             )
             self.bars.object = self.who.object = self.result.object = ""
             self.reveal_button.visible = False

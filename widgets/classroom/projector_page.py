@@ -2,9 +2,11 @@
 
 Large enough to read from the back of the room at 1024 x 768 and 1920 x 1080 without
 scrolling: the table's board, whose decision it is and the last step (the class bar), how to
-join (the join code in big letters, the short link and the QR code), and the current class
-question: while it is open only how many have answered, at the reveal the answers' bars and
-the right answer (``ProjectorPollView``). It follows the room and its questions live, as the
+join (the join code in big letters, the short link and the QR code), every player's board (a
+compact strip: colour, who holds the seat, Deben, seals, servants in hand, gifts, score) and the
+table's log (``table_boards.py``), and the current class question, which takes the strip's and
+the log's place while it is up: while it is open only how many have answered, at the reveal the
+answers' bars and the right answer (``ProjectorPollView``). It follows the room and its questions live, as the
 other pages do. It holds no control (no button, no menu, the board does nothing on a click: its
 session refuses every step) and nothing secret: no learner's answer before the reveal and no
 name of who answered what ever, no teacher's key and no projector token in its address, its
@@ -37,6 +39,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import ProjectorPollView
 from widgets.classroom.projector_links import PROJECTOR_ARG, PROJECTOR_COOKIE, PROJECTOR_PATH
 from widgets.classroom.room import Refusal, Room, Rooms, normal_code
@@ -54,6 +57,7 @@ from widgets.classroom.table import (
     rooms,
     served_doc,
 )
+from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.language import browser_language
@@ -76,7 +80,7 @@ PROJECTOR_SIDE = {**SIDE, "flex": "0 1 440px"}
 #: the side column is drawn larger (CSS zoom), read from the back of a room as at 1024 x 768.
 WIDE_SCREEN_CSS = (
     "@media (min-width: 1500px) { :host { zoom: 1.4; "
-    "max-height: calc((100vh - 56px) / 1.4) !important; } }"
+    "height: calc((100vh - 56px) / 1.4) !important; } }"
 )
 #: How long a projector's browser keeps a projector link's token (a school day).
 COOKIE_MAX_AGE = 12 * 3600
@@ -242,7 +246,9 @@ class ProjectorPage(pn.viewable.Viewer):
     In the room: ``bar`` (whose decision it is, the last step: no Undo or Redo), ``board`` (the
     table's, which does nothing on a click), ``join_card`` (the code, the link, the QR code),
     ``poll`` (the class question, :class:`ProjectorPollView`) in ``poll_box`` (shown while there
-    is a question) and ``status`` (paused, the staged position). Turned away: ``message``."""
+    is a question), ``players`` (every player's board, a compact strip, in ``players_box``) and
+    ``table_log`` (the table's log), both hidden while there is a question, and ``status``
+    (paused, the staged position). Turned away: ``message``."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -336,11 +342,27 @@ class ProjectorPage(pn.viewable.Viewer):
         }
         self.poll_box.visible = self.poll.has_question
         self._poll_stop = room.polls.on_change(self._on_polls)
+        # every player's board in a compact strip, and the log in the room left below it; a
+        # question takes their place (its reveal fits at 1024 x 768 with the join code)
+        self.players = TablePlayers(session, compact=True)
+        self.players_box = pn.Column(
+            self.players,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+            css_classes=["room-players-strip"],
+            visible=not self.poll.has_question,
+        )
+        self.table_log = TableLog(
+            session, fill=True, earlier=False, visible=not self.poll.has_question
+        )
         main = pn.Column(self.bar, self.board, styles=MAIN)
         side = pn.Column(
             pn.Column(self.join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
+            self.players_box,
             self.poll_box,
-            styles={**PROJECTOR_SIDE, "max-height": "calc(100vh - 56px)"},
+            self.table_log,
+            styles={**PROJECTOR_SIDE, "height": "calc(100vh - 56px)"},
             stylesheets=[WIDE_SCREEN_CSS],
         )
         self._layout.objects = [
@@ -364,12 +386,15 @@ class ProjectorPage(pn.viewable.Viewer):
             )
             return
         self.poll_box.visible = self.poll.has_question
+        # the question first: the players' strip and the log make room for it
+        self.players_box.visible = self.table_log.visible = not self.poll.has_question
         self.session.sync()
         self.refresh()
 
     def _on_polls(self, _polls, what) -> None:
-        """A question asked: its box comes up (on this page's next tick, with the room's)."""
-        if self._follower is not None and what == "push":
+        """A question asked or closed: its box comes up or goes (on this page's next tick,
+        with the room's)."""
+        if self._follower is not None and what in CARD_CHANGES:
             self._follower.notify(0, "poll pushed")
 
     @property

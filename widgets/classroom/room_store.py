@@ -346,8 +346,8 @@ class RoomStore:
     def _take_polls(self, room: Room, text: str) -> str:
         """The database's polls into the room's own :class:`Polls` (the pages' views follow that
         object); what kind of change it is for the views: ``push`` for a new question (a
-        learner's page then shows the card), ``reveal``, ``answer``, or ``record`` (only the
-        class record: the rules a move named)."""
+        learner's page then shows the card), ``close`` (the card goes), ``reveal``, ``answer``,
+        or ``record`` (only the class record: the rules a move named)."""
         self._polls_texts[room.code] = text
         old = room.polls.current
         was = old.as_dict() if old is not None else None
@@ -362,6 +362,9 @@ class RoomStore:
         now = new.as_dict() if new is not None else None
         if now == was:
             return "record"
+        last = room.polls.last
+        if now is None and was is not None and last is not None and last.closed:
+            return "close" if last.number == was["number"] else "push"
         if now is None or was is None or (now["number"], now["ref"]) != (was["number"], was["ref"]):
             return "push"
         return "reveal" if now["revealed"] and not was["revealed"] else "answer"

@@ -39,6 +39,7 @@ from widgets.theme import (
     ALERT,
     HEADING,
     NO_PLAYER_TEXT,
+    ON_COLOUR,
     PAGE_BACKGROUND,
     PAPER,
     PLAYER_COLOURS,
@@ -388,9 +389,12 @@ def status_html(session: TableSession, lang: str) -> str:
         parts.append(f"<i style='color:{HEADING}'>{esc(tr(lang, 'room.away'))}</i>")
     elif not state.is_over:
         if session.can_act_now() and person is not None:
+            # a marker that stands out (and is read out: a status region)
             parts.append(
-                f"<b class='room-your-turn' style='color:{YOUR_TURN}'>"
-                f"{esc(tr(lang, 'room.your_turn'))}</b>"
+                f"<div class='room-your-turn' role='status' aria-live='polite' "
+                f"style='margin:4px 0;padding:6px 12px;border-radius:6px;background:{YOUR_TURN};"
+                f"color:{ON_COLOUR};font-size:19px;font-weight:700'>\u25b6 "
+                f"{esc(tr(lang, 'room.your_turn'))}</div>"
             )
     seat = person.seat if person is not None else None
     return (

@@ -37,6 +37,7 @@ from widgets.classroom.table import (
     served_doc,
     table_parts,
 )
+from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
@@ -93,7 +94,7 @@ class TeacherPage(pn.viewable.Viewer):
     learner, who may then not join again), ``pause_button`` (pause or resume the room),
     ``lock_button`` (lock the room to newcomers, or open it again), ``code_button`` (a new join
     code: the one shown so far admits no one any more), ``close_button`` (close the room for
-    good)."""
+    good); ``players`` and ``table_log``, every player's board and the table's log."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -278,6 +279,8 @@ class TeacherPage(pn.viewable.Viewer):
         # the projector view: in a new window here, or a read-only link for another computer
         self.projector_links = ProjectorLinks(room, key, base=self.link.base, lang=self.lang)
         main = pn.Column(self.bar, self.board, styles=MAIN)
+        # every player's board and the table's log
+        self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(
             pn.Column(
                 self._join_card,
@@ -287,8 +290,10 @@ class TeacherPage(pn.viewable.Viewer):
                 margin=(5, 5),
             ),
             self.decision_box,
+            self.players,
             people_card,
             lead_card,
+            self.table_log,
             styles=SIDE,
         )
         self.storage = StorageNote(room, session, teacher=True)
