@@ -112,3 +112,34 @@ def test_card_names_and_status_lines_fit_the_board_at_any_width():
     assert "".join(wrap_text("路克索现在掷骰关闭的概率为1/36（3%）", 60, 10, 5)).startswith(
         "路克索"
     )
+
+
+def test_a_long_card_name_breaks_between_syllables_not_in_even_pieces():
+    """#28: German card names broke mid-syllable on phones ("Halsk-ette", "Hal-ske-tte",
+    "Gol-dsc-hm…"); a word too long for its line now breaks where a syllable begins (or at
+    its own hyphen), in German and English, and only a word with no such place within the
+    line is cut in even pieces."""
+    from widgets.game.board import text_width, wrap_text
+
+    cases = {
+        ("Halskette", 45): ["Hals-", "kette"],
+        ("Halsketten", 30): ["Hals-", "ket-", "ten"],
+        ("Goldschmiedearbeit", 45): ["Gold-", "schmie-", "dearbeit"],
+        ("Statuette", 45): ["Sta-", "tuette"],
+        ("Doppel-Senet", 45): ["Dop-", "pel-", "Senet"],
+        ("Doppel-Senet", 60): ["Doppel-", "Senet"],
+        ("Spiegel", 30): ["Spie-", "gel"],
+        ("necklace", 30): ["neck-", "lace"],
+        ("mirror", 30): ["mir-", "ror"],
+        ("Flasche", 30): ["Fla-", "sche"],
+        ("Zucker", 30): ["Zu-", "cker"],
+    }
+    for (word, room), lines in cases.items():
+        assert wrap_text(word, room, 10, 3) == lines, (word, room)
+        assert all(text_width(line, 10) <= room for line in lines)
+        assert "".join(line.removesuffix("-") for line in lines).replace("--", "-") in (
+            word,
+            word.replace("-", ""),
+        )
+    # no syllable break within the line: even pieces still (never a line wider than its room)
+    assert wrap_text("Stuhlstuhl", 20, 10, 5)[0].endswith("-")

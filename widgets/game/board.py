@@ -248,6 +248,40 @@ def _fit(word: str, room: float, font_px: float) -> int:
     return max(1, count)
 
 
+_VOWELS = set("aeiouyäöüAEIOUYÄÖÜéè")
+#: Letters a break never splits; a syllable starts before them ("Zu-cker", "Bü-cher").
+_KEPT_TOGETHER = ("ch", "ck", "ph", "th", "qu")
+
+
+def _break_before(word: str, fits: int) -> int | None:
+    """Where to break a Latin-script ``word`` too long for a line, between syllables: the
+    last place within the first ``fits`` characters (one kept for the hyphen) just after a
+    hyphen, or before the consonant that starts a syllable (the last consonant before a vowel;
+    "sch", "ch", "ck", "ph", "th" kept whole; the word's own hyphen preferred), with at least
+    two letters on each side:
+    "Hals-ket-te", "Spie-gel", "Sta-tu-et-te", "neck-lace", "mir-ror". None if there is no
+    such place (the caller then cuts the word in even pieces)."""
+    best = hyphen = None
+    for j in range(2, len(word) - 1):
+        if word[j - 1] == "-":
+            if j < fits:
+                hyphen = j  # the word's own hyphen first: "Doppel-/Senet"
+            continue
+        if word[j].isalpha() and word[j] not in _VOWELS and word[j + 1] in _VOWELS:
+            at = j
+            if word[j - 2 : j + 1].lower() == "sch":
+                at = j - 2
+            elif word[j - 3 : j].lower() == "sch" and word[j] in "lmnrw":
+                at = j - 3  # "Gold-schmie-de": schl, schm, schn, schr, schw begin a syllable
+            elif word[j - 1 : j + 1].lower() in _KEPT_TOGETHER:
+                at = j - 1
+        else:
+            continue
+        if 2 <= at < fits and len(word) - at >= 2:
+            best = at
+    return hyphen if hyphen is not None else best
+
+
 def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[str]:
     """``text`` in lines no wider than ``room`` pixels: broken between words, a word too long
     for a line hyphenated (Chinese, which has no spaces, is broken anywhere); at most
@@ -269,9 +303,18 @@ def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[st
         # a word wider than a whole line: break it
         cjk = any(_wide(c) for c in word)
         keep = _fit(word, room - (0 if cjk else 0.56 * font_px), font_px)
+        at = None if cjk else _break_before(word, keep)
+        if at is not None:  # between syllables: "Hals-kette", "Spie-gel", "neck-lace"
+            lines.append(word[:at] + ("" if word[at - 1] == "-" else "-"))
+            words.insert(0, word[at:])
+            continue
         pieces = -(-len(word) // keep)
         keep = -(-len(word) // pieces)  # even pieces: "neck-lace", not "neckla-ce"
-        lines.append(word[:keep] + ("" if cjk else "-"))
+        if word[keep - 1 : keep] == "-" or word[keep : keep + 1] == "-":
+            keep += word[keep : keep + 1] == "-"  # the word's own hyphen ends the line
+            lines.append(word[:keep])
+        else:
+            lines.append(word[:keep] + ("" if cjk else "-"))
         words.insert(0, word[keep:])
     if line:
         lines.append(line)
