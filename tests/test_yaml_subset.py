@@ -34,6 +34,17 @@ def test_what_it_writes_it_reads_back(data):
     assert loads(dumps(data)).data == data
 
 
+def test_a_block_string_on_a_list_items_first_key_ends_at_the_items_next_key():
+    """Found by the property above (a random run): in ``- key: |`` the block belongs to the
+    key after the dash, so a line at that key's column (the item's next key) ends it; it was
+    read into the block ("  0\n  0\na: null\n")."""
+    text = "b:\n  - b: |\n      0\n      0\n    a: null\n  - |\n    x\n"
+    assert loads(text).data == {"b": [{"b": "0\n0\n", "a": None}, "x\n"]}
+    assert loads(text).data == yaml.safe_load(text)
+    data = {"a": None, "c": None, "b": [{"b": "0\n0\n", "a": None}]}
+    assert loads(dumps(data)).data == data
+
+
 @settings(max_examples=150, deadline=None)
 @given(documents)
 def test_its_output_reads_the_same_in_pyyaml(data):

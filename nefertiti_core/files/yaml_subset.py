@@ -256,11 +256,16 @@ def loads(text: str) -> Document:
         # A block string (``key: |`` or ``- |``) takes the more-indented lines that follow.
         if re.search(r"(^|:\s|^-\s)[|>][-+]?$", stripped) or stripped in ("|", ">", "- |", "- >"):
             folded = stripped.rstrip("-+").endswith(">")
+            # the block belongs to the key it follows: in ``- key: |`` that key stands after the
+            # dash, and a line at the key's column is the item's next key, not the block's
+            owner, rest = indent, stripped
+            while (dash := re.match(r"-\s+", rest)) and ":" in rest:
+                owner, rest = owner + dash.end(), rest[dash.end() :]
             body = []
             j = i + 1
             while j < len(raw_lines):
                 nxt = raw_lines[j]
-                if nxt.strip() and len(nxt) - len(nxt.lstrip(" ")) <= indent:
+                if nxt.strip() and len(nxt) - len(nxt.lstrip(" ")) <= owner:
                     break
                 body.append(nxt)
                 j += 1
