@@ -275,7 +275,7 @@ def test_a_room_another_process_holds_is_checked_off_the_loop_with_a_one_time_ti
         with patch("widgets.classroom.projector_page.rooms", lambda: rooms):
             assert check_later(kept["ticket"]) == wanted
             assert check_later(kept["ticket"]) is None  # spent: a replayed ticket lets no one in
-    assert WAITING_CHECKS.take("made-up") is None
+    assert WAITING_CHECKS.take("made-up-ticket-of-24chars") is None
     assert admission(Request({"room": room.code}), not_held)[PAYLOAD_KEY]["ticket"] == ""
 
 

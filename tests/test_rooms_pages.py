@@ -150,7 +150,7 @@ def test_served_the_move_reaches_the_page_first_and_the_panel_on_the_next_tick(k
     seat, moves = later_seat(room.table.state)
     assert teacher.give_seat(seat, person_id(ana))
     ticks = Ticks()
-    monkeypatch.setattr("widgets.game.session._server_document", lambda: ticks)
+    monkeypatch.setattr("widgets.game.session.served_document", lambda: ticks)
     before = ana.decision.refreshes
     for _ in range(moves):
         play_first(teacher)

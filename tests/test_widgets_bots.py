@@ -79,12 +79,12 @@ class FakeDocument:
 def served(monkeypatch):
     """Imitate a served app: every widget module sees the stand-in document."""
     doc = FakeDocument()
-    monkeypatch.setattr(session_module, "_server_document", lambda: doc)
+    monkeypatch.setattr(session_module, "served_document", lambda: doc)
     import widgets.game.hints
     import widgets.game.odds
 
-    monkeypatch.setattr(widgets.game.hints, "_server_document", lambda: doc)
-    monkeypatch.setattr(widgets.game.odds, "_server_document", lambda: doc)
+    monkeypatch.setattr(widgets.game.hints, "served_document", lambda: doc)
+    monkeypatch.setattr(widgets.game.odds, "served_document", lambda: doc)
     return doc
 
 

@@ -33,6 +33,7 @@ import secrets
 import signal
 import sys
 
+from widgets.server.addresses import is_ip
 from widgets.server.limits import (
     MAX_SESSIONS,
     MESSAGE_BYTES_PER_WINDOW,
@@ -166,19 +167,11 @@ def _port(text: str) -> int:
 
 
 def _address(text: str) -> str:
-    if not _HOST.match(text) and not _is_ip(text):
+    if not _HOST.match(text) and not is_ip(text):
         raise argparse.ArgumentTypeError(
             f"{text[:60]!r} is not an IP address or host name (e.g. 127.0.0.1, 0.0.0.0)"
         )
     return text
-
-
-def _is_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _public_url(text: str) -> str:
@@ -240,7 +233,7 @@ def served_origins(address: str, port: int, extra=()) -> list[str]:
     ``extra`` (``--allow-websocket-origin``) is added as given.
     """
     hosts = {address}
-    loopback = _is_ip(address) and ipaddress.ip_address(address).is_loopback
+    loopback = is_ip(address) and ipaddress.ip_address(address).is_loopback
     if loopback or address in _WILDCARD or address == "localhost":
         hosts |= {"localhost", "127.0.0.1"}
     if address in _WILDCARD:

@@ -167,6 +167,66 @@ def open_and_run_all(browser, url: str, viewport: dict):
 
 SANDBOX = "from widgets.serve import serve; serve(port=PORT, address='127.0.0.1', show=False)"
 
+
+class Served:
+    """``nefertiti serve`` in a subprocess on a port of its own, which a test may stop (SIGTERM:
+    the stores are written first), kill (SIGKILL) and start again (the same port and
+    ``$NEFERTITI_HOME``). ``code``: the Python the subprocess runs, ``PORT`` standing for the
+    port (:data:`SANDBOX` by default; set it before :meth:`start`); ``env``: added to this
+    process's environment. Its output goes to ``log``."""
+
+    def __init__(self, home: Path, code: str = "", env: dict | None = None, name: str = "served"):
+        self.home, self.port = home, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/tutor"
+        self.code, self.env = code or SANDBOX, dict(env or {})
+        self.process = None
+        self.out = None
+        self.log = Path(tempfile.mkdtemp(prefix=f"{name}-")) / "server.log"
+
+    def start(self, timeout: float = 120) -> None:
+        self.out = open(self.log, "a")
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", self.code.replace("PORT", str(self.port))],
+            cwd=ROOT,
+            env={**os.environ, "NEFERTITI_HOME": str(self.home), **self.env},
+            stdout=self.out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_for_http(self.url, timeout=timeout)
+        except RuntimeError:
+            self.stop()
+            raise RuntimeError(f"no server: {self.log.read_text()[-3000:]}") from None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.terminate()
+                try:
+                    self.process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait(timeout=10)
+            self.process = None
+        if self.out is not None:
+            self.out.close()
+            self.out = None
+
+    def kill(self) -> None:
+        """SIGKILL: no exit flush, as a crash or the OOM killer."""
+        self.process.kill()
+        self.process.wait(timeout=30)
+        self.stop()
+
+    def wait_for_log(self, needle: str, timeout: float = 90) -> None:
+        deadline = time.monotonic() + timeout
+        while needle not in self.log.read_text():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the server never logged {needle!r} in {timeout:.0f} s")
+            time.sleep(0.5)
+
+
 BARE_PANEL_APP = """
 import panel as pn
 def app():

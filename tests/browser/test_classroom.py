@@ -17,23 +17,14 @@ One server process at a time for the module (restarted once by the last test) an
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
-    ROOT,
-    SANDBOX,
-    free_port,
+    Served,
     rows,
     wait_back,
     wait_covered,
-    wait_for_http,
     wait_rows,
 )
 
@@ -52,39 +43,9 @@ SEAT = {colour: seat for seat, colour in enumerate(COLOURS)}
 NAMES = {"blue": "Anna", "black": "Ben", "green": "<i>Chen</i>"}
 
 
-class Server:
-    """``nefertiti serve``'s server, which a test may stop and start again on its port."""
-
-    def __init__(self, home: Path):
-        self.home, self.port = home, free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = None
-        self.log = Path(tempfile.mkdtemp(prefix="classroom-")) / "server.log"
-
-    def start(self) -> None:
-        code = SANDBOX.replace("PORT", str(self.port))
-        env = {**os.environ, "NEFERTITI_HOME": str(self.home)}
-        self.out = open(self.log, "a")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=self.out,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            wait_for_http(f"{self.base}/tutor", timeout=120)
-        except RuntimeError:
-            self.stop()
-            raise RuntimeError(f"no server: {self.log.read_text()[-3000:]}") from None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()  # SIGTERM: the store is written before it ends
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-            self.process = None
-            self.out.close()
+#: ``nefertiti serve``, which a test may stop and start again on its port (the classroom's
+#: modules import it from here).
+Server = Served
 
 
 @pytest.fixture(scope="module")

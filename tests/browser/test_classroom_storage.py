@@ -274,10 +274,7 @@ def test_a_move_shown_just_before_a_sigkill_is_there_after_the_restart(chromium,
     open_room(teacher, server.base)
     press_place(teacher)  # the teacher plays the first seat's placement
     expect_step(teacher, 1)
-    server.process.kill()  # SIGKILL the moment the page shows it: no exit flush
-    server.process.wait(timeout=30)
-    server.process = None
-    server.out.close()
+    server.kill()  # SIGKILL the moment the page shows it: no exit flush
     wait_covered(teacher)
     server.start()
     wait_back(teacher, timeout=LOAD_MS)  # the page reloads itself (widgets.game.reconnect)

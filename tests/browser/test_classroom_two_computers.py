@@ -16,15 +16,9 @@ Chromium missing is a failure.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, ROOT, Forwarder, free_port, wait_for_http
+from support import ARTIFACTS, Forwarder, Served
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS
 
 from nefertiti_core.engine.i18n import tr
@@ -34,31 +28,25 @@ SHOTS = ARTIFACTS / "classroom-two-computers"
 
 
 @pytest.fixture(scope="module")
-def computers(tmp_path_factory):
+def computers(tmp_path_factory, monkeypatch_module):
     """The server, and the address computer B opens it at."""
-    port = free_port()
-    other = Forwarder(port, "127.0.0.9")
-    home = tmp_path_factory.mktemp("two-computers-home")
-    code = (
-        "from widgets.serve import serve; "
-        f"serve(port={port}, address='127.0.0.1', show=False, "
+    monkeypatch_module.delenv("NEFERTITI_STORE_URL", raising=False)
+    server = Served(tmp_path_factory.mktemp("two-computers-home"), name="two-computers")
+    other = Forwarder(server.port, "127.0.0.9")
+    server.code = (
+        "from widgets.serve import serve; serve(port=PORT, address='127.0.0.1', show=False, "
         f"allow_websocket_origin=['127.0.0.1:{other.port}'])"
     )
-    log = Path(tempfile.mkdtemp(prefix="two-computers-")) / "server.log"
-    out = open(log, "w")
-    env = {**os.environ, "NEFERTITI_HOME": str(home)}
-    env.pop("NEFERTITI_STORE_URL", None)
-    process = subprocess.Popen(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
-    )
-    try:
-        wait_for_http(f"http://127.0.0.1:{port}/tutor", timeout=120)
-        yield f"http://127.0.0.1:{port}", other.base
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
-        out.close()
-        other.close()
+    server.start()
+    yield server.base, other.base
+    server.stop()
+    other.close()
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
 
 
 def new_page(chromium, viewport, **device):

@@ -23,27 +23,20 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import subprocess
-import sys
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 from bokeh.util.token import get_session_id, get_token_payload
 from playwright.sync_api import expect
 from support import (
     CHROMIUM_ARGS,
-    ROOT,
+    Served,
     canvas_point,
     cookie,
-    free_port,
     require_chromium,
     rows,
     source,
-    wait_for_http,
     wait_rows,
 )
 
@@ -99,50 +92,9 @@ PAGE_GRANT = """() => {
 }"""
 
 
-class Server:
-    """``nefertiti serve`` in a subprocess that a test may stop and start again on its port."""
-
-    def __init__(self, home: Path):
-        self.home, self.port = home, free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.process = None
-        self.log = Path(tempfile.mkdtemp(prefix="httponly-")) / "server.log"
-
-    def start(self) -> None:
-        self.out = open(self.log, "a")
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", SERVE.replace("PORT", str(self.port))], cwd=ROOT,
-            env={**os.environ, "NEFERTITI_HOME": str(self.home)}, stdout=self.out,
-            stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            wait_for_http(f"{self.base}/tutor", timeout=120)
-        except RuntimeError:
-            self.stop()
-            raise RuntimeError(f"no server: {self.log.read_text()[-3000:]}") from None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-            self.process = None
-            self.out.close()
-
-    def wait_for_log(self, needle: str, timeout: float = 90) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.log.read_text():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the server never logged {needle!r} in {timeout:.0f} s")
-            time.sleep(0.5)
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    server = Server(tmp_path_factory.mktemp("httponly-home"))
+    server = Served(tmp_path_factory.mktemp("httponly-home"), code=SERVE, name="httponly")
     server.start()
     yield server
     server.stop()

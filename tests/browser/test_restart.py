@@ -14,27 +14,21 @@ server: conftest.py. Chromium missing is a failure.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
-    ROOT,
     SANDBOX,
     SOURCE,
+    Served,
     canvas_point,
-    free_port,
     rows,
     source,
-    wait_for_http,
     wait_rows,
 )
 
@@ -64,53 +58,11 @@ SELECTS = """() => {
 }"""
 
 
-class Server:
-    """``nefertiti serve``'s Sandbox in a subprocess that can be killed and started again."""
-
-    def __init__(self, home: Path):
-        self.port = free_port()
-        self.home = home
-        self.url = f"http://127.0.0.1:{self.port}/tutor"
-        self.process = None
-        self.log = home.parent / "server.log"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", LOGGED + SANDBOX.replace("PORT", str(self.port))],
-            cwd=ROOT,
-            env={**os.environ, "NEFERTITI_HOME": str(self.home)},
-            stdout=self.log.open("a"),
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            wait_for_http(self.url, timeout=90)
-        except RuntimeError:
-            self.stop()
-            raise RuntimeError("the app did not start:\n" + self.log.read_text()[-3000:]) from None
-
-    def wait_for_log(self, needle: str, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while needle not in self.log.read_text():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the server never logged {needle!r} in {timeout:.0f} s")
-            time.sleep(0.5)
-
-    def kill(self) -> None:
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    server = Server(tmp_path_factory.mktemp("restart") / "home")
+    server = Served(
+        tmp_path_factory.mktemp("restart") / "home", code=LOGGED + SANDBOX, name="restart"
+    )
     server.start()
     yield server
     server.stop()
@@ -152,7 +104,7 @@ def token_of(page) -> str:
     return parse_qs(urlparse(page.url).query)["game"][0]
 
 
-def wait_saved(server: Server, token: str, needles: list[str], step: int) -> str:
+def wait_saved(server: Served, token: str, needles: list[str], step: int) -> str:
     """Wait until the store holds the game ``token`` at ``step`` with every needle in it."""
     path = server.home / "games.sqlite3"
     deadline = time.monotonic() + 30

@@ -38,7 +38,6 @@ from widgets.classroom.table import (
     page_arg,
     poll_box,
     rooms,
-    served_doc,
     status_html,
     submit_for,
     table_parts,
@@ -47,7 +46,7 @@ from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
-from widgets.game.session import GameSession
+from widgets.game.session import GameSession, served_document
 from widgets.server.cookies import DEVICE, LEARNER, grant, page_secrets
 from widgets.server.cookies import KEEP_JS as POST_GRANT_JS
 from widgets.theme import (
@@ -270,7 +269,7 @@ class LearnerPage(pn.viewable.Viewer):
         session.param.watch(self._on_lang, ["lang"])
         session.param.watch(self._on_version, ["version"])
         person_id = person.id if person is not None else None
-        self._follower = Follower(room, self, served_doc(), private_id=person_id)
+        self._follower = Follower(room, self, served_document(), private_id=person_id)
         on_close(self._follower.close)
         if welcome and person is not None:
             self._error.param.update(

@@ -46,7 +46,7 @@ from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.exercise import collections_text, feedback_html
 from widgets.game.rules_view import link_rule_ids
-from widgets.game.session import GameSession, _server_document
+from widgets.game.session import GameSession, served_document
 from widgets.theme import (
     ACCENT,
     BAR_TRACK,
@@ -86,7 +86,7 @@ class _FollowsPolls(pn.viewable.Viewer):
 
     def _follow(self, polls: Polls) -> None:
         self.polls = polls
-        self._doc = _server_document()
+        self._doc = served_document()
         self._pending = False
         self._stop = polls.on_change(self._on_polls)
         # A served page follows the polls only once its browser has loaded it: changes made to
@@ -112,7 +112,7 @@ class _FollowsPolls(pn.viewable.Viewer):
         if not self._ready:  # _on_load refreshes
             return
         doc = self._doc
-        if doc is None or doc is _server_document():
+        if doc is None or doc is served_document():
             self._refresh_safely()
             return
         if self._pending:  # one refresh per tick, however many answers came

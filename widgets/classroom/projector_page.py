@@ -31,9 +31,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import secrets
-import threading
-import time
 
 import panel as pn
 import param
@@ -55,15 +52,15 @@ from widgets.classroom.table import (
     on_close,
     poll_box,
     rooms,
-    served_doc,
 )
 from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.language import browser_language
 from widgets.game.reconnect import reconnecting_page
-from widgets.game.session import GameSession
+from widgets.game.session import GameSession, served_document
 from widgets.server.addresses import link_base
+from widgets.server.cookies import OneTime
 from widgets.theme import ALERT, HEADING, INK, LABEL, PAPER
 
 log = logging.getLogger("widgets.classroom")
@@ -106,39 +103,10 @@ TOKEN_TO_COOKIE = f"""<script>
 
 
 # ---------------------------------------------------------------------- who may see it
-class WaitingChecks:
-    """A projector request's credentials kept on the server for a few seconds, until the page's
-    ``prepare`` (off the event loop) has read the room from the store and checked them: the
-    session's token (in the page's HTML) holds only a one-time ticket, never a key or token."""
-
-    TTL_S = 60.0
-    MAX = 200
-
-    def __init__(self) -> None:
-        self._kept: dict[str, tuple[float, tuple]] = {}
-        self._lock = threading.Lock()
-
-    def put(self, credentials: tuple) -> str:
-        ticket = secrets.token_urlsafe(18)
-        now = time.monotonic()
-        with self._lock:
-            for old in [t for t, (at, _) in self._kept.items() if now - at > self.TTL_S]:
-                del self._kept[old]
-            if len(self._kept) >= self.MAX:
-                return ""  # a flood of requests: checked as a room nobody holds (turned away)
-            self._kept[ticket] = (now, credentials)
-        return ticket
-
-    def take(self, ticket) -> tuple | None:
-        """The credentials once (None for an unknown, spent or expired ticket)."""
-        with self._lock:
-            kept = self._kept.pop(ticket, None) if isinstance(ticket, str) else None
-        if kept is None or time.monotonic() - kept[0] > self.TTL_S:
-            return None
-        return kept[1]
-
-
-WAITING_CHECKS = WaitingChecks()
+#: A projector request's credentials kept on the server for a minute, until the page's
+#: ``prepare`` (off the event loop) has read the room from the store and checked them: the
+#: session's token (in the page's HTML) holds only this one-time ticket, never a key or token.
+WAITING_CHECKS = OneTime(60.0, limit=200)
 
 
 def check_later(ticket) -> int | None:
@@ -371,7 +339,7 @@ class ProjectorPage(pn.viewable.Viewer):
                 main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
             ),
         ]
-        self._follower = Follower(room, self, served_doc())
+        self._follower = Follower(room, self, served_document())
         on_close(self._stop_following)
         self.refresh()
 

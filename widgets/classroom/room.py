@@ -182,8 +182,6 @@ class Storage:
     """How the room stands with the store: ``room_store.py`` keeps it up to date, the pages show
     it (the teacher is told when the class is not being saved; a learner sees "saving…")."""
 
-    #: a store keeps this room ("" ) or why none does (the teacher's page says so)
-    off: str = ""
     #: ``time.monotonic()`` of the oldest change made here and not yet written (None: all written)
     unsaved_since: float | None = None
     #: why the last write failed ("" once one succeeds)

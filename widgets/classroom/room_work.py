@@ -16,17 +16,11 @@ import time
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
-import panel as pn
-
 from widgets.classroom.room import Refusal, Room
+from widgets.game.common import on_page
+from widgets.game.session import served_document
 
 log = logging.getLogger("widgets.classroom")
-
-
-def served_doc():
-    """The calling page's Bokeh document, or None outside a served session."""
-    doc = pn.state.curdoc
-    return doc if doc is not None and doc.session_context is not None else None
 
 
 class RoomWork:
@@ -85,16 +79,6 @@ class RoomWork:
             queue = self._queues.get(key)
             return queue[0][2] if queue else None
 
-    def settle(self, timeout: float = 30.0) -> bool:
-        """Wait until no change waits (tests, a server stopping); False on timeout."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            with self._lock:
-                if not self._queues:
-                    return True
-            time.sleep(0.01)
-        return False
-
 
 ROOM_WORK = RoomWork()
 
@@ -111,7 +95,7 @@ def change_room(room: Room, work, then=None) -> None:
 
 def off_loop(key: str, work, then=None) -> None:
     """:func:`change_room` for any work that may wait for the store, in ``key``'s order."""
-    doc = served_doc()
+    doc = served_document()
     if doc is None:
         result = work()
         if then is not None:
@@ -129,21 +113,7 @@ def off_loop(key: str, work, then=None) -> None:
         except Exception as error:
             log.error("%s: a change failed: %s", key, error, exc_info=error)
             result = Refusal("room.refuse.failed")
-        if then is None:
-            return
-        try:
-            doc.add_next_tick_callback(lambda: _on_page(doc, then, result))
-        except Exception:  # the page is gone: nobody to tell
-            pass
+        if then is not None:
+            on_page(doc, then, result)
 
     future.add_done_callback(done)
-
-
-def _on_page(doc, then, result) -> None:
-    from panel.io.state import set_curdoc
-
-    with set_curdoc(doc):
-        try:
-            then(result)
-        except Exception:  # a page's answer must not stop the next tick's others
-            log.exception("room change: the page's answer failed")

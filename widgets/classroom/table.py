@@ -27,14 +27,14 @@ from widgets.classroom.room import (
     Room,
     Rooms,
 )
-from widgets.classroom.room_work import ROOM_WORK, change_room, served_doc
+from widgets.classroom.room_work import ROOM_WORK, change_room
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.decision import DecisionPanel
 from widgets.game.position_memo import SHARED_POSITIONS
 from widgets.game.projector import ProjectorBar, banner_html, last_move_html
 from widgets.game.rules_view import link_rule_ids
-from widgets.game.session import GameSession
+from widgets.game.session import GameSession, served_document
 from widgets.theme import (
     ALERT,
     HEADING,
@@ -128,7 +128,7 @@ class StorageNote:
             styles={"position": "sticky", "top": "0", "z-index": "20"},
         )
         self.update()
-        if served_doc() is not None:
+        if served_document() is not None:
             watcher = pn.state.add_periodic_callback(self.update, period=self.PERIOD_MS)
             on_close(watcher.stop)
 
@@ -302,7 +302,7 @@ class Follower:
 
 
 def on_close(callback) -> None:
-    if served_doc() is not None:
+    if served_document() is not None:
         pn.state.on_session_destroyed(lambda _context: callback())
 
 

@@ -34,14 +34,13 @@ from widgets.classroom.table import (
     page_arg,
     poll_box,
     rooms,
-    served_doc,
     table_parts,
 )
 from widgets.classroom.table_boards import TableLog, TablePlayers
 from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
-from widgets.game.session import GameSession
+from widgets.game.session import GameSession, served_document
 from widgets.server.addresses import link_base
 from widgets.server.cookies import KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
@@ -308,7 +307,7 @@ class TeacherPage(pn.viewable.Viewer):
         ]
         session.param.watch(self._on_lang, ["lang"])
         session.param.watch(self._on_error, ["error"])
-        self._follower = Follower(room, self, served_doc())
+        self._follower = Follower(room, self, served_document())
         on_close(self._follower.close)
         self.refresh()
 

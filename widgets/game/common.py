@@ -16,7 +16,7 @@ import param
 from bokeh.models import Legend, LegendItem, Tooltip
 
 from nefertiti_core.engine.i18n import has, tr
-from widgets.game.session import _server_document
+from widgets.game.session import served_document
 from widgets.theme import NO_PLAYER, ON_COLOUR, PAGE_BACKGROUND, PLAYER_COLOURS, SWATCH_RING
 
 log = logging.getLogger("widgets")
@@ -124,7 +124,7 @@ def after_page_message(method):
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
         loop = running_loop()
-        if loop is not None and _server_document() is None:
+        if loop is not None and served_document() is None:
             loop.call_soon(functools.partial(method, self, *args, **kwargs))
             return None
         return method(self, *args, **kwargs)
@@ -227,6 +227,25 @@ def _prepare_pool():
     return _PREPARE
 
 
+def on_page(doc, callback, *args) -> None:
+    """``callback(*args)`` on ``doc``'s next tick, with it as Panel's current document: how a
+    thread hands its result to a page (``add_next_tick_callback`` is Bokeh's one thread-safe
+    call on a document). Nothing when the page is gone; an error in ``callback`` is logged."""
+    from panel.io.state import set_curdoc
+
+    def run() -> None:
+        with set_curdoc(doc):
+            try:
+                callback(*args)
+            except Exception:  # one page's update never stops the tick's others
+                log.exception("a page's update failed")
+
+    try:
+        doc.add_next_tick_callback(run)
+    except Exception:  # the page is gone: nobody to tell
+        pass
+
+
 def off_the_loop(work, then) -> None:
     """``work()`` (what may wait for the store) on a thread, then ``then(result)`` on the calling
     page's document; outside a served page (a notebook, a test), both at once. A ``work`` that
@@ -235,21 +254,12 @@ def off_the_loop(work, then) -> None:
     if doc is None or doc.session_context is None:
         then(work())
         return
-    from panel.io.state import set_curdoc
 
     def done(future) -> None:
         if future.exception() is not None:
             log.error("work off the event loop failed", exc_info=future.exception())
             return
-
-        def on_page() -> None:
-            with set_curdoc(doc):
-                then(future.result())
-
-        try:
-            doc.add_next_tick_callback(on_page)
-        except Exception:  # the page is gone
-            pass
+        on_page(doc, then, future.result())
 
     _prepare_pool().submit(work).add_done_callback(done)
 
@@ -290,7 +300,6 @@ def deferred_page(build, prepare=None, head: str = "", also=()):
         if prepare is None or doc is None:
             show(None if prepare is None else prepare())
             return
-        from panel.io.state import set_curdoc
 
         def prepared(future) -> None:
             result = None
@@ -298,15 +307,7 @@ def deferred_page(build, prepare=None, head: str = "", also=()):
                 log.error("a page's preparation failed", exc_info=future.exception())
             else:
                 result = future.result()
-
-            def on_page() -> None:
-                with set_curdoc(doc):
-                    show(result)
-
-            try:
-                doc.add_next_tick_callback(on_page)
-            except Exception:  # the page is gone
-                pass
+            on_page(doc, show, result)
 
         _prepare_pool().submit(prepare).add_done_callback(prepared)
 

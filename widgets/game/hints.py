@@ -22,7 +22,7 @@ from panel.io import hold
 from nefertiti_core.engine.i18n import tr
 from widgets.game.common import HTML, WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
 from widgets.game.rules_view import link_rule_ids
-from widgets.game.session import GameSession, _server_document
+from widgets.game.session import GameSession, served_document
 from widgets.theme import INK_MUTED, TEXT_NOTE
 
 MAX_HINTS = 6  # rows shown (a turn can offer 25 placements)
@@ -91,7 +91,7 @@ class HintsView(pn.viewable.Viewer):
             return
         if self._busy:
             return
-        doc = _server_document()
+        doc = served_document()
         self._busy = True
         self.button.disabled = True
         self._show_status("hints.thinking")

@@ -46,7 +46,7 @@ from widgets.game.common import (
     swatch,
 )
 from widgets.game.rules_view import link_rule_ids
-from widgets.game.session import GameSession, _server_document
+from widgets.game.session import GameSession, served_document
 from widgets.theme import (
     CHART_BACKGROUND,
     CHART_BAR,
@@ -225,7 +225,7 @@ class OddsView(pn.viewable.Viewer):
         self.stop_button.disabled = False
         self.progress.param.update(value=0, max=total, visible=True)
         self._show_status("odds.running", done=0, total=total)
-        doc = _server_document()
+        doc = served_document()
         if doc is not None and not self._watching_session:
             # A closed browser tab stops its playouts (the thread would run on for nothing).
             self._watching_session = True

@@ -32,7 +32,7 @@ from widgets.server import patches as _panel_patches
 _panel_patches.apply_notebook()
 
 
-def _server_document():
+def served_document():
     """The Bokeh document of the served session we run in, if any (not in notebooks/tests)."""
     try:
         import panel as pn
@@ -182,7 +182,7 @@ class GameSession(param.Parameterized):
         return not self.state.is_over and self.is_bot(self.state.decider)
 
     def _start_bots(self) -> int:
-        doc = _server_document()
+        doc = served_document()
         if doc is None:
             return self._run_bots()
         self._doc = doc
@@ -431,7 +431,7 @@ class GameSession(param.Parameterized):
     def schedule_save(self) -> None:
         if getattr(self, "_saver", None) is None or self._save_scheduled:
             return
-        doc = _server_document()
+        doc = served_document()
         if doc is None:
             self.save_now()
             return
@@ -445,7 +445,7 @@ class GameSession(param.Parameterized):
         the servant appears without waiting for the log, the scores and the panels."""
         self.board_version += 1
         self.schedule_save()
-        doc = _server_document()
+        doc = served_document()
         if doc is None:
             self._bump_version()
         else:

@@ -33,7 +33,7 @@ from widgets.game.players import Players
 from widgets.game.projector import PositionNote, ProjectorBar
 from widgets.game.rules_view import LINK_VARIABLE, RulesView, bridge_id, rules_bridge
 from widgets.game.scores import Scores
-from widgets.game.session import SEAT_KINDS, GameSession, _server_document
+from widgets.game.session import SEAT_KINDS, GameSession, served_document
 from widgets.game.timeline import Timeline
 from widgets.sandbox.autosave import SavedGames, connect_served
 from widgets.sandbox.practice import Practice
@@ -419,7 +419,7 @@ class Sandbox(pn.viewable.Viewer):
         data = self._file.value
         if data:
             name = self._file.filename or "scenario.yaml"
-            doc = _server_document()
+            doc = served_document()
             if doc is None:  # a notebook or a test: read it here
                 self.load_file(data, name)
             else:

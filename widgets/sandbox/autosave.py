@@ -21,7 +21,7 @@ from bokeh.models import ColumnDataSource, CustomJS
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game.common import HTML, esc, guarded, off_the_loop
-from widgets.game.session import GameSession, _server_document
+from widgets.game.session import GameSession, served_document
 from widgets.server.cookies import BROWSER, KEEP_JS, grant, page_secrets
 from widgets.theme import PAPER, RULE_LINE
 
@@ -58,9 +58,6 @@ class Found:
     saved: object = None  # the game the address names, taken up (or loaded, for a copy)
     copy: bool = False  # that game is open in another tab: this one goes on with a copy
     newest: object = None  # the browser's most recent game (the resume offer)
-
-    def latest(self):
-        return self.newest
 
 
 def read_saved(store, browser: str, game: str, live) -> Found:
@@ -133,7 +130,7 @@ class SavedGames:
         self._store, self._owner = store, found.owner
         self._token = new_token()
         self._revisions: dict[str, int] = {}  # token -> the revision this page last wrote or took
-        self._doc = _server_document()
+        self._doc = served_document()
         note = ""
         saved, copy = found.saved, found.copy
         if saved is not None and not copy:  # before the restore, whose change is saved
@@ -146,7 +143,7 @@ class SavedGames:
                 note = "saved.back"
             self._offer = saved
         elif not new_browser:
-            self._offer = found.latest()
+            self._offer = found.newest
             note = "saved.offer" if self._offer is not None else ""
         self._saved_kind = note
         # the note that the game is back goes at the game's next change (board_version is

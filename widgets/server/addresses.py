@@ -93,7 +93,7 @@ def clean_host(text) -> str:
         return ""
     host, port = match.group(1), match.group(2)
     if host.startswith("["):
-        if not _is_ip(host[1:-1]):
+        if not is_ip(host[1:-1]):
             return ""
     elif not _NAME.match(host):
         return ""
@@ -168,7 +168,8 @@ def _bracketed(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
-def _is_ip(text: str) -> bool:
+def is_ip(text: str) -> bool:
+    """Whether ``text`` is an IPv4 or IPv6 address."""
     try:
         ipaddress.ip_address(text)
     except ValueError:
