@@ -277,8 +277,10 @@ class RulesView(pn.viewable.Viewer):
         self._show_text()
 
     @guarded
-    def _on_search(self, event):
-        self._apply_query(event.new or "")
+    def _on_search(self, *events):
+        # typing changes ``value_input``; Enter changes ``value`` as well, in the same batch, and
+        # param then calls a watcher of both with both events: the last one holds the query
+        self._apply_query(events[-1].new or "")
 
     @guarded
     def _on_pick(self, event):
