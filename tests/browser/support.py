@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -408,6 +409,9 @@ def give_answer(page, block, ex: Exercise, value) -> None:
         answer.get_by_role("button", name=label, exact=True).click()
     else:
         field = answer.locator("input")
+        # the box's placeholder shows the form of an answer, never a value of one
+        hint = field.get_attribute("placeholder") or ""
+        assert str(value) not in hint and not re.search(r"\d", hint.replace("/36", "")), hint
         field.fill(str(value))
         field.press("Enter")
     block.locator(".exercise-check").get_by_role("button").click()

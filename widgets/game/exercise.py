@@ -134,9 +134,8 @@ class ExerciseCard(pn.viewable.Viewer):
         if kind == "integer":
             return pn.widgets.IntInput(value=0, width=120, css_classes=["exercise-answer"])
         if kind == "probability":
-            return pn.widgets.TextInput(
-                placeholder="4/36", width=120, css_classes=["exercise-answer"]
-            )
+            # the placeholder shows the form, never a value (a value would be some question's answer)
+            return pn.widgets.TextInput(width=200, css_classes=["exercise-answer"])
         # square: the answer is a click on the board
         return pn.pane.Markdown("", css_classes=["exercise-answer"])
 
@@ -197,6 +196,8 @@ class ExerciseCard(pn.viewable.Viewer):
             self._answer.options = {label: value for value, label in self.exercise.choices(lang)}
         if self.exercise.answer_kind == "square":
             self._answer.object = tr(lang, "exercise.card.click_board")
+        if self.exercise.answer_kind == "probability":
+            self._answer.placeholder = tr(lang, "poll.learner.placeholder.probability")
         self._check.name = tr(lang, "exercise.card.check")
         self._again.name = tr(lang, "exercise.card.reset")
         if self.feedback is not None:
