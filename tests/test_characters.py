@@ -552,6 +552,28 @@ def test_r10_4_high_priest_with_no_servant_left_closes_first_then_places():
     assert violations(g) == []
 
 
+def test_r6_5_a_servant_home_from_the_high_priests_first_closing_goes_out_again_this_turn():
+    """R6.5: a settled servant can be placed again at once, not only from the owner's next turn:
+    Green's last servant in hand closes Abou Simbel, two of Green's come home there, and the
+    High Priest's second placement sends one out again."""
+    g = fresh_game()
+    S.put_servant(g, GREEN, "abou_simbel", 6)  # 8
+    S.put_servant(g, RED, "abou_simbel", 5)  # 7
+    S.put_servant(g, GREEN, "gizeh", 0)
+    S.put_servant(g, GREEN, "akhet_aton", 0)
+    S.set_seals(g, GREEN, 1)
+    S.start_turn(g, GREEN)
+    assert g.hand[GREEN] == 1
+    g.apply("recruit high_priest")
+    g.apply("place abou_simbel.left#3")  # 8 + 7 + 2 = 17: closes (R3.5); the last in hand
+    assert g.status[R.ABOU_SIMBEL] == CLOSED
+    assert g.hand[GREEN] == 2  # the 8 and the 2 came home (R6.5)
+    assert g.decider == GREEN and g.phase == P_PLACE
+    g.apply("place gizeh.left#6")  # one of them, out again in the same turn
+    assert g.hand[GREEN] == 1 and g.decider == RED
+    assert violations(g) == []
+
+
 # --------------------------------------------------------------------------- Chief (R10.5)
 
 
