@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+from playwright.sync_api import expect
 from support import (  # noqa: F401 - open_and_run_all, start_jupyterlab: other modules import them here
     ARTIFACTS,
     code_notebook,
@@ -68,3 +69,43 @@ def check_a_click_places_a_servant(page) -> None:
     canvas.scroll_into_view_if_needed()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "jupyterlab-sandbox.png"))
+
+
+#: A lesson's board cell and its exercises cell, run without the notebook's first cell (the one
+#: that loads Panel's extension): what a learner does who restarts the kernel and runs a cell.
+OUT_OF_ORDER = code_notebook(
+    "from widgets.lesson import Lesson\nLesson('a-turn', lang='de')",
+    "from widgets.lesson import exercises\nexercises('a-turn', lang='de')",
+)
+
+
+def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chromium):
+    """No cell loads Panel's extension: the lesson's own import does, so the board and the
+    exercises are drawn, not Panel's text for them ("Column", "Displaying Panel objects in the
+    notebook requires the panel extension")."""
+    with notebook_in_jupyterlab(chromium, tmp_path, "out-of-order.ipynb", OUT_OF_ORDER) as page:
+        expect(page.locator(".jp-OutputArea-output .bk-Canvas").first).to_be_visible(
+            timeout=240_000
+        )
+        expect(page.locator(".exercise-prompt").first).to_be_visible(timeout=240_000)
+        outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
+        text = "\n".join(outputs)
+        assert "requires the panel extension" not in text, text[:500]
+        assert "WARNING" not in text and "Traceback" not in text, text[:500]
+        assert "Column" not in text and "Row(" not in text, text[:500]
+        # every button shows its whole label (German ones are long: "Stellung neu beginnen")
+        expect(page.get_by_role("button", name="Stellung neu beginnen")).to_be_visible()
+        cut = page.locator(".jp-OutputArea-output button").evaluate_all(
+            """(buttons) => buttons.filter((b) => {
+                const box = b.getBoundingClientRect();
+                if (!box.width) return false;  // a folded tab's
+                let area = b;  // the output it is in (through the shadow roots)
+                while (area && !area.classList?.contains("jp-OutputArea-output")) {
+                    area = area.parentElement || area.getRootNode().host;
+                }
+                const right = area.getBoundingClientRect().right;
+                return b.scrollWidth > b.clientWidth + 1 || box.right > right + 1;
+            }).map((b) => b.textContent)"""
+        )
+        assert cut == [], cut
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-out-of-order.png"))

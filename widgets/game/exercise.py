@@ -95,10 +95,11 @@ class ExerciseCard(pn.viewable.Viewer):
         )
         self._answer = self._answer_widget()
         self._check = pn.widgets.Button(
-            button_type="primary", width=120, css_classes=["exercise-check"]
+            button_type="primary", min_width=120, css_classes=["exercise-check"]
         )
         self._check.on_click(self._on_check)
-        self._again = pn.widgets.Button(width=160, css_classes=["exercise-reset"])
+        # as wide as its words in every language ("Stellung neu beginnen" was cut at a fixed width)
+        self._again = pn.widgets.Button(min_width=160, css_classes=["exercise-reset"])
         self._again.on_click(self._on_reset)
         # only the text goes to the page when it changes (Panel's HTML pane sends its
         # stylesheets again, and in a notebook output shown first they belong to another

@@ -4,10 +4,18 @@ lesson (``pieces``, ``stall_tables``, ``rule_summaries``, ``score_sheet``, ``set
 ``game_length``, ``branches``).
 
 A notebook imports the calls it uses from here: ``from widgets.lesson import Lesson, demo``.
+
+A lesson's first cell loads Panel's notebook extension. A learner who runs a later cell first (out
+of order, or after restarting the kernel) would otherwise see Panel's text for each object
+(``Column [0] …``) instead of a board: importing this package in a kernel loads the extension
+when no cell has yet, so every cell shows its board whatever the order.
 """
 
 from widgets.lesson.demos import demo, watch_game
+from widgets.lesson.kernel import load_panel_in_this_kernel
 from widgets.lesson.notebook import Lesson, coverage_html, coverage_rows, coverage_view, exercises
+
+load_panel_in_this_kernel()
 
 __all__ = [
     "Lesson",

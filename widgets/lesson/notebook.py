@@ -86,11 +86,11 @@ class Lesson(pn.viewable.Viewer):
         self.board = Board(self.session, width=width, fit=True)
         self.decision = DecisionPanel(self.session)
         self.log = Log(self.session)
-        self._undo = pn.widgets.Button(width=110)
+        self._undo = pn.widgets.Button(min_width=100)
         self._undo.on_click(lambda _e: self.session.undo())
-        self._redo = pn.widgets.Button(width=110)
+        self._redo = pn.widgets.Button(min_width=100)
         self._redo.on_click(lambda _e: self.session.redo())
-        self._restart = pn.widgets.Button(width=160)
+        self._restart = pn.widgets.Button(min_width=100)  # as wide as its words
         self._restart.on_click(lambda _e: self.session.jump(0))
         #: The lesson's title (the scenario's, in the board's language).
         self.heading = pn.pane.Markdown(sizing_mode="stretch_width")
@@ -120,7 +120,8 @@ class Lesson(pn.viewable.Viewer):
                     styles={"flex": f"1 1 {min(width, 560)}px"},
                 ),
                 pn.Column(
-                    pn.Row(self._undo, self._redo, self._restart),
+                    # wraps when the words are long (German): never cut at the column's edge
+                    pn.FlexBox(self._undo, self._redo, self._restart, flex_wrap="wrap"),
                     self.decision,
                     width=380,
                 ),
