@@ -22,6 +22,7 @@ import pytest
 import nefertiti_core.teaching.explain as E
 import nefertiti_core.teaching.words as W
 from nefertiti_core import new_game
+from nefertiti_core.engine import options as O
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import LANGUAGES, catalog, placeholders
 
@@ -343,7 +344,10 @@ def test_every_explanation_message_is_used(monkeypatch):
         while not replay.is_over:
             for option in replay.legal_options():
                 E.describe_option(replay, option)
+                E.describe_option(replay, option, short=True)  # as a refusal names it
             replay.apply(rng.choice(replay.legal_options()))
+    take_nothing = next(o for o in range(len(O.OPTION_KIND)) if O.OPTION_KIND[o] == O.TAKE)
+    E.describe_option(new_game(4, 0), take_nothing, short=True)  # only ever refused
     for name, data in synthetic_events():
         E.describe_event(name, data, R.COLOURS)
     for g in tie_states():

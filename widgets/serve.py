@@ -312,16 +312,20 @@ def deferred_app():
     )
 
 
-def _report_callback_error(error: BaseException) -> None:
-    """A failing callback: logged on the server, shown to that browser session only."""
+def report_callback_error(error: BaseException) -> None:
+    """A failing callback: logged on the server, shown to that browser session only, in the
+    page's language."""
     import panel as pn
+
+    from nefertiti_core.engine.i18n import tr
+    from widgets.game.language import page_language
 
     log.error("callback failed", exc_info=error)
     try:
         if pn.state.notifications is not None:
             # the notification's text is HTML: an error may quote a file or an input
-            text = html.escape(str(error)[:300])
-            pn.state.notifications.error(f"Something went wrong: {text} (logged on the server)")
+            text = tr(page_language(), "panel.error.callback", error=str(error)[:300])
+            pn.state.notifications.error(html.escape(text))
     except Exception:  # pragma: no cover - no session to tell
         log.debug("could not notify the session", exc_info=True)
 
@@ -387,7 +391,7 @@ def serve(
     patches.choice_refused = tell_choice_refused
     _warm_practice()
     pn.extension(notifications=True)
-    pn.config.exception_handler = _report_callback_error
+    pn.config.exception_handler = report_callback_error
     from widgets.server import addresses
 
     # where learners' devices reach this server: the classroom's join link and QR code

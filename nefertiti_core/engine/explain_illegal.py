@@ -6,6 +6,7 @@ Only called when :meth:`GameState.apply` refuses an option, so clarity matters m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import options as O
@@ -33,16 +34,31 @@ _PHASE_KINDS = {
 }
 
 
-def why_illegal(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE) -> tuple[str, str]:
-    """(message, rule id) explaining why ``option`` is not legal in ``state``, in ``lang``."""
+def why_illegal(
+    state: GameState,
+    option: int,
+    lang: str = DEFAULT_LANGUAGE,
+    *,
+    name: Callable[[int], str] | None = None,
+    legal_words: Callable[[], str] | None = None,
+) -> tuple[str, str]:
+    """(message, rule id) explaining why ``option`` is not legal in ``state``, in ``lang``.
+
+    The option and the legal ones are named in move notation (what a player of the command line
+    types) unless ``name`` names an option and ``legal_words`` the legal ones in words (what the
+    pages show: ``nefertiti_core.teaching.refusal``)."""
 
     def t(key: str, **params) -> str:
         return tr(lang, key, **params)
 
-    head = t("refuse.head", option=state.option_text(option))  # NotationError if no option
+    text = state.option_text(option)  # NotationError if no option
+    head = t("refuse.head.words", option=name(option)) if name else t("refuse.head", option=text)
     who = t(f"colour.{state.colours[state.decider]}")
     kind, arg = O.OPTION_KIND[option], O.OPTION_ARG[option]
-    legal = ", ".join(state.option_text(o) for o in state.legal_options())
+    if legal_words is not None:
+        legal = legal_words()
+    else:
+        legal = ", ".join(state.option_text(o) for o in state.legal_options())
     if kind not in _PHASE_KINDS.get(state.phase, set()):
         task = t(f"refuse.task.{state.phase}")
         return t("refuse.wrong_phase", head=head, player=who, task=task, legal=legal), ""

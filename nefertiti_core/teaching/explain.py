@@ -636,11 +636,34 @@ def _recruit_hint(w: Words, state: GameState, pile: int, card: int) -> str:
     return w(f"opt.hint.{R.PILES[pile]}")
 
 
-def describe_option(state: GameState, option: int, lang: str = DEFAULT_LANGUAGE) -> str:
-    """One option of the pending decision in words, for a button (translated)."""
+def describe_option(
+    state: GameState, option: int, lang: str = DEFAULT_LANGUAGE, short: bool = False
+) -> str:
+    """One option of the pending decision in words, for a button (translated). ``short``: only
+    what the option is, without what it brings (for a list of options in a sentence)."""
     w = Words(lang, state.colours)
     kind, arg = O.OPTION_KIND[option], O.OPTION_ARG[option]
     p = state.decider
+    if short and kind == O.PLACE:
+        stall = R.STALLS[O.SQUARE_STALL[option]]
+        square = square_name(stall, O.SQUARE_INDEX[option], w.lang)
+        return w.s("opt.short.place", stall=w.stall(stall), square=square)
+    if short and kind == O.TAKE and not O.take_slots(option):
+        return w.s("opt.short.take_none")
+    if short and kind == O.CLOSE:
+        return w.s("opt.short.close", market=w.market(arg))
+    if short and kind == O.RECRUIT:  # the pile's top card; an empty pile by its name
+        pile = state.piles[arg]
+        who = w.character(R.CHARACTER_CARDS[pile[0]]) if pile else w(f"pile.{R.PILES[arg]}")
+        return w.s("opt.short.recruit", character=who)
+    if short and kind == O.ROYAL:
+        return w.s("opt.short.royal", gift=w.gift(arg))
+    if short and kind == O.SCRIBE:
+        return w.s("opt.short.scribe", gift=w.gift(arg))
+    if short and kind in (O.EXCHANGE_TAKE, O.EXCHANGE_GIVE):
+        seat, card = arg if kind == O.EXCHANGE_TAKE else (state.exchange_take[0], arg)
+        key = "opt.short.exchange" if kind == O.EXCHANGE_TAKE else "opt.short.give"
+        return w.s(key, partner=w.player(seat), card=w.card(card))
     if kind == O.PLACE:
         stall = R.STALLS[O.SQUARE_STALL[option]]
         return w.s(

@@ -65,9 +65,9 @@ from importlib import resources
 
 from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.engine.chance import redealt
-from nefertiti_core.engine.explain_illegal import why_illegal
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
+from nefertiti_core.teaching.refusal import refusal
 from widgets.classroom import names
 from widgets.classroom.poll import ClassRecord, PollError, Polls
 
@@ -825,13 +825,14 @@ def _start_state():
 
 
 def _engine_refusal(error, state, option, lang: str) -> Refusal:
-    """The engine's refusal, in the actor's language where the engine can say it (the engine
-    raises in English)."""
+    """The engine's refusal, in the actor's language where the engine can say it, the options
+    named in words (the engine raises in English, in move notation)."""
     texts = {"en": str(error)}
     opt = getattr(error, "option", None)
-    if lang != "en" and isinstance(opt, int) and not state.is_legal(opt):
+    if isinstance(opt, int) and not state.is_legal(opt):
         try:
-            texts[lang] = why_illegal(state, opt, lang)[0]
+            for each in {"en", lang}:
+                texts[each] = refusal(state, opt, each)[0]
         except NefertitiError:
             pass
     return Refusal("", text_en=str(error), text_by_lang=texts)

@@ -19,12 +19,12 @@ from panel.io import hold
 from panel.io.state import state as panel_state
 
 from nefertiti_core import NefertitiError, new_game
-from nefertiti_core.engine.explain_illegal import why_illegal
 from nefertiti_core.engine.i18n import LANGUAGES
 from nefertiti_core.engine.state import GameState
 from nefertiti_core.files.history import GameRecord, History, load_any
 from nefertiti_core.files.scenario import ScenarioError, dumps_scenario
 from nefertiti_core.play.bots import bot_kinds, make_bot
+from nefertiti_core.teaching.refusal import refusal
 from widgets.server import patches as _panel_patches
 
 # Every component is bound to a session: this is where the notebook patches (the inline
@@ -126,10 +126,11 @@ class GameSession(param.Parameterized):
         return 0 <= seat < len(self.seats) and self.seats[seat] != "human"
 
     def _refusal(self, error: NefertitiError) -> str:
-        """The engine's refusal in the session's language (the engine raises in English)."""
+        """The engine's refusal in the session's language, the options named in words (the
+        engine raises in English, in move notation)."""
         option = getattr(error, "option", None)
-        if self.lang != "en" and isinstance(option, int) and not self.state.is_legal(option):
-            return why_illegal(self.state, option, self.lang)[0]
+        if isinstance(option, int) and not self.state.is_legal(option):
+            return refusal(self.state, option, self.lang)[0]
         return str(error)
 
     # ------------------------------------------------------------------ acting
