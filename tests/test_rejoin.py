@@ -171,7 +171,7 @@ def test_two_requests_at_once_make_one_move_never_a_duplicate(room):
     # before it: a later ask may wait again), and there is still one Anna
     assert len(moved) == 1 and len(asked) >= 1 and len(rejoin.asking(room)) <= 1
     assert len(room.participants) == 1 and room.participant(moved[0][1]) is anna
-    for kind, result in results:
+    for _kind, result in results:
         if result[-1] is not None:
             assert result[-1].key in ("room.refuse.pin_wrong", "room.refuse.asked_already")
 
