@@ -43,7 +43,7 @@ def pin_note_html(pin: str, lang: str) -> str:
     """The PIN, shown once on the learner's page after they joined or came back."""
     return (
         f"<div class='room-pin-note' style='font-size:15px'>"
-        f"{esc(tr(lang, 'room.pin_note', pin='PIN')).replace('PIN', f'<b>{esc(pin)}</b>', 1)}"
+        f"{esc(tr(lang, 'room.pin_note', pin='@@PIN@@')).replace('@@PIN@@', f'<b>{esc(pin)}</b>')}"
         "</div>"
     )
 
