@@ -140,7 +140,9 @@ def test_a_chinese_learner_comes_back_by_the_teachers_leave(klass, server):
     # a first new device asks, and the teacher refuses: told in Chinese
     stranger = klass.page(LAPTOP, locale="zh-CN")
     join(stranger, server, klass.code, "王芳")
-    expect(stranger.locator(".room-rejoin")).to_contain_text("王芳 已经在这个房间里", timeout=LOAD_MS)
+    expect(stranger.locator(".room-rejoin")).to_contain_text(
+        "王芳 已经在这个房间里", timeout=LOAD_MS
+    )
     stranger.locator(".room-ask-teacher button").click()
     expect(stranger.locator(".room-rejoin-message")).to_contain_text("正在等老师")
     asks = teacher.locator(".room-rejoin-requests")
