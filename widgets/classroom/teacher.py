@@ -233,7 +233,6 @@ class TeacherPage(pn.viewable.Viewer):
         # learners asking to come back on a new device: Let in / Refuse (rejoin_view.py)
         self.rejoin_requests = RejoinRequests(room, key, self.lang, self._say_error)
         people_card = pn.Column(
-            self.rejoin_requests.pane,
             self._people,
             self._seats_title,
             pn.Row(*self._seat_selects[:2]),
@@ -293,6 +292,7 @@ class TeacherPage(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
                 margin=(5, 5),
             ),
+            self.rejoin_requests.pane,  # near the top: a learner waits for it
             self.decision_box,
             self.players,
             people_card,
