@@ -6,6 +6,7 @@ once, a store from before the PIN column, presence shared between two processes.
 from __future__ import annotations
 
 import threading
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -303,3 +304,53 @@ def test_presence_is_shared_between_processes_through_the_store(tmp_path):
     a.beat()
     assert not here.online("ROOM", 3)
     engine.dispose()
+
+
+# ---------------------------------------------------------------------- several processes
+def test_wrong_pins_and_the_teachers_leave_count_across_processes(postgres_url):
+    """Two server processes on one PostgreSQL database (test_room_store_pg.py's wiring): the
+    wrong PINs typed through either count together, and a request made through one is let in
+    by the teacher through the other."""
+    from test_room_store_pg import Process
+
+    from widgets.classroom.feed import wait_for
+
+    a, b = Process(postgres_url), Process(postgres_url)
+    try:
+        room_a, key, _ = a.rooms.open()
+        anna, token, pin = joined(room_a)
+        room_b = b.rooms.find(room_a.code)
+        for n in range(MAX_WRONG - 1):
+            one = (room_a, room_b)[n % 2]
+            refusal(rejoin.with_pin(one, "Anna", wrong(pin)), "room.refuse.pin_wrong")
+        refusal(rejoin.with_pin(room_b, "Anna", wrong(pin)), "room.refuse.pin_locked")
+        assert wait_for(
+            lambda: rejoin.wrong_left(room_a.participants[anna.id], time.time()) == 0, 5
+        )
+        refusal(rejoin.with_pin(room_a, "Anna", pin), "room.refuse.pin_locked")
+        _, request, why = rejoin.ask(room_a, "Anna")
+        assert why is None
+        assert wait_for(lambda: [p.id for p in rejoin.asking(room_b)] == [anna.id], 5)
+        assert rejoin.answer(room_b, key, anna.id, True) is None
+        assert wait_for(lambda: rejoin.request_state(room_a, anna.id, request) == "in", 5)
+        assert room_a.participant(token) is None and len(room_a.participants) == 1
+    finally:
+        a.close()
+        b.close()
+
+
+def test_presence_is_shared_through_postgresql(postgres_url):
+    engines = [create_engine(postgres_url) for _ in range(2)]
+    here, there = Presence(), Presence()
+    a = SharedPresence(engines[0], here, process="pg-a")
+    b = SharedPresence(engines[1], there, process="pg-b")
+    leave = here.arrive("PGROOM", 7)
+    a.beat()
+    b.beat()
+    assert there.online("PGROOM", 7)
+    leave()
+    a.beat()
+    b.beat()
+    assert not there.online("PGROOM", 7)
+    for engine in engines:
+        engine.dispose()

@@ -202,10 +202,16 @@ class SharedPresence:
 
 
 PRESENCE = Presence()
+_shared: SharedPresence | None = None
+_share_lock = threading.Lock()
 
 
 def share(engine) -> SharedPresence:
-    """Share this process's :data:`PRESENCE` with the others on ``engine`` (PostgreSQL)."""
-    shared = SharedPresence(engine, PRESENCE)
-    shared.start()
-    return shared
+    """Share this process's :data:`PRESENCE` with the others on ``engine`` (PostgreSQL): once
+    per process (the first store's engine)."""
+    global _shared
+    with _share_lock:
+        if _shared is None:
+            _shared = SharedPresence(engine, PRESENCE)
+            _shared.start()
+        return _shared
