@@ -188,13 +188,17 @@ class LearnerPage(pn.viewable.Viewer):
             self._say(Refusal("room.refuse.too_fast").text(self.lang))
             return False
         rooms, lang, device, answer = self.rooms, self.lang, self.device, []
+        tokens = dict(self.tokens)
 
         def work():  # off the event loop: finding the room and joining it may wait for the store
             room = rooms.find(code) if isinstance(code, str) else None
             if room is None:
                 return None, None, "", Refusal("room.refuse.no_room"), ""
-            if rejoin.claimant(room, name) is not None:  # theirs on another device? PIN or ask
-                return room, None, "", None, None
+            holder = rejoin.claimant(room, name)
+            if holder is not None:  # this browser's own participant: in; else a PIN or ask
+                kept = tokens.get(room.code, "")
+                mine = room.participant(kept) if valid_token(kept) else None
+                return room, None, kept if mine is holder else "", None, None
             person, token, why = room.join(name, lang, device=device, code=code)
             pin = rejoin.new_pin(room, token)[0] if why is None else ""  # shown once
             return room, person, token, why, pin
@@ -203,6 +207,10 @@ class LearnerPage(pn.viewable.Viewer):
             if isinstance(result, Refusal):  # the work itself failed
                 result = (None, None, "", result, "")
             room, person, token, why, pin = result
+            if pin is None and token:
+                self._enter(room, token, welcome=True)
+                answer.append(True)
+                return
             if pin is None:
                 self._say("")
                 self.rejoin_form.claim(room, name, code)
@@ -215,7 +223,7 @@ class LearnerPage(pn.viewable.Viewer):
         return answer[0] if answer else True
 
     def _count_try(self) -> bool:
-        """One more refused try (a wrong PIN counts as a wrong code); False past the limit."""
+        """One more PIN try, counted with the wrong codes; False past the page's limit."""
         self._tries += 1
         return self._tries <= MAX_JOIN_TRIES
 

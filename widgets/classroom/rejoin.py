@@ -203,6 +203,8 @@ def ask(room: Room, name, device: str = "", code=None) -> tuple[int, str, Refusa
             token = new_secret()
             rest = {k: v for k, v in person.rejoin.items() if k == "failed"}
             person.rejoin = {**rest, "ask": digest(token), "asked": room.clock()}
+            if valid_token(device):  # the device let in is the one a removal would ban
+                person.rejoin["device"] = digest(device)
             why = room.changed("people")
             if why is not None:
                 return 0, "", why
@@ -234,9 +236,11 @@ def answer(room: Room, secret, person_id, let_in: bool) -> Refusal | None:
             person = room.participants.get(person_id) if isinstance(person_id, int) else None
             if person is None or person.id not in {p.id for p in asking(room)}:
                 return Refusal("room.refuse.ask_gone")
-            wanted = person.rejoin["ask"]
+            wanted, device_hash = person.rejoin["ask"], person.rejoin.get("device", "")
             if let_in:
                 _moved(person, wanted, "")
+                if isinstance(device_hash, str) and len(device_hash) == 64:
+                    person.device_hash = device_hash
             else:
                 rest = {k: v for k, v in person.rejoin.items() if k == "failed"}
                 person.rejoin = {**rest, "refused": wanted}

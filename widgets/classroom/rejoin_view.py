@@ -230,11 +230,11 @@ class RejoinRequests:
         rows = []
         for person in waiting:
             let_in = pn.widgets.Button(
-                name=tr(lang, "room.let_in"), color="success", width=110,
+                label=tr(lang, "room.let_in"), color="success", width=110,
                 css_classes=["room-let-in"],
             )  # fmt: skip
             refuse = pn.widgets.Button(
-                name=tr(lang, "room.refuse_in"), width=110, css_classes=["room-refuse-in"]
+                label=tr(lang, "room.refuse_in"), width=110, css_classes=["room-refuse-in"]
             )
             let_in.on_click(functools.partial(self._on_answer, person.id, True))
             refuse.on_click(functools.partial(self._on_answer, person.id, False))
