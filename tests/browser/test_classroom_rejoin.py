@@ -154,6 +154,8 @@ def test_a_chinese_learner_comes_back_by_the_teachers_leave(klass, server):
     laptop = klass.page(LAPTOP, locale="zh-CN")
     join(laptop, server, klass.code, "王芳")
     laptop.locator(".room-ask-teacher button").click()
+    expect(laptop.locator(".room-rejoin-message")).to_contain_text("正在等老师")
+    shot(laptop, "laptop-zh-asking")
     expect(asks).to_contain_text("王芳 asks to come back on a new device")
     shot(teacher, "teacher-1024-asks")
     teacher.locator(".room-let-in button").click()
