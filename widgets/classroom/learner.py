@@ -11,8 +11,11 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom import rejoin
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import LearnerPollCard
+from widgets.classroom.presence import PRESENCE
+from widgets.classroom.rejoin_view import RejoinForm, pin_note_html
 from widgets.classroom.room import (
     MAX_NAME,
     Refusal,
@@ -117,12 +120,17 @@ class LearnerPage(pn.viewable.Viewer):
         self._join = pn.widgets.Button(color="primary", width=160, css_classes=["room-join"])
         self._join.on_click(self._on_join)
         self._message = pn.pane.Alert("", alert_type="danger", visible=False)
+        # a name a present participant holds: their PIN, or the teacher's leave (rejoin_view.py)
+        self.rejoin_form = RejoinForm(self._rejoined, self.lang, self.device, self._count_try)
+        self._person_id: int | None = None
+        self._leave = None
         self._form = pn.Column(
             self._lang,
             self._code,
             self._name,
             self._join,
             self._message,
+            self.rejoin_form.pane,
             styles={**CARD, "padding": "10px"},
             margin=(10, 10),
             css_classes=["room-join-form"],
@@ -165,6 +173,7 @@ class LearnerPage(pn.viewable.Viewer):
             self.lang = event.new
             self.session.lang = event.new
             self._label_form()
+            self.rejoin_form.label(event.new)
 
     def _say(self, text: str, kind: str = "danger") -> None:
         self._message.param.update(object=esc(text), alert_type=kind, visible=bool(text))
@@ -179,22 +188,50 @@ class LearnerPage(pn.viewable.Viewer):
             self._say(Refusal("room.refuse.too_fast").text(self.lang))
             return False
         rooms, lang, device, answer = self.rooms, self.lang, self.device, []
+        tokens = dict(self.tokens)
 
         def work():  # off the event loop: finding the room and joining it may wait for the store
             room = rooms.find(code) if isinstance(code, str) else None
             if room is None:
-                return None, None, "", Refusal("room.refuse.no_room")
-            return (room, *room.join(name, lang, device=device, code=code))
+                return None, None, "", Refusal("room.refuse.no_room"), ""
+            holder = rejoin.claimant(room, name)
+            if holder is not None:  # this browser's own participant: in; else a PIN or ask
+                kept = tokens.get(room.code, "")
+                mine = room.participant(kept) if valid_token(kept) else None
+                return room, None, kept if mine is holder else "", None, None
+            person, token, why = room.join(name, lang, device=device, code=code)
+            pin = rejoin.new_pin(room, token)[0] if why is None else ""  # shown once
+            return room, person, token, why, pin
 
         def done(result) -> None:
             if isinstance(result, Refusal):  # the work itself failed
-                result = (None, None, "", result)
-            answer.append(self._joined(*result))
+                result = (None, None, "", result, "")
+            room, person, token, why, pin = result
+            if pin is None and token:
+                self._enter(room, token, welcome=True)
+                answer.append(True)
+                return
+            if pin is None:
+                self._say("")
+                self.rejoin_form.claim(room, name, code)
+                answer.append(False)
+                return
+            self.rejoin_form.pane.visible = False
+            answer.append(self._joined(room, person, token, why, pin))
 
         off_loop("join:" + str(code)[:20], work, done)
         return answer[0] if answer else True
 
-    def _joined(self, room, person, token, why) -> bool:
+    def _count_try(self) -> bool:
+        """One more PIN try, counted with the wrong codes; False past the page's limit."""
+        self._tries += 1
+        return self._tries <= MAX_JOIN_TRIES
+
+    def _rejoined(self, room, token, pin) -> None:
+        """The seat moved to this device (a right PIN, or the teacher let it in)."""
+        self._joined(room, None, token, None, pin)
+
+    def _joined(self, room, person, token, why, pin="") -> bool:
         if room is None:
             self._tries += 1
         if why is not None:
@@ -208,13 +245,14 @@ class LearnerPage(pn.viewable.Viewer):
             check=lambda: not room.expired() and room.participant(token) is not None,
         )
         self._keep.value = json.dumps({"code": room.code, "grant": kept})
-        self._enter(room, token)
+        self._enter(room, token, pin=pin)
         return True
 
     # ------------------------------------------------------------------ the table
-    def _enter(self, room: Room, token: str, welcome: bool = False) -> None:
+    def _enter(self, room: Room, token: str, welcome: bool = False, pin: str = "") -> None:
         self.room, self.token = room, token
         person = room.participant(token)
+        self._person_id = person.id if person is not None else None
         lang = person.lang if person is not None else self.lang
         self.lang = lang
         session = TableSession(room, token, teacher=False, lang=lang)
@@ -223,6 +261,11 @@ class LearnerPage(pn.viewable.Viewer):
         self.bar.redo_button.visible = False
         self.language = LanguageSelector(session)
         self._status = HTML("", sizing_mode="stretch_width", margin=(2, 10))
+        # the PIN to come back on another device: shown once, on this page only
+        self._pin = pin
+        self._pin_note = HTML(
+            pin_note_html(pin, lang) if pin else "", visible=bool(pin), margin=(2, 10)
+        )
         self._error = pn.pane.Alert(
             "", alert_type="warning", visible=False, margin=(2, 10), css_classes=["room-error"]
         )
@@ -249,6 +292,7 @@ class LearnerPage(pn.viewable.Viewer):
         self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(
             self._status,
+            self._pin_note,
             self.storage.pane,
             self._away,
             self._error,
@@ -271,6 +315,9 @@ class LearnerPage(pn.viewable.Viewer):
         person_id = person.id if person is not None else None
         self._follower = Follower(room, self, served_document(), private_id=person_id)
         on_close(self._follower.close)
+        if person is not None:  # online while this page is open (presence.py)
+            self._leave = PRESENCE.arrive(room.code, person.id)
+            on_close(self._leave)
         if welcome and person is not None:
             self._error.param.update(
                 object=esc(tr(lang, "room.welcome_back", name=person.name)),
@@ -283,11 +330,19 @@ class LearnerPage(pn.viewable.Viewer):
         """The room changed (on this page's document)."""
         if self.room is None:
             return
-        if self.room.participant(self.token) is None:  # removed
+        if self.room.participant(self.token) is None:  # removed, or the seat moved
+            moved = self._person_id in self.room.participants
+            words = tr(self.lang, "room.moved_away" if moved else "room.removed_you")
             self._layout.objects = [
                 header(self._title),
-                pn.pane.Alert(esc(tr(self.lang, "room.removed_you")), alert_type="danger"),
+                pn.pane.Alert(
+                    esc(words),
+                    alert_type="warning" if moved else "danger",
+                    css_classes=["room-moved" if moved else "room-removed"],
+                ),
             ]
+            if self._leave is not None:
+                self._leave()
             if self._follower is not None:
                 self._follower.close()
             self.poll_card.detach()
@@ -348,6 +403,8 @@ class LearnerPage(pn.viewable.Viewer):
     @guarded
     def _on_lang(self, event):
         self.lang = event.new
+        if self._pin:
+            self._pin_note.object = pin_note_html(self._pin, event.new)
         self.poll_card.lang = event.new
         if self.room is not None:
             room, token, lang = self.room, self.token, event.new

@@ -175,6 +175,10 @@ class Participant:
     joined: float = 0.0
     #: the hash of the device's own id (its browser's cookie), "" when it sent none
     device_hash: str = ""
+    #: coming back on another device (widgets.classroom.rejoin): the PIN's hash ("" for none)
+    #: and the wrong PINs' times and the request to the teacher waiting, if any
+    pin_hash: str = ""
+    rejoin: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -387,6 +391,9 @@ class Room:
         for kind in told:
             self.polls.changed(kind)
         return None
+
+    #: a change made by a module of the classroom in its own terms (widgets.classroom.rejoin)
+    changed = _changed
 
     # ------------------------------------------------------------------ the polls
     def learner_names(self) -> dict[str, str]:

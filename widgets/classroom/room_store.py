@@ -115,6 +115,10 @@ participants_table = Table(
     Column("joined", DateTime(timezone=True), nullable=False),
     # the hash of the device's own id, "" for none (schema 4)
     Column("device_hash", String(64), nullable=False, default="", server_default=""),
+    # coming back on another device (schema 7, widgets/classroom/rejoin.py): the PIN's hash and
+    # the wrong PINs' times with the request waiting for the teacher (JSON), "" for none
+    Column("pin_hash", String(64), nullable=False, default="", server_default=""),
+    Column("rejoin", Text, nullable=False, default="", server_default=""),
 )
 TABLES = [rooms_table, participants_table]
 
@@ -542,14 +546,28 @@ def _participants(rows, seats: int) -> dict[int, Participant]:
             p.seat if p.seat is not None and p.seat < seats else None,
             _seconds(p.joined),
             p.device_hash,
+            pin_hash=p.pin_hash or "",
+            rejoin=_rejoin_data(p.rejoin),
         )
         for p in rows
     }
 
 
+def _rejoin_data(text) -> dict:
+    """A participant's stored wrong PINs and waiting request ({} for none or unreadable)."""
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
 def _people_of(room: Room) -> tuple:
     """What the pages show of the room's people (refresh tells them only when it changed)."""
-    people = tuple((p.id, p.name, p.lang, p.seat) for p in room.participants.values())
+    people = tuple(
+        (p.id, p.name, p.lang, p.seat, p.token_hash, json.dumps(p.rejoin, sort_keys=True))
+        for p in room.participants.values()
+    )
     return people, room.paused, room.title, room.locked, room.projector_links, room.join_code
 
 
@@ -630,6 +648,8 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
             seat=p.seat,
             joined=_when(p.joined),
             device_hash=p.device_hash,
+            pin_hash=p.pin_hash,
+            rejoin=json.dumps(p.rejoin) if p.rejoin else "",
         )  # fmt: skip
         for p in room.participants.values()
     ]
@@ -689,6 +709,10 @@ def connect(rooms: Rooms, engine=None, feed=None) -> RoomStore | None:
     if feed is not None:
         rooms.loader = room_store.load_one
         feed.subscribe(room_store.on_feed, room_store.on_resync)
+        # who is online, between the processes too (widgets.classroom.presence)
+        from widgets.classroom.presence import share
+
+        share(engine)
     _room_store = room_store
     return room_store
 

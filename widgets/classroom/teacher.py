@@ -12,7 +12,9 @@ import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
+from widgets.classroom.presence import PRESENCE
 from widgets.classroom.projector_links import ProjectorLinks
+from widgets.classroom.rejoin_view import RejoinRequests, presence_html
 from widgets.classroom.room import (
     Refusal,
     Room,
@@ -37,7 +39,7 @@ from widgets.classroom.table import (
     table_parts,
 )
 from widgets.classroom.table_boards import TableLog, TablePlayers
-from widgets.game.common import HTML, esc, guarded
+from widgets.game.common import HTML, esc, guarded, on_page
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession, served_document
@@ -228,6 +230,8 @@ class TeacherPage(pn.viewable.Viewer):
             margin=(5, 5),
             css_classes=["room-decision"],
         )
+        # learners asking to come back on a new device: Let in / Refuse (rejoin_view.py)
+        self.rejoin_requests = RejoinRequests(room, key, self.lang, self._say_error)
         people_card = pn.Column(
             self._people,
             self._seats_title,
@@ -288,6 +292,7 @@ class TeacherPage(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
                 margin=(5, 5),
             ),
+            self.rejoin_requests.pane,  # near the top: a learner waits for it
             self.decision_box,
             self.players,
             people_card,
@@ -309,7 +314,28 @@ class TeacherPage(pn.viewable.Viewer):
         session.param.watch(self._on_error, ["error"])
         self._follower = Follower(room, self, served_document())
         on_close(self._follower.close)
+        # who is online: a learner's page opened or closed (presence.py)
+        self._presence_due = False
+        watch = PRESENCE.subscribe(room.code, self._presence_changed)
+        on_close(lambda: PRESENCE.unsubscribe(room.code, watch))
         self.refresh()
+
+    def _presence_changed(self) -> None:
+        """A learner came online or went away (any thread): the list follows on the next tick."""
+        doc = self._follower.doc  # this page's own document (not the thread's current one)
+        if doc is None:
+            self.refresh()
+            return
+        if not self._presence_due:
+            self._presence_due = True
+            on_page(doc, self._presence_refresh)
+
+    def _presence_refresh(self) -> None:
+        self._presence_due = False
+        self.refresh()
+
+    def _say_error(self, text: str) -> None:
+        self.session.error = text
 
     def follow(self) -> None:
         self.session.sync()
@@ -347,7 +373,8 @@ class TeacherPage(pn.viewable.Viewer):
                     f" {esc(tr(lang, f'colour.{colour}'))}</span>"
                 )
             items.append(
-                f"<li class='room-person' data-id='{person.id}'>{esc(person.name)}{seat}</li>"
+                f"<li class='room-person' data-id='{person.id}'>{esc(person.name)}{seat}"
+                f"{presence_html(room, person.id, lang)}</li>"
             )
         listing = (
             f"<ul style='margin:2px 0 4px 0'>{''.join(items)}</ul>"
@@ -359,6 +386,7 @@ class TeacherPage(pn.viewable.Viewer):
             f"<span class='room-table-step' data-step='{room.table.step}'></span>"
         )
         self._seats_title.object = f"<b>{esc(tr(lang, 'room.seats'))}</b>"
+        self.rejoin_requests.refresh(lang)
         teacher = tr(lang, "room.seat_teacher")
         options = {teacher: 0}
         options.update({f"{person.name} (#{person.id})": person.id for person in people})

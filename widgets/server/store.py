@@ -76,7 +76,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("widgets.server.store")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 7
 MAX_RECORD_CHARS = 1_000_000  # a whole game of ~130 steps with a few branches is ~20-60 kB
 EXPIRE_DAYS = 30
 EXPIRE_EVERY_S = 3600
@@ -207,12 +207,25 @@ def _v4_room_admission(db: Connection) -> None:
         )
 
 
+def _v7_rejoin(db: Connection) -> None:
+    """Schema 7: a classroom participant may come back on another device
+    (widgets/classroom/rejoin.py): their PIN's hash (``pin_hash``, ``''`` for none: such a
+    participant comes back by the teacher's leave) and their wrong PINs and waiting request to
+    the teacher (``rejoin``: JSON text, ``''`` for none)."""
+    if inspect(db).has_table("classroom_participants"):
+        for column in ("pin_hash VARCHAR(64)", "rejoin TEXT"):
+            db.execute(
+                text(f"ALTER TABLE classroom_participants ADD COLUMN {column} NOT NULL DEFAULT ''")
+            )
+
+
 #: Each schema version's steps from the version before it, in order. Version 1 is the first
 #: (saved_games); tables new in a version need no step (they are created as declared).
 MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     2: [_v2_revision],
     3: [_v3_room_polls],
     4: [_v4_room_admission],
+    7: [_v7_rejoin],
 }
 
 
