@@ -143,7 +143,7 @@ class MarkTools(pn.viewable.Viewer):
         self.room, self.key, self.board, self.session = room, key, board, session
         self.start: int | None = None  # an arrow's first square, waiting for its end
         self.mode = pn.widgets.RadioButtonGroup(
-            options={}, button_type="default", css_classes=["room-mark-mode"]
+            options={}, color="default", css_classes=["room-mark-mode"]
         )
         self.clear_button = pn.widgets.Button(width=150, css_classes=["room-marks-clear"])
         self.clear_button.on_click(self._on_clear)
