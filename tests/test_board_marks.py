@@ -183,7 +183,7 @@ def test_marks_come_back_after_a_restart_and_are_checked_again(tmp_path, caplog)
         assert again.find(room.code).marks == room.marks
         # a stored value that is not marks (edited by hand, broken): left out, said in the log
         hidden = face_down(room)
-        for stored in ("{", '[{"kind": "square", "squares": [%d]}]' % hidden, "x" * 5000):
+        for stored in ("{", f'[{{"kind": "square", "squares": [{hidden}]}}]', "x" * 5000):
             with engine.begin() as db:
                 db.execute(
                     text("UPDATE classroom_rooms SET marks = :m WHERE code = :c"),

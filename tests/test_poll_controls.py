@@ -15,7 +15,12 @@ import widgets.classroom.poll_controls as C
 from nefertiti_core.engine.i18n import tr
 from widgets.classroom.feed import PgFeed, wait_for
 from widgets.classroom.poll import Poll, PollError, Polls
-from widgets.classroom.poll_view import ClassView, LearnerPollCard, ProjectorPollView, TeacherPollPanel
+from widgets.classroom.poll_view import (
+    ClassView,
+    LearnerPollCard,
+    ProjectorPollView,
+    TeacherPollPanel,
+)
 from widgets.classroom.room import Rooms
 from widgets.classroom.room_store import connect
 
@@ -211,9 +216,9 @@ def test_an_anonymous_question_names_nobody_in_any_class_view():
             assert poll.class_answer(learner).key is None
         for view in (teacher, projector):
             view.refresh()
-            shown = " ".join(
-                pane.object for pane in (view.question, view.bars, view.result)
-            ) + (teacher.who.object if view is teacher else projector.progress.object)
+            shown = " ".join(pane.object for pane in (view.question, view.bars, view.result)) + (
+                teacher.who.object if view is teacher else projector.progress.object
+            )
             assert not names_in(shown), (view, names_in(shown))
         table.refresh()
         # the class view lists the learners (the class), never with this question's answer

@@ -65,10 +65,11 @@ class Countdown(ReactiveHTML):
     }
 
     def show(self, poll, lang: str) -> None:
-        """Count down to ``poll``'s deadline (nothing for none, a locked or revealed one)."""
+        """Count down to ``poll``'s deadline (nothing for none, a revealed one, or one whose
+        answers are locked: the view says so in words)."""
         deadline = getattr(poll, "deadline", None)
         running = poll is not None and deadline is not None and not poll.revealed
-        running = running and not poll.locked
+        running = running and not poll.answers_locked()
         self.param.update(
             deadline=deadline * 1000 if running else 0,
             sent=controls.now() * 1000,

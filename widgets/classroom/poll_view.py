@@ -279,7 +279,7 @@ def _locked_html(poll: Poll, lang: str) -> str:
         return ""
     return (
         f"<div class='poll-locked' style='color:{ALERT};font-weight:700;font-size:0.8em'>"
-        f"\U0001f512 {esc(tr(lang, 'poll.locked'))}</div>"
+        f"{esc(tr(lang, 'poll.locked'))}</div>"
     )
 
 
@@ -703,7 +703,9 @@ class LearnerPollCard(_FollowsPolls):
         self.verdict = HTML("", sizing_mode="stretch_width", css_classes=["poll-verdict"])
         # the question's controls (poll_controls.py): anonymous, locked, the time left
         self.controls = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-controls"])
-        self.countdown = Countdown(css_classes=["poll-countdown"], styles={"font-size": "17px"})
+        self.countdown = Countdown(
+            margin=(5, 10), css_classes=["poll-countdown"], styles={"font-size": "17px"}
+        )
         self._layout = pn.Column(
             self.question,
             self.controls,
@@ -853,12 +855,12 @@ class LearnerPollCard(_FollowsPolls):
         if poll.anonymous:
             parts.append(
                 f"<div class='poll-anonymous-note' style='color:{TEXT_NOTE}'>"
-                f"\U0001f576 {esc(tr(lang, 'poll.learner.anonymous'))}</div>"
+                f"{esc(tr(lang, 'poll.learner.anonymous'))}</div>"
             )
         if locked:
             parts.append(
                 f"<div class='poll-locked' style='color:{ALERT};font-weight:700'>"
-                f"\U0001f512 {esc(tr(lang, 'poll.locked'))}</div>"
+                f"{esc(tr(lang, 'poll.locked'))}</div>"
             )
         self.controls.object = (
             f"<div style='font-family:{font};font-size:16px;line-height:1.4'>{''.join(parts)}</div>"
