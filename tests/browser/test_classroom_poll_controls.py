@@ -223,6 +223,8 @@ def test_the_teachers_marks_reach_every_board(klass):
     lena.locator(".bk-Canvas").first.scroll_into_view_if_needed()
     shot(lena, "phone-de-marks")
     shot(projector, "projector-1024-marks")
+    tools.scroll_into_view_if_needed()
+    shot(teacher, "teacher-1024-marks")
     # Clear marks: gone from every board
     tools.locator(".room-marks-clear button").click()
     for page in (lena, projector, teacher):
