@@ -109,6 +109,7 @@ CLOSING_LINE = "#e07b00"  # a square that would close its market now (a hint)
 CARD_LINE = "#5a4a2a"  # a gift card's outline
 SEAL_FILL = "#b8860b"  # a market's seal...
 SEAL_LINE = "#5a3a00"  # ...and its outline
+MARK_LINE = "#c2185b"  # the teacher's marks on a classroom's board: highlights, arrows
 
 # Charts: the odds and the scores.
 CHART_BACKGROUND = "#fffaf0"

@@ -12,6 +12,7 @@ import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom import rejoin
+from widgets.classroom.marks_layer import MarksLayer
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import LearnerPollCard
 from widgets.classroom.presence import PRESENCE
@@ -286,6 +287,7 @@ class LearnerPage(pn.viewable.Viewer):
         self.poll_box = poll_box(self.poll_card, css="room-poll")
         self.poll_box.visible = polls.current is not None
         self._poll_stop = polls.on_change(self._on_polls)
+        self.marks_layer = MarksLayer(self.board, room)  # the teacher's marks (marks_layer.py)
         main = pn.Column(self.bar, self.board, styles=MAIN)
         self.storage = StorageNote(room, session, teacher=False)
         # every player's board and the table's log: below "your turn" and the decision

@@ -36,6 +36,7 @@ from nefertiti_core.files import practice as P
 from nefertiti_core.files.exercises import ClickClosingSquare, Exercise, ExerciseError, Feedback
 from nefertiti_core.teaching.coverage import rule_key, rules_in
 from nefertiti_core.teaching.status import stall_status
+from widgets.classroom import poll_controls as controls
 
 __all__ = [
     "CARD_CHANGES",
@@ -264,6 +265,9 @@ class Tally:
     waiting: tuple[str, ...]  # learner ids asked who have not answered (after the reveal: never)
     counts: Mapping[str, int]  # answers per key (Poll.counts()); empty until the reveal
     right: frozenset[str]  # the right keys; empty until the reveal
+    #: Asked anonymously: ``answered`` and ``waiting`` then name nobody (one ``""`` per learner:
+    #: how many, never who).
+    anonymous: bool = False
 
     @property
     def total(self) -> int:
@@ -276,7 +280,8 @@ class ClassAnswer:
     """One learner's cell of the class view for the current question: ``kind`` is
     ``"not_asked"`` (joined after it was asked), ``"waiting"`` or ``"answered"`` (before the
     reveal: whether, never what), ``"no_answer"`` (revealed, never answered), ``"right"`` or
-    ``"wrong"`` (revealed: ``key`` is their answer)."""
+    ``"wrong"`` (revealed: ``key`` is their answer); ``"anonymous"`` for everyone, always, in a
+    question asked anonymously."""
 
     kind: str
     key: str | None = None
@@ -285,7 +290,21 @@ class ClassAnswer:
 class Poll:
     """One exercise pushed to a set of learners (see the module docstring)."""
 
-    def __init__(self, exercise, learner_ids: Iterable | Mapping, *, number: int = 1):
+    def __init__(
+        self,
+        exercise,
+        learner_ids: Iterable | Mapping,
+        *,
+        number: int = 1,
+        anonymous: bool = False,
+        deadline: float | None = None,
+    ):
+        #: Asked anonymously (:mod:`.poll_controls`): no view names anyone with an answer.
+        self.anonymous = anonymous is True
+        #: Locked by the teacher: no answer taken or changed (:meth:`answers_locked`).
+        self.locked = False
+        #: When the answers lock by themselves (seconds since the epoch), None for no limit.
+        self.deadline = deadline
         self.exercise = _as_exercise(exercise)
         self.ref = exercise_ref(self.exercise)
         self.number = number
@@ -362,6 +381,13 @@ class Poll:
     def result(self) -> Reveal | None:
         return self._reveal
 
+    def answers_locked(self, at: float | None = None) -> bool:
+        """No answer is taken now: locked by the teacher, or its deadline has passed."""
+        if self.locked:
+            return True
+        deadline = self.deadline
+        return deadline is not None and (controls.now() if at is None else at) >= deadline
+
     # --- the learners
     def include(self, learner_id, name: str | None = None) -> bool:
         """Add a learner (one who joined after the push); True if new. Refused after the reveal."""
@@ -402,6 +428,8 @@ class Poll:
                 raise PollError("poll.refused.closed")
             if self.revealed:
                 raise PollError("poll.refused.revealed")
+            if self.answers_locked():
+                raise PollError("poll.refused.locked")
             if learner not in self.learners:
                 raise PollError("poll.refused.unknown_learner", learner=echo(learner))
             if self.free:
@@ -458,13 +486,17 @@ class Poll:
         who has answered, never what)."""
         with self._lock:
             result = self._reveal
+            answered, waiting = self.answered(), self.waiting()
+            if self.anonymous:  # how many, never who
+                answered, waiting = ("",) * len(answered), ("",) * len(waiting)
             return Tally(
                 number=self.number,
                 revealed=result is not None,
-                answered=self.answered(),
-                waiting=self.waiting(),
+                answered=answered,
+                waiting=waiting,
                 counts=self.counts() if result is not None else {},
                 right=result.right_keys if result is not None else frozenset(),
+                anonymous=self.anonymous,
             )
 
     def class_answer(self, learner_id) -> ClassAnswer:
@@ -472,6 +504,8 @@ class Poll:
         is revealed)."""
         learner = str(learner_id)
         with self._lock:
+            if self.anonymous:
+                return ClassAnswer("anonymous")
             if learner not in self.learners:
                 return ClassAnswer("not_asked")
             answer, result = self.answers.get(learner), self._reveal
@@ -497,6 +531,8 @@ class Poll:
             self.answers = dict(other.answers)
             self._reveal = Reveal(self) if other.revealed else None
             self.closed = other.closed
+            self.anonymous, self.locked = other.anonymous, other.locked
+            self.deadline = other.deadline
 
     def as_dict(self) -> dict:
         with self._lock:
@@ -508,6 +544,9 @@ class Poll:
                 "answers": [[k, a.key, a.given] for k, a in self.answers.items()],
                 "revealed": self.revealed,
                 "closed": self.closed,
+                "anonymous": self.anonymous,
+                "locked": self.locked,
+                "deadline": self.deadline,
             }
 
     @classmethod
@@ -524,11 +563,15 @@ class Poll:
             find_exercise(data["ref"]),
             {learner: names.get(learner) for learner in learners},
             number=number if isinstance(number, int) and not isinstance(number, bool) else 1,
+            anonymous=data.get("anonymous") is True,
         )
         for item in data.get("answers") or []:
             if not isinstance(item, list) or len(item) != 3:
                 raise PollError("poll.refused.stored")
             poll.answer(item[0], item[2])
+        # the lock and the deadline after the answers (answers given before them are kept)
+        poll.locked = data.get("locked") is True
+        poll.deadline = controls.stored_deadline(data.get("deadline"))
         if data.get("revealed"):
             poll.reveal()
         poll.closed = data.get("closed") is True
@@ -758,16 +801,38 @@ class Polls:
             self.history, self.record = history, record
 
     # --- the teacher
-    def push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:
+    def push(
+        self,
+        exercise,
+        learner_ids: Iterable | Mapping,
+        *,
+        anonymous: bool = False,
+        seconds: int = 0,
+    ) -> Poll:
         """Ask ``exercise`` (an Exercise, a practice ``Generated`` or a ref) of these learners;
-        the poll before it ends (if it was not revealed, its answers are not recorded)."""
-        return self._apply(lambda: (self._push(exercise, learner_ids), "push"))
+        the poll before it ends (if it was not revealed, its answers are not recorded).
+        ``anonymous``, ``seconds`` (a time limit, 0 for none): :mod:`.poll_controls`."""
+        try:
+            controls.timer_seconds(seconds)
+        except ValueError:
+            raise PollError("poll.refused.timer", seconds=echo(seconds)) from None
+        return self._apply(
+            lambda: (self._push(exercise, learner_ids, anonymous is True, seconds), "push")
+        )
 
-    def _push(self, exercise, learner_ids: Iterable | Mapping) -> Poll:
+    def _push(
+        self, exercise, learner_ids: Iterable | Mapping, anonymous: bool = False, seconds: int = 0
+    ) -> Poll:
         names = learner_ids if isinstance(learner_ids, Mapping) else None
         ids = list(learner_ids)
         last = self.last  # numbered after the last question, closed or not
-        poll = Poll(exercise, ids, number=last.number + 1 if last is not None else 1)
+        poll = Poll(
+            exercise,
+            ids,
+            number=last.number + 1 if last is not None else 1,
+            anonymous=anonymous,
+            deadline=controls.deadline_after(seconds),
+        )
         for learner in poll.learners:
             name = names.get(learner) if names is not None else None
             if learner not in self.record or name is not None:
@@ -801,8 +866,27 @@ class Polls:
             poll.closed = True
         return True, "close"
 
+    def lock(self, locked: bool = True) -> bool:
+        """Lock the current question's answers (none taken or changed) or unlock them (its time
+        limit goes too: :mod:`.poll_controls`); refused once revealed. False when nothing
+        changed (locked already, from another page)."""
+        return self._apply(lambda: self._lock_answers(locked is True))
+
+    def _lock_answers(self, locked: bool) -> tuple[bool, str | None]:
+        poll = self._poll()
+        with poll._lock:  # noqa: SLF001  the poll's own lock: no answer lands while it locks
+            if poll.revealed:
+                raise PollError("poll.refused.revealed")
+            if locked == poll.answers_locked() and (locked or poll.deadline is None):
+                return False, None
+            poll.locked = locked
+            if not locked:
+                poll.deadline = None
+        return True, "lock"
+
     def reveal(self) -> Reveal:
-        """Reveal the current poll and record each answer in the class record (once)."""
+        """Reveal the current poll and record each answer in the class record (once; never for
+        a question asked anonymously: :mod:`.poll_controls`)."""
         return self._apply(self._reveal)
 
     def _reveal(self) -> tuple[Reveal, str | None]:
@@ -812,6 +896,8 @@ class Polls:
             result = poll.reveal()
         if not first:
             return result, None
+        if poll.anonymous:  # nobody's answer is counted against their name
+            return result, "reveal"
         for learner, correct in result.correct.items():
             self.record.answered(learner, poll.exercise.id, correct)
         return result, "reveal"

@@ -41,6 +41,8 @@ from panel.io.state import set_curdoc
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.practice import Generated
+from widgets.classroom import poll_controls as controls
+from widgets.classroom.countdown import Countdown, at_deadline, timer_label
 from widgets.classroom.poll import Poll, PollError, Polls, lesson_exercises, practice_exercises
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
@@ -49,6 +51,7 @@ from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession, served_document
 from widgets.theme import (
     ACCENT,
+    ALERT,
     BAR_TRACK,
     EXPLANATION,
     FONT_STACK,
@@ -88,6 +91,7 @@ class _FollowsPolls(pn.viewable.Viewer):
         self.polls = polls
         self._doc = served_document()
         self._pending = False
+        self._deadlines: set = set()  # the deadlines this view waits for (countdown.at_deadline)
         self._stop = polls.on_change(self._on_polls)
         # A served page follows the polls only once its browser has loaded it: changes made to
         # its models before that were lost in Chromium (a learner's page opened as the teacher
@@ -260,10 +264,22 @@ def _progress_html(poll: Poll, lang: str, size: int) -> str:
         else f"<div class='poll-hidden' style='color:{TEXT_HINT};font-size:0.7em;font-weight:400'>"
         f"{esc(tr(lang, 'poll.hidden'))}</div>"
     )
+    hidden += _locked_html(poll, lang)
     return (
         f"<div class='poll-progress' data-answered='{len(tally.answered)}' "
         f"data-total='{tally.total}' style='font-family:{esc(FONT_STACK)};font-size:{size}px;"
         f"font-weight:700;line-height:1.3'>{esc(progress)}{hidden}</div>"
+    )
+
+
+def _locked_html(poll: Poll, lang: str) -> str:
+    """ "Answers are locked" while a question's answers are locked (by the teacher or its time
+    limit) and not yet revealed; "" otherwise."""
+    if poll.revealed or not poll.answers_locked():
+        return ""
+    return (
+        f"<div class='poll-locked' style='color:{ALERT};font-weight:700;font-size:0.8em'>"
+        f"{esc(tr(lang, 'poll.locked'))}</div>"
     )
 
 
@@ -340,6 +356,17 @@ class TeacherPollPanel(_FollowsPolls):
             stylesheets=big,
         )
         self.close_button.on_click(self._on_close)
+        # the controls of the next question (poll_controls.py): anonymous, a time limit; and of
+        # the current one: lock or unlock its answers, the time left
+        self.anonymous_box = pn.widgets.Checkbox(css_classes=["poll-anonymous"])
+        self.timer_pick = pn.widgets.Select(width=170, css_classes=["poll-timer-pick"])
+        self.lock_button = pn.widgets.Button(
+            color="warning", css_classes=["poll-lock-button"], width=220, height=52, stylesheets=big
+        )
+        self.lock_button.on_click(self._on_lock)
+        self.countdown = Countdown(
+            css_classes=["poll-countdown"], styles={"font-size": f"{font_px}px"}
+        )
         self.question = HTML("", sizing_mode="stretch_width", css_classes=["poll-question"])
         self.bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
         self.who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
@@ -347,12 +374,19 @@ class TeacherPollPanel(_FollowsPolls):
         self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
         self._board_box = pn.Column(sizing_mode="stretch_width", css_classes=["poll-board"])
         buttons = pn.FlexBox(
-            self.reveal_button, self.close_button, flex_wrap="wrap", sizing_mode="stretch_width"
+            self.reveal_button,
+            self.lock_button,
+            self.close_button,
+            flex_wrap="wrap",
+            sizing_mode="stretch_width",
         )
-        answers = pn.Column(self.bars, self.who, buttons, sizing_mode="stretch_width")
+        answers = pn.Column(
+            self.countdown, self.bars, self.who, buttons, sizing_mode="stretch_width"
+        )
         self._layout = pn.Column(
             self._title,
             pn.Row(self.pick, self.push_button, sizing_mode="stretch_width"),
+            pn.Row(self.timer_pick, self.anonymous_box, sizing_mode="stretch_width"),
             self.error,
             self.question,
             self.result,  # under the question: on a 1024 x 768 projector it stays in view
@@ -418,8 +452,20 @@ class TeacherPollPanel(_FollowsPolls):
         if not learners:
             self._show_error(tr(self.lang, "poll.teacher.no_learners"))
             return None
+        polls, anonymous = self.polls, bool(self.anonymous_box.value)
+        seconds = self.timer_pick.value or 0
+        return self._change(lambda: polls.push(ref, learners, anonymous=anonymous, seconds=seconds))
+
+    @_guard
+    def _on_lock(self, _event=None) -> None:
+        poll = self.polls.current
+        self.lock(not (poll is not None and poll.answers_locked()))
+
+    def lock(self, locked: bool = True) -> bool | None:
+        """Lock the current question's answers, or unlock them (what the Lock button does):
+        off the event loop, through the room (:meth:`Polls.lock`)."""
         polls = self.polls
-        return self._change(lambda: polls.push(ref, learners))
+        return self._change(lambda: polls.lock(locked))
 
     @_guard
     def _on_reveal(self, _event=None) -> None:
@@ -468,8 +514,23 @@ class TeacherPollPanel(_FollowsPolls):
         self.push_button.name = tr(lang, "poll.teacher.push")
         self.reveal_button.name = tr(lang, "poll.teacher.reveal")
         self.close_button.name = tr(lang, "poll.teacher.close")
+        self.anonymous_box.name = tr(lang, "poll.teacher.anonymous")
+        timers = {timer_label(n, lang): n for n in controls.TIMER_CHOICES}
+        if self.timer_pick.options != timers:
+            value = self.timer_pick.value
+            self.timer_pick.options = timers
+            self.timer_pick.value = value if value in timers.values() else 0
+        self.timer_pick.name = tr(lang, "poll.teacher.timer")
         poll = self.polls.current
         self.close_button.visible = self._board_box.visible = poll is not None
+        self.countdown.show(poll, lang)
+        self.lock_button.visible = poll is not None and not poll.revealed
+        if poll is not None:
+            at_deadline(poll, self._doc, self._refresh_safely, self._deadlines)
+            locked = poll.answers_locked()
+            self.lock_button.name = tr(
+                lang, "poll.teacher.unlock" if locked else "poll.teacher.lock"
+            )
         if poll is None:
             last = self.polls.last  # closed by the teacher, or none asked yet
             none = (
@@ -498,6 +559,16 @@ class TeacherPollPanel(_FollowsPolls):
         self.bars.object = bars_html(poll, lang, size=size)
         self._show_position(poll)
         tally = poll.tally()
+        if tally.anonymous:  # how many, never who
+            self.who.object = (
+                f"<div style='font-family:{font};font-size:{max(14, size - 4)}px;line-height:1.4'>"
+                f"{_progress_html(poll, lang, max(14, size - 4))}"
+                f"<div class='poll-anonymous-note' style='color:{TEXT_HINT}'>"
+                f"{esc(tr(lang, 'poll.teacher.anonymous_note'))}</div></div>"
+            )
+            self.reveal_button.visible = not poll.revealed
+            self.result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
+            return
         names = ", ".join(esc(self.polls.name(x)) for x in tally.answered)
         if tally.waiting:  # after the reveal they will not answer any more
             key = "poll.teacher.no_answer" if tally.revealed else "poll.teacher.waiting"
@@ -531,8 +602,12 @@ class ProjectorPollView(_FollowsPolls):
         self.progress = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts-only"])
         self.bars = HTML("", sizing_mode="stretch_width", css_classes=["poll-counts"])
         self.result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
+        self.countdown = Countdown(
+            css_classes=["poll-countdown"], styles={"font-size": f"{font_px}px"}
+        )
         self._layout = pn.Column(
             self.question,
+            self.countdown,
             self.progress,
             self.bars,
             self.result,
@@ -552,10 +627,12 @@ class ProjectorPollView(_FollowsPolls):
     def refresh(self) -> None:
         lang, size = self.lang, self.font_px
         poll = self.polls.current
+        self.countdown.show(poll, lang)
         if poll is None:
             self.question.object = self.progress.object = ""
             self.bars.object = self.result.object = ""
             return
+        at_deadline(poll, self._doc, self._refresh_safely, self._deadlines)
         self.question.object = (
             f"<div style='font-family:{esc(FONT_STACK)};font-size:{size}px;line-height:1.35'>"
             f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
@@ -624,8 +701,15 @@ class LearnerPollCard(_FollowsPolls):
         self.status = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-status"])
         self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
         self.verdict = HTML("", sizing_mode="stretch_width", css_classes=["poll-verdict"])
+        # the question's controls (poll_controls.py): anonymous, locked, the time left
+        self.controls = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-controls"])
+        self.countdown = Countdown(
+            margin=(5, 10), css_classes=["poll-countdown"], styles={"font-size": "17px"}
+        )
         self._layout = pn.Column(
             self.question,
+            self.controls,
+            self.countdown,
             self.choices,
             self.free,
             self.error,
@@ -662,6 +746,8 @@ class LearnerPollCard(_FollowsPolls):
 
     def _on_square(self, cell) -> None:
         poll = self.polls.current
+        if poll is not None and poll.answers_locked():  # inert (the server refuses it too)
+            return
         if poll is not None and poll.square and str(cell.index) in dict(poll.choices()):
             if cell.market == poll.exercise.market:
                 self.answer(str(cell.index))
@@ -698,7 +784,8 @@ class LearnerPollCard(_FollowsPolls):
                 f"{esc(tr(lang, key))}</div>"
             )
             self.choices.visible = self.free.visible = self._board_box.visible = False
-            self.status.object = self.verdict.object = ""
+            self.status.object = self.verdict.object = self.controls.object = ""
+            self.countdown.show(None, lang)
             return
         if poll is not self._poll:
             self._rebuild(poll)
@@ -715,6 +802,8 @@ class LearnerPollCard(_FollowsPolls):
         )
         given = poll.given(self.learner_id)
         closed = poll.revealed
+        locked = not closed and poll.answers_locked()
+        self._show_controls(poll, lang, locked)
         self._setting = True
         try:
             if poll.free:
@@ -724,6 +813,7 @@ class LearnerPollCard(_FollowsPolls):
                     lang, f"poll.learner.placeholder.{poll.exercise.answer_kind}"
                 )
                 self.send_button.name = tr(lang, "poll.learner.send")
+                self.typed.disabled = self.send_button.disabled = locked
             else:
                 self.free.visible = False
                 self.choices.visible = True
@@ -732,13 +822,13 @@ class LearnerPollCard(_FollowsPolls):
                     self.choices.value = None
                     self.choices.options = options
                 self.choices.value = given
-                self.choices.disabled = closed
+                self.choices.disabled = closed or locked
         finally:
             self._setting = False
         if given is not None:
             shown = poll.label(poll.answer_of(self.learner_id), lang)
             status = esc(tr(lang, "poll.learner.your_answer", answer=shown))
-            if not closed:
+            if not closed and not locked:
                 status += f" <span style='color:{TEXT_HINT}'>{esc(tr(lang, 'poll.learner.change'))}</span>"
             self.status.object = (
                 f"<div class='poll-your-answer' style='font-family:{font};font-size:16px'>"
@@ -750,13 +840,35 @@ class LearnerPollCard(_FollowsPolls):
             self.verdict.object = ""
             return
         verdict = poll.result.verdict(self.learner_id, lang)
-        if verdict is not None:
+        if verdict is not None:  # their own, on their own page (anonymous too)
             self.verdict.object = link_rule_ids(feedback_html(verdict), lang)
         else:
             self.verdict.object = (
                 f"<div style='font-family:{font};color:{TEXT_NOTE}'>"
                 f"{esc(tr(lang, 'poll.learner.no_answer'))}</div>" + _reveal_html(poll, lang, 16)
             )
+
+    def _show_controls(self, poll: Poll, lang: str, locked: bool) -> None:
+        """That the question is anonymous, that its answers are locked, the time left."""
+        font = esc(FONT_STACK)
+        parts = []
+        if poll.anonymous:
+            parts.append(
+                f"<div class='poll-anonymous-note' style='color:{TEXT_NOTE}'>"
+                f"{esc(tr(lang, 'poll.learner.anonymous'))}</div>"
+            )
+        if locked:
+            parts.append(
+                f"<div class='poll-locked' style='color:{ALERT};font-weight:700'>"
+                f"{esc(tr(lang, 'poll.locked'))}</div>"
+            )
+        self.controls.object = (
+            f"<div style='font-family:{font};font-size:16px;line-height:1.4'>{''.join(parts)}</div>"
+            if parts
+            else ""
+        )
+        self.countdown.show(poll, lang)
+        at_deadline(poll, self._doc, self._refresh_safely, self._deadlines)
 
 
 # ------------------------------------------------------------------------------------ the class
@@ -767,6 +879,7 @@ _CLASS_CELLS = {
     "waiting": ("poll.class.not_yet", ACCENT),
     "answered": ("poll.class.answered", TEXT_NOTE),
     "no_answer": ("poll.class.no_answer", TEXT_OFF),
+    "anonymous": ("poll.class.anonymous", TEXT_OFF),
 }
 
 

@@ -36,6 +36,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.marks_layer import MarksLayer
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import ProjectorPollView
 from widgets.classroom.projector_links import PROJECTOR_ARG, PROJECTOR_COOKIE, PROJECTOR_PATH
@@ -296,6 +297,7 @@ class ProjectorPage(pn.viewable.Viewer):
             shared=True,
             on_square=_no_square,
         )
+        self.marks_layer = MarksLayer(self.board, room)  # the teacher's marks (marks_layer.py)
         self.status = HTML("", sizing_mode="stretch_width", css_classes=["room-projector-status"])
         self.join_card = HTML("", sizing_mode="stretch_width", css_classes=["room-join-card"])
         self.poll = ProjectorPollView(room.polls, lang=self.lang, font_px=20)

@@ -36,7 +36,7 @@ nothing; nothing raises into a page for a bad request.
 
 Listeners (:meth:`Room.subscribe`) are called after each change with the room's new version
 number (strictly increasing) and what changed (``"table"``, ``"people"``, ``"polls"``,
-``"private:<id>"``). They are called in the thread that made the change, with the room's lock held: a page's
+``"marks"``, ``"private:<id>"``). They are called in the thread that made the change, with the room's lock held: a page's
 listener only schedules its own update on its own document.
 
 **Reading never waits for a change.** A change of a room shared between processes is written to
@@ -68,6 +68,7 @@ from nefertiti_core.engine.chance import redealt
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
 from nefertiti_core.teaching.refusal import refusal
+from widgets.classroom import marks as M
 from widgets.classroom import names
 from widgets.classroom.poll import ClassRecord, PollError, Polls
 
@@ -280,6 +281,8 @@ class Room:
         self._polls: Polls | None = None
         self.polls = Polls(ClassRecord())
         self.log_seen = len(self.table.state.log)  # the table's events the record has seen
+        #: The teacher's marks on the table's board (marks.py): cleared when its position changes.
+        self.marks: tuple[M.Mark, ...] = ()
 
     @property
     def polls(self) -> Polls:
@@ -384,6 +387,8 @@ class Room:
         processes; a change another process overtook is refused (``room.refuse.stale``: the
         room then shows the database's record), as a stale move."""
         told = self._keep_polls(what)
+        if what == "table":  # the marks were for the position before (marks.py)
+            self.marks = ()
         if self.commit is not None and not what.startswith("private:"):
             if not self.commit(self, what):
                 return Refusal("room.refuse.stale")
@@ -589,6 +594,38 @@ class Room:
                 self.banned_devices.add(person.device_hash)
             self.private_tables.pop(participant_id, None)
             return self._changed("people")
+
+    @_retried
+    def mark(self, secret, kind, squares) -> Refusal | None:
+        """Highlight a square (``kind`` "square", one square number) or draw an arrow ("arrow",
+        from a square to another) on the table's board for every page; the same mark again takes
+        it away (marks.py). Teacher only; a mark that is not on the board now is refused, with a
+        line in the log (a page never sends one)."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            try:
+                mark = M.check_mark(kind, squares, self.table.state.side)
+                self.marks = M.added(self.marks, mark)
+            except M.MarkError as error:
+                log.warning("room %s: a mark was refused: %s", self.code, error)
+                if str(error).startswith("at most"):
+                    return Refusal("room.refuse.too_many_marks", {"n": M.MAX_MARKS})
+                return Refusal("room.refuse.bad_mark", {"what": str(error)})
+            return self._changed("marks")
+
+    @_retried
+    def clear_marks(self, secret) -> Refusal | None:
+        """Take every mark off the board (teacher only)."""
+        with self.lock:
+            why = self._teacher_only(secret)
+            if why:
+                return why
+            if not self.marks:
+                return None
+            self.marks = ()
+            return self._changed("marks")
 
     @_retried
     def pause(self, secret, paused: bool = True) -> Refusal | None:

@@ -13,7 +13,8 @@ games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise
   read back through ``Polls.from_dict``, every answer checked again by the engine: a value
   that cannot be read is left out with a warning, the room loads without its questions) and
   who may join it (``admission``, schema 4, JSON: locked or closed, the removed learners' names
-  and devices, and the join code when the teacher changed it, with the earlier ones);
+  and devices, and the join code when the teacher changed it, with the earlier ones) and the
+  teacher's marks on the board (``marks``, schema 6, JSON: ``widgets.classroom.marks``);
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
 
@@ -66,6 +67,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
+from widgets.classroom.marks import marks_from_text, marks_text
 from widgets.classroom.poll import Polls
 from widgets.classroom.room import (
     MAX_OLD_CODES,
@@ -100,6 +102,8 @@ rooms_table = Table(
     # who may join: locked or not, the removed learners' names and devices (JSON; schema 4);
     # who may see the projector view: the projector link's hash and number (no new column)
     Column("admission", Text, nullable=False, default="", server_default=""),
+    # the teacher's marks on the board (marks.py: JSON; schema 6)
+    Column("marks", Text, nullable=False, default="", server_default=""),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("touched", DateTime(timezone=True), nullable=False, index=True),
 )
@@ -333,6 +337,9 @@ class RoomStore:
             room.participants = _participants(people, room.table.state.n)
             for gone in [i for i in room.private_tables if i not in room.participants]:
                 del room.private_tables[gone]
+            marks_changed = marks_text(room.marks) != (row.marks or "")
+            if marks_changed:
+                room.marks = marks_from_text(room.code, row.marks, room.table.state.side)
             polls_changed = self._polls_texts.get(room.code) != row.polls
             if polls_changed:
                 polls_kind = self._take_polls(room, row.polls)
@@ -342,6 +349,8 @@ class RoomStore:
                 room.notify("table")
             if table_changed or before != _people_of(room):
                 room.notify("people")
+            if marks_changed:
+                room.notify("marks")
             if polls_changed:
                 room.notify("polls")
                 room.polls.changed(polls_kind)
@@ -417,6 +426,7 @@ class RoomStore:
         room.next_id = row.next_id
         room.created, room.touched = _seconds(row.created), _seconds(row.touched)
         room.participants = _participants(people, history.state.n)
+        room.marks = marks_from_text(row.code, row.marks, history.state.side)
         room.polls = _polls(row.code, row.polls) or Polls()  # its participants in the record
         self._records[row.code] = row.record
         self._polls_texts[row.code] = row.polls
@@ -636,7 +646,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
         teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
         paused=room.paused, next_id=room.next_id,
         created=_when(room.created), touched=_when(room.touched), polls=_polls_text(room),
-        admission=_admission_text(room),
+        admission=_admission_text(room), marks=marks_text(room.marks),
     )  # fmt: skip
     people = [
         dict(

@@ -279,6 +279,8 @@ class Follower:
             return  # another learner's copy: nothing of it reaches this page
         if what == "polls":
             return  # the poll views follow the polls themselves (a new question: _on_polls)
+        if what == "marks":
+            return  # the board's marks layer follows them itself (marks_layer.py)
         if self._scheduled:
             return
         self._scheduled = True

@@ -11,6 +11,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.marks_layer import MarksLayer, MarkTools
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
 from widgets.classroom.presence import PRESENCE
 from widgets.classroom.projector_links import ProjectorLinks
@@ -281,7 +282,10 @@ class TeacherPage(pn.viewable.Viewer):
         )
         # the projector view: in a new window here, or a read-only link for another computer
         self.projector_links = ProjectorLinks(room, key, base=self.link.base, lang=self.lang)
-        main = pn.Column(self.bar, self.board, styles=MAIN)
+        # the teacher's marks on the board, drawn on every page's board (marks_layer.py)
+        self.marks_layer = MarksLayer(self.board, room)
+        self.mark_tools = MarkTools(room, key, self.board, session)
+        main = pn.Column(self.bar, self.board, self.mark_tools, styles=MAIN)
         # every player's board and the table's log
         self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(

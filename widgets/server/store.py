@@ -207,6 +207,13 @@ def _v4_room_admission(db: Connection) -> None:
         )
 
 
+def _v6_room_marks(db: Connection) -> None:
+    """Schema 6: a classroom room keeps the teacher's marks on its board
+    (``classroom_rooms.marks``: JSON text, ``''`` for none; widgets/classroom/marks.py)."""
+    if inspect(db).has_table("classroom_rooms"):
+        db.execute(text("ALTER TABLE classroom_rooms ADD COLUMN marks TEXT NOT NULL DEFAULT ''"))
+
+
 def _v7_rejoin(db: Connection) -> None:
     """Schema 7: a classroom participant may come back on another device
     (widgets/classroom/rejoin.py): their PIN's hash (``pin_hash``, ``''`` for none: such a
@@ -225,6 +232,7 @@ MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     2: [_v2_revision],
     3: [_v3_room_polls],
     4: [_v4_room_admission],
+    6: [_v6_room_marks],
     7: [_v7_rejoin],
 }
 
