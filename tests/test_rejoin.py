@@ -248,7 +248,7 @@ def test_a_store_from_before_the_pin_column_is_migrated(tmp_path):
         assert {"pin_hash", "rejoin"} <= columns
         with store.engine.connect() as db:
             versions = sorted(db.scalars(text("SELECT version FROM nefertiti_schema")))
-        assert versions[-1] == SCHEMA_VERSION == 7 and 7 in versions
+        assert versions[-1] == SCHEMA_VERSION and 7 in versions
         rooms = Rooms()
         room_store = RoomStore(store.engine, rooms=rooms)
         assert room_store.load_into(rooms) == 1

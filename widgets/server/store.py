@@ -207,11 +207,22 @@ def _v4_room_admission(db: Connection) -> None:
         )
 
 
+def _add_columns(db: Connection, table: str, columns: dict[str, str]) -> None:
+    """Add each of ``columns`` (name: SQL type) the table lacks, ``NOT NULL DEFAULT ''``; a
+    missing table gets none (it is created as declared)."""
+    found = inspect(db)
+    if not found.has_table(table):
+        return
+    have = {column["name"] for column in found.get_columns(table)}
+    for name, kind in columns.items():
+        if name not in have:
+            db.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind} NOT NULL DEFAULT ''"))
+
+
 def _v6_room_marks(db: Connection) -> None:
     """Schema 6: a classroom room keeps the teacher's marks on its board
     (``classroom_rooms.marks``: JSON text, ``''`` for none; widgets/classroom/marks.py)."""
-    if inspect(db).has_table("classroom_rooms"):
-        db.execute(text("ALTER TABLE classroom_rooms ADD COLUMN marks TEXT NOT NULL DEFAULT ''"))
+    _add_columns(db, "classroom_rooms", {"marks": "TEXT"})
 
 
 def _v7_rejoin(db: Connection) -> None:
@@ -219,11 +230,7 @@ def _v7_rejoin(db: Connection) -> None:
     (widgets/classroom/rejoin.py): their PIN's hash (``pin_hash``, ``''`` for none: such a
     participant comes back by the teacher's leave) and their wrong PINs and waiting request to
     the teacher (``rejoin``: JSON text, ``''`` for none)."""
-    if inspect(db).has_table("classroom_participants"):
-        for column in ("pin_hash VARCHAR(64)", "rejoin TEXT"):
-            db.execute(
-                text(f"ALTER TABLE classroom_participants ADD COLUMN {column} NOT NULL DEFAULT ''")
-            )
+    _add_columns(db, "classroom_participants", {"pin_hash": "VARCHAR(64)", "rejoin": "TEXT"})
 
 
 #: Each schema version's steps from the version before it, in order. Version 1 is the first
