@@ -18,7 +18,8 @@ from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom.class_export import export_link
 from widgets.classroom.classes import ClassError, ClassInfo, class_book
 from widgets.classroom.room import Room
-from widgets.game.common import HTML, esc, guarded, off_the_loop
+from widgets.game.common import HTML, esc, guarded, off_the_loop, on_page
+from widgets.game.session import served_document
 from widgets.server.cookies import CLASS, KEEP_JS, grant
 from widgets.server.store import store_error
 from widgets.theme import (
@@ -85,6 +86,19 @@ class ClassPanel(pn.viewable.Viewer):
         self.param.watch(lambda *_: self._label(), "lang")
         self._label()
         self._load()
+        # a reveal is recorded before the poll views hear it: the record is read again then
+        self._doc = served_document()
+        self._stop = room.polls.on_change(self._on_polls)
+
+    def _on_polls(self, _polls, what: str) -> None:
+        """A change of the room's questions (on the thread that made it): after a reveal, the
+        record again, on this page's next tick."""
+        if what != "reveal" or self.info is None:
+            return
+        if self._doc is None:
+            self.refresh()
+        else:
+            on_page(self._doc, self.refresh)
 
     def __panel__(self):
         return self._layout
@@ -193,9 +207,7 @@ class ClassPanel(pn.viewable.Viewer):
     # ------------------------------------------------------------------ showing
     def _label(self) -> None:
         lang = self.lang
-        self._title.object = (
-            f"<h3 style='margin:4px 0;color:{HEADING}'>{esc(tr(lang, 'class.panel.title'))}</h3>"
-        )
+        self._title.object = f"<h3 style='margin:4px 0;font-size:20px;color:{HEADING}'>{esc(tr(lang, 'class.panel.title'))}</h3>"
         problem = (
             f"<p class='class-problem' role='alert' style='color:{PROBLEM_TEXT}'>"
             f"{esc(self._why)}</p>"
