@@ -62,9 +62,7 @@ class ClassPanel(pn.viewable.Viewer):
         self.choose = pn.widgets.Select(width=220, css_classes=["class-choose"])
         self.choose.param.watch(self._on_choose, "value")
         self.new_name = pn.widgets.TextInput(width=220, css_classes=["class-new-name"])
-        self.keep_button = pn.widgets.Button(
-            button_type="primary", width=300, css_classes=["class-keep"]
-        )
+        self.keep_button = pn.widgets.Button(color="primary", width=300, css_classes=["class-keep"])
         self.keep_button.on_click(self._on_keep)
         self._keep_row = pn.FlexBox(
             self.choose, self.new_name, self.keep_button, flex_wrap="wrap", align_items="flex-end"
@@ -207,7 +205,8 @@ class ClassPanel(pn.viewable.Viewer):
     # ------------------------------------------------------------------ showing
     def _label(self) -> None:
         lang = self.lang
-        self._title.object = f"<h3 style='margin:4px 0;font-size:20px;color:{HEADING}'>{esc(tr(lang, 'class.panel.title'))}</h3>"
+        title = esc(tr(lang, "class.panel.title"))
+        self._title.object = f"<h3 style='margin:4px 0;font-size:20px;color:{HEADING}'>{title}</h3>"
         problem = (
             f"<p class='class-problem' role='alert' style='color:{PROBLEM_TEXT}'>"
             f"{esc(self._why)}</p>"
