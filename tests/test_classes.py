@@ -99,8 +99,7 @@ def test_a_reveal_seen_again_counts_nothing_twice(book):
     info, _ = book.create("Twice")
     room, _key = lesson(book, info.id, ["Anna"], answers={"Anna": "red"})
     before = [(r.rule, r.right, r.wrong) for r in book.rules(info.id)]
-    book._recorded.clear()  # private: a restarted process has recorded nothing in memory
-    book.on_room_change(room, "polls", [])
+    ClassBook(book.engine).on_room_change(room, "polls", [])  # a restarted process's book
     assert [(r.rule, r.right, r.wrong) for r in book.rules(info.id)] == before
 
 
@@ -226,3 +225,26 @@ def test_postgresql_keeps_one_learner_across_rooms_and_two_classes_apart(postgre
     finally:
         C.use(None)
         engine.dispose()
+
+
+def test_the_teachers_card_shows_the_record_only_with_the_class_key_and_escapes_names(book):
+    from widgets.classroom.class_panel import NEW, ClassPanel
+
+    room, key = Room.open()
+    room.join("<b>Bo</b>", "en")
+    stranger = ClassPanel(room, key, {}, lang="de")
+    assert stranger.info is None and not stranger.elsewhere
+    stranger.keep(NEW, "Klasse <i>7b</i>")  # a new class, its key for this browser
+    assert stranger.info is not None and "&lt;i&gt;7b&lt;/i&gt;" in stranger.note.object
+    info = stranger.info
+    secret = stranger.kept[info.id]
+    lesson_room, _ = lesson(book, info.id, ["<b>Bo</b>"], answers={"<b>Bo</b>": "red"})
+    teacher = ClassPanel(lesson_room, key, {info.id: secret}, lang="zh")
+    assert teacher.info == info
+    html = teacher.table.object
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in html and "<b>Bo</b>" not in html
+    assert "class-export-rules" in teacher.exports.object
+    # the room's key without the class's: told it is kept elsewhere, no record, no links
+    other = ClassPanel(lesson_room, key, {}, lang="en")
+    assert other.info is None and other.elsewhere
+    assert other.table.object == "" and other.exports.object == ""

@@ -41,9 +41,9 @@ MAX_COLUMNS = 40
 
 
 class ClassPanel(pn.viewable.Viewer):
-    """The class card for ``room`` (see the module's doc): ``choose`` (this browser's classes
-    and "a new class"), ``new_name``, ``keep_button``, ``table`` (the record) and ``exports``
-    (the two CSV links)."""
+    """The class card for ``room`` (see the module's doc): ``note`` (which class, or why none),
+    ``choose`` (this browser's classes and "a new class"), ``new_name``, ``keep_button``,
+    ``table`` (the record) and ``exports`` (the two CSV links)."""
 
     lang = param.Selector(default="en", objects=list(LANGUAGES))
 
@@ -58,7 +58,7 @@ class ClassPanel(pn.viewable.Viewer):
         self._why = ""
         self._reading = self._again = False
         self._title = HTML("", margin=(4, 10))
-        self._note = HTML("", sizing_mode="stretch_width", css_classes=["class-note"])
+        self.note = HTML("", sizing_mode="stretch_width", css_classes=["class-note"])
         self.choose = pn.widgets.Select(width=220, css_classes=["class-choose"])
         self.choose.param.watch(self._on_choose, "value")
         self.new_name = pn.widgets.TextInput(width=220, css_classes=["class-new-name"])
@@ -73,7 +73,7 @@ class ClassPanel(pn.viewable.Viewer):
         self._grant.jscallback(value=GRANT_JS)
         self._layout = pn.Column(
             self._title,
-            self._note,
+            self.note,
             self._keep_row,
             self.exports,
             self.table,
@@ -216,14 +216,14 @@ class ClassPanel(pn.viewable.Viewer):
         if self.info is not None:
             words = tr(lang, "class.panel.kept_in", name="\x00")
             shown = esc(words).replace("\x00", f"<b class='class-name'>{esc(self.info.name)}</b>")
-            self._note.object = f"<p>{shown}</p>{problem}"
+            self.note.object = f"<p>{shown}</p>{problem}"
             self._keep_row.visible = False
             self.exports.object = self._exports_html(lang)
             self.refresh()
             return
         self.exports.object = ""
         key = "class.panel.other_browser" if self.elsewhere else "class.panel.not_kept"
-        self._note.object = f"<p style='color:{TEXT_NOTE}'>{esc(tr(lang, key))}</p>{problem}"
+        self.note.object = f"<p style='color:{TEXT_NOTE}'>{esc(tr(lang, key))}</p>{problem}"
         self._keep_row.visible = not self.elsewhere
         options = {info.name: info.id for info in self.mine}
         options[tr(lang, "class.panel.new_class")] = NEW
