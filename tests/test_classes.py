@@ -248,3 +248,19 @@ def test_the_teachers_card_shows_the_record_only_with_the_class_key_and_escapes_
     other = ClassPanel(lesson_room, key, {}, lang="en")
     assert other.info is None and other.elsewhere
     assert other.table.object == "" and other.exports.object == ""
+
+
+def test_steps_on_a_break_away_copy_count_as_practised_and_the_teachers_for_nobody(book):
+    info, _ = book.create("Practice")
+    room, key = Room.open()
+    assert book.link(room, info.id)
+    person, token, _ = room.join("Dana", "en")
+    assert room.play(key, room.table.state.legal_options()[0]) is None  # the teacher's step
+    assert book.rules(info.id) == []
+    assert room.break_away(token) is None
+    copy = room.private(token)
+    assert room.play_private(token, copy.state.legal_options()[0]) is None
+    assert room.play_private(token, room.private(token).state.legal_options()[0]) is None
+    practised = {row.rule: row.learners[1][0] for row in book.rules(info.id)}
+    assert practised.get("R5.5") == 2  # two steps of hers, each passing the turn on
+    assert book.roster(info.id) == {1: "Dana"} and person.id == 1

@@ -47,6 +47,8 @@ import logging
 import secrets
 import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -65,6 +67,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
@@ -86,6 +89,9 @@ MAX_CLASSES = 5000
 #: A question's words as kept in the history (the export reads them again in the teacher's
 #: language when the exercise is still the tutor's).
 MAX_QUESTION_CHARS = 300
+#: Entries of each of a process's caches (the rooms' classes, the questions recorded): past it
+#: the cache starts again (the store has it all: a cache only saves a read).
+MAX_MEMO = 10_000
 
 classes_table = Table(
     "classroom_classes",
@@ -252,13 +258,32 @@ class ClassBook:
         self._private_seen: dict[tuple[str, int], tuple[int, int]] = {}
         self.expire()
 
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """One write transaction; on the store's SQLite it takes the write lock at its start
+        (``widgets.server.store``: BEGIN IMMEDIATE), so it waits for another writer rather than
+        failing half-way."""
+        with self.engine.connect() as db:
+            db.execution_options(nefertiti_write=True)
+            with db.begin():
+                yield db
+
+    def _remember(self, memo, item) -> None:
+        """``memo`` (a cache of this process's) holds ``item``; emptied past :data:`MAX_MEMO`."""
+        if len(memo) >= MAX_MEMO:
+            memo.clear()
+        if isinstance(memo, dict):
+            memo.update([item])
+        else:
+            memo.add(item)
+
     # ------------------------------------------------------------------ classes
     def create(self, name) -> tuple[ClassInfo, str]:
         """A new class named ``name`` and its secret (only the hash is kept)."""
         shown = clean_class_name(name)
         secret = secrets.token_urlsafe(24)
         now = _now()
-        with self.engine.begin() as db:
+        with self._write() as db:
             count = db.execute(select(func.count()).select_from(classes_table)).scalar_one()
             if count >= MAX_CLASSES:
                 raise ClassError("class.refuse.too_many", n=MAX_CLASSES)
@@ -310,7 +335,7 @@ class ClassBook:
         is the room's teacher and the class's). The questions it revealed already are recorded
         now. False if the room feeds another class already (it stays with that one)."""
         now = _now()
-        with self.engine.begin() as db:
+        with self._write() as db:
             have = db.execute(
                 select(class_rooms_table.c.class_id).where(class_rooms_table.c.room == room.code)
             ).scalar()
@@ -333,7 +358,7 @@ class ClassBook:
                 update(classes_table).where(classes_table.c.id == class_id).values(touched=now)
             )
         with self._lock:
-            self._linked[room.code] = have
+            self._remember(self._linked, (room.code, have))
         if have != class_id:
             return False
         with room.lock:
@@ -353,7 +378,7 @@ class ClassBook:
             ).scalar()
         if found is not None:
             with self._lock:
-                self._linked[room_code] = found
+                self._remember(self._linked, (room_code, found))
         return found
 
     # ------------------------------------------------------------------ recording
@@ -416,7 +441,7 @@ class ClassBook:
     def _roster(self, class_id: str, names_: list[str]) -> None:
         if not names_:
             return
-        with self.engine.begin() as db:
+        with self._write() as db:
             self._roster_ids(db, class_id, names_)
 
     def _count(self, db, class_id: str, learner: int, rule: str, column: str) -> None:
@@ -458,7 +483,7 @@ class ClassBook:
                 holders[seat] = holder.name
         if not holders:
             return
-        with self.engine.begin() as db:
+        with self._write() as db:
             ids = self._roster_ids(db, class_id, sorted(set(holders.values())))
             for seat, rules in steps:
                 learner = ids.get(holders.get(seat, ""))
@@ -484,11 +509,12 @@ class ClassBook:
         copy, seen = self._private_seen.get(key, (id(history), len(log_)))
         if copy != id(history) or seen > len(log_):  # a new copy, or an undo: from here
             seen = len(log_)
-        self._private_seen[key] = (id(history), len(log_))
+        with self._lock:
+            self._remember(self._private_seen, (key, (id(history), len(log_))))
         steps = [rules for _seat, rules in steps_in(log_[seen:]) if rules]
         if not steps:
             return
-        with self.engine.begin() as db:
+        with self._write() as db:
             learner = self._roster_ids(db, class_id, [person.name]).get(person.name)
             if learner is None:
                 return
@@ -515,7 +541,7 @@ class ClassBook:
                 answers.append((name, poll.answer_of(learner_id) or "", bool(correct)))
             question = poll.prompt("en")[:MAX_QUESTION_CHARS]
             now = _now()
-            with self.engine.begin() as db:
+            with self._write() as db:
                 ids = self._roster_ids(db, class_id, sorted({n for n, _, _ in answers}))
                 for name, given, correct in answers:
                     learner = ids.get(name)
@@ -543,7 +569,8 @@ class ClassBook:
                         self._count(db, class_id, learner, rule, "right" if correct else "wrong")
                     self._prune(db, class_id, learner)
                 self._touch(db, class_id)
-            self._recorded.add((room.code, poll.number))
+            with self._lock:
+                self._remember(self._recorded, (room.code, poll.number))
 
     def _prune(self, db, class_id: str, learner: int) -> None:
         """A learner's history past :data:`MAX_HISTORY` lines: the oldest go."""
@@ -606,7 +633,7 @@ class ClassBook:
 
     def seen(self, class_id: str) -> None:
         """The teacher looked at the class's record: it counts as used."""
-        with self.engine.begin() as db:
+        with self._write() as db:
             self._touch(db, class_id)
 
     # ------------------------------------------------------------------ exporting
@@ -658,7 +685,7 @@ class ClassBook:
         """Delete the classes unused for ``days`` with their rooms' links, roster, record and
         history; returns how many."""
         cutoff = _now() - timedelta(days=days)
-        with self.engine.begin() as db:
+        with self._write() as db:
             gone = [
                 row.id
                 for row in db.execute(
