@@ -707,36 +707,47 @@ class ClassBook:
 
 
 _book: ClassBook | None = None
+_book_store: object = None  # the store the book is in (a test's own book: "pinned")
 _book_lock = threading.Lock()
 
 
 def class_book() -> ClassBook | None:
-    """The process's classes (in its store), or None when there is no store."""
-    global _book
+    """The process's classes, in its store as it is now (``widgets.server.store.get_store``: a
+    store opened again elsewhere gets a new book), or None when there is no store."""
+    global _book, _book_store
     with _book_lock:
-        if _book is None:
-            store = get_store()
-            if store is None:
-                return None
+        if _book_store == "pinned":
+            return _book
+    store = get_store()
+    with _book_lock:
+        if store is None:
+            return None
+        if _book is None or _book_store is not store:
             try:
-                _book = ClassBook(store.engine)
+                _book, _book_store = ClassBook(store.engine), store
             except SQLAlchemyError as error:
                 log.error("classes are not kept: %s", error_line(error))
                 return None
         return _book
 
 
+def _room_changed(room: Room, what: str, steps: list) -> None:
+    """``Room.class_hook``: the change goes to the class book of the store as it is now."""
+    if what == "people" or what == "table" or what == "polls" or what.startswith("private:"):
+        book = class_book()
+        if book is not None:
+            book.on_room_change(room, what, steps)
+
+
 def connect() -> ClassBook | None:
     """Every room's changes made in this process feed its class's record (``Room.class_hook``)."""
-    book = class_book()
-    if book is not None:
-        Room.class_hook = book.on_room_change
-    return book
+    Room.class_hook = _room_changed
+    return class_book()
 
 
 def use(book: ClassBook | None) -> None:
-    """Tests: this book is the process's (None: none)."""
-    global _book
+    """Tests: this book is the process's (None: back to the store's)."""
+    global _book, _book_store
     with _book_lock:
-        _book = book
-    Room.class_hook = book.on_room_change if book is not None else None
+        _book, _book_store = book, ("pinned" if book is not None else None)
+    Room.class_hook = _room_changed if book is not None else None
