@@ -61,6 +61,7 @@ from sqlalchemy import (
     Table,
     Text,
     and_,
+    bindparam,
     delete,
     func,
     insert,
@@ -92,6 +93,8 @@ MAX_QUESTION_CHARS = 300
 #: Entries of each of a process's caches (the rooms' classes, the questions recorded): past it
 #: the cache starts again (the store has it all: a cache only saves a read).
 MAX_MEMO = 10_000
+#: What the record counts per learner and rule.
+COUNTS = ("practised", "right", "wrong")
 
 classes_table = Table(
     "classroom_classes",
@@ -230,6 +233,13 @@ def safe_cell(value) -> str:
     if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + text
     return text
+
+
+def _delta(row: dict) -> dict:
+    """The parameters of :meth:`ClassBook._adding` for one row of counts."""
+    return {"k_learner": row["k_learner"], "k_rule": row["k_rule"]} | {
+        f"d_{c}": row[c] for c in COUNTS
+    }
 
 
 def _csv(rows: list[list]) -> str:
@@ -444,30 +454,64 @@ class ClassBook:
         with self._write() as db:
             self._roster_ids(db, class_id, names_)
 
-    def _count(self, db, class_id: str, learner: int, rule: str, column: str) -> None:
-        """One more ``column`` (practised, right, wrong) for a learner and rule."""
-        key = and_(
-            record_table.c.class_id == class_id,
-            record_table.c.learner == learner,
-            record_table.c.rule == rule,
-        )
-        done = db.execute(
-            update(record_table).where(key).values({column: record_table.c[column] + 1})
-        ).rowcount
-        if done:
+    def _add(self, db, class_id: str, counts: dict) -> None:
+        """Add ``counts`` (``{(learner, rule): {"practised"|"right"|"wrong": n}}``) to the
+        record in a few statements: one read of the rows there, one update of those, one insert
+        of the new ones (a row another process made at this moment: row by row instead)."""
+        if not counts:
             return
+        learners = sorted({learner for learner, _ in counts})
+        have = {
+            (row.learner, row.rule)
+            for row in db.execute(
+                select(record_table.c.learner, record_table.c.rule).where(
+                    record_table.c.class_id == class_id, record_table.c.learner.in_(learners)
+                )
+            )
+        }
+        rows = [
+            {"k_learner": learner, "k_rule": rule, **{c: n.get(c, 0) for c in COUNTS}}
+            for (learner, rule), n in sorted(counts.items())
+        ]
+        old = [row for row in rows if (row["k_learner"], row["k_rule"]) in have]
+        new = [row for row in rows if (row["k_learner"], row["k_rule"]) not in have]
+        if old:
+            db.execute(self._adding(class_id), [_delta(r) for r in old])
+        if not new:
+            return
+        made = [
+            dict(
+                class_id=class_id,
+                learner=r["k_learner"],
+                rule=r["k_rule"],
+                **{c: r[c] for c in COUNTS},
+            )
+            for r in new
+        ]
         try:
             with db.begin_nested():
-                db.execute(
-                    insert(record_table).values(
-                        class_id=class_id,
-                        learner=learner,
-                        rule=rule,
-                        **{c: int(c == column) for c in ("practised", "right", "wrong")},
-                    )
-                )
-        except IntegrityError:  # another process made the row at this moment
-            db.execute(update(record_table).where(key).values({column: record_table.c[column] + 1}))
+                db.execute(insert(record_table), made)
+        except IntegrityError:  # another process made one of the rows at this moment
+            for r, row in zip(new, made, strict=True):
+                try:
+                    with db.begin_nested():
+                        db.execute(insert(record_table).values(**row))
+                except IntegrityError:
+                    db.execute(self._adding(class_id), [_delta(r)])
+
+    @staticmethod
+    def _adding(class_id: str):
+        """The update that adds ``d_<count>`` to the row ``k_learner``, ``k_rule``."""
+        t = record_table.c
+        return (
+            update(record_table)
+            .where(
+                t.class_id == class_id,
+                t.learner == bindparam("k_learner"),
+                t.rule == bindparam("k_rule"),
+            )
+            .values({c: t[c] + bindparam(f"d_{c}") for c in COUNTS})
+        )
 
     def _touch(self, db, class_id: str) -> None:
         db.execute(
@@ -485,12 +529,13 @@ class ClassBook:
             return
         with self._write() as db:
             ids = self._roster_ids(db, class_id, sorted(set(holders.values())))
+            counts: dict = {}
             for seat, rules in steps:
                 learner = ids.get(holders.get(seat, ""))
-                if learner is None:
-                    continue
-                for rule in sorted(rules, key=rule_key):
-                    self._count(db, class_id, learner, rule, "practised")
+                for rule in rules if learner is not None else ():
+                    n = counts.setdefault((learner, rule), {})
+                    n["practised"] = n.get("practised", 0) + 1
+            self._add(db, class_id, counts)
             self._touch(db, class_id)
 
     def _private(self, class_id: str, room: Room, what: str) -> None:
@@ -503,7 +548,8 @@ class ClassBook:
         history = room.private_tables.get(person_id)
         key = (room.code, person_id)
         if person is None or history is None:
-            self._private_seen.pop(key, None)
+            with self._lock:
+                self._private_seen.pop(key, None)
             return
         log_ = history.state.log
         copy, seen = self._private_seen.get(key, (id(history), len(log_)))
@@ -518,9 +564,12 @@ class ClassBook:
             learner = self._roster_ids(db, class_id, [person.name]).get(person.name)
             if learner is None:
                 return
+            counts: dict = {}
             for rules in steps:
-                for rule in sorted(rules, key=rule_key):
-                    self._count(db, class_id, learner, rule, "practised")
+                for rule in rules:
+                    n = counts.setdefault((learner, rule), {})
+                    n["practised"] = n.get("practised", 0) + 1
+            self._add(db, class_id, counts)
             self._touch(db, class_id)
 
     def _answers(self, room: Room, class_id: str) -> None:
@@ -543,53 +592,77 @@ class ClassBook:
             now = _now()
             with self._write() as db:
                 ids = self._roster_ids(db, class_id, sorted({n for n, _, _ in answers}))
+                this = (
+                    history_table.c.class_id == class_id,
+                    history_table.c.room == room.code,
+                    history_table.c.number == poll.number,
+                )
+                done = set(db.scalars(select(history_table.c.learner).where(*this)))
+                lines = {}
                 for name, given, correct in answers:
                     learner = ids.get(name)
-                    if learner is None:
-                        continue
-                    try:
-                        with db.begin_nested():
-                            db.execute(
-                                insert(history_table).values(
-                                    class_id=class_id,
-                                    learner=learner,
-                                    room=room.code,
-                                    number=poll.number,
-                                    ref=(poll.ref or "")[:120],
-                                    question=question,
-                                    answered=now,
-                                    answer=given[:100],
-                                    correct=correct,
-                                    rules=",".join(rules)[:200],
-                                )  # fmt: skip
-                            )
-                    except IntegrityError:  # recorded before (a restart, another process)
-                        continue
+                    if learner is not None and learner not in done:
+                        lines[learner] = dict(
+                            class_id=class_id, learner=learner, room=room.code,
+                            number=poll.number, ref=(poll.ref or "")[:120], question=question,
+                            answered=now, answer=given[:100], correct=correct,
+                            rules=",".join(rules)[:200],
+                        )  # fmt: skip
+                written = self._lines(db, list(lines.values()))
+                counts: dict = {}
+                for line in written:
+                    column = "right" if line["correct"] else "wrong"
                     for rule in rules:
-                        self._count(db, class_id, learner, rule, "right" if correct else "wrong")
-                    self._prune(db, class_id, learner)
+                        counts[(line["learner"], rule)] = {column: 1}
+                self._add(db, class_id, counts)
+                self._prune(db, class_id, [line["learner"] for line in written])
                 self._touch(db, class_id)
             with self._lock:
                 self._remember(self._recorded, (room.code, poll.number))
 
-    def _prune(self, db, class_id: str, learner: int) -> None:
-        """A learner's history past :data:`MAX_HISTORY` lines: the oldest go."""
-        mine = and_(history_table.c.class_id == class_id, history_table.c.learner == learner)
-        count = db.execute(select(func.count()).select_from(history_table).where(mine)).scalar()
-        if count <= MAX_HISTORY:
+    def _lines(self, db, lines: list[dict]) -> list[dict]:
+        """Insert the history ``lines``; the ones written (a line another process wrote at
+        this moment is left out)."""
+        if not lines:
+            return []
+        try:
+            with db.begin_nested():
+                db.execute(insert(history_table), lines)
+            return lines
+        except IntegrityError:  # another process recorded the reveal at this moment
+            written = []
+            for line in lines:
+                try:
+                    with db.begin_nested():
+                        db.execute(insert(history_table).values(**line))
+                    written.append(line)
+                except IntegrityError:
+                    continue
+            return written
+
+    def _prune(self, db, class_id: str, learners: list[int]) -> None:
+        """The learners' history past :data:`MAX_HISTORY` lines each: the oldest go."""
+        if not learners:
             return
-        old = db.execute(
-            select(history_table.c.room, history_table.c.number)
-            .where(mine)
-            .order_by(history_table.c.answered, history_table.c.number)
-            .limit(count - MAX_HISTORY)
+        t = history_table.c
+        over = db.execute(
+            select(t.learner, func.count())
+            .where(t.class_id == class_id, t.learner.in_(learners))
+            .group_by(t.learner)
+            .having(func.count() > MAX_HISTORY)
         ).all()
-        for row in old:
-            db.execute(
-                delete(history_table).where(
-                    mine, history_table.c.room == row.room, history_table.c.number == row.number
+        for learner, count in over:
+            mine = and_(t.class_id == class_id, t.learner == learner)
+            old = db.execute(
+                select(t.room, t.number)
+                .where(mine)
+                .order_by(t.answered, t.number)
+                .limit(count - MAX_HISTORY)
+            ).all()
+            for row in old:
+                db.execute(
+                    delete(history_table).where(mine, t.room == row.room, t.number == row.number)
                 )
-            )
 
     # ------------------------------------------------------------------ reading
     def roster(self, class_id: str) -> dict[int, str]:
@@ -734,9 +807,12 @@ def class_book() -> ClassBook | None:
 def _room_changed(room: Room, what: str, steps: list) -> None:
     """``Room.class_hook``: the change goes to the class book of the store as it is now."""
     if what == "people" or what == "table" or what == "polls" or what.startswith("private:"):
-        book = class_book()
-        if book is not None:
-            book.on_room_change(room, what, steps)
+        try:
+            book = class_book()
+            if book is not None:
+                book.on_room_change(room, what, steps)
+        except Exception:  # the class record never stops a room
+            log.exception("room %s: the class record failed", room.code)
 
 
 def connect() -> ClassBook | None:
