@@ -413,6 +413,10 @@ def serve(
     from widgets.server.cookies import BOKEH_SETTINGS, COOKIE_PATH, cookie_handler
 
     extra.append((COOKIE_PATH, cookie_handler(), {"origins": origins}))
+    # a class's record as CSV, for the class's teacher only (their cookie, checked here)
+    from widgets.classroom.class_export import EXPORT_PATH, export_handler
+
+    extra.append((EXPORT_PATH, export_handler(), {}))
     from widgets.classroom.learner import learner_app
     from widgets.classroom.projector_page import projector_application
     from widgets.classroom.teacher import teacher_app

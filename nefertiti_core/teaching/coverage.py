@@ -203,6 +203,32 @@ def rules_in(events: Iterable) -> set[str]:
     return out
 
 
+def steps_in(events: Iterable) -> list[tuple[int, set[str]]]:
+    """Who made each step of ``events`` (``GameState.log`` entries) and the RULINGS IDs that
+    step applied: ``[(seat, rules)]``, one per ``decision`` event, with the rules named by the
+    events after it up to the next decision (what the step caused: a placement, the market it
+    closed, the turn passing on). Events before the first decision (a setup, a roll between two
+    decisions' logs) are no one's step and are left out; so is a decision without a seat."""
+    steps: list[tuple[int, set[str]]] = []
+    current: set[str] | None = None
+    for event in events or ():
+        try:
+            name, data = event
+        except (TypeError, ValueError):
+            continue
+        if name == "decision":
+            seat = data.get("seat") if isinstance(data, dict) else None
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 8:
+                current = set()
+                steps.append((seat, current))
+            else:
+                current = None
+            continue
+        if current is not None:
+            current |= _event_rules(event)
+    return steps
+
+
 def rules_shown(state: GameState) -> set[str]:
     """The rules a position shows by being on the screen: ``{"R2"}`` for a game as setup leaves
     it (R2: every servant in hand, one Deben on each reserve (R2.5), the starting Deben from the

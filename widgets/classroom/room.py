@@ -220,6 +220,11 @@ def _retried(method):
 class Room:
     """One class's table (see the module's doc). Thread-safe: every change holds ``lock``."""
 
+    #: ``hook(room, what, steps)`` after each change made in this process (not one read back
+    #: from another), the lock held, before the listeners hear it; ``steps``: the table events
+    #: the change added. The class record across lessons (widgets.classroom.classes).
+    class_hook = None
+
     def __init__(
         self,
         code: str,
@@ -386,12 +391,15 @@ class Room:
         same change); written to the database first when the room is shared between
         processes; a change another process overtook is refused (``room.refuse.stale``: the
         room then shows the database's record), as a stale move."""
-        told = self._keep_polls(what)
+        steps: list = []
+        told = self._keep_polls(what, steps)
         if what == "table":  # the marks were for the position before (marks.py)
             self.marks = ()
         if self.commit is not None and not what.startswith("private:"):
             if not self.commit(self, what):
                 return Refusal("room.refuse.stale")
+        if Room.class_hook is not None:
+            Room.class_hook(self, what, steps)
         self.notify(what)
         for kind in told:
             self.polls.changed(kind)
@@ -420,9 +428,10 @@ class Room:
                 told.append(polls.remove_learner(learner)[1])
         return [kind for kind in told if kind is not None]
 
-    def _keep_polls(self, what: str) -> list[str]:
+    def _keep_polls(self, what: str, steps: list | None = None) -> list[str]:
         """The polls in step with a change of the room (the lock held), made with it: never
-        fails the change (the class record is not worth a move)."""
+        fails the change (the class record is not worth a move). The table's new events are
+        added to ``steps``."""
         try:
             if what == "people":
                 return self._keep_people(self.polls)
@@ -432,6 +441,8 @@ class Room:
                     self.log_seen = len(log_)
                     return []
                 new, self.log_seen = list(log_[self.log_seen :]), len(log_)
+                if steps is not None:
+                    steps.extend(new)
                 if new:
                     _rules, kind = self.polls.record_seen(list(self.learner_names()), new)
                     return [kind] if kind else []

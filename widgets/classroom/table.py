@@ -75,6 +75,12 @@ def rooms() -> Rooms:
                 connect(ROOMS)
             except Exception:  # the classroom works without the store; said in the log
                 log.exception("the classroom's rooms are not kept in the store")
+            from widgets.classroom.classes import connect as keep_classes
+
+            try:  # each room's changes made here feed its class's record
+                keep_classes()
+            except Exception:  # the rooms work without it; said in the log
+                log.exception("the classes' records are not kept")
     return ROOMS
 
 

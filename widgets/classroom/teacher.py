@@ -11,6 +11,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.class_panel import ClassPanel
 from widgets.classroom.marks_layer import MarksLayer, MarkTools
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
 from widgets.classroom.presence import PRESENCE
@@ -45,7 +46,7 @@ from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession, served_document
 from widgets.server.addresses import link_base
-from widgets.server.cookies import KEEP_JS, TEACHER, grant, page_secrets
+from widgets.server.cookies import CLASS, KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
     HEADING,
     INK,
@@ -280,6 +281,11 @@ class TeacherPage(pn.viewable.Viewer):
             align_items="flex-start",
             sizing_mode="stretch_width",
         )
+        # the class this room's record is kept in, across lessons (classes.py), and its record
+        self.class_panel = ClassPanel(room, key, page_secrets().rooms(CLASS), lang=self.lang)
+        class_card = pn.Column(
+            self.class_panel, styles={**CARD, "padding": "6px 10px"}, sizing_mode="stretch_width"
+        )
         # the projector view: in a new window here, or a read-only link for another computer
         self.projector_links = ProjectorLinks(room, key, base=self.link.base, lang=self.lang)
         # the teacher's marks on the board, drawn on every page's board (marks_layer.py)
@@ -312,6 +318,7 @@ class TeacherPage(pn.viewable.Viewer):
                 main, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width"
             ),
             polls_row,
+            class_card,
             self._keep,
         ]
         session.param.watch(self._on_lang, ["lang"])
@@ -344,11 +351,12 @@ class TeacherPage(pn.viewable.Viewer):
     def follow(self) -> None:
         self.session.sync()
         self.refresh()
+        self.class_panel.refresh()
 
     @guarded
     def _on_lang(self, event):
         self.lang = event.new
-        self.poll_panel.lang = self.class_view.lang = event.new
+        self.poll_panel.lang = self.class_view.lang = self.class_panel.lang = event.new
         self.session.sync_seats()
         self.refresh()
 

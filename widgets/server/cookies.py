@@ -68,12 +68,15 @@ class Kind:
 TEACHER = Kind("nefertiti_teacher", 12 * 3600, 6, "nefertiti_teacher_")
 #: A learner's tokens, one per room joined, as the teacher's.
 LEARNER = Kind("nefertiti_learner", 12 * 3600, 6, "nefertiti_room_")
+#: The classes a teacher made (``CLASS_ID:SECRET``, newest first): a class lives for a school
+#: year (widgets/classroom/classes.py), and so does its key in the browser.
+CLASS = Kind("nefertiti_class", 400 * 24 * 3600, 12, "nefertiti_class_key_")
 #: A learner's device (the classroom's ban on a removed learner's device).
 DEVICE = Kind("nefertiti_device_id", 365 * 24 * 3600, 0, "nefertiti_device")
 #: The Sandbox's browser id (whose saved games to offer).
 BROWSER = Kind("nefertiti_browser_id", 365 * 24 * 3600, 0, "nefertiti_browser")
 #: Every secret cookie, by name: no other name is ever set.
-KINDS: dict[str, Kind] = {kind.name: kind for kind in (TEACHER, LEARNER, DEVICE, BROWSER)}
+KINDS: dict[str, Kind] = {kind.name: kind for kind in (TEACHER, LEARNER, CLASS, DEVICE, BROWSER)}
 
 #: A secret, a grant, a ticket: URL-safe base64 (a room's key is 32 characters, a browser's 22).
 SECRET_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")

@@ -76,7 +76,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("widgets.server.store")
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 MAX_RECORD_CHARS = 1_000_000  # a whole game of ~130 steps with a few branches is ~20-60 kB
 EXPIRE_DAYS = 30
 EXPIRE_EVERY_S = 3600
@@ -233,6 +233,28 @@ def _v7_rejoin(db: Connection) -> None:
     _add_columns(db, "classroom_participants", {"pin_hash": "VARCHAR(64)", "rejoin": "TEXT"})
 
 
+#: The tables schema 8 added: the classroom's classes, kept across lessons
+#: (widgets/classroom/classes.py declares them on :data:`metadata`).
+CLASS_TABLES = (
+    "classroom_classes",
+    "classroom_class_rooms",
+    "classroom_roster",
+    "classroom_record",
+    "classroom_history",
+)
+
+
+def _v8_classes(db: Connection) -> None:
+    """Schema 8: classes that outlive a room (a roster, a record per learner and rule, each
+    learner's answers to the class questions; widgets/classroom/classes.py). New tables only,
+    made in the migration's transaction when their module is loaded (else as soon as it is,
+    :meth:`Store.create_tables`); the rooms' own class record (``classroom_rooms.polls``) stays
+    as it was: a room opened before had no class."""
+    declared = [metadata.tables[name] for name in CLASS_TABLES if name in metadata.tables]
+    if declared:
+        metadata.create_all(db, tables=declared)
+
+
 #: Each schema version's steps from the version before it, in order. Version 1 is the first
 #: (saved_games); tables new in a version need no step (they are created as declared).
 MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
@@ -241,6 +263,7 @@ MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     4: [_v4_room_admission],
     6: [_v6_room_marks],
     7: [_v7_rejoin],
+    8: [_v8_classes],
 }
 
 
