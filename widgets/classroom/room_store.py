@@ -66,6 +66,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
+from widgets.classroom.chapters import chapters_text, read_chapters
 from widgets.classroom.poll import Polls
 from widgets.classroom.room import (
     MAX_OLD_CODES,
@@ -100,6 +101,8 @@ rooms_table = Table(
     # who may join: locked or not, the removed learners' names and devices (JSON; schema 4);
     # who may see the projector view: the projector link's hash and number (no new column)
     Column("admission", Text, nullable=False, default="", server_default=""),
+    # the chapters beside the table's (chapters.chapters_text, JSON; schema 5)
+    Column("chapters", Text, nullable=False, default="", server_default=""),
     Column("created", DateTime(timezone=True), nullable=False),
     Column("touched", DateTime(timezone=True), nullable=False, index=True),
 )
@@ -185,6 +188,7 @@ class RoomStore:
         self.refreshes = 0  # rooms re-read after another process's change
         self._records: dict[str, str] = {}  # per room: the record text it was last read at
         self._polls_texts: dict[str, str] = {}  # per room: its polls' text, as last read/written
+        self._chapters_texts: dict[str, str] = {}  # per room: its chapters' text, as last read
         with engine.begin() as db:
             if engine.dialect.name == "postgresql":  # processes starting at once take turns
                 db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
@@ -275,6 +279,7 @@ class RoomStore:
             self._retry.pop(room.code, None)
             room.stored_version = expected + 1
             self._records[room.code] = text
+            self._chapters_texts[room.code] = values["chapters"]
             if "polls" in values:
                 self._polls_texts[room.code] = values["polls"]
             return True
@@ -283,6 +288,7 @@ class RoomStore:
         # the database's record says (even when it holds the same game as before the change)
         self._records.pop(room.code, None)
         self._polls_texts.pop(room.code, None)
+        self._chapters_texts.pop(room.code, None)
         self.refresh(room)
         return False
 
@@ -322,6 +328,9 @@ class RoomStore:
                 self._records[room.code] = row.record
             before = _people_of(room)
             room.title, room.paused = row.title, bool(row.paused)
+            if self._chapters_texts.get(room.code) != row.chapters:
+                table_changed = _chapters_into(room, row) or table_changed
+                self._chapters_texts[room.code] = row.chapters
             _admission_into(room, row.admission)
             room.next_id = row.next_id
             room.touched = _seconds(row.touched)
@@ -414,7 +423,9 @@ class RoomStore:
         room.created, room.touched = _seconds(row.created), _seconds(row.touched)
         room.participants = _participants(people, history.state.n)
         room.polls = _polls(row.code, row.polls) or Polls()  # its participants in the record
+        _chapters_into(room, row)
         self._records[row.code] = row.record
+        self._chapters_texts[row.code] = row.chapters
         self._polls_texts[row.code] = row.polls
         return room
 
@@ -553,6 +564,19 @@ def _people_of(room: Room) -> tuple:
     return people, room.paused, room.title, room.locked, room.projector_links, room.join_code
 
 
+def _chapters_into(room: Room, row) -> bool:
+    """The stored chapters into ``room`` (its table is the current chapter's game); a value that
+    cannot be read leaves the table as the class game (a warning in the log). Break-aways the
+    teacher ended in another process end here too. True when the table's chapter changed."""
+    chapters, _warning = read_chapters(row.chapters, room.code)
+    before = room.chapters.current
+    if chapters.recalls != room.chapters.recalls or chapters.current != before:
+        room.private_tables.clear()  # a copy of a position the table no longer shows
+    room.chapters = chapters
+    room.title = chapters.shown.name
+    return chapters.current != before
+
+
 def _admission_text(room: Room) -> str:
     """Who may join the room and see its projector view, as stored ("" for an open room that
     removed no one, made no projector link and joins by its own code); a join code the teacher
@@ -618,7 +642,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
         teacher_hash=room.teacher_hash, record=text, title=room.title[:100],
         paused=room.paused, next_id=room.next_id,
         created=_when(room.created), touched=_when(room.touched), polls=_polls_text(room),
-        admission=_admission_text(room),
+        admission=_admission_text(room), chapters=chapters_text(room.chapters, room.code),
     )  # fmt: skip
     people = [
         dict(

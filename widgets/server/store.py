@@ -76,7 +76,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 log = logging.getLogger("widgets.server.store")
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 MAX_RECORD_CHARS = 1_000_000  # a whole game of ~130 steps with a few branches is ~20-60 kB
 EXPIRE_DAYS = 30
 EXPIRE_EVERY_S = 3600
@@ -207,12 +207,21 @@ def _v4_room_admission(db: Connection) -> None:
         )
 
 
+def _v5_room_chapters(db: Connection) -> None:
+    """Schema 5: a classroom room keeps its chapters (``classroom_rooms.chapters``: JSON text,
+    the positions staged beside the class game with their games, ``''`` for the class game
+    alone; widgets/classroom/chapters.py)."""
+    if inspect(db).has_table("classroom_rooms"):
+        db.execute(text("ALTER TABLE classroom_rooms ADD COLUMN chapters TEXT NOT NULL DEFAULT ''"))
+
+
 #: Each schema version's steps from the version before it, in order. Version 1 is the first
 #: (saved_games); tables new in a version need no step (they are created as declared).
 MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     2: [_v2_revision],
     3: [_v3_room_polls],
     4: [_v4_room_admission],
+    5: [_v5_room_chapters],
 }
 
 
