@@ -343,3 +343,98 @@ def test_a_teaching_text_in_every_language_for_every_shipped_title():
         scenario = shipped_scenario(name)
         for lang in LANGUAGES:
             assert scenario.title_in(lang), (name, lang)
+
+
+# --- the pages (not served: every change at once) ---------------------------------------------
+def test_the_pages_show_the_chapter_in_each_readers_language_and_ask_first():
+    from widgets.classroom.learner import LearnerPage
+    from widgets.classroom.teacher import TeacherPage
+
+    rooms = Rooms()
+    teacher = TeacherPage(rooms, lang="en")
+    assert teacher.open_room()
+    ana, wei = LearnerPage(rooms, lang="de"), LearnerPage(rooms, lang="zh")
+    assert ana.join(teacher.room.code, "Ana") and wei.join(teacher.room.code, "Wei")
+    room, panel = teacher.room, teacher.chapters
+    play = room.table.state.legal_options()[0]
+    assert room.play(teacher.key, play) is None
+    # the list shows titles in the class's language, never a file's name
+    scenario = shipped_scenario("abou-simbel-left-eleven")
+    assert scenario.title_in("en") in panel.stage_select.options
+    assert "abou-simbel-left-eleven" not in panel.stage_select.options
+    assert not teacher.chapter_note.visible and not ana.chapter_note.visible
+    # staging asks first; Cancel changes nothing
+    panel.stage_select.value = "abou-simbel-left-eleven"
+    panel.stage_button.clicks += 1
+    assert panel.confirm.asking and room.chapters.current == CLASS_GAME
+    assert "chapter 1" in panel.confirm.text.object
+    panel.confirm.no.clicks += 1
+    assert not panel.confirm.asking and room.chapters.current == CLASS_GAME
+    panel.stage_button.clicks += 1
+    panel.confirm.yes.clicks += 1
+    assert room.chapters.current == 2 and room.table.step == 0
+    for page, lang in ((teacher, "en"), (ana, "de"), (wei, "zh")):
+        assert page.chapter_note.visible
+        shown = page.chapter_note.object
+        assert esc(scenario.title_in(lang)) in shown
+        assert esc(scenario.teaching_in(lang).strip()) in shown
+    # Ana breaks away; the teacher brings everyone back: her page says why
+    assert ana.toggle_away() and ana.session.away
+    panel.back_button.clicks += 1
+    panel.confirm.yes.clicks += 1
+    assert not ana.session.away
+    assert tr("de", "chapters.brought_back", title=scenario.title_in("de")) in esc_back(
+        ana._error.object  # private: the page's note, what the learner reads
+    )
+    # back to the class game, exactly where it was
+    panel.chapter_select.value = CLASS_GAME
+    panel.show_button.clicks += 1
+    panel.confirm.yes.clicks += 1
+    assert room.chapters.current == CLASS_GAME and room.table.step == 1
+    # removing the class game is refused, said in the teacher's language
+    panel.remove_button.clicks += 1
+    assert room.chapters.current == CLASS_GAME and len(room.chapters) == 2
+    assert teacher.session.error == tr("en", "room.refuse.class_game_stays")
+
+
+def esc_back(text: str) -> str:
+    import html
+
+    return html.unescape(text)
+
+
+def esc(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=True)
+
+
+def test_a_bad_file_is_said_with_its_line_and_a_good_one_becomes_a_chapter():
+    from widgets.classroom.teacher import TeacherPage
+
+    rooms = Rooms()
+    teacher = TeacherPage(rooms, lang="de")
+    assert teacher.open_room()
+    room, panel = teacher.room, teacher.chapters
+    before = where(room)
+    bad = b"nefertiti: 1\nplayers:\n  - {colour: green}\n  - {colour: red}\n  - {colour: pink}\n"
+    panel.read_file(bad, "kaputt.yaml")
+    said = esc_back(panel.file_status.object)
+    assert panel.file_status.alert_type == "danger"
+    assert said.startswith("kaputt.yaml lässt sich nicht verwenden: Zeile 5:"), said
+    assert "pink" in said
+    assert "Traceback" not in said and where(room) == before and len(room.chapters) == 1
+    panel.read_file(b"\xff\xfe not text", "binary.yaml")
+    assert "binary.yaml" in esc_back(panel.file_status.object) and len(room.chapters) == 1
+    # a good file: asked first, then a chapter with the file's titles
+    good = (
+        "nefertiti: 1\ntitle:\n  en: Three players\n  de: Drei Personen\n  zh: 三人\n"
+        "players:\n  - {colour: green}\n  - {colour: red}\n  - {colour: blue}\n"
+        "teaching: |\n  Look at the stalls.\n"
+    )
+    panel.read_file(good.encode(), "zwei.yaml")
+    assert panel.confirm.asking and "Drei Personen" in panel.confirm.text.object
+    panel.confirm.yes.clicks += 1
+    assert room.chapters.current == 2 and room.table.state.n == 3
+    assert "Drei Personen" in teacher.chapter_note.object
+    assert panel.file_status.alert_type == "success"

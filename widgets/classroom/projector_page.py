@@ -36,6 +36,8 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.chapters import CLASS_GAME
+from widgets.classroom.chapters_view import chapter_note_html
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import ProjectorPollView
 from widgets.classroom.projector_links import PROJECTOR_ARG, PROJECTOR_COOKIE, PROJECTOR_PATH
@@ -325,8 +327,11 @@ class ProjectorPage(pn.viewable.Viewer):
             session, fill=True, earlier=False, visible=not self.poll.has_question
         )
         main = pn.Column(self.bar, self.board, styles=MAIN)
+        # the table's chapter, its title and teaching text (chapters_view.py)
+        self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         side = pn.Column(
             pn.Column(self.join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
+            self.chapter_note,
             self.players_box,
             self.poll_box,
             self.table_log,
@@ -375,8 +380,11 @@ class ProjectorPage(pn.viewable.Viewer):
         notes = []
         if room.paused:
             notes.append(f"<b style='color:{ALERT}'>{esc(tr(lang, 'room.projector.paused'))}</b>")
-        if room.title:
-            notes.append(esc(tr(lang, "room.staged", title=room.title)))
+        if room.chapters.current != CLASS_GAME:
+            title = room.chapters.shown.title_in(lang)
+            notes.append(esc(tr(lang, "room.staged", title=title)))
+        self.chapter_note.object = chapter_note_html(room, lang, font_px=17, open_up_to=600)
+        self.chapter_note.visible = bool(self.chapter_note.object)
         self.status.object = (
             f"<div style='font-size:18px;margin:8px 10px' data-step='{room.table.step}'>"
             + " · ".join(notes)

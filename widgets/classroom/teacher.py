@@ -11,13 +11,13 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.chapters_view import ChapterPanel, chapter_note_html
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
 from widgets.classroom.projector_links import ProjectorLinks
 from widgets.classroom.room import (
     Refusal,
     Room,
     Rooms,
-    scenario_names,
 )
 from widgets.classroom.room_work import off_loop
 from widgets.classroom.table import (
@@ -206,9 +206,9 @@ class TeacherPage(pn.viewable.Viewer):
             color="danger", width=110, css_classes=["room-remove"]
         )
         self.remove_button.on_click(self._on_remove)
-        self._stage_select = pn.widgets.Select(width=190, css_classes=["room-stage-what"])
-        self._stage = pn.widgets.Button(color="primary", width=150, css_classes=["room-stage"])
-        self._stage.on_click(self._on_stage)
+        # the chapters: staging, switching, files, bringing everyone back (chapters_view.py)
+        self.chapters = ChapterPanel(room, key, session, lang=self.lang)
+        self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self.pause_button = pn.widgets.Button(width=160, css_classes=["room-pause"])
         self.pause_button.on_click(self._on_pause)
         self.lock_button = pn.widgets.Button(width=160, css_classes=["room-lock"])
@@ -218,7 +218,6 @@ class TeacherPage(pn.viewable.Viewer):
         self.close_button = pn.widgets.Button(width=160, css_classes=["room-close"])
         self.close_button.on_click(self._on_close_room)
         self._seats_title = HTML("")
-        self._stage_title = HTML("")
         self._error = pn.pane.Alert("", alert_type="warning", visible=False)
         self._updating = False
         self.decision_box = pn.Column(
@@ -238,9 +237,13 @@ class TeacherPage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(5, 5),
         )
+        chapters_card = pn.Column(
+            self.chapters,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+        )
         lead_card = pn.Column(
-            self._stage_title,
-            pn.Row(self._stage_select, self._stage),
             # wraps: the buttons are wider than the side column at 1024 px (the last was cut)
             pn.FlexBox(
                 self.pause_button,
@@ -277,7 +280,7 @@ class TeacherPage(pn.viewable.Viewer):
         )
         # the projector view: in a new window here, or a read-only link for another computer
         self.projector_links = ProjectorLinks(room, key, base=self.link.base, lang=self.lang)
-        main = pn.Column(self.bar, self.board, styles=MAIN)
+        main = pn.Column(self.chapter_note, self.bar, self.board, styles=MAIN)
         # every player's board and the table's log
         self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(
@@ -291,6 +294,7 @@ class TeacherPage(pn.viewable.Viewer):
             self.decision_box,
             self.players,
             people_card,
+            chapters_card,
             lead_card,
             self.table_log,
             styles=SIDE,
@@ -383,22 +387,12 @@ class TeacherPage(pn.viewable.Viewer):
                 else (people[0].id if people else None),
                 name=tr(lang, "room.people", n=len(people)),
             )
-            stage_options = {tr(lang, "room.new_game"): "new"}
-            stage_options.update({name: name for name in scenario_names()})
-            self._stage_select.param.update(
-                options=stage_options,
-                value=self._stage_select.value or "new",
-                name=tr(lang, "room.stage"),
-            )
         finally:
             self._updating = False
         self.remove_button.param.update(name=tr(lang, "room.remove"), disabled=not people)
-        self._stage.name = tr(lang, "room.stage_button")
-        self._stage_title.object = f"<b>{esc(tr(lang, 'room.stage'))}</b>" + (
-            f" <span class='room-staged'>· {esc(tr(lang, 'room.staged', title=room.title))}</span>"
-            if room.title
-            else ""
-        )
+        self.chapters.refresh(lang)
+        self.chapter_note.object = chapter_note_html(room, lang)
+        self.chapter_note.visible = bool(self.chapter_note.object)
         self.pause_button.param.update(
             name=tr(lang, "room.resume" if room.paused else "room.pause"),
             button_type="warning" if room.paused else "default",
@@ -462,11 +456,6 @@ class TeacherPage(pn.viewable.Viewer):
         room, key, who = self.room, self.key, self.remove_select.value
         if who is not None:
             self.session.through_room(lambda: room.remove(key, who))
-
-    @guarded
-    def _on_stage(self, *_):
-        room, key, name = self.room, self.key, self._stage_select.value
-        self.session.through_room(lambda: room.stage(key, name))
 
     @guarded
     def _on_pause(self, *_):
