@@ -59,10 +59,14 @@ def chapter_note_html(room: Room, lang: str, font_px: int = 15, open_up_to: int 
     if not teaching:
         return f"{box}{head}</div>"
     opened = " open" if len(teaching) <= open_up_to else ""
+    # a file's lines are wrapped for its editor: one paragraph per blank line, as the page wraps
+    paragraphs = "<br>".join(
+        esc(" ".join(part.split())) for part in re.split(r"\n\s*\n", teaching) if part.strip()
+    )
     return (
         f"{box}<details{opened}><summary style='cursor:pointer'>{head}</summary>"
-        f"<div class='room-chapter-teaching' style='white-space:pre-line;margin-top:2px'>"
-        f"{esc(teaching)}</div></details></div>"
+        f"<div class='room-chapter-teaching' style='margin-top:2px'>{paragraphs}</div>"
+        "</details></div>"
     )
 
 

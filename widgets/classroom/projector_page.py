@@ -36,7 +36,6 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
-from widgets.classroom.chapters import CLASS_GAME
 from widgets.classroom.chapters_view import chapter_note_html
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import ProjectorPollView
@@ -218,7 +217,8 @@ class ProjectorPage(pn.viewable.Viewer):
     ``poll`` (the class question, :class:`ProjectorPollView`) in ``poll_box`` (shown while there
     is a question), ``players`` (every player's board, a compact strip, in ``players_box``) and
     ``table_log`` (the table's log), both hidden while there is a question, and ``status``
-    (paused, the staged position). Turned away: ``message``."""
+    (paused), ``chapter_note`` (the table's chapter: its title and teaching text). Turned
+    away: ``message``."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -380,9 +380,7 @@ class ProjectorPage(pn.viewable.Viewer):
         notes = []
         if room.paused:
             notes.append(f"<b style='color:{ALERT}'>{esc(tr(lang, 'room.projector.paused'))}</b>")
-        if room.chapters.current != CLASS_GAME:
-            title = room.chapters.shown.title_in(lang)
-            notes.append(esc(tr(lang, "room.staged", title=title)))
+        # the table's chapter: its title and teaching text beside the join card
         self.chapter_note.object = chapter_note_html(room, lang, font_px=17, open_up_to=600)
         self.chapter_note.visible = bool(self.chapter_note.object)
         self.status.object = (
