@@ -438,3 +438,69 @@ def test_a_bad_file_is_said_with_its_line_and_a_good_one_becomes_a_chapter():
     assert room.chapters.current == 2 and room.table.state.n == 3
     assert "Drei Personen" in teacher.chapter_note.object
     assert panel.file_status.alert_type == "success"
+
+
+def test_a_game_saved_from_the_sandbox_becomes_a_chapter_with_every_branch():
+    """The Sandbox's Save file (its whole game record: every branch, where it was) uploaded by
+    the teacher: the chapter's game is that game, branches and step."""
+    from widgets.classroom.teacher import TeacherPage
+    from widgets.game.session import GameSession
+
+    sandbox = GameSession()
+    for _ in range(3):
+        sandbox.play(sandbox.state.legal_options()[0])
+    sandbox.undo()
+    sandbox.play(sandbox.state.legal_options()[-1])
+    saved = sandbox.whole_record()
+    assert saved.branches and len(saved.branches) == 2
+    rooms = Rooms()
+    teacher = TeacherPage(rooms, lang="zh")
+    assert teacher.open_room()
+    room, panel = teacher.room, teacher.chapters
+    panel.read_file(saved.dumps().encode(), "my-game.yaml")
+    assert panel.confirm.asking
+    panel.confirm.yes.clicks += 1
+    table = room.table
+    assert room.chapters.current == 2 and len(table.branches) == 2
+    assert (table.branch, table.step) == (sandbox.history.branch, sandbox.history.step)
+    assert room.chapters.shown.title_in("zh") == tr(
+        "zh", "chapters.upload_title", name="my-game.yaml"
+    )
+
+
+def test_the_teachers_own_latest_sandbox_game_becomes_a_chapter(tmp_path, monkeypatch):
+    """The button reads the game this browser saved last in the Sandbox (the store, by the
+    browser id's hash, as the Sandbox keeps it); a browser without one is told so."""
+    from widgets.classroom.teacher import TeacherPage
+    from widgets.game.session import GameSession
+    from widgets.server import store as S
+
+    monkeypatch.setattr(S, "_store", Store(f"sqlite:///{tmp_path / 'games.sqlite3'}"))
+    store = S.get_store()
+    browser, other = S.new_token(), S.new_token()
+    sandbox = GameSession()
+    sandbox.play(sandbox.state.legal_options()[0])
+    sandbox.play(sandbox.state.legal_options()[0])
+    store.save(S.new_token(), S.owner_of(browser), sandbox.whole_record().dumps(), step=2)
+    rooms = Rooms()
+    teacher = TeacherPage(rooms, lang="de", browser=browser)
+    assert teacher.open_room()
+    panel, room = teacher.chapters, teacher.room
+    assert panel.sandbox_button.visible
+    assert panel.sandbox_button.name == tr("de", "chapters.sandbox")
+    panel.sandbox_button.clicks += 1
+    assert tr("de", "chapters.sandbox_title") in panel.confirm.text.object
+    panel.confirm.yes.clicks += 1
+    assert room.chapters.current == 2 and room.table.step == 2
+    assert room.table.steps() == sandbox.history.steps()
+    # another browser has none: said, nothing changes
+    stranger = TeacherPage(rooms, lang="en", browser=other)
+    assert stranger.open_room()
+    stranger.chapters.sandbox_button.clicks += 1
+    assert not stranger.chapters.confirm.asking
+    assert tr("en", "chapters.no_sandbox") in esc_back(stranger.chapters.file_status.object)
+    assert len(stranger.room.chapters) == 1
+    # no browser id (not served, a notebook): no such button
+    plain = TeacherPage(rooms)
+    assert plain.open_room() and not plain.chapters.sandbox_button.visible
+    store.close()

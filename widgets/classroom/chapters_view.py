@@ -29,10 +29,12 @@ from widgets.classroom.chapters import (
     titles_of,
 )
 from widgets.classroom.room import Room
-from widgets.game.common import HTML, esc, guarded, on_page
+from widgets.game.common import HTML, esc, guarded, off_the_loop, on_page
 from widgets.game.session import served_document
 from widgets.theme import HEADING, INK, LABEL, PAPER_WARM, RULE_LINE
 
+#: The name a teacher's own Sandbox game is read under (never shown: its title is the catalog's).
+SANDBOX_NAME = "sandbox-game.yaml"
 #: A teaching text longer than this starts folded (its title stays in view).
 OPEN_UP_TO = 180
 
@@ -124,6 +126,24 @@ def bad_file_text(lang: str, name: str, error: str) -> str:
     return tr(lang, "chapters.bad_file", name=name, problem=rest)
 
 
+def sandbox_game(browser: str):
+    """What reads the teacher's own latest Sandbox game (this browser's, by its id's hash, as the
+    Sandbox keeps them: ``widgets.sandbox.autosave``) from the store, or None for a browser
+    without an id. The reader may wait for the database: it is called off the event loop."""
+    from widgets.server.store import valid_token
+
+    if not valid_token(browser):
+        return None
+
+    def latest():
+        from widgets.server.store import get_store, owner_of
+
+        store = get_store()
+        return store.latest(owner_of(browser)) if store is not None else None
+
+    return latest
+
+
 def upload_parts(upload) -> tuple:
     """A read upload as a chapter: (its game, titles by language, teaching texts by language).
     A position starts at its position; a game record (a Sandbox's saved game) keeps every
@@ -131,6 +151,8 @@ def upload_parts(upload) -> tuple:
     from nefertiti_core.files.history import History
 
     if upload.record is not None:
+        if upload.name == SANDBOX_NAME:
+            return upload.history, titles_of("chapters.sandbox_title"), {}
         return upload.history, titles_of("chapters.upload_title", name=upload.name), {}
     scenario = upload.scenario
     scenario.state.log = []
@@ -149,8 +171,11 @@ class ChapterPanel(pn.viewable.Viewer):
     ``stage_button``, ``from_table_button``, ``file_input`` and ``file_status``,
     ``back_button``, and ``confirm`` (:class:`Confirm`)."""
 
-    def __init__(self, room: Room, key: str, session, lang: str = "en"):
+    def __init__(self, room: Room, key: str, session, lang: str = "en", saved_game=None):
+        """``saved_game``: reads the teacher's latest Sandbox game from the store (off the event
+        loop; :func:`sandbox_game`), or None: no such button."""
         self.room, self.key, self.session = room, key, session
+        self.saved_game = saved_game
         self.lang = lang if lang in LANGUAGES else "en"
         self._updating = False
         self._upload_token = 0
@@ -166,6 +191,9 @@ class ChapterPanel(pn.viewable.Viewer):
             color="primary", width=150, css_classes=["room-stage"]
         )
         self.from_table_button = pn.widgets.Button(width=300, css_classes=["room-chapter-new"])
+        self.sandbox_button = pn.widgets.Button(
+            width=300, css_classes=["room-chapter-sandbox"], visible=saved_game is not None
+        )
         self.file_label = HTML("", margin=(4, 10, 0, 10))
         self.file_input = pn.widgets.FileInput(
             accept=".yaml,.yml,.txt", multiple=False, css_classes=["room-chapter-file"]
@@ -181,6 +209,7 @@ class ChapterPanel(pn.viewable.Viewer):
         self.remove_button.on_click(self._on_remove)
         self.stage_button.on_click(self._on_stage)
         self.from_table_button.on_click(self._on_from_table)
+        self.sandbox_button.on_click(self._on_sandbox)
         self.back_button.on_click(self._on_back)
         self.file_input.param.watch(self._on_file, "value")
         self._layout = pn.Column(
@@ -189,6 +218,7 @@ class ChapterPanel(pn.viewable.Viewer):
             pn.FlexBox(self.chapter_select, self.show_button, self.remove_button, flex_wrap="wrap"),
             pn.FlexBox(self.stage_select, self.stage_button, flex_wrap="wrap"),
             self.from_table_button,
+            self.sandbox_button,
             self.file_label,
             self.file_input,
             self.file_status,
@@ -256,6 +286,7 @@ class ChapterPanel(pn.viewable.Viewer):
         self.remove_button.name = tr(lang, "chapters.remove")
         self.stage_button.name = tr(lang, "room.stage_button")
         self.from_table_button.name = tr(lang, "chapters.from_table")
+        self.sandbox_button.name = tr(lang, "chapters.sandbox")
         self.file_label.object = (
             f"<span style='font-size:14px'>{esc(tr(lang, 'chapters.upload'))}</span>"
         )
@@ -339,6 +370,29 @@ class ChapterPanel(pn.viewable.Viewer):
         )
 
     # ------------------------------------------------------------------ a file
+    @guarded
+    def _on_sandbox(self, *_):
+        self.take_sandbox_game()
+
+    def take_sandbox_game(self) -> None:
+        """The teacher's latest Sandbox game as a new chapter (every branch): read from the
+        store off the event loop, then as an uploaded game record (the same checks)."""
+        if self.saved_game is None:
+            return
+        read, lang = self.saved_game, self.lang
+
+        def work():
+            saved = read()
+            return saved.record if saved is not None else None
+
+        def then(record) -> None:
+            if record is None:
+                self._say(tr(lang, "chapters.no_sandbox"), "warning")
+            else:
+                self.read_file(record.encode("utf-8"), SANDBOX_NAME)
+
+        off_the_loop(work, then)
+
     @guarded
     def _on_file(self, *_):
         data = self.file_input.value

@@ -11,7 +11,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
-from widgets.classroom.chapters_view import ChapterPanel, chapter_note_html
+from widgets.classroom.chapters_view import ChapterPanel, chapter_note_html, sandbox_game
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
 from widgets.classroom.projector_links import ProjectorLinks
 from widgets.classroom.room import (
@@ -42,7 +42,7 @@ from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession, served_document
 from widgets.server.addresses import link_base
-from widgets.server.cookies import KEEP_JS, TEACHER, grant, page_secrets
+from widgets.server.cookies import BROWSER, KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
     HEADING,
     INK,
@@ -105,9 +105,12 @@ class TeacherPage(pn.viewable.Viewer):
         host: str = "",
         lang="en",
         client: str = "",
+        browser: str = "",
         **params,
     ):
         self.rooms = rooms
+        #: this browser's id (its HttpOnly cookie): the teacher's own Sandbox games, as chapters
+        self.browser = browser
         #: the address the page was opened from (rooms per address are capped)
         self.client = client
         #: where the learners' devices reach the server (the join link, its QR code, the
@@ -207,7 +210,9 @@ class TeacherPage(pn.viewable.Viewer):
         )
         self.remove_button.on_click(self._on_remove)
         # the chapters: staging, switching, files, bringing everyone back (chapters_view.py)
-        self.chapters = ChapterPanel(room, key, session, lang=self.lang)
+        self.chapters = ChapterPanel(
+            room, key, session, lang=self.lang, saved_game=sandbox_game(self.browser)
+        )
         self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self.pause_button = pn.widgets.Button(width=160, css_classes=["room-pause"])
         self.pause_button.on_click(self._on_pause)
@@ -483,6 +488,7 @@ def teacher_app():
     # the keys this browser's cookie keeps (redeemed once, on the server, for the page's ticket);
     # an old link's key is still taken (and moved into the cookie, out of the address, by the page)
     kept = page_secrets().rooms(TEACHER)
+    browser = page_secrets().id(BROWSER)  # the Sandbox's games of this browser, as chapters
     link_key = page_arg("key", 80)
     host = (pn.state.headers or {}).get("Host", "")[:200]
     context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
@@ -494,7 +500,9 @@ def teacher_app():
         keys = [link_key, kept.get(code, ""), *kept.values()]
         key = next((k for k in keys if k and room is not None and room.is_teacher(k)), "")
         key = key or link_key or kept.get(code, "")
-        return TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
+        return TeacherPage(
+            rooms(), code=code, key=key, host=host, lang=lang, client=client, browser=browser
+        )
 
     # covers itself when the server goes away and reloads when it is back: to this room by the
     # address's code and the browser's teacher cookie (widgets.game.reconnect)
