@@ -9,7 +9,9 @@ own language, compact on the phone. A step in the chapter; back to the class gam
 which is exactly where it was; the position staged again reopens its chapter with its step. A
 bad position file is refused with its line and problem, nothing changed; a good one becomes a
 chapter. The German learner breaks away; "Bring everyone back" ends it and her page says why.
-The server is stopped and started again: the chapters are back, and so is the class game.
+The teacher plays a step in the Sandbox in the same browser. The server is stopped and started
+again: the chapters are back; the teacher's own Sandbox game becomes a chapter; the class game
+is where it was.
 
 Screenshots: tests/browser/artifacts/classroom-chapters (looked at; described in the report).
 """
@@ -22,6 +24,7 @@ import pytest
 from playwright.sync_api import expect
 from support import ARTIFACTS, rows, wait_back, wait_rows
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server, never_on_the_loop
+from test_restart import play_square, token_of, wait_loaded, wait_saved
 
 from nefertiti_core.engine.i18n import tr
 from widgets.classroom.chapters import shipped_scenario
@@ -203,6 +206,14 @@ def test_chapters_keep_the_class_game(klass, server):
     expect(german.locator(".room-error")).to_contain_text(html.unescape(said))
     shot(german, "phone-de-brought-back")
 
+    # the teacher plays in the Sandbox in this browser (autosaved), for a chapter after the restart
+    sandbox = teacher.context.new_page()
+    sandbox.goto(f"{server.base}/tutor", timeout=LOAD_MS)
+    wait_loaded(sandbox)
+    play_square(sandbox)
+    wait_saved(server, token_of(sandbox), [], 1)
+    sandbox.close()
+
     # a restart: the chapters are back, and the class game where it was
     server.stop()
     server.start()
@@ -213,6 +224,12 @@ def test_chapters_keep_the_class_game(klass, server):
         "data-chapter", "3"
     )
     expect(german.locator(".room-chapter-title")).to_have_text("Zu dritt am Tisch")
+    # the teacher's own Sandbox game (this browser's cookie): a chapter with its step
+    teacher.locator(".room-chapter-sandbox button").click()
+    confirm(teacher, tr("en", "chapters.sandbox_title"))
+    expect(teacher.locator(".room-chapter")).to_have_count(4)
+    expect_at(teacher, 1, 4)
+    expect(chinese.locator(".room-chapter-title")).to_have_text(tr("zh", "chapters.sandbox_title"))
     pick = teacher.locator(".room-chapter-pick select")
     pick.select_option(label=CLASS_GAME_LABEL)
     teacher.locator(".room-chapter-show button").click()
