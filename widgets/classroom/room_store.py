@@ -13,7 +13,10 @@ games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise
   read back through ``Polls.from_dict``, every answer checked again by the engine: a value
   that cannot be read is left out with a warning, the room loads without its questions) and
   who may join it (``admission``, schema 4, JSON: locked or closed, the removed learners' names
-  and devices, and the join code when the teacher changed it, with the earlier ones);
+  and devices, and the join code when the teacher changed it, with the earlier ones) and its
+  chapters (``chapters``, schema 5, JSON: ``widgets.classroom.chapters.chapters_text``; the
+  table's record is the current chapter's game, the others' games are in the JSON; a value that
+  cannot be read leaves the room with its table as the class game, said in the log);
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
 
