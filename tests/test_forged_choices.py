@@ -121,7 +121,7 @@ def test_the_teachers_seat_remove_and_stage_menus_refuse_a_forged_value(klass, f
     teacher, _ana, doc = klass
     room = teacher.room
     before = who_sits(room), room.title, room.table.step
-    for css in ("room-seat-0", "room-remove-who", "room-stage-what"):
+    for css in ("room-seat-0", "room-remove-who", "room-stage-what", "room-chapter-pick"):
         menu = widget(teacher, pn.widgets.Select, css)
         value = menu.value
         forge(menu, "value", forged, doc)

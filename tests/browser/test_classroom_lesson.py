@@ -17,6 +17,10 @@ Screenshots: tests/browser/artifacts/classroom-lesson (looked at; described in t
 
 from __future__ import annotations
 
+import csv
+import io
+import re
+
 import pytest
 from playwright.sync_api import expect
 from support import ARTIFACTS, wait_back, wait_rows
@@ -49,6 +53,7 @@ LEARNERS = {
     "Ana": ("green", "en"),
     "Tom": ("red", "en"),
 }
+CLASS_NAME = "7b Nefertiti"
 WHO = "welcome/who-plays-next"  # the first lesson's question: who decides next (Red)
 
 
@@ -96,9 +101,10 @@ class Lesson:
 
     def __init__(self, klass, server):
         self.klass, self.server = klass, server
-        self.teacher = klass.page(LAPTOP, locale="en-GB")
+        self.teacher = klass.page(LAPTOP, locale="en-GB", accept_downloads=True)
         self.projector = None
         self.learners: dict[str, object] = {}
+        self.pins: dict[str, str] = {}
         self.code = ""
 
     def pages(self) -> dict[str, object]:
@@ -111,6 +117,22 @@ class Lesson:
         teacher.locator(".room-open button").click(timeout=LOAD_MS)
         expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
         self.code = teacher.locator(".room-code").inner_text().strip()
+        # the room's record is kept in a class, which outlives the room
+        panel = teacher.locator(".class-panel")
+        teacher.locator(".class-new-name input").fill(CLASS_NAME)
+        teacher.locator(".class-keep button").click()
+        expect(panel.locator(".class-name")).to_have_text(CLASS_NAME)
+
+    def export_record(self, folder) -> list[list[str]]:
+        """The class's per-rule record as the teacher downloads it (CSV), read back."""
+        panel = self.teacher.locator(".class-panel")
+        with self.teacher.expect_download() as download:
+            panel.locator(".class-export-rules").click()
+        path = folder / "record.csv"
+        download.value.save_as(path)
+        raw = path.read_bytes()
+        assert raw.startswith(b"\xef\xbb\xbf"), raw[:10]  # UTF-8 with a BOM (Excel)
+        return list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
 
     def open_projector(self) -> None:
         """The projector link on a computer of its own (no key in its address)."""
@@ -144,6 +166,9 @@ class Lesson:
         page.locator(".room-name-input input").fill(name)
         page.locator(".room-join button").click(timeout=LOAD_MS)
         expect(page.locator(".room-status")).to_contain_text(name, timeout=LOAD_MS)
+        # the PIN that brings them back on another device, shown once
+        self.pins[name] = page.locator(".room-pin-note b").inner_text(timeout=STEP_MS).strip()
+        assert re.fullmatch(r"[0-9]{4}", self.pins[name]), self.pins[name]
         self.learners[name] = page
 
     def seat_everyone(self) -> None:
@@ -168,6 +193,50 @@ class Lesson:
             for each in self.pages().values():
                 expect_step(each, step)
         return step
+
+    def play_on(self, step: int, steps: int) -> int:
+        """``steps`` more steps, whatever the table asks (placements, a closing's choices): the
+        learner whose page says it is their turn takes the first thing their page offers."""
+        for _ in range(steps):
+            deciding = [
+                name
+                for name, page in self.learners.items()
+                if page.locator(".room-your-turn").count()
+            ]
+            assert len(deciding) == 1, deciding
+            page = self.learners[deciding[0]]
+            lang = LEARNERS[deciding[0]][1]
+            place = page.get_by_role("button", name=tr(lang, "panel.decision.place"), exact=True)
+            if place.is_visible():
+                place.click()
+            else:  # a closing's choice, a character's: the first option button
+                page.locator(".room-decision button:visible").first.click()
+            step += 1
+            for each in self.pages().values():
+                expect_step(each, step)
+        return step
+
+    def new_device(self, name: str, step: int) -> None:
+        """``name``'s device is gone: on a laptop (no cookie) the code and name ask for the
+        PIN, which brings the same learner back to the same seat; the old page is told."""
+        colour, lang = LEARNERS[name]
+        old = self.learners[name]
+        laptop = self.klass.page(LAPTOP, locale="de-DE" if lang == "de" else "en-GB")
+        laptop.goto(f"{self.server.base}/join?code={self.code}", timeout=LOAD_MS)
+        laptop.locator(".room-name-input input").fill(name)
+        laptop.locator(".room-join button").click(timeout=LOAD_MS)
+        expect(laptop.locator(".room-rejoin")).to_contain_text(name, timeout=LOAD_MS)
+        laptop.locator(".room-pin-input input").fill(self.pins[name])
+        laptop.locator(".room-pin-go button").click()
+        status = laptop.locator(".room-status")
+        expect(status).to_have_attribute("data-seat", str(COLOURS.index(colour)), timeout=LOAD_MS)
+        expect_step(laptop, step)
+        expect(self.teacher.locator(".room-person")).to_have_count(len(LEARNERS))  # no twin
+        expect(old.locator(".room-moved")).to_be_visible(timeout=STEP_MS)
+        expect(old.get_by_role("button")).to_have_count(0)
+        shot(old, f"{name}-old-device-moved")
+        shot(laptop, f"{name}-new-device")
+        self.learners[name] = laptop
 
     def ask_and_reveal(self) -> None:
         teacher, projector = self.teacher, self.projector
@@ -199,7 +268,7 @@ class Lesson:
         shot(self.learners["王芳"], "laptop-zh-revealed")
 
 
-def test_a_whole_lesson_with_a_projector_and_four_learners(klass, server):
+def test_a_whole_lesson_with_a_projector_and_four_learners(klass, server, tmp_path):
     lesson = Lesson(klass, server)
     lesson.open_room()
     lesson.open_projector()
@@ -231,3 +300,25 @@ def test_a_whole_lesson_with_a_projector_and_four_learners(klass, server):
     for name, page in lesson.pages().items():
         shot(page, f"{name}-after-the-restart")
     expect(lesson.teacher.locator(".room-person")).to_have_count(4)  # nobody joined twice
+
+    # Jürgen's phone dies: he comes back on a laptop with his PIN, and plays on
+    lesson.new_device("Jürgen", step)
+    step = lesson.play_on(step, 4)
+    shot(lesson.teacher, "teacher-second-round")
+
+    # what each learner practised and answered, per rule: the teacher's export
+    rows = lesson.export_record(tmp_path)
+    assert rows[0] == [tr("en", f"class.csv.{c}") for c in
+                       ("learner", "rule", "title", "practised", "right", "wrong")]  # fmt: skip
+    counts = {(row[0], row[1]): [int(v) for v in row[3:]] for row in rows[1:]}
+    assert {name for name, _rule in counts} == set(LEARNERS)
+    for name in LEARNERS:  # each placed a servant in the first round, by some rule of R5
+        practised = {rule: c[0] for (who, rule), c in counts.items() if who == name and c[0]}
+        assert any(rule.startswith("R5.") for rule in practised), (name, practised)
+    # the question tests who decides next: Tom answered wrong, the others right
+    asked = {rule for (name, rule), (_p, right, wrong) in counts.items() if right or wrong}
+    assert asked, counts
+    for rule in asked:
+        assert counts[("Tom", rule)][1:] == [0, 1], (rule, counts[("Tom", rule)])
+        assert counts[("Ana", rule)][1:] == [1, 0], (rule, counts[("Ana", rule)])
+    shot(lesson.teacher, "teacher-record", full_page=True)

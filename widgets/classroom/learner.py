@@ -12,6 +12,7 @@ import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom import rejoin
+from widgets.classroom.chapters_view import chapter_note_html
 from widgets.classroom.marks_layer import MarksLayer
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import LearnerPollCard
@@ -288,7 +289,12 @@ class LearnerPage(pn.viewable.Viewer):
         self.poll_box.visible = polls.current is not None
         self._poll_stop = polls.on_change(self._on_polls)
         self.marks_layer = MarksLayer(self.board, room)  # the teacher's marks (marks_layer.py)
-        main = pn.Column(self.bar, self.board, styles=MAIN)
+        # the table's chapter, its title and teaching text in the learner's language
+        self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        #: what the page last saw of the chapters: a break-away that ends with a change of
+        #: them was the teacher's doing, and the page says so
+        self._chapters_seen = (room.chapters.current, room.chapters.recalls)
+        main = pn.Column(self.chapter_note, self.bar, self.board, styles=MAIN)
         self.storage = StorageNote(room, session, teacher=False)
         # every player's board and the table's log: below "your turn" and the decision
         self.players, self.table_log = TablePlayers(session), TableLog(session)
@@ -352,7 +358,17 @@ class LearnerPage(pn.viewable.Viewer):
             self.room = None
             return
         self.poll_box.visible = self.room.polls.current is not None
+        was_away = self.session.away
         self.session.sync()
+        chapters = self.room.chapters
+        seen, self._chapters_seen = self._chapters_seen, (chapters.current, chapters.recalls)
+        if was_away and not self.session.away and seen != self._chapters_seen:
+            lang = self.session.lang
+            self._error.param.update(
+                object=esc(tr(lang, "chapters.brought_back", title=chapters.shown.title_in(lang))),
+                alert_type="info",
+                visible=True,
+            )
         # the decision panel, if it is to be shown, comes with the version's update (on the
         # next tick, with the bar's words): the room's other pages get the move first
         self.refresh(show_decision=False)
@@ -371,6 +387,8 @@ class LearnerPage(pn.viewable.Viewer):
             f" · {esc(self.room.join_code)}</h2>"
         )
         self._status.object = status_html(session, lang)
+        self.chapter_note.object = chapter_note_html(self.room, lang, font_px=14)
+        self.chapter_note.visible = bool(self.chapter_note.object)
         self._away.name = tr(lang, "room.rejoin" if session.away else "room.break_away")
         self._away.button_type = "success" if session.away else "default"
         self.bar.undo_button.visible = session.away

@@ -36,6 +36,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.chapters_view import chapter_note_html
 from widgets.classroom.marks_layer import MarksLayer
 from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import ProjectorPollView
@@ -217,7 +218,8 @@ class ProjectorPage(pn.viewable.Viewer):
     ``poll`` (the class question, :class:`ProjectorPollView`) in ``poll_box`` (shown while there
     is a question), ``players`` (every player's board, a compact strip, in ``players_box``) and
     ``table_log`` (the table's log), both hidden while there is a question, and ``status``
-    (paused, the staged position). Turned away: ``message``."""
+    (paused), ``chapter_note`` (the table's chapter: its title and teaching text). Turned
+    away: ``message``."""
 
     session = param.ClassSelector(class_=GameSession)
 
@@ -327,8 +329,11 @@ class ProjectorPage(pn.viewable.Viewer):
             session, fill=True, earlier=False, visible=not self.poll.has_question
         )
         main = pn.Column(self.bar, self.board, styles=MAIN)
+        # the table's chapter, its title and teaching text (chapters_view.py)
+        self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         side = pn.Column(
             pn.Column(self.join_card, styles=CARD, sizing_mode="stretch_width", margin=(5, 5)),
+            self.chapter_note,
             self.players_box,
             self.poll_box,
             self.table_log,
@@ -377,8 +382,9 @@ class ProjectorPage(pn.viewable.Viewer):
         notes = []
         if room.paused:
             notes.append(f"<b style='color:{ALERT}'>{esc(tr(lang, 'room.projector.paused'))}</b>")
-        if room.title:
-            notes.append(esc(tr(lang, "room.staged", title=room.title)))
+        # the table's chapter: its title and teaching text beside the join card
+        self.chapter_note.object = chapter_note_html(room, lang, font_px=17, open_up_to=600)
+        self.chapter_note.visible = bool(self.chapter_note.object)
         self.status.object = (
             f"<div style='font-size:18px;margin:8px 10px' data-step='{room.table.step}'>"
             + " · ".join(notes)

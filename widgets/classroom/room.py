@@ -21,8 +21,10 @@ No Panel here: a :class:`Room` is plain Python that the pages (``teacher.py``, `
   make a new one, which turns the old one away): the projector view (``projector_page.py``)
   shows the table and the class question, never a name, to whoever holds it or the teacher's
   key (:meth:`Room.projector_pass`);
-* pause / resume, removal, staging a position (a scenario of ``nefertiti_core/scenarios`` by
-  name: never a path), and expiry;
+* pause / resume, removal, and expiry;
+* its **chapters** (``chapters.py``): chapter 1 the class game, each staged position (a scenario
+  of ``nefertiti_core/scenarios`` by name: never a path; the table's position; an uploaded file)
+  another; the table shows one of them, the others keep their games;
 * the class questions (``Room.polls``, :class:`~widgets.classroom.poll.Polls`): kept in step with
   the room in the same change (a learner who joins is in the class record and the current
   question, a removed one out of it, the rules the table's steps name seen by everyone), and
@@ -61,16 +63,19 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from importlib import resources
 
 from nefertiti_core import NefertitiError, new_game
 from nefertiti_core.engine.chance import redealt
-from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.i18n import LANGUAGES
 from nefertiti_core.files.history import History
 from nefertiti_core.teaching.refusal import refusal
 from widgets.classroom import marks as M
 from widgets.classroom import names
+from widgets.classroom.chapters import ChapterRoom, Chapters
+from widgets.classroom.chapters import scenario_names as scenario_names  # the pages' and tests'
 from widgets.classroom.poll import ClassRecord, PollError, Polls
+from widgets.classroom.refusal import Refusal
+from widgets.classroom.refusal import retried as _retried
 
 log = logging.getLogger("widgets.classroom")
 
@@ -101,12 +106,6 @@ TEACHER_PASS = 0
 POLL_TRIES = 20
 
 
-def scenario_names() -> list[str]:
-    """The positions a teacher may stage: the scenario files shipped with the engine, by name."""
-    folder = resources.files("nefertiti_core").joinpath("scenarios")
-    return sorted(e.name[:-5] for e in folder.iterdir() if e.name.endswith(".yaml"))
-
-
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -131,31 +130,6 @@ def normal_code(text) -> str | None:
 
 def valid_token(text) -> bool:
     return isinstance(text, str) and bool(TOKEN_RE.fullmatch(text))
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action was refused: a message id of the classroom catalog and its values."""
-
-    key: str
-    params: dict = field(default_factory=dict)
-    text_en: str = ""  # an engine message, already worded (English)
-    text_by_lang: dict = field(default_factory=dict)
-
-    def text(self, lang: str = "en") -> str:
-        if self.text_by_lang.get(lang):
-            return self.text_by_lang[lang]
-        if self.key:
-            lang = lang if lang in LANGUAGES else "en"
-            params = {
-                k: tr(lang, f"colour.{v}") if k.startswith("colour") else v
-                for k, v in self.params.items()
-            }
-            return tr(lang, self.key, **params)
-        return self.text_en
-
-    def __str__(self) -> str:
-        return self.text("en")
 
 
 def clean_name(name) -> tuple[str | None, Refusal | None]:
@@ -200,25 +174,10 @@ class Storage:
             self.unsaved_since = time.monotonic()
 
 
-def _retried(method):
-    """A change that is the actor's wish whatever the table shows (a join, a seat, a pause...):
-    when another process overtook it (``room.refuse.stale``; the room has been re-read), it is
-    made again on the room as it is now (a few times at most), instead of refused."""
-
-    def again(self, *args, **kwargs):
-        for _ in range(4):
-            result = method(self, *args, **kwargs)
-            why = result[2] if isinstance(result, tuple) else result
-            if why is None or why.key != "room.refuse.stale":
-                return result
-        return result
-
-    again.__name__, again.__doc__ = method.__name__, method.__doc__
-    return again
-
-
-class Room:
-    """One class's table (see the module's doc). Thread-safe: every change holds ``lock``."""
+class Room(ChapterRoom):
+    """One class's table (see the module's doc). Thread-safe: every change holds ``lock``.
+    Its chapters (staging, switching, removing, bringing everyone back) are
+    :class:`~widgets.classroom.chapters.ChapterRoom`'s."""
 
     #: ``hook(room, what, steps)`` after each change made in this process (not one read back
     #: from another), the lock held, before the listeners hear it; ``steps``: the table events
@@ -243,7 +202,9 @@ class Room:
         self.old_codes: list[str] = []
         self.teacher_hash = teacher_hash
         self.table = history if history is not None else History(_start_state())
-        self.title = ""  # the staged position's name (empty for a new game)
+        self.title = ""  # the shipped position's name the table shows ("" for none)
+        #: the positions the class looks at; the table is the current one's game (chapters.py)
+        self.chapters = Chapters()
         self.paused = False
         #: Locked: no one new may join (a learner already in comes back with their own link).
         self.locked = False
@@ -700,39 +661,6 @@ class Room:
                 self.old_codes = [self.join_code, *self.old_codes][:MAX_OLD_CODES]
             self.join_code = code
             return self._changed("people")
-
-    def stage(self, secret, name) -> Refusal | None:
-        """Put a shipped position on the table (by its file's name, without ``.yaml``), or a
-        new game (``"new"``). The learners' private copies are dropped."""
-        from nefertiti_core.files.scenario import ScenarioError, loads_scenario
-
-        with self.lock:
-            why = self._teacher_only(secret)
-            if why:
-                return why
-            if name == "new":
-                state, title = _start_state(), ""
-            else:
-                if not isinstance(name, str) or name not in scenario_names():
-                    shown = str(name)[:40] if isinstance(name, str) else type(name).__name__
-                    return Refusal("room.refuse.no_position", {"name": shown})
-                folder = resources.files("nefertiti_core").joinpath("scenarios")
-                text = folder.joinpath(f"{name}.yaml").read_text(encoding="utf-8")
-                try:
-                    scenario = loads_scenario(text, f"{name}.yaml")
-                except ScenarioError as error:  # a shipped file: a bug, said plainly
-                    return Refusal("", text_en=str(error))
-                state, title = scenario.state, name
-                state.log = []
-            n_before = self.table.state.n
-            self.table = History(state)
-            self.title = title
-            self.private_tables.clear()
-            if state.n < n_before:
-                for person in self.participants.values():
-                    if person.seat is not None and person.seat >= state.n:
-                        person.seat = None
-            return self._changed("table")
 
     # ------------------------------------------------------------------ playing the table
     def play(self, actor, option) -> Refusal | None:

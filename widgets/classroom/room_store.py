@@ -13,7 +13,10 @@ games (SQLite under ``$NEFERTITI_HOME`` by default, any SQLAlchemy URL otherwise
   read back through ``Polls.from_dict``, every answer checked again by the engine: a value
   that cannot be read is left out with a warning, the room loads without its questions) and
   who may join it (``admission``, schema 4, JSON: locked or closed, the removed learners' names
-  and devices, and the join code when the teacher changed it, with the earlier ones) and the
+  and devices, and the join code when the teacher changed it, with the earlier ones), its
+  chapters (``chapters``, schema 5, JSON: ``widgets.classroom.chapters.chapters_text``; the
+  table's record is the current chapter's game, the others' games are in the JSON; a value that
+  cannot be read leaves the room with its table as the class game, said in the log) and the
   teacher's marks on the board (``marks``, schema 6, JSON: ``widgets.classroom.marks``);
 * ``classroom_participants``: per room and participant id, the name, the language, the seat
   and the hash of the browser's token (never the token).
@@ -67,6 +70,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import SQLAlchemyError
 
+from widgets.classroom.chapters import chapters_text, read_chapters
 from widgets.classroom.marks import marks_from_text, marks_text
 from widgets.classroom.poll import Polls
 from widgets.classroom.room import (
@@ -102,6 +106,8 @@ rooms_table = Table(
     # who may join: locked or not, the removed learners' names and devices (JSON; schema 4);
     # who may see the projector view: the projector link's hash and number (no new column)
     Column("admission", Text, nullable=False, default="", server_default=""),
+    # the chapters beside the table's (chapters.chapters_text, JSON; schema 5)
+    Column("chapters", Text, nullable=False, default="", server_default=""),
     # the teacher's marks on the board (marks.py: JSON; schema 6)
     Column("marks", Text, nullable=False, default="", server_default=""),
     Column("created", DateTime(timezone=True), nullable=False),
@@ -193,6 +199,7 @@ class RoomStore:
         self.refreshes = 0  # rooms re-read after another process's change
         self._records: dict[str, str] = {}  # per room: the record text it was last read at
         self._polls_texts: dict[str, str] = {}  # per room: its polls' text, as last read/written
+        self._chapters_texts: dict[str, str] = {}  # per room: its chapters' text, as last read
         with engine.begin() as db:
             if engine.dialect.name == "postgresql":  # processes starting at once take turns
                 db.execute(select(text(f"pg_advisory_xact_lock({_OPEN_LOCK})")))
@@ -283,6 +290,7 @@ class RoomStore:
             self._retry.pop(room.code, None)
             room.stored_version = expected + 1
             self._records[room.code] = text
+            self._chapters_texts[room.code] = values["chapters"]
             if "polls" in values:
                 self._polls_texts[room.code] = values["polls"]
             return True
@@ -291,6 +299,7 @@ class RoomStore:
         # the database's record says (even when it holds the same game as before the change)
         self._records.pop(room.code, None)
         self._polls_texts.pop(room.code, None)
+        self._chapters_texts.pop(room.code, None)
         self.refresh(room)
         return False
 
@@ -330,6 +339,9 @@ class RoomStore:
                 self._records[room.code] = row.record
             before = _people_of(room)
             room.title, room.paused = row.title, bool(row.paused)
+            if self._chapters_texts.get(room.code) != row.chapters:
+                table_changed = _chapters_into(room, row) or table_changed
+                self._chapters_texts[room.code] = row.chapters
             _admission_into(room, row.admission)
             room.next_id = row.next_id
             room.touched = _seconds(row.touched)
@@ -428,7 +440,9 @@ class RoomStore:
         room.participants = _participants(people, history.state.n)
         room.marks = marks_from_text(row.code, row.marks, history.state.side)
         room.polls = _polls(row.code, row.polls) or Polls()  # its participants in the record
+        _chapters_into(room, row)
         self._records[row.code] = row.record
+        self._chapters_texts[row.code] = row.chapters
         self._polls_texts[row.code] = row.polls
         return room
 
@@ -581,6 +595,19 @@ def _people_of(room: Room) -> tuple:
     return people, room.paused, room.title, room.locked, room.projector_links, room.join_code
 
 
+def _chapters_into(room: Room, row) -> bool:
+    """The stored chapters into ``room`` (its table is the current chapter's game); a value that
+    cannot be read leaves the table as the class game (a warning in the log). Break-aways the
+    teacher ended in another process end here too. True when the table's chapter changed."""
+    chapters, _warning = read_chapters(row.chapters, room.code)
+    before = room.chapters.current
+    if chapters.recalls != room.chapters.recalls or chapters.current != before:
+        room.private_tables.clear()  # a copy of a position the table no longer shows
+    room.chapters = chapters
+    room.title = chapters.shown.name
+    return chapters.current != before
+
+
 def _admission_text(room: Room) -> str:
     """Who may join the room and see its projector view, as stored ("" for an open room that
     removed no one, made no projector link and joins by its own code); a join code the teacher
@@ -647,6 +674,7 @@ def _rows(room: Room) -> tuple[str, dict, list[dict]]:
         paused=room.paused, next_id=room.next_id,
         created=_when(room.created), touched=_when(room.touched), polls=_polls_text(room),
         admission=_admission_text(room), marks=marks_text(room.marks),
+        chapters=chapters_text(room.chapters, room.code),
     )  # fmt: skip
     people = [
         dict(

@@ -11,6 +11,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from widgets.classroom.chapters_view import ChapterPanel, chapter_note_html, sandbox_game
 from widgets.classroom.class_panel import ClassPanel
 from widgets.classroom.marks_layer import MarksLayer, MarkTools
 from widgets.classroom.poll_view import ClassView, TeacherPollPanel
@@ -21,7 +22,6 @@ from widgets.classroom.room import (
     Refusal,
     Room,
     Rooms,
-    scenario_names,
 )
 from widgets.classroom.room_work import off_loop
 from widgets.classroom.table import (
@@ -46,7 +46,7 @@ from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
 from widgets.game.session import GameSession, served_document
 from widgets.server.addresses import link_base
-from widgets.server.cookies import CLASS, KEEP_JS, TEACHER, grant, page_secrets
+from widgets.server.cookies import BROWSER, CLASS, KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
     HEADING,
     INK,
@@ -109,9 +109,12 @@ class TeacherPage(pn.viewable.Viewer):
         host: str = "",
         lang="en",
         client: str = "",
+        browser: str = "",
         **params,
     ):
         self.rooms = rooms
+        #: this browser's id (its HttpOnly cookie): the teacher's own Sandbox games, as chapters
+        self.browser = browser
         #: the address the page was opened from (rooms per address are capped)
         self.client = client
         #: where the learners' devices reach the server (the join link, its QR code, the
@@ -210,9 +213,11 @@ class TeacherPage(pn.viewable.Viewer):
             color="danger", width=110, css_classes=["room-remove"]
         )
         self.remove_button.on_click(self._on_remove)
-        self._stage_select = pn.widgets.Select(width=190, css_classes=["room-stage-what"])
-        self._stage = pn.widgets.Button(color="primary", width=150, css_classes=["room-stage"])
-        self._stage.on_click(self._on_stage)
+        # the chapters: staging, switching, files, bringing everyone back (chapters_view.py)
+        self.chapters = ChapterPanel(
+            room, key, session, lang=self.lang, saved_game=sandbox_game(self.browser)
+        )
+        self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
         self.pause_button = pn.widgets.Button(width=160, css_classes=["room-pause"])
         self.pause_button.on_click(self._on_pause)
         self.lock_button = pn.widgets.Button(width=160, css_classes=["room-lock"])
@@ -222,7 +227,6 @@ class TeacherPage(pn.viewable.Viewer):
         self.close_button = pn.widgets.Button(width=160, css_classes=["room-close"])
         self.close_button.on_click(self._on_close_room)
         self._seats_title = HTML("")
-        self._stage_title = HTML("")
         self._error = pn.pane.Alert("", alert_type="warning", visible=False)
         self._updating = False
         self.decision_box = pn.Column(
@@ -244,9 +248,13 @@ class TeacherPage(pn.viewable.Viewer):
             sizing_mode="stretch_width",
             margin=(5, 5),
         )
+        chapters_card = pn.Column(
+            self.chapters,
+            styles=CARD,
+            sizing_mode="stretch_width",
+            margin=(5, 5),
+        )
         lead_card = pn.Column(
-            self._stage_title,
-            pn.Row(self._stage_select, self._stage),
             # wraps: the buttons are wider than the side column at 1024 px (the last was cut)
             pn.FlexBox(
                 self.pause_button,
@@ -291,7 +299,7 @@ class TeacherPage(pn.viewable.Viewer):
         # the teacher's marks on the board, drawn on every page's board (marks_layer.py)
         self.marks_layer = MarksLayer(self.board, room)
         self.mark_tools = MarkTools(room, key, self.board, session)
-        main = pn.Column(self.bar, self.board, self.mark_tools, styles=MAIN)
+        main = pn.Column(self.chapter_note, self.bar, self.board, self.mark_tools, styles=MAIN)
         # every player's board and the table's log
         self.players, self.table_log = TablePlayers(session), TableLog(session)
         side = pn.Column(
@@ -306,6 +314,7 @@ class TeacherPage(pn.viewable.Viewer):
             self.decision_box,
             self.players,
             people_card,
+            chapters_card,
             lead_card,
             self.table_log,
             styles=SIDE,
@@ -423,22 +432,12 @@ class TeacherPage(pn.viewable.Viewer):
                 else (people[0].id if people else None),
                 name=tr(lang, "room.people", n=len(people)),
             )
-            stage_options = {tr(lang, "room.new_game"): "new"}
-            stage_options.update({name: name for name in scenario_names()})
-            self._stage_select.param.update(
-                options=stage_options,
-                value=self._stage_select.value or "new",
-                name=tr(lang, "room.stage"),
-            )
         finally:
             self._updating = False
         self.remove_button.param.update(name=tr(lang, "room.remove"), disabled=not people)
-        self._stage.name = tr(lang, "room.stage_button")
-        self._stage_title.object = f"<b>{esc(tr(lang, 'room.stage'))}</b>" + (
-            f" <span class='room-staged'>· {esc(tr(lang, 'room.staged', title=room.title))}</span>"
-            if room.title
-            else ""
-        )
+        self.chapters.refresh(lang)
+        self.chapter_note.object = chapter_note_html(room, lang)
+        self.chapter_note.visible = bool(self.chapter_note.object)
         self.pause_button.param.update(
             name=tr(lang, "room.resume" if room.paused else "room.pause"),
             button_type="warning" if room.paused else "default",
@@ -504,11 +503,6 @@ class TeacherPage(pn.viewable.Viewer):
             self.session.through_room(lambda: room.remove(key, who))
 
     @guarded
-    def _on_stage(self, *_):
-        room, key, name = self.room, self.key, self._stage_select.value
-        self.session.through_room(lambda: room.stage(key, name))
-
-    @guarded
     def _on_pause(self, *_):
         room, key, paused = self.room, self.key, not self.room.paused
         self.session.through_room(lambda: room.pause(key, paused))
@@ -534,6 +528,7 @@ def teacher_app():
     # the keys this browser's cookie keeps (redeemed once, on the server, for the page's ticket);
     # an old link's key is still taken (and moved into the cookie, out of the address, by the page)
     kept = page_secrets().rooms(TEACHER)
+    browser = page_secrets().id(BROWSER)  # the Sandbox's games of this browser, as chapters
     link_key = page_arg("key", 80)
     host = (pn.state.headers or {}).get("Host", "")[:200]
     context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
@@ -545,7 +540,9 @@ def teacher_app():
         keys = [link_key, kept.get(code, ""), *kept.values()]
         key = next((k for k in keys if k and room is not None and room.is_teacher(k)), "")
         key = key or link_key or kept.get(code, "")
-        return TeacherPage(rooms(), code=code, key=key, host=host, lang=lang, client=client)
+        return TeacherPage(
+            rooms(), code=code, key=key, host=host, lang=lang, client=client, browser=browser
+        )
 
     # covers itself when the server goes away and reloads when it is back: to this room by the
     # address's code and the browser's teacher cookie (widgets.game.reconnect)

@@ -219,6 +219,13 @@ def _add_columns(db: Connection, table: str, columns: dict[str, str]) -> None:
             db.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {kind} NOT NULL DEFAULT ''"))
 
 
+def _v5_room_chapters(db: Connection) -> None:
+    """Schema 5: a classroom room keeps its chapters (``classroom_rooms.chapters``: JSON text,
+    the positions staged beside the class game with their games, ``''`` for the class game
+    alone; widgets/classroom/chapters.py)."""
+    _add_columns(db, "classroom_rooms", {"chapters": "TEXT"})
+
+
 def _v6_room_marks(db: Connection) -> None:
     """Schema 6: a classroom room keeps the teacher's marks on its board
     (``classroom_rooms.marks``: JSON text, ``''`` for none; widgets/classroom/marks.py)."""
@@ -261,6 +268,7 @@ MIGRATIONS: dict[int, list[Callable[[Connection], None]]] = {
     2: [_v2_revision],
     3: [_v3_room_polls],
     4: [_v4_room_admission],
+    5: [_v5_room_chapters],
     6: [_v6_room_marks],
     7: [_v7_rejoin],
     8: [_v8_classes],
