@@ -476,10 +476,11 @@ def test_docs_security_names_only_limits_that_exist():
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))
     assert len(names) >= 14
-    from widgets.classroom import room
+    from widgets.classroom import classes, room
     from widgets.server import cookies
 
-    missing = [n for n in names if not any(hasattr(m, n) for m in (limits, S, room, cookies))]
+    modules = (limits, S, room, cookies, classes)
+    missing = [n for n in names if not any(hasattr(m, n) for m in modules)]
     assert not missing, missing
     assert "(`MAX_ROOMS_PER_CLIENT`)" in text and "up to 3 rooms" in text
     assert room.MAX_ROOMS_PER_CLIENT == 3
