@@ -9,7 +9,9 @@ Some roles share a value today; each keeps its own name so that one can change w
 from __future__ import annotations
 
 # Players: the four seats' servants and seals, by the seat's colour name; a seat without one.
-PLAYER_COLOURS = {"green": "#2e8b57", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
+# Green leans to blue-green: told from Red under protanopia and deuteranopia (CIELAB distance
+# about 18 and 38, Machado 2009), white on it is 5:1 (tests/browser/test_colour_vision.py).
+PLAYER_COLOURS = {"green": "#1f7a5c", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
 NO_PLAYER = "#888"  # the dot, bar or banner of a seat whose colour is unknown
 NO_PLAYER_TEXT = "#333"  # a learner's name in the classroom when their seat has no colour
 NO_PLAYER_STRIPE = "#c9b98f"  # a timeline step no seat took
