@@ -133,3 +133,23 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
         desk.close()
         visitor.close()
     assert not errors, f"JavaScript errors in the pages: {errors}"
+
+
+def test_the_axe_check_fails_on_an_unnamed_drop_down_and_faint_text(chromium):
+    """The check can fail: a page with a drop-down without a name (critical) and grey text at
+    3.5:1 (serious) is refused, and the message names each rule and its element."""
+    page = chromium.new_page()
+    try:
+        page.set_content(
+            '<html lang="en"><body><main><h1>Test</h1>'
+            '<select id="what"><option>one</option></select>'
+            '<p style="color: rgb(136, 136, 136); background: white">faint</p>'
+            "</main></body></html>"
+        )
+        with pytest.raises(AssertionError) as refused:
+            check(page, "a bad page")
+        message = str(refused.value)
+        assert "select-name (critical)" in message and "#what" in message, message
+        assert "color-contrast (serious)" in message, message
+    finally:
+        page.close()
