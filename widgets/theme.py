@@ -9,7 +9,9 @@ Some roles share a value today; each keeps its own name so that one can change w
 from __future__ import annotations
 
 # Players: the four seats' servants and seals, by the seat's colour name; a seat without one.
-PLAYER_COLOURS = {"green": "#2e8b57", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
+# Green leans to blue-green: told from Red under protanopia and deuteranopia (CIELAB distance
+# about 18 and 38, Machado 2009), white on it is 5:1 (tests/browser/test_colour_vision.py).
+PLAYER_COLOURS = {"green": "#1f7a5c", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
 NO_PLAYER = "#888"  # the dot, bar or banner of a seat whose colour is unknown
 NO_PLAYER_TEXT = "#333"  # a learner's name in the classroom when their seat has no colour
 NO_PLAYER_STRIPE = "#c9b98f"  # a timeline step no seat took
@@ -35,18 +37,20 @@ STEP_DETAIL = "#4d4432"  # what a timeline step changed
 HEADING = "#5a4220"  # page and panel headings
 INK_MUTED = "#6b4f2a"  # notes and labels: the bot's status, a hint's value, a rule's link
 LABEL = "#6b5b3a"  # small captions over a figure: the projector's "Last", the room code's
-CARD_LABEL = "#8a6a2a"  # the caption over the projector's card
+CARD_LABEL = "#7a5c22"  # the caption over the projector's card
 ACCENT = "#8a5a00"  # the decider's mark, a bot, what is still awaited, a rule's mark
 
-# Grey text, darkest first.
+# Grey text, darkest first. Every text colour here is at least 4.5:1 against the pages' and
+# panels' backgrounds (PAGE_BACKGROUND, PAPER, PAPER_WARM; WCAG 2.2 AA for normal text;
+# tests/test_theme_contrast.py), the faintest too: "faint" is a role, not a licence to be unread.
 EXPLANATION = "#2b2b2b"  # the reason under a verdict, a poll's "why"
 TEXT_STRONG = "#333"  # a character pile that still has cards
 TABLE_NOTE = "#444"  # the note under a stall table
 TEXT_NOTE = "#555"  # notes, captions, a row's label
 TEXT_HINT = "#666"  # counts and small hints
-TEXT_NONE = "#777"  # "none", "nobody yet", a pile's size
-TEXT_FAINT = "#888"  # times, step numbers, footnotes
-TEXT_OFF = "#999"  # an empty pile, a question not asked yet
+TEXT_NONE = "#5e5e5e"  # "none", "nobody yet", a pile's size
+TEXT_FAINT = "#636363"  # times, step numbers, footnotes
+TEXT_OFF = "#6b6b6b"  # an empty pile, a question not asked yet
 ON_COLOUR = "#fff"  # text and rings on a coloured tag or dot
 
 # Backgrounds.
@@ -94,9 +98,10 @@ YOUR_TURN = "#1e6b2a"  # a learner's "your turn"
 # Tags and bars: white text on a colour.
 TURN_TAG = "#6b5b3a"  # whose turn it is, a log entry's rule
 FORCED_TAG = "#5a6b2a"  # a step that had only one option
-POLL_BAR = "#4e7ab5"  # a poll answer's bar (a right one is VERDICT_COLOURS["right"])
+POLL_BAR = "#44699f"  # a poll answer's bar (a right one is VERDICT_COLOURS["right"])
 
-# The board.
+# The board. The players' colours, the outlines and the servants' letters are at least 3:1
+# against the board and its squares (WCAG 1.4.11 non-text contrast; tests/test_theme_contrast.py).
 BOARD_BACKGROUND = "#efe3c2"
 #: A stall's area: open, closed, or dead (can no longer close).
 REGION_FILL = {"open": "#f6ead0", "closed": "#d8d2c4", "dead": "#b9b2a6"}
@@ -104,8 +109,8 @@ REGION_LINE = "#a0895a"  # a stall's outline
 EMPTY_FILL = "#fffaf0"  # an empty square
 CLOSED_SQUARE = "#cfc8b8"  # a square of a closed market
 SQUARE_LINE = "#8a7a5a"  # a square's outline, the tooltip's border
-PLAYABLE_LINE = "#4a7a2a"  # a square the decider may take
-CLOSING_LINE = "#e07b00"  # a square that would close its market now (a hint)
+PLAYABLE_LINE = "#4a7a2a"  # a square the decider may take (solid)
+CLOSING_LINE = "#a85800"  # a square that would close its market now (a hint; dashed)
 CARD_LINE = "#5a4a2a"  # a gift card's outline
 SEAL_FILL = "#b8860b"  # a market's seal...
 SEAL_LINE = "#5a3a00"  # ...and its outline

@@ -1,5 +1,6 @@
 """A tutorial in the real client: JupyterLab opens the Abou Simbel notebook, runs it, and the
-learner answers its "click the square that closes the market" exercise on the board."""
+learner answers its "click the square that closes the market" exercise on the board; the
+lesson's outputs pass axe-core (no serious or critical violation)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import shutil
 import time
 from pathlib import Path
 
+from axe import check
 from playwright.sync_api import sync_playwright
 from support import ARTIFACTS, launch
 from test_jupyterlab import open_and_run_all, start_jupyterlab
@@ -61,4 +63,7 @@ def test_a_tutorial_exercise_answered_by_clicking_the_board(tmp_path):
         page.screenshot(path=str(ARTIFACTS / "tutorial-exercise.png"))
         text = feedback.inner_text()
         assert headline in text and "R3.5" in text, text
+        # the lesson's outputs (not JupyterLab's own interface) pass axe-core: no serious or
+        # critical violation (test_accessibility.py checks the served pages)
+        check(page, "the lesson's outputs in JupyterLab", include=".jp-OutputArea-output")
         browser.close()

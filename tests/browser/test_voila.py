@@ -2,7 +2,8 @@
 
 One Voilà serves ``tutorials/`` (it runs a notebook per page and saves nothing); Chromium opens the
 Abou Simbel lesson. The learner answers its first exercise wrong, then right, and sees the engine's
-verdicts; a click on a lesson board places a servant there. No code of the notebook is shown.
+verdicts; a click on a lesson board places a servant there. No code of the notebook is shown,
+and axe-core finds no serious or critical violation on the page.
 
 Voilà cannot load Panel's JupyterLab extension, so Panel talks to the kernel over ipywidgets'
 comms there (``widgets.server.patches.use_ipywidgets_comms_in_voila``, which needs jupyter_bokeh).
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from axe import check
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
@@ -107,6 +109,13 @@ def test_voila_shows_the_lesson_without_its_code(lesson):
     assert page.locator(".jp-CodeCell").count() > 0
     shown = page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor, .cm-editor")
     assert shown.count() == 0
+
+
+def test_voila_lesson_passes_axe(lesson):
+    """No serious or critical axe-core violation on the lesson's page (test_accessibility.py
+    checks the served pages)."""
+    page, _ = lesson
+    check(page, "the Voilà lesson")
 
 
 def test_voila_exercise_answered_wrong_then_right(lesson):

@@ -46,6 +46,7 @@ from widgets.theme import (
     INK,
     INK_DARK,
     NO_PLAYER_SEAL,
+    ON_COLOUR,
     PAPER,
     PLAYABLE_LINE,
     PLAYER_COLOURS,
@@ -145,7 +146,7 @@ for (const view of views) {
         if (i < 0) return;
         press.saved = [copy(servants), copy(legal)];
         const drawn = copy(servants);
-        for (const key of ["x", "y", "colour", "who"]) {
+        for (const key of ["x", "y", "colour", "who", "letter"]) {
             const column = Array.from(col(servants, key));
             column.push(col(legal, key)[i]);
             put(drawn, key, column);
@@ -153,7 +154,7 @@ for (const view of views) {
         servants.setv({data: drawn}, {sync: false});
         press.drawn = servants.data;
         const none = copy(legal);
-        for (const key of ["x", "y", "colour", "who"]) put(none, key, []);
+        for (const key of ["x", "y", "colour", "who", "letter"]) put(none, key, []);
         legal.setv({data: none}, {sync: false});
     });
 }
@@ -223,9 +224,16 @@ FONT_BASE_WIDTH = 860
 FONT_SCALE = (0.8, 1.6)
 LAST_LINE_WIDTH = 4  # the outline of the last step's square or market
 
-LEGAL_COLUMNS = ("x", "y", "colour", "who")
+LEGAL_COLUMNS = ("x", "y", "colour", "who", "letter")
 HINT_FONT_PX = 10  # the status lines under each market
 SERVANT_RADIUS = 0.34  # covers the square's label
+#: A servant's letter (its player's initial, ``colour.mark.*``), in board units: colour is never
+#: the only sign of whose it is (WCAG 1.4.1; tests/browser/test_colour_vision.py).
+SERVANT_LETTER = 0.42
+#: The outlines of the squares a placement may take (solid) and of those that would close their
+#: market (dashed, and thicker): they differ in pattern as well as in hue.
+PLAYABLE_DASH = "solid"
+CLOSING_DASH = [6, 3]
 
 
 def _wide(char: str) -> bool:
@@ -383,7 +391,7 @@ class Board(pn.viewable.Viewer):
         # each square's note under the pointer (HOVER_JS); not drawn itself
         self._tips = ColumnDataSource(name="board-tips", data=dict(x=[], y=[], tip=[]))
         self._servants = ColumnDataSource(
-            name="board-servants", data=dict(x=[], y=[], colour=[], who=[])
+            name="board-servants", data=dict(x=[], y=[], colour=[], who=[], letter=[])
         )
         self._cards = ColumnDataSource(
             name="board-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
@@ -526,9 +534,9 @@ class Board(pn.viewable.Viewer):
         )
         self._title_glyph = fig.renderers[-1].glyph
         # --- the overlay layer: what a placement changes
-        for source, colour, width in (
-            (self._playable, PLAYABLE_LINE, 2),
-            (self._closing, CLOSING_LINE, 3),
+        for source, colour, width, dash in (
+            (self._playable, PLAYABLE_LINE, 2, PLAYABLE_DASH),
+            (self._closing, CLOSING_LINE, 3, CLOSING_DASH),
         ):
             fig.rect(
                 "x",
@@ -539,6 +547,7 @@ class Board(pn.viewable.Viewer):
                 fill_color=None,
                 line_color=colour,
                 line_width=width,
+                line_dash=dash,
                 level="overlay",
             )
         fig.rect(
@@ -561,6 +570,22 @@ class Board(pn.viewable.Viewer):
             fill_color="colour",
             line_color="white",
             level="overlay",
+        )
+        fig.text(
+            "x",
+            "y",
+            text="letter",
+            source=self._servants,
+            text_color=ON_COLOUR,
+            text_font_style="bold",
+            text_align="center",
+            text_baseline="middle",
+            text_font=value(FONT_STACK),
+            level="overlay",
+        )
+        self._servant_letters = fig.renderers[-1].glyph
+        self._servant_letters.text_font_size = (
+            f"{max(8, round(SERVANT_LETTER * self._pixels_per_unit()))}px"
         )
         fig.text(
             "x",
@@ -701,7 +726,8 @@ class Board(pn.viewable.Viewer):
             "closing": dict(x=[], y=[]),
         }
         tips: dict[str, list] = dict(x=[], y=[], tip=[])
-        servants = dict(x=[], y=[], colour=[], who=[])
+        servants = dict(x=[], y=[], colour=[], who=[], letter=[])
+        marks = {colour: tr(lang, f"colour.mark.{colour}") for colour in PLAYER_COLOURS}
         drawn_legal: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
         for cell in self.cells:
             m = cell.market
@@ -731,11 +757,13 @@ class Board(pn.viewable.Viewer):
                 drawn_legal["y"].append(cell.y)
                 drawn_legal["colour"].append(PLAYER_COLOURS[decider_colour])
                 drawn_legal["who"].append(decider_colour)
+                drawn_legal["letter"].append(marks[decider_colour])
             if owner >= 0:
                 servants["x"].append(cell.x)
                 servants["y"].append(cell.y)
                 servants["colour"].append(PLAYER_COLOURS[colours[owner]])
                 servants["who"].append(colours[owner])
+                servants["letter"].append(marks[colours[owner]])
 
         cards = dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
         seals = dict(x=[], y=[])
@@ -860,6 +888,8 @@ class Board(pn.viewable.Viewer):
         self._square_labels.text_font_size = f"{self._font_px(11)}px"
         self._title_glyph.text_font_size = f"{self._font_px(15)}px"
         self._hover.text_font_size = f"{self._font_px(12)}px"
+        letter = max(8, round(SERVANT_LETTER * self._pixels_per_unit()))
+        self._servant_letters.text_font_size = f"{letter}px"
 
     @property
     def drawn_width(self) -> int:

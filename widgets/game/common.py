@@ -15,7 +15,7 @@ import panel as pn
 import param
 from bokeh.models import Legend, LegendItem, Tooltip
 
-from nefertiti_core.engine.i18n import has, tr
+from nefertiti_core.engine.i18n import LANGUAGES, has, language_from_header, tr
 from widgets.game.session import served_document
 from widgets.theme import NO_PLAYER, ON_COLOUR, PAGE_BACKGROUND, PLAYER_COLOURS, SWATCH_RING
 
@@ -196,21 +196,34 @@ def players_legend(fig, renderers) -> list:
     return items
 
 
-#: The served pages' HTML: Panel's own page with a viewport for phones. Without it a phone lays
-#: the page out 980 px wide and shrinks it to its screen (text about 5 px high on a 390 px phone).
+#: The served pages' HTML: Panel's own page with a viewport for phones (without it a phone lays
+#: the page out 980 px wide and shrinks it to its screen: text about 5 px high on a 390 px phone),
+#: the page's language on ``<html>`` (Panel writes ``lang="en"``; a screen reader would read
+#: German or Chinese with English sounds), and its content in one ``<main>`` landmark under one
+#: level-one heading, the tutor's name, read but not shown (each page shows its own headings).
+#: LANG, HEADING and HEAD are filled in by :func:`_page_template`, escaped.
 PHONE_READY_PAGE = """{% extends base %}
 {% block preamble %}{{ super() }}
 <meta name="viewport" content="width=device-width, initial-scale=1">
-{% endblock %}"""
+{% raw %}<script>document.documentElement.lang = "LANG";</script>HEAD{% endraw %}
+{% endblock %}
+{% block contents %}<main class="nefertiti-page">{% raw %}<h1 style="position: absolute;
+width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden;
+clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;">HEADING</h1>{% endraw %}
+{{ super() }}</main>{% endblock %}"""
 
 
-@functools.lru_cache(maxsize=8)
-def _page_template(head: str = ""):
+@functools.lru_cache(maxsize=32)
+def _page_template(head: str = "", lang: str = "en"):
     from panel.io.resources import BASE_TEMPLATE
 
-    text = PHONE_READY_PAGE
-    if head:  # taken as it is (no template syntax inside)
-        text = text.replace("{% endblock %}", "{% raw %}" + head + "{% endraw %}\n{% endblock %}")
+    lang = lang if lang in LANGUAGES else "en"
+    # head is fixed HTML (a script), taken as it is; no template syntax in any of the three
+    text = (
+        PHONE_READY_PAGE.replace("LANG", lang)
+        .replace("HEADING", html.escape(tr(lang, "panel.title")))
+        .replace("HEAD", head)
+    )
     return BASE_TEMPLATE.environment.from_string(text, {"base": BASE_TEMPLATE})
 
 
@@ -264,7 +277,7 @@ def off_the_loop(work, then) -> None:
     _prepare_pool().submit(work).add_done_callback(done)
 
 
-def deferred_page(build, prepare=None, head: str = "", also=()):
+def deferred_page(build, prepare=None, head: str = "", also=(), lang: str | None = None):
     """What a served page load builds: a spinner, and the page itself (``build()``) once the
     browser's websocket connects (``holder.page`` then holds it). The page's HTML is
     :data:`PHONE_READY_PAGE`, with ``head`` (fixed HTML: a ``<script>`` that must run before
@@ -280,7 +293,8 @@ def deferred_page(build, prepare=None, head: str = "", also=()):
     ``build(prepared)`` with its answer, on the page's document.
 
     ``also``: hidden parts the page keeps beside it from the start (the words of its cover when
-    the connection drops, widgets.game.reconnect).
+    the connection drops, widgets.game.reconnect). ``lang``: the page's language (its
+    ``<html lang>`` and hidden heading; the browser's by default).
     """
     also = list(also)
     holder = pn.Column(
@@ -312,6 +326,8 @@ def deferred_page(build, prepare=None, head: str = "", also=()):
         _prepare_pool().submit(prepare).add_done_callback(prepared)
 
     if pn.state.curdoc is not None:
-        pn.state.curdoc.template = _page_template(head)
+        if lang is None:
+            lang = language_from_header((pn.state.headers or {}).get("Accept-Language", "")[:500])
+        pn.state.curdoc.template = _page_template(head, lang)
     pn.state.onload(load)
     return holder

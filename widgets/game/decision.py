@@ -28,6 +28,7 @@ from nefertiti_core.engine.state import (
 )
 from nefertiti_core.teaching.explain import describe_option, score_table, why_deciding, winner_line
 from nefertiti_core.teaching.status import describe_preview, preview
+from widgets.game.accessible import name_for_readers
 from widgets.game.common import (
     HTML,
     WRAP_BUTTON_CSS,
@@ -228,11 +229,13 @@ class DecisionPanel(pn.viewable.Viewer):
         # With nothing to place the drop-down is hidden but keeps its last options: emptied, the
         # browser's "no selection" could come back after it is filled again, which Panel refuses
         # (ValueError: None not in list).
-        self._place_label.object = esc(
+        place_label = (
             tr(lang, "panel.decision.placements", count=len(placements))
             if placements
             else tr(lang, "panel.decision.more")
         )
+        self._place_label.object = esc(place_label)
+        name_for_readers(self.place_select, place_label)  # the drop-down's name: the same words
         self.place_box.visible = bool(values)
         self._update_place_preview()
 

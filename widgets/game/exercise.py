@@ -17,6 +17,7 @@ from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import Exercise, Feedback
 from nefertiti_core.teaching.coverage import Coverage, answer_rules
+from widgets.game.accessible import name_for_readers
 from widgets.game.board import Board
 from widgets.game.common import HTML, after_page_message, colour_name, esc, md_escape
 from widgets.game.rules_view import link_rule_ids
@@ -199,6 +200,11 @@ class ExerciseCard(pn.viewable.Viewer):
             self._answer.object = tr(lang, "exercise.card.click_board")
         if self.exercise.answer_kind == "probability":
             self._answer.placeholder = tr(lang, "poll.learner.placeholder.probability")
+        if self.exercise.answer_kind in (
+            "integer",
+            "probability",
+        ):  # a field: named by its question
+            name_for_readers(self._answer, self.exercise.prompt(lang))
         self._check.name = tr(lang, "exercise.card.check")
         self._again.name = tr(lang, "exercise.card.reset")
         if self.feedback is not None:

@@ -183,11 +183,11 @@ def reconnecting_page(build, prepare=None, head: str = "", *, lang: str, keys=CL
     ``session``: the page's own by default) gives the words' language from then on."""
     words = watch_connection(lang, keys)
     if words is None:
-        return deferred_page(build, prepare=prepare, head=head)
+        return deferred_page(build, prepare=prepare, head=head, lang=lang)
 
     def built(*prepared):
         page = build(*prepared)
         words.follow(follow(page) if follow is not None else page)
         return page
 
-    return deferred_page(built, prepare=prepare, head=head, also=[words.pane])
+    return deferred_page(built, prepare=prepare, head=head, also=[words.pane], lang=lang)

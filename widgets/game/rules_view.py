@@ -29,6 +29,7 @@ import param
 
 from nefertiti_core.engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 from nefertiti_core.teaching import rules_reference as RR
+from widgets.game.accessible import name_for_readers
 from widgets.game.common import HTML, guarded
 from widgets.game.session import GameSession
 from widgets.theme import (
@@ -308,6 +309,7 @@ class RulesView(pn.viewable.Viewer):
         else:
             count = tr(self.lang, "rules.view.none", query=self._query)
         self._count.object = f"<div style='color:{TEXT_HINT};font-size:12px'>{_attr(count)}</div>"
+        name_for_readers(self._list, f"{tr(self.lang, 'panel.view.rules')}: {count}")
 
     def _refresh(self) -> None:
         lang = self.lang

@@ -21,6 +21,7 @@ import param
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.limits import MAX_FILE_BYTES
 from nefertiti_core.engine.rules import COLOURS
+from widgets.game.accessible import LabelledCheckbox
 from widgets.game.board import Board
 from widgets.game.characters import Characters
 from widgets.game.common import HTML, after_page_message, esc, guarded, md_escape, seat_kind_label
@@ -102,7 +103,7 @@ class Sandbox(pn.viewable.Viewer):
         #: Which bot is thinking now, in words.
         self.bot_status = HTML("", margin=(14, 10))
         #: Turns the learner's hints on or off.
-        self.hints_checkbox = pn.widgets.Checkbox(value=session.hints, margin=(14, 10))
+        self.hints_checkbox = LabelledCheckbox(value=session.hints, margin=(14, 10))
         self.hints_checkbox.param.watch(self._on_hints, "value")
         self._download = pn.widgets.FileDownload(
             callback=self.save_file, filename="nefertiti-game.yaml", color="default"
@@ -119,7 +120,7 @@ class Sandbox(pn.viewable.Viewer):
         #: Setup: the board's layout.
         self.layout_choice = pn.widgets.Select(width=220)
         #: Setup: play with the character cards.
-        self.with_characters = pn.widgets.Checkbox(value=True)
+        self.with_characters = LabelledCheckbox(value=True)
         #: Setup: who begins.
         self.first_player = pn.widgets.Select(width=220)
         #: Starts a new game with the setup chosen.

@@ -1,0 +1,155 @@
+"""axe-core on every served page (WCAG 2.2 A and AA, and axe's best practices), in Chromium
+against ``nefertiti serve``: no serious or critical violation anywhere, and each page is one
+``<main>`` landmark under one level-one heading, in its language (``<html lang>``).
+
+A visitor's journey in each run: the front page (``/``), the Sandbox (``/tutor``), the teacher's
+page (``/classroom``, a room opened), a learner's ``/join`` (the form, then the table after
+joining), and the projector the teacher opens. Once in English, once in German and once in
+Chinese (the browsers' locale), and once with the visitor on an emulated Pixel 5 phone (the
+teacher and the projector stay on a computer). The lessons are checked where they are served:
+test_voila.py (Voilà) and test_tutorial_in_jupyterlab.py (JupyterLab). docs/accessibility.md
+records the counts before and after (benchmarks/accessibility.py).
+
+A server and browser contexts for each run. Chromium missing is a failure.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe import check
+from playwright.sync_api import expect
+from support import ARTIFACTS, Served, wait_rows
+from test_classroom import PIXEL_5
+
+from nefertiti_core.engine.i18n import tr
+
+LOAD_MS = 60_000
+STEP_MS = 30_000
+expect.set_options(timeout=STEP_MS)
+SHOTS = ARTIFACTS / "accessibility"
+LOCALES = {"en": "en-GB", "de": "de-DE", "zh": "zh-CN"}
+#: The moderate rules the served pages pass since the page template has its <main> and <h1>.
+STRUCTURE = ("landmark-one-main", "page-has-heading-one", "region", "landmark-unique")
+#: One <main>, one <h1> (read through shadow roots: Panel's widgets live in them).
+OUTLINE = """() => {
+    const all = (root, selector, out) => {
+        out.push(...root.querySelectorAll(selector));
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) all(el.shadowRoot, selector, out);
+        return out;
+    };
+    return {main: all(document, 'main, [role=main]', []).length,
+            h1: all(document, 'h1', []).map(h => h.textContent.trim()),
+            lang: document.documentElement.lang};
+}"""
+
+
+@pytest.fixture()
+def server(tmp_path_factory):
+    """A server for each run: a computer may have only three rooms open at once."""
+    server = Served(tmp_path_factory.mktemp("accessibility-home"))
+    server.start()
+    yield server
+    server.stop()
+
+
+def checked(page, where: str, lang: str, *, served_page: bool = True) -> None:
+    """axe passes ``page`` (no serious or critical violation); a served page also has its
+    structure (one main, one heading, everything in a landmark, its language)."""
+    found = check(page, where)
+    if served_page:
+        structure = [v["id"] for v in found if v["id"] in STRUCTURE]
+        assert not structure, f"{where}: {structure}"
+        outline = page.evaluate(OUTLINE)
+        assert outline["main"] == 1, (where, outline)
+        assert outline["h1"] == [tr(lang, "panel.title")], (where, outline)
+        assert outline["lang"] == lang, (where, outline)
+
+
+def board_drawn(page) -> None:
+    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
+    wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
+
+
+@pytest.mark.parametrize(
+    "lang, phone", [("en", False), ("de", False), ("zh", False), ("en", True)],
+    ids=["en", "de", "zh", "pixel-5"],
+)  # fmt: skip
+def test_every_page_passes_axe(chromium, server, lang, phone):
+    locale = LOCALES[lang]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    desk = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    if phone:
+        visitor = chromium.new_context(viewport={"width": 393, "height": 851}, locale=locale,
+                                       **PIXEL_5)  # fmt: skip
+    else:
+        visitor = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    errors: list[str] = []
+    try:
+        for context in (desk, visitor):
+            context.set_default_timeout(STEP_MS)
+        tag = "pixel-5" if phone else lang
+        page = visitor.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{server.base}/", timeout=LOAD_MS)
+        expect(page.locator("h1")).to_have_text(tr(lang, "panel.title"))
+        check(page, f"the front page ({tag})")  # its own page: its <main> and <h1> are tested
+        page.goto(f"{server.base}/tutor", timeout=LOAD_MS)
+        board_drawn(page)
+        checked(page, f"the Sandbox ({tag})", lang)
+        page.screenshot(path=str(SHOTS / f"sandbox-{tag}.png"))
+
+        teacher = desk.new_page()
+        teacher.on("pageerror", lambda error: errors.append(str(error)))
+        teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
+        teacher.locator(".room-open button").click(timeout=LOAD_MS)
+        expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
+        code = teacher.locator(".room-code").inner_text().strip()
+        board_drawn(teacher)
+        checked(teacher, f"the teacher's page ({tag})", lang)
+
+        learner = visitor.new_page()
+        learner.on("pageerror", lambda error: errors.append(str(error)))
+        learner.goto(f"{server.base}/join", timeout=LOAD_MS)
+        expect(learner.locator(".room-code-input input")).to_be_visible(timeout=LOAD_MS)
+        checked(learner, f"/join's form ({tag})", lang)
+        learner.locator(".room-code-input input").fill(code)
+        learner.locator(".room-name-input input").fill("Anna")
+        learner.locator(".room-join button").click()
+        expect(learner.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
+        board_drawn(learner)
+        checked(learner, f"/join's table ({tag})", lang)
+        learner.screenshot(path=str(SHOTS / f"learner-{tag}.png"))
+
+        with teacher.expect_popup() as opened:
+            teacher.locator(".room-projector-open a").click()
+        projector = opened.value
+        projector.on("pageerror", lambda error: errors.append(str(error)))
+        projector.set_viewport_size({"width": 1024, "height": 768})
+        expect(projector.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
+        board_drawn(projector)
+        checked(projector, f"the projector ({tag})", lang)
+        projector.screenshot(path=str(SHOTS / f"projector-{tag}.png"))
+    finally:
+        desk.close()
+        visitor.close()
+    assert not errors, f"JavaScript errors in the pages: {errors}"
+
+
+def test_the_axe_check_fails_on_an_unnamed_drop_down_and_faint_text(chromium):
+    """The check can fail: a page with a drop-down without a name (critical) and grey text at
+    3.5:1 (serious) is refused, and the message names each rule and its element."""
+    page = chromium.new_page()
+    try:
+        page.set_content(
+            '<html lang="en"><body><main><h1>Test</h1>'
+            '<select id="what"><option>one</option></select>'
+            '<p style="color: rgb(136, 136, 136); background: white">faint</p>'
+            "</main></body></html>"
+        )
+        with pytest.raises(AssertionError) as refused:
+            check(page, "a bad page")
+        message = str(refused.value)
+        assert "select-name (critical)" in message and "#what" in message, message
+        assert "color-contrast (serious)" in message, message
+    finally:
+        page.close()
