@@ -11,7 +11,6 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
-from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import LearnerPollCard
 from widgets.classroom.room import (
     MAX_NAME,
@@ -217,6 +216,12 @@ class LearnerPage(pn.viewable.Viewer):
         person = room.participant(token)
         lang = person.lang if person is not None else self.lang
         self.lang = lang
+        polls = room.polls
+        learner_id = str(person.id) if person is not None else "0"
+        # the card (and its board) before the table's session: that is the page's own
+        self.poll_card = LearnerPollCard(
+            polls, learner_id, lang=lang, submit=submit_for(room, token, polls), board_width=320
+        )
         session = TableSession(room, token, teacher=False, lang=lang)
         self.session = session
         self.bar, self.board, self.decision = table_parts(session, teacher=False)
@@ -235,14 +240,9 @@ class LearnerPage(pn.viewable.Viewer):
             margin=(5, 5),
             css_classes=["room-decision"],
         )
-        polls = room.polls
-        learner_id = str(person.id) if person is not None else "0"
-        self.poll_card = LearnerPollCard(
-            polls, learner_id, lang=lang, submit=submit_for(room, token, polls), board_width=320
-        )
         self.poll_box = poll_box(self.poll_card, css="room-poll")
         self.poll_box.visible = polls.current is not None
-        self._poll_stop = polls.on_change(self._on_polls)
+        self.poll_card.box = self.poll_box  # shown and hidden with the question, by the card
         main = pn.Column(self.bar, self.board, styles=MAIN)
         self.storage = StorageNote(room, session, teacher=False)
         # every player's board and the table's log: below "your turn" and the decision
@@ -291,7 +291,6 @@ class LearnerPage(pn.viewable.Viewer):
             if self._follower is not None:
                 self._follower.close()
             self.poll_card.detach()
-            self._poll_stop()
             self.room = None
             return
         self.poll_box.visible = self.room.polls.current is not None
@@ -338,12 +337,6 @@ class LearnerPage(pn.viewable.Viewer):
             self._error.param.update(object=esc(error), alert_type="warning", visible=True)
         else:
             self._error.visible = False
-
-    def _on_polls(self, polls, _what) -> None:
-        """A question asked or closed: the card comes up or goes (on this page's next tick,
-        with the room's)."""
-        if self._follower is not None and _what in CARD_CHANGES:
-            self._follower.notify(0, "poll pushed")
 
     @guarded
     def _on_lang(self, event):
