@@ -198,10 +198,21 @@ def players_legend(fig, renderers) -> list:
 
 #: The served pages' HTML: Panel's own page with a viewport for phones. Without it a phone lays
 #: the page out 980 px wide and shrinks it to its screen (text about 5 px high on a 390 px phone).
+#: On a phone's width the widgets' text (Bokeh's ``--bokeh-font-size``, inherited into every
+#: widget's shadow root; 12 px by default) is 15 px: readable, and buttons a finger can hit; the
+#: banner and the last step above the board take the height their words need
+#: (widgets.game.projector.BANNER_HEIGHT).
 PHONE_READY_PAGE = """{% extends base %}
 {% block preamble %}{{ super() }}
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<style>@media (max-width: 600px) { :root { --bokeh-font-size: 15px;
+  --nefertiti-min-text: 14px; --nefertiti-banner-height: auto; --nefertiti-last-height: auto; } }</style>
 {% endblock %}"""
+
+
+#: A small print's size (``PHONE_MIN_TEXT.format(12)``): as given, but at least 14 px on a
+#: phone's width (the served page sets ``--nefertiti-min-text`` there: PHONE_READY_PAGE).
+PHONE_MIN_TEXT = "max({}px, var(--nefertiti-min-text, 0px))"
 
 
 @functools.lru_cache(maxsize=8)
