@@ -52,9 +52,7 @@ def test_a_card_keeps_its_board_from_question_to_question():
     first = teacher.poll_panel.push(f"lesson:{WHO}")
     teacher.poll_panel.close()
     assert not any(page.poll_box.visible for page in pages)  # the card hid its box
-    refs = [
-        r for group in teacher.poll_panel._menu().values() for r in group.values()
-    ]  # private: the menu's refs, to ask a different one
+    refs = [r for group in teacher.poll_panel.pick.groups.values() for r in group.values()]
     second = teacher.poll_panel.push(refs[3])
     assert second is not first and second.number == first.number + 1
     for page, board in zip(pages, boards, strict=True):
@@ -79,8 +77,9 @@ def test_each_served_page_gets_the_question_in_a_next_tick_callback_of_its_own()
     docs = []
     for page in pages:
         card = page.poll_card
-        card._doc = Doc()  # private: a served page's document, without a server
-        docs.append(card._doc)
+        doc = Doc()
+        card._doc = doc  # private: a served page's document, without a server
+        docs.append(doc)
     before = QUESTION_VIEWS.builds
     poll = teacher.poll_panel.push(f"lesson:{WHO}")
     assert QUESTION_VIEWS.builds - before == 2  # built when the change was made, before any tick
@@ -99,9 +98,7 @@ def test_the_views_keep_only_the_newest_questions():
     views = QuestionViews(size=2)
     teacher, _pages = _class(["en"])
     polls = []
-    refs = [
-        r for group in teacher.poll_panel._menu().values() for r in group.values()
-    ]  # private: the menu's refs
+    refs = [r for group in teacher.poll_panel.pick.groups.values() for r in group.values()]
     for ref in refs[:3]:
         polls.append(teacher.poll_panel.push(ref))
         views.get(polls[-1], "en")
