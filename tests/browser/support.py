@@ -259,7 +259,7 @@ def launch(playwright):
 
 def canvas_point(page, x: float, y: float, width: float, height: float):
     """Page coordinates of data point (x, y) on the board's canvas (y points up in data)."""
-    box = page.locator(".bk-Canvas").first.bounding_box()
+    box = page.locator(".bk-Canvas >> visible=true").first.bounding_box()
     return box["x"] + x / width * box["width"], box["y"] + (1 - y / height) * box["height"]
 
 

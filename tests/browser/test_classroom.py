@@ -183,7 +183,7 @@ def test_teacher_gives_seats_and_every_move_is_seen_everywhere(klass):
     anna = klass.learners["blue"]
     expect(anna.locator(".room-your-turn")).to_be_visible()
     # on a phone the whole board is in the window's width
-    box = anna.locator(".bk-Canvas").first.bounding_box()
+    box = anna.locator(".bk-Canvas >> visible=true").first.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 391, box
     shot(teacher, "teacher-1024-seats")
     shot(anna, "learner-390-her-turn")
@@ -207,7 +207,7 @@ def test_a_learner_cannot_act_for_another_seat(klass):
     # Red (the teacher's seat) decides now: Anna clicks a free square of her board
     state = new_game(4, 0)
     cell = next(c for c in G.squares(state.side) if c.market == 1 and c.index == 0)
-    box = anna.locator(".bk-Canvas").first.bounding_box()
+    box = anna.locator(".bk-Canvas >> visible=true").first.bounding_box()
     anna.mouse.click(
         box["x"] + cell.x / G.WIDTH * box["width"],
         box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],

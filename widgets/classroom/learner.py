@@ -14,7 +14,6 @@ from nefertiti_core.engine.i18n import LANGUAGES, tr
 from widgets.classroom import rejoin
 from widgets.classroom.chapters_view import chapter_note_html
 from widgets.classroom.marks_layer import MarksLayer
-from widgets.classroom.poll import CARD_CHANGES
 from widgets.classroom.poll_view import LearnerPollCard
 from widgets.classroom.presence import PRESENCE
 from widgets.classroom.rejoin_view import RejoinForm, pin_note_html
@@ -257,6 +256,12 @@ class LearnerPage(pn.viewable.Viewer):
         self._person_id = person.id if person is not None else None
         lang = person.lang if person is not None else self.lang
         self.lang = lang
+        polls = room.polls
+        learner_id = str(person.id) if person is not None else "0"
+        # the card (and its board) before the table's session: that is the page's own
+        self.poll_card = LearnerPollCard(
+            polls, learner_id, lang=lang, submit=submit_for(room, token, polls), board_width=320
+        )
         session = TableSession(room, token, teacher=False, lang=lang)
         self.session = session
         self.bar, self.board, self.decision = table_parts(session, teacher=False)
@@ -280,14 +285,9 @@ class LearnerPage(pn.viewable.Viewer):
             margin=(5, 5),
             css_classes=["room-decision"],
         )
-        polls = room.polls
-        learner_id = str(person.id) if person is not None else "0"
-        self.poll_card = LearnerPollCard(
-            polls, learner_id, lang=lang, submit=submit_for(room, token, polls), board_width=320
-        )
         self.poll_box = poll_box(self.poll_card, css="room-poll")
         self.poll_box.visible = polls.current is not None
-        self._poll_stop = polls.on_change(self._on_polls)
+        self.poll_card.box = self.poll_box  # shown and hidden with the question, by the card
         self.marks_layer = MarksLayer(self.board, room)  # the teacher's marks (marks_layer.py)
         # the table's chapter, its title and teaching text in the learner's language
         self.chapter_note = HTML("", sizing_mode="stretch_width", margin=(0, 5))
@@ -354,7 +354,6 @@ class LearnerPage(pn.viewable.Viewer):
             if self._follower is not None:
                 self._follower.close()
             self.poll_card.detach()
-            self._poll_stop()
             self.room = None
             return
         self.poll_box.visible = self.room.polls.current is not None
@@ -413,12 +412,6 @@ class LearnerPage(pn.viewable.Viewer):
             self._error.param.update(object=esc(error), alert_type="warning", visible=True)
         else:
             self._error.visible = False
-
-    def _on_polls(self, polls, _what) -> None:
-        """A question asked or closed: the card comes up or goes (on this page's next tick,
-        with the room's)."""
-        if self._follower is not None and _what in CARD_CHANGES:
-            self._follower.notify(0, "poll pushed")
 
     @guarded
     def _on_lang(self, event):

@@ -43,10 +43,18 @@ from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.practice import Generated
 from widgets.classroom import poll_controls as controls
 from widgets.classroom.countdown import Countdown, at_deadline, timer_label
-from widgets.classroom.poll import Poll, PollError, Polls, lesson_exercises, practice_exercises
+from widgets.classroom.poll import (
+    CARD_CHANGES,
+    Poll,
+    PollError,
+    Polls,
+    lesson_exercises,
+    practice_exercises,
+)
+from widgets.classroom.question_push import QUESTION_VIEWS, QuestionSession
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
-from widgets.game.exercise import collections_text, feedback_html
+from widgets.game.exercise import feedback_html
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession, served_document
 from widgets.theme import (
@@ -665,16 +673,27 @@ class LearnerPollCard(_FollowsPolls):
         super().__init__(lang=lang, **p)
         self.learner_id = str(learner_id)
         self.submit = submit or polls.answer
-        self._poll: Poll | None = None  # the poll the widgets are built for
+        self._poll: Poll | None = None  # the poll the widgets show
         self._setting = False  # the card itself sets the choice (not the learner)
         self.board_width = board_width
-        # the position, on a board made with the first question (a board drawn while hidden
-        # came up blank in Chromium once it was shown); never played on
-        self.session: GameSession | None = None
-        self.board: Board | None = None
+        #: A layout shown only while a question is asked (the page's box around the card), or
+        #: None; the card shows and hides it with the question, in the same update.
+        self.box = None
+        # The question's position, on a board made once with the card (never played on): a
+        # new question only hands it the shared position (question_push.py).
+        self.session = QuestionSession(lang=lang, hints=False)
+        self.board = Board(
+            self.session,
+            width=board_width,
+            fit=True,
+            max_height="45vh",
+            on_square=self._on_square,
+            shared=True,
+            names="poll-board",  # the page's table has the "board-..." sources
+        )
         self._collections = HTML("", sizing_mode="stretch_width", css_classes=["poll-holds"])
         self._board_box = pn.Column(
-            self._collections, sizing_mode="stretch_width", css_classes=["poll-board"]
+            self._collections, self.board, sizing_mode="stretch_width", css_classes=["poll-board"]
         )
         self.question = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-question"])
         self.choices = pn.widgets.RadioButtonGroup(
@@ -753,30 +772,25 @@ class LearnerPollCard(_FollowsPolls):
                 self.answer(str(cell.index))
 
     # --- showing
+    def _on_polls(self, polls, what) -> None:
+        # on the thread that made the change (off the event loop when served): the question as
+        # every page in this language shows it, built once for all of them before they hear
+        if what in CARD_CHANGES:
+            QUESTION_VIEWS.prepare(polls.current, [self.lang])
+        super()._on_polls(polls, what)
+
     def _rebuild(self, poll: Poll | None) -> None:
-        """New widgets' contents for a new poll (the board's position, the choices)."""
+        """A new poll: the answer typed for the last one goes."""
         self._poll = poll
         self.error.object = ""
         self.typed.value = ""
-        if poll is None:
-            return
-        if self.session is None:
-            self.session = GameSession(poll.exercise.state(), lang=self.lang, hints=False)
-            self.board = Board(
-                self.session,
-                width=self.board_width,
-                fit=True,
-                max_height="45vh",
-                on_square=self._on_square,
-            )
-            self._board_box.append(self.board)
-        else:
-            self.session.load_state(poll.exercise.state())
 
     def refresh(self) -> None:
         lang = self.lang
         font = esc(FONT_STACK)
         poll = self.polls.current
+        if self.box is not None:
+            self.box.visible = poll is not None
         if poll is None or self.learner_id not in poll.learners:
             key = "poll.learner.idle" if poll is None else "poll.learner.not_asked"
             self.question.object = (
@@ -789,17 +803,12 @@ class LearnerPollCard(_FollowsPolls):
             return
         if poll is not self._poll:
             self._rebuild(poll)
+        view = QUESTION_VIEWS.get(poll, lang)  # built once per question and language
         self.session.lang = lang
+        self.session.show(view.state)
         self._board_box.visible = True
-        self._collections.object = (
-            f"<span style='font-size:14px;font-family:{font}'>"
-            f"{esc(collections_text(self.session.state, lang))}</span>"
-        )
-        self.question.object = (
-            f"<div style='font-family:{font};font-size:18px;line-height:1.4'>"
-            f"<b>{esc(tr(lang, 'poll.number', number=poll.number))}</b> "
-            f"<span class='poll-prompt'>{esc(poll.prompt(lang))}</span></div>"
-        )
+        self._collections.object = view.holdings_html
+        self.question.object = view.question_html
         given = poll.given(self.learner_id)
         closed = poll.revealed
         locked = not closed and poll.answers_locked()
@@ -809,15 +818,13 @@ class LearnerPollCard(_FollowsPolls):
             if poll.free:
                 self.choices.visible = False
                 self.free.visible = not closed
-                self.typed.placeholder = tr(
-                    lang, f"poll.learner.placeholder.{poll.exercise.answer_kind}"
-                )
-                self.send_button.name = tr(lang, "poll.learner.send")
+                self.typed.placeholder = view.placeholder
+                self.send_button.name = view.send
                 self.typed.disabled = self.send_button.disabled = locked
             else:
                 self.free.visible = False
                 self.choices.visible = True
-                options = {label: key for key, label in poll.choices(lang)}
+                options = view.options
                 if self.choices.options != options:
                     self.choices.value = None
                     self.choices.options = options

@@ -84,6 +84,16 @@ def player_numbers(state, seat: int) -> dict[str, int]:
     }
 
 
+#: On a phone's width (where a projector's small print is too small to read): 14 px at least.
+PHONE_CSS = """@media (max-width: 600px) {
+  :host { overflow-x: auto; }
+  .rp, .rp th, .rp .b, .rp .room-player-gift-names, .room-players-note, .room-players-note .nfs {
+    font-size: 14px !important; }
+  .rp th { overflow-wrap: anywhere; }
+  .room-log-entry, .room-log-count, .room-log-entry .t, .room-log-entry .r,
+  .room-log-empty { font-size: 14px !important; }
+}"""
+
 #: The players' table's look, sent once with its pane (each step sends only the table's text).
 PLAYERS_CSS = f"""
 .rp {{ border-collapse: collapse; width: 100%; }}
@@ -111,6 +121,7 @@ PLAYERS_CSS = f"""
 .rp .mark {{ color: {GOOD}; margin-right: 3px; }}
 .rp .room-player-gift-names {{ color: {TEXT_HINT}; font-size: 0.85em; line-height: 1.2;
   font-weight: 400; }}
+{PHONE_CSS}
 """
 
 
@@ -214,7 +225,13 @@ class TablePlayers(pn.viewable.Viewer):
             css_classes=["room-players"],
             stylesheets=[PLAYERS_CSS],
         )
-        self.note = HTML("", sizing_mode="stretch_width", margin=(0, 5), visible=not compact)
+        self.note = HTML(
+            "",
+            sizing_mode="stretch_width",
+            margin=(0, 5),
+            visible=not compact,
+            stylesheets=[PHONE_CSS],
+        )
         self._layout = pn.Column(self.pane, self.note, sizing_mode="stretch_width", margin=0)
         self.refresh()
         session.param.watch(self._on_change, ["version", "lang", "seats"])
@@ -294,6 +311,7 @@ LOG_CSS = f"""
 .room-log-entry .dot {{ display: inline-block; width: 10px; height: 10px; border-radius: 50%;
   vertical-align: middle; margin-right: 4px; border: 1px solid {ON_COLOUR};
   box-shadow: 0 0 0 1px {SWATCH_RING}; }}
+{PHONE_CSS}
 """
 
 

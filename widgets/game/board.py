@@ -366,6 +366,11 @@ class Board(pn.viewable.Viewer):
         default=False,
         doc="With fit: keep the whole board in the window below where it starts (HEIGHT_JS)",
     )
+    names = param.String(
+        default="board",
+        doc="Its data sources' names' start ('board-servants', ...): a second board on a page "
+        "(a class question's) has names of its own, for a page's script to find each",
+    )
     shared = param.Boolean(
         default=False,
         doc="Share the drawn data with every other shared board showing the same position "
@@ -375,49 +380,51 @@ class Board(pn.viewable.Viewer):
     def __init__(self, session: GameSession, **params):
         super().__init__(session=session, **params)
         self._regions = ColumnDataSource(
-            name="board-regions", data=dict(x=[], y=[], w=[], h=[], fill=[])
+            name=f"{self.names}-regions", data=dict(x=[], y=[], w=[], h=[], fill=[])
         )
         # What changes on most clicks is drawn on Bokeh's overlay layer (servants, the outlines
         # of playable and closing squares, the texts), so a placement repaints only that layer;
         # the squares, cards and regions below change only when a market closes or the
         # language changes.
         self._squares = ColumnDataSource(
-            name="board-squares", data=dict(x=[], y=[], fill=[], label=[])
+            name=f"{self.names}-squares", data=dict(x=[], y=[], fill=[], label=[])
         )
         # outlined on the overlay: the squares a placement may take now, and (hints) those that
         # would close their stall
-        self._playable = ColumnDataSource(name="board-playable", data=dict(x=[], y=[]))
-        self._closing = ColumnDataSource(name="board-closing", data=dict(x=[], y=[]))
+        self._playable = ColumnDataSource(name=f"{self.names}-playable", data=dict(x=[], y=[]))
+        self._closing = ColumnDataSource(name=f"{self.names}-closing", data=dict(x=[], y=[]))
         # each square's note under the pointer (HOVER_JS); not drawn itself
-        self._tips = ColumnDataSource(name="board-tips", data=dict(x=[], y=[], tip=[]))
+        self._tips = ColumnDataSource(name=f"{self.names}-tips", data=dict(x=[], y=[], tip=[]))
         self._servants = ColumnDataSource(
-            name="board-servants", data=dict(x=[], y=[], colour=[], who=[], letter=[])
+            name=f"{self.names}-servants", data=dict(x=[], y=[], colour=[], who=[], letter=[])
         )
         self._cards = ColumnDataSource(
-            name="board-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
+            name=f"{self.names}-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
         )
-        self._seals = ColumnDataSource(name="board-seals", data=dict(x=[], y=[]))
+        self._seals = ColumnDataSource(name=f"{self.names}-seals", data=dict(x=[], y=[]))
         self._texts = ColumnDataSource(
-            name="board-texts", data=dict(x=[], y=[], text=[], size=[], colour=[], style=[])
+            name=f"{self.names}-texts", data=dict(x=[], y=[], text=[], size=[], colour=[], style=[])
         )
         # the markets' titles, drawn below (the texts above are drawn on the overlay: reserves,
         # closing hints and dice change during play)
-        self._titles = ColumnDataSource(name="board-titles", data=dict(x=[], y=[], text=[]))
+        self._titles = ColumnDataSource(name=f"{self.names}-titles", data=dict(x=[], y=[], text=[]))
         # The squares where a click places the decider's servant now (drawn at once in the
         # browser, CLICKS_JS); not drawn itself.
-        self._legal = ColumnDataSource(name="board-legal", data={k: [] for k in LEGAL_COLUMNS})
+        self._legal = ColumnDataSource(
+            name=f"{self.names}-legal", data={k: [] for k in LEGAL_COLUMNS}
+        )
         # The browser's clicks (CLICKS_JS): where, and a count so that two clicks on one spot
         # are two changes.
-        self._clicks = ColumnDataSource(name="board-clicks", data=dict(x=[], y=[], n=[]))
+        self._clicks = ColumnDataSource(name=f"{self.names}-clicks", data=dict(x=[], y=[], n=[]))
         self._clicks.on_change("data", self._on_click)
         self._clicks_seen = 0  # the browser's count of the last click played
         # The last step: its square (or its market) outlined in the player's colour.
         self._last = ColumnDataSource(
-            name="board-last", data=dict(x=[], y=[], w=[], h=[], colour=[], who=[])
+            name=f"{self.names}-last", data=dict(x=[], y=[], w=[], h=[], colour=[], who=[])
         )
         # fit: the width the browser drew the board at (SIZE_JS)
         self._drawn_width = 0
-        self._size = ColumnDataSource(name="board-size", data=dict(w=[0]))
+        self._size = ColumnDataSource(name=f"{self.names}-size", data=dict(w=[0]))
         self._size.on_change("data", self._on_size)
         #: The Bokeh figure drawn.
         self.figure = self._build_figure()
@@ -453,7 +460,7 @@ class Board(pn.viewable.Viewer):
         layers = (self._regions, self._squares, self._playable, self._closing, self._tips)
         layers += (self._servants, self._cards, self._seals, self._texts, self._titles)
         layers += (self._legal, self._clicks, self._last)
-        return {source.name.removeprefix("board-"): source for source in layers}
+        return {source.name.removeprefix(f"{self.names}-"): source for source in layers}
 
     # ------------------------------------------------------------------ building (once)
     def _build_figure(self):
@@ -600,7 +607,7 @@ class Board(pn.viewable.Viewer):
             level="overlay",
         )
         self._hover = Label(
-            name="board-hover",
+            name=f"{self.names}-hover",
             x=0,
             y=0,
             text="",

@@ -14,7 +14,15 @@ from nefertiti_core.engine import options as O
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.teaching.explain import describe_option
-from widgets.game.common import HTML, DeferredView, esc, guarded, player_name, tooltip
+from widgets.game.common import (
+    HTML,
+    PHONE_MIN_TEXT,
+    DeferredView,
+    esc,
+    guarded,
+    player_name,
+    tooltip,
+)
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
 from widgets.theme import (
@@ -114,8 +122,9 @@ class Characters(DeferredView):
                 )
             colour = TEXT_STRONG if cards else TEXT_OFF
             self.texts[pile].object = link_rule_ids(
-                f"<div style='font-size:13px'>{head}"
-                f"<div style='color:{colour};font-size:12px'>{esc(effect)}</div></div>",
+                f"<div style='font-size:{PHONE_MIN_TEXT.format(13)}'>{head}"
+                f"<div style='color:{colour};font-size:{PHONE_MIN_TEXT.format(12)}'>"
+                f"{esc(effect)}</div></div>",
                 lang,
             )
             button = self.buttons[pile]

@@ -201,16 +201,27 @@ def players_legend(fig, renderers) -> list:
 #: the page's language on ``<html>`` (Panel writes ``lang="en"``; a screen reader would read
 #: German or Chinese with English sounds), and its content in one ``<main>`` landmark under one
 #: level-one heading, the tutor's name, read but not shown (each page shows its own headings).
+#: On a phone's width the widgets' text (Bokeh's ``--bokeh-font-size``, inherited into every
+#: widget's shadow root; 12 px by default) is 15 px: readable, and buttons a finger can hit; the
+#: banner and the last step above the board take the height their words need
+#: (widgets.game.projector.BANNER_HEIGHT).
 #: LANG, HEADING and HEAD are filled in by :func:`_page_template`, escaped.
 PHONE_READY_PAGE = """{% extends base %}
 {% block preamble %}{{ super() }}
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<style>@media (max-width: 600px) { :root { --bokeh-font-size: 15px;
+  --nefertiti-min-text: 14px; --nefertiti-banner-height: auto; --nefertiti-last-height: auto; } }</style>
 {% raw %}<script>document.documentElement.lang = "LANG";</script>HEAD{% endraw %}
 {% endblock %}
 {% block contents %}<main class="nefertiti-page">{% raw %}<h1 style="position: absolute;
 width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden;
 clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap;">HEADING</h1>{% endraw %}
 {{ super() }}</main>{% endblock %}"""
+
+
+#: A small print's size (``PHONE_MIN_TEXT.format(12)``): as given, but at least 14 px on a
+#: phone's width (the served page sets ``--nefertiti-min-text`` there: PHONE_READY_PAGE).
+PHONE_MIN_TEXT = "max({}px, var(--nefertiti-min-text, 0px))"
 
 
 @functools.lru_cache(maxsize=32)

@@ -31,6 +31,7 @@ from nefertiti_core.teaching.status import describe_preview, preview
 from widgets.game.accessible import name_for_readers
 from widgets.game.common import (
     HTML,
+    PHONE_MIN_TEXT,
     WRAP_BUTTON_CSS,
     after_page_message,
     esc,
@@ -289,7 +290,7 @@ class DecisionPanel(pn.viewable.Viewer):
             self.place_preview.object = ""
             return
         text = _preview_text(state, option, self.session.lang)
-        preview_html = f"<div style='color:{TEXT_NOTE};font-size:12px'>{esc(text)}</div>"
+        preview_html = f"<div style='color:{TEXT_NOTE};font-size:{PHONE_MIN_TEXT.format(12)}'>{esc(text)}</div>"
         self.place_preview.object = link_rule_ids(preview_html, self.session.lang)
 
     # ------------------------------------------------------------------ clicks

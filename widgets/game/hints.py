@@ -20,7 +20,15 @@ from bokeh.document import Document
 from panel.io import hold
 
 from nefertiti_core.engine.i18n import tr
-from widgets.game.common import HTML, WRAP_BUTTON_CSS, esc, guarded, player_name, swatch
+from widgets.game.common import (
+    HTML,
+    PHONE_MIN_TEXT,
+    WRAP_BUTTON_CSS,
+    esc,
+    guarded,
+    player_name,
+    swatch,
+)
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession, served_document
 from widgets.theme import INK_MUTED, TEXT_NOTE
@@ -149,7 +157,7 @@ class HintsView(pn.viewable.Viewer):
         state = session.state
         who = player_name(lang, state.colours, state.decider)
         self.status.object = (
-            f"<div style='font-size:12px;color:{TEXT_NOTE}'>"
+            f"<div style='font-size:{PHONE_MIN_TEXT.format(12)};color:{TEXT_NOTE}'>"
             f"{swatch(state.colours[state.decider], 10)}{esc(tr(lang, 'hints.intro', player=who))}"
             "</div>"
         )
@@ -159,9 +167,9 @@ class HintsView(pn.viewable.Viewer):
                 reasons = "".join(f"<li>{esc(reason)}</li>" for reason in hint.reasons)
                 value = tr(lang, "hints.value", value=f"{hint.value:.1f}")
                 self._texts[index].object = link_rule_ids(
-                    f"<div style='font-size:13px'><b>{esc(tr(lang, 'hints.row', rank=hint.rank, option=hint.text))}</b>"
+                    f"<div style='font-size:{PHONE_MIN_TEXT.format(13)}'><b>{esc(tr(lang, 'hints.row', rank=hint.rank, option=hint.text))}</b>"
                     f" <span style='color:{INK_MUTED}'>({esc(value)})</span>"
-                    f"<ul style='margin:2px 0 4px 16px;padding:0;font-size:12px'>{reasons}</ul></div>",
+                    f"<ul style='margin:2px 0 4px 16px;padding:0;font-size:{PHONE_MIN_TEXT.format(12)}'>{reasons}</ul></div>",
                     lang,
                 )
                 self.play_buttons[index].name = tr(lang, "hints.play")
@@ -178,9 +186,7 @@ class HintsView(pn.viewable.Viewer):
             self._show_status(key)
 
     def _show_status(self, key: str) -> None:
-        self.status.object = (
-            f"<div style='font-size:12px;color:{TEXT_NOTE}'>{esc(tr(self.session.lang, key))}</div>"
-        )
+        self.status.object = f"<div style='font-size:{PHONE_MIN_TEXT.format(12)};color:{TEXT_NOTE}'>{esc(tr(self.session.lang, key))}</div>"
 
     def _refresh_labels(self) -> None:
         lang = self.session.lang

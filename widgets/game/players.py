@@ -12,7 +12,15 @@ from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.scoring import score_breakdown
 from nefertiti_core.teaching.words import Words
-from widgets.game.common import HTML, esc, guarded, player_name, seat_kind_label, swatch
+from widgets.game.common import (
+    HTML,
+    PHONE_MIN_TEXT,
+    esc,
+    guarded,
+    player_name,
+    seat_kind_label,
+    swatch,
+)
 from widgets.game.session import GameSession
 from widgets.theme import (
     ACCENT,
@@ -82,7 +90,7 @@ def _row(label: str, value) -> str:
 def _badge(text: str, colour: str) -> str:
     return (
         f"<span style='background:{colour};color:white;border-radius:8px;padding:0 6px;"
-        f"font-size:11px;margin-left:4px'>{esc(text)}</span>"
+        f"font-size:{PHONE_MIN_TEXT.format(11)};margin-left:4px'>{esc(text)}</span>"
     )
 
 
@@ -131,7 +139,7 @@ def _tableau(state, seat: int, lang: str, session: GameSession) -> str:
     )
     return (
         f"<div style='border:{border};border-left:6px solid {PLAYER_COLOURS.get(colour, NO_PLAYER)};"
-        f"background:{background};border-radius:6px;padding:6px 8px;font-size:13px'>"
+        f"background:{background};border-radius:6px;padding:6px 8px;font-size:{PHONE_MIN_TEXT.format(13)}'>"
         f"<div style='font-size:15px;margin-bottom:3px'>{swatch(colour)}<b>{esc(name)}</b>"
         f"{badges}</div>"
         "<table style='border-collapse:collapse;width:100%'>"

@@ -37,6 +37,17 @@ from widgets.theme import (
 
 BANNER_PX = 96  # who decides (one line) and why (up to three lines at 1024 pixels)
 LAST_PX = 80  # the last step and its single-option steps: four lines
+#: The banner's and the last step's heights, as CSS: fixed (a projector's board does not jump
+#: from one step to the next) unless the page says otherwise. A served page on a phone's width
+#: lets them take the height their words need (widgets.game.common.PHONE_READY_PAGE sets the
+#: variables to ``auto``): fixed, the empty last step left a blank band above the board there.
+BANNER_HEIGHT = f"var(--nefertiti-banner-height, {BANNER_PX}px)"
+LAST_HEIGHT = f"var(--nefertiti-last-height, {LAST_PX}px)"
+#: On a phone's width Undo and Redo go under the banner instead of squeezing it.
+PHONE_ROW_CSS = "@media (max-width: 600px) { :host { flex-wrap: wrap !important; } }"
+PHONE_BANNER_CSS = (
+    "@media (max-width: 600px) { :host { flex-basis: calc(100% - 10px) !important; } }"
+)
 
 
 def _tint(colour: str) -> str:
@@ -122,16 +133,15 @@ class ProjectorBar(pn.viewable.Viewer):
         self._banner = HTML(
             "",
             sizing_mode="stretch_width",
-            height=BANNER_PX,
             margin=(4, 5),
-            styles={"overflow-y": "auto"},
+            styles={"overflow-y": "auto", "height": BANNER_HEIGHT},
+            stylesheets=[PHONE_BANNER_CSS],
         )
         self._last = HTML(
             "",
             sizing_mode="stretch_width",
-            height=LAST_PX,
             margin=(0, 5),
-            styles={"overflow-y": "auto"},
+            styles={"overflow-y": "auto", "height": LAST_HEIGHT},
         )
         self.undo_button = pn.widgets.Button(
             color="primary", width=96, height=40, margin=(6, 4), css_classes=["nefertiti-undo"]
@@ -148,7 +158,7 @@ class ProjectorBar(pn.viewable.Viewer):
         self.redo_button.on_click(self._on_redo)
         shown = (self.undo_button, self.redo_button) if buttons else ()
         self._layout = pn.Column(
-            pn.Row(self._banner, *shown, sizing_mode="stretch_width"),
+            pn.Row(self._banner, *shown, sizing_mode="stretch_width", stylesheets=[PHONE_ROW_CSS]),
             self._last,
             sizing_mode="stretch_width",
             margin=0,

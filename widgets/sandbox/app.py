@@ -184,7 +184,10 @@ class Sandbox(pn.viewable.Viewer):
         }
         #: The buttons choosing the view shown below the board.
         self.view_picker = pn.widgets.RadioButtonGroup(
-            color="primary", value=VIEWS[0], styles=ORDER["buttons"]
+            color="primary",
+            value=VIEWS[0],
+            styles=ORDER["buttons"],
+            stylesheets=[".bk-btn-group { flex-wrap: wrap; }"],  # a phone: on several lines
         )
         self.view_picker.param.watch(self._on_view, "value")
 
@@ -200,6 +203,7 @@ class Sandbox(pn.viewable.Viewer):
             self.hints_checkbox,
             self.rules_bridge,
             sizing_mode="stretch_width",
+            styles={"flex-wrap": "wrap"},  # a phone: the language under the title
         )
         side = pn.Column(
             self.position_note,  # beside the board: the board stays in view below the banner
