@@ -992,6 +992,10 @@ class Scheduler:
     2. a rule whose interval is over (due), the longest overdue first;
     3. the rest, the soonest due first.
 
+    Practice goes **across rules**: while the supply offers one, the next exercise shares
+    neither its theme nor any rule ID with the one just served (:meth:`repeats`); so a rule
+    answered wrong comes back every other exercise, not every one, and a tag that many
+    exercises carry (R3.10 on every closing square) cannot hold the learner on one kind.
     Among equals: the exercise served fewest times, then one of another theme than the last,
     then the supply's order. The exercise just
     served is never served again at once. ``coverage``: the learner record (read only; the
@@ -1053,6 +1057,15 @@ class Scheduler:
         same_theme = self.current is not None and g.theme == self.current.theme
         return (*best, self.served.get(g.key, 0), same_theme)
 
+    def repeats(self, g: Generated) -> bool:
+        """Whether ``g`` would practise what the exercise just served did: the same theme, or
+        a rule ID in common (every closing-square question also tests R3.10, every settlement
+        R6.1: ranked by rule alone, one wrong answer kept the learner on that tag)."""
+        last = self.current
+        if last is None:
+            return False
+        return g.theme == last.theme or not set(g.rule_ids).isdisjoint(last.rule_ids)
+
     def next(self) -> Generated:
         """The exercise to practise now (and marks it served)."""
         with self._lock:
@@ -1061,6 +1074,9 @@ class Scheduler:
                 self._refill()
             record = self.coverage.marks() if self.coverage is not None else {}
             pool = [g for g in self.exercises if self.current is None or g.key != self.current.key]
+            other = [g for g in pool if not self.repeats(g)]
+            if other:  # across rules: not the same tag twice running while another is on offer
+                pool = other
             choice = min(enumerate(pool), key=lambda item: (self.rank(item[1], record), item[0]))[1]
             self.served[choice.key] = self.served.get(choice.key, 0) + 1
             self.current = choice

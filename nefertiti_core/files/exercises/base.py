@@ -298,6 +298,21 @@ class Exercise:
             )
         return option
 
+    def asked_option(self) -> str | None:
+        """The move the question is about, as written, if it can be played in the position (a
+        card's board plays it once the question is answered: answer first, then see it); None
+        for a question about no move (a gift's value, the closing squares) or a move that is
+        not legal there (an "is it allowed?" answered no)."""
+        text = getattr(self, "option_text", None)
+        if not text:
+            return None
+        state = self._base()
+        try:
+            option = state.parse(text)
+        except NefertitiError:
+            return None
+        return state.option_text(option) if state.is_legal(option) else None
+
     # --- the question
     def prompt(self, lang: str = DEFAULT_LANGUAGE) -> str:
         lang = known_language(lang)

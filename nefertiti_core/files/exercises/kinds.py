@@ -632,6 +632,12 @@ class ClosingChance(Exercise):
             raise ExerciseError(f"exercise {self.id}: square {self.square} of Louqsor is not free")
         return status.chance(self.square)
 
+    def asked_option(self) -> str | None:
+        """The placement whose roll the question is about."""
+        state = self._base()
+        option = O.place_id(R.LOUQSOR, state.side[R.LOUQSOR], self.square)
+        return state.option_text(option) if state.is_legal(option) else None
+
     def _parse(self, answer, state: GameState, w: ExerciseWords) -> tuple[Fraction, bool, str]:
         value, exact = read_probability(answer)
         return value, exact, answer.strip() if isinstance(answer, str) else ""
