@@ -195,3 +195,13 @@ def test_the_practice_card_refuses_the_asked_move_before_the_answer_and_plays_it
     assert "游戏板已经走出了" in card.board_note.object
     plain = ExerciseCard(g.exercise)  # a tutorial's card: play first if you like
     assert plain.session.play(option, by_learner=True)
+
+
+def test_every_generated_exercise_can_be_asked_as_a_classroom_question(supply):
+    # a poll names its exercise by the key: a key with '.', '#' or a space was no name at all
+    from widgets.classroom.poll import exercise_ref
+
+    keys = [g.key for g in supply]
+    assert len(set(keys)) == len(keys)
+    for g in supply:
+        assert exercise_ref(g.exercise) == f"practice:{g.key}", g

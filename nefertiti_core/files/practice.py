@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import stat
 import tempfile
 import threading
@@ -107,7 +108,8 @@ _DICE_RULES = R.DICE_RULES
 class Generated:
     """One generated exercise: the exercise (checked on the engine), what it is about, where from.
 
-    ``key``: a stable name (``"s3-p41-click_closing-gizeh"``: seed, ply, kind, subject);
+    ``key``: a stable name (``"s3-p41-click_closing-gizeh"``, ``"s0-p3-how_much_deben-place-abou_simbel-left-6"``:
+    seed, ply, kind, subject; letters, digits, ``_`` and ``-`` only);
     ``subject``: what it is about (a market, a gift type, an option), for the degenerate filter.
     """
 
@@ -662,10 +664,14 @@ def _candidates(state: GameState, played: int, rng: random.Random, priest: bool 
     return out
 
 
+_KEY_UNSAFE = re.compile(r"[^a-z0-9_\-]")
+
+
 def _build(position: GameState, c: _Candidate, seed: int, ply: int) -> Generated | None:
     """The exercise of a candidate, with its rule IDs and difficulty; None if it cannot be asked
     (the engine refuses the question: dice that decide, an option not legal, ...)."""
-    ident = f"s{seed}-p{ply}-{c.cls.kind}-{c.subject}"
+    # a key of letters, digits, '_' and '-' only: a classroom poll names the exercise by it
+    ident = f"s{seed}-p{ply}-{c.cls.kind}-{_KEY_UNSAFE.sub('-', c.subject.lower())}"
     try:
         exercise = staged(c.cls, position, *c.args, id=ident, **c.kw)
         exercise.right_answer()
@@ -809,7 +815,7 @@ def _balanced(items: list[Generated], count: int, rng: random.Random) -> list[Ge
     for answer in sorted(by_answer):
         group = by_answer[answer]
         queues.append(rng.sample(group, len(group)))
-    rng.shuffle(queues)
+    queues = rng.sample(queues, len(queues))  # the answers' turn order, by the seed
     taken: list[list[Generated]] = [[] for _ in queues]
     total = 0
     while total < count and any(queues):
