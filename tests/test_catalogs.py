@@ -207,6 +207,9 @@ def synthetic_events() -> list[tuple[str, dict]]:
         ("reopen", dict(market=R.LOUQSOR, drawn=[], seal=False, rule="R6.7")),
         ("akhenaton", dict(market=R.GIZEH, drawn=[], rule="R6.8")),
         ("akhenaton", dict(market=R.GIZEH, drawn=[R.K_HARP], rule="R6.8")),
+        # drawn on an exercise's copy: the hidden deck's cards are counted, never named
+        ("reopen", dict(market=R.LOUQSOR, drawn=[R.K_HARP], seal=True, rule="R6.7", hidden=True)),
+        ("akhenaton", dict(market=R.GIZEH, drawn=[R.K_HARP], rule="R6.8", hidden=True)),
         ("game_over", dict(winners=(0,), rule="R7.1")),
         ("game_over", dict(winners=(0, 2), rule="R7.1")),
         (

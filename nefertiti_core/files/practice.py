@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import stat
 import tempfile
 import threading
@@ -107,7 +108,8 @@ _DICE_RULES = R.DICE_RULES
 class Generated:
     """One generated exercise: the exercise (checked on the engine), what it is about, where from.
 
-    ``key``: a stable name (``"s3-p41-click_closing-gizeh"``: seed, ply, kind, subject);
+    ``key``: a stable name (``"s3-p41-click_closing-gizeh"``, ``"s0-p3-how_much_deben-place-abou_simbel-left-6"``:
+    seed, ply, kind, subject; letters, digits, ``_`` and ``-`` only);
     ``subject``: what it is about (a market, a gift type, an option), for the degenerate filter.
     """
 
@@ -287,61 +289,81 @@ def on_screen(exercise: Exercise, lang: str = DEFAULT_LANGUAGE, hints: bool = Fa
 
 
 # ------------------------------------------------------------------------------------ difficulty
-_HARD_STALLS = {R.ALL_LEVELS, R.LINE3, R.SUM_11_14_17, R.SUM_17, R.COLOURS3_OR_4}
-_THEME_STEPS = {"settlement": 1.0, "character": 1.0}
+_HARD_STALLS = {R.SUM_11_14_17, R.SUM_17}  # values to add up, not a shape to see
+_THEME_WORK = {"settlement": 1.0, "character": 1.0}
+MAX_WORK = 2.5  # the most the work adds: a question is never harder than 5
 
 
 def difficulty(exercise: Exercise, theme: str = "") -> int:
-    """1 (easy) to 5. Read from the question and its position only, never from the answer (a
+    """1 (easy) to 5, read from the question and its position only, never from the answer (a
     harder "will it close?" must not hint at "yes").
 
-    The sum ``1 + options + steps + chance``, rounded
-    half up and kept in 1..5, read from the question and its position only, never from its answer:
+    ``1 + form + work``, rounded half up and kept in 1..5:
 
-    - ``options``: 0 for yes/no, 0.5 for a colour among 3-5 choices, 1 for a number, 0.5-1.5 for a
-      square (more the fewer of the empty squares are right);
-    - ``steps``: 1 for a settlement or character question (several rules chained: bid order,
-      payment, bonuses; a character's count), 0.5 more for a decision inside a closing or a
-      character, 0.5 for a shape/sum/colour stall that needs counting (levels, lines, sums, colours)
-      and 0.5 for a stall holding 3 servants or more, 0.5 per gift type beyond the first for a
-      score; at most 1.5 in all;
-    - ``chance``: 1.5 for a probability (one die), 2.5 for two dice (36 outcomes), 1 for
-      always/sometimes/never.
+    - ``form``, the answer to give: 0 for yes/no; 0.5 for always/sometimes/never or a colour among
+      three or more; 1 for a number or a probability (a fraction to write); 0.5-1.5 for closing
+      squares (more the fewer of the empty squares are right).
+    - ``work``, what must be worked out, at most :data:`MAX_WORK` (2.5):
 
-    Calibrated lightly on 10 seeds (``benchmarks/practice_supply.py`` prints the spread): "will it
-    close?" 1-2, who decides 2-3, a gift's value 2, a score 2-3, closing squares 2-3, a Louqsor chance
-    3 (one die) or 4 (two dice), what a settlement costs 3-4, a character's points 3-4.
+      - dice: 1 for one die, 2 for two dice (36 outcomes) when a probability is asked, half
+        that for always/sometimes/never; 0.5 more with 3 servants or more on Louqsor after the
+        placement (more values to combine);
+      - several rules chained: 1 for a settlement or a character question (bid order, payment,
+        bonuses; a character's count); 0.5 for a decision inside a closing or a character;
+        0.5 for a closing with 3 bids or more to settle;
+      - a stall to read: 0.5 for a sum rule (Abou Simbel: values to add up, not a shape or
+        colours to see), 0.5 with 3 servants or more on it, 0.5 more with 5 or more;
+      - gifts to count: a score 0.5 per gift type beyond the first (at most 1.5); a gift's value
+        0.5 per other player holding the type (at most 1: the table's row to read further).
+
+    What the levels hold on the default supply (``benchmarks/practice_balance.py`` prints it):
+    1-2 "will it close?" on a stall, 2-3 who decides next, a gift's value and Louqsor's
+    always/sometimes/never, 2-3 closing squares, 2-4 a score, 3-4 what a settlement costs and a
+    character's points, 3-5 Louqsor's chance (5: two dice and three servants or more).
     """
     state = exercise.state()
     kind = exercise.answer_kind
-    options = chance = 0.0
+    form = work = 0.0
+    market = _market_of(exercise, state)
+    dice = 0
+    if market == R.LOUQSOR and R.STALLS[market * 2 + state.side[market]].rule in _DICE_RULES:
+        dice = R.dice_rolled(market * 2 + state.side[market])
     if kind == "choice":
         values = [v for v, _ in exercise.choices()]
         if set(values) == {"always", "sometimes", "never"}:
-            chance = 1.0
+            form = 0.5
+            work += 0.5 * dice
         elif len(values) > 2:
-            options = 0.5
-    elif kind == "integer":
-        options = 1.0
+            form = 0.5
+    elif kind in ("integer", "probability"):
+        form = 1.0
+        if kind == "probability":
+            work += dice
     elif kind == "square":
         status = stall_status(state, exercise.market, state.decider)
         empty, right = len(status.empty), len(status.would_close)
-        options = min(1.5, 0.5 + (1 - right / max(1, empty)))
-    elif kind == "probability":
-        chance = 1.5 + (1.0 if state.side[R.LOUQSOR] == R.LEFT else 0.0)  # 36 outcomes to count
-    steps = _THEME_STEPS.get(theme, 0.0)
-    market = _market_of(exercise, state)
+        form = min(1.5, 0.5 + (1 - right / max(1, empty)))
+    if dice and kind in ("choice", "probability") and state.mask[market].bit_count() + 1 >= 3:
+        work += 0.5
+    work += _THEME_WORK.get(theme, 0.0)
     if market is not None and theme == "closing_squares":
         stall = R.STALLS[market * 2 + state.side[market]]
-        steps += 0.5 if stall.rule in _HARD_STALLS else 0.0
-        steps += 0.5 if state.mask[market].bit_count() >= 3 else 0.0
+        servants = state.mask[market].bit_count()
+        work += 0.5 if stall.rule in _HARD_STALLS else 0.0
+        work += 0.5 * (servants >= 3) + 0.5 * (servants >= 5)
     if isinstance(exercise, FinalScore):
         seat = state.colours.index(exercise.seat)
         types = sum(1 for t in range(len(R.GIFT_TYPES)) if state.type_count(seat, t))
-        steps += 0.5 * min(2, max(0, types - 1))
+        work += 0.5 * min(3, max(0, types - 1))
+    if isinstance(exercise, GiftValue):
+        work += 0.5 * min(2, max(0, state.holders(exercise.gift_type) - 1))
     if getattr(exercise, "option_text", "") and state.phase not in (P_TURN, P_PLACE):
-        steps += 0.5  # a decision inside a closing or a character: more to keep in mind
-    return max(1, min(5, int(1 + options + min(1.5, steps) + chance + 0.5)))
+        work += 0.5  # a decision inside a closing or a character: more to keep in mind
+        if state.res_market >= 0 and len(state.res_queue) >= 3:
+            work += 0.5  # three bids or more to settle in turn
+    elif theme == "settlement" and market is not None and state.mask[market].bit_count() >= 2:
+        work += 0.5  # the closing placement makes three bids or more to settle
+    return max(1, min(5, int(1 + form + min(MAX_WORK, work) + 0.5)))
 
 
 # ------------------------------------------------------------------------------------ generating
@@ -399,9 +421,13 @@ def _place_candidates(state: GameState, rng: random.Random) -> list[_Candidate]:
                         (stall.rule_id, "R4.3"),
                     )
                 )
+            # "will it close?" on a square where it always or never does, and on one where the
+            # dice decide ("sometimes"): each answer can be the right one
             certain = [i for i in placeable if status.chance(i) in (0, 1)]
-            if certain:
-                square = rng.choice(certain)
+            for group in (certain, odds):
+                if not group:
+                    continue
+                square = rng.choice(group)
                 option = O.place_id(m, state.side[m], square)
                 out.append(
                     _Candidate(
@@ -555,11 +581,44 @@ def _collection_candidates(state: GameState, rng: random.Random) -> list[_Candid
     return out
 
 
-def _candidates(state: GameState, played: int, rng: random.Random):
-    """(position, candidate) pairs for the position before ``played`` (the bot's real move)."""
+def _any_answer(group: list[tuple[GameState, _Candidate]], rng: random.Random):
+    """One of a character's choices, each right answer as likely as another (the Merchant's
+    gifts to give back: most change no Deben; the one that does must come up as often)."""
+    by_answer: dict[str, list] = {}
+    for position, c in group:
+        try:
+            ex = staged(c.cls, position, *c.args, id="pick", **c.kw)
+            answer = repr(ex.right_answer())
+        except (ExerciseError, ValueError):
+            answer = ""
+        by_answer.setdefault(answer, []).append((position, c))
+    choices = by_answer[rng.choice(sorted(by_answer))]
+    return choices[rng.randrange(len(choices))]
+
+
+def _candidates(state: GameState, played: int, rng: random.Random, priest: bool = False):
+    """(position, candidate) pairs for the position before ``played`` (the bot's real move);
+    ``priest``: the turn's player recruited the High Priest this turn (two placements, R10.4)."""
     out: list[tuple[GameState, _Candidate]] = []
     phase = state.phase
     played_text = state.option_text(played)
+    if priest and phase == P_PLACE and O.OPTION_KIND[played] == O.PLACE:
+        # the first of the two placements leaves the turn with its player, the second ends it
+        # (or a closing hands it to the bidders): a character's "who decides" with either answer
+        out.append(
+            (
+                state,
+                _Candidate(
+                    "character",
+                    WhoDecidesNext,
+                    (played_text,),
+                    {},
+                    played_text,
+                    ("R10.4", "R5.5"),
+                    "who",
+                ),
+            )
+        )
     if phase in (P_TURN, P_PLACE):
         out += [(state, c) for c in _place_candidates(state, rng)]
         if phase == P_TURN:
@@ -570,7 +629,7 @@ def _candidates(state: GameState, played: int, rng: random.Random):
         for item in characters:
             by_rule.setdefault(item[1].rules[0], []).append(item)
         group = by_rule[rng.choice(sorted(by_rule))]
-        out.append(group[rng.randrange(len(group))])
+        out.append(_any_answer(group, rng))
     if phase == P_BID:
         for option in state.legal_options():
             kind = O.OPTION_KIND[option]
@@ -605,10 +664,14 @@ def _candidates(state: GameState, played: int, rng: random.Random):
     return out
 
 
+_KEY_UNSAFE = re.compile(r"[^a-z0-9_\-]")
+
+
 def _build(position: GameState, c: _Candidate, seed: int, ply: int) -> Generated | None:
     """The exercise of a candidate, with its rule IDs and difficulty; None if it cannot be asked
     (the engine refuses the question: dice that decide, an option not legal, ...)."""
-    ident = f"s{seed}-p{ply}-{c.cls.kind}-{c.subject}"
+    # a key of letters, digits, '_' and '-' only: a classroom poll names the exercise by it
+    ident = f"s{seed}-p{ply}-{c.cls.kind}-{_KEY_UNSAFE.sub('-', c.subject.lower())}"
     try:
         exercise = staged(c.cls, position, *c.args, id=ident, **c.kw)
         exercise.right_answer()
@@ -679,9 +742,13 @@ def generate(seed: int, players: int | None = None, per_kind: int = PER_KIND) ->
     found: dict[tuple[str, str], list[Generated]] = {}
     seen: set = set()
     ply = 0
+    priest_turn = -1  # the turn in which the High Priest was recruited
     while not game.is_over and ply < MAX_PLIES:
         played = bots[game.decider].choose(game)
-        for position, candidate in _candidates(game, played, rng):
+        if played == O.RECRUIT_BASE + R.HIGH_PRIEST:
+            priest_turn = game.turn_no
+        priest = priest_turn == game.turn_no
+        for position, candidate in _candidates(game, played, rng, priest):
             g = _build(position, candidate, seed, ply)
             if g is None:
                 continue
@@ -694,16 +761,35 @@ def generate(seed: int, players: int | None = None, per_kind: int = PER_KIND) ->
             found.setdefault((g.theme, g.kind), []).append(g)
         game.apply(played)
         ply += 1
+
+    def order(g: Generated) -> tuple:
+        return (g.ply, THEMES.index(g.theme), g.key)
+
+    for key in found:
+        found[key] = _no_repeats(found[key])
     picked: list[Generated] = []
     for key in sorted(found, key=lambda k: (THEMES.index(k[0]), k[1])):
-        items = found[key]
-        if len(items) > per_kind:
-            items = [items[i] for i in sorted(rng.sample(range(len(items)), per_kind))]
-        picked += items
-    picked.sort(key=lambda g: (g.ply, THEMES.index(g.theme), g.key))
+        picked += _balanced(found[key], per_kind, rng)
+    picked.sort(key=order)
+    for _ in range(8):  # dropping a repeat can unbalance, trimming can make a repeat: settle
+        out = _no_repeats(picked)
+        by_kind: dict[tuple[str, str], list[Generated]] = {}
+        for g in out:
+            by_kind.setdefault((g.theme, g.kind), []).append(g)
+        out = [g for items in by_kind.values() for g in _balanced(items, len(items), rng)]
+        out.sort(key=order)
+        if out == picked:
+            break
+        picked = out
+    return _no_repeats(picked)
+
+
+def _no_repeats(items: list[Generated]) -> list[Generated]:
+    """``items`` (in game order) without an exercise whose kind, subject and answer are those of
+    the one before it about the same subject."""
     out: list[Generated] = []
     last: dict[tuple[str, str], str] = {}
-    for g in picked:  # not the same answer to the same kind of question as the one before
+    for g in items:
         about = (g.kind, g.subject.split(" ")[0])
         answer = repr(g.exercise.right_answer())
         if last.get(about) == answer:
@@ -711,6 +797,48 @@ def generate(seed: int, players: int | None = None, per_kind: int = PER_KIND) ->
         last[about] = answer
         out.append(g)
     return out
+
+
+def _balanced(items: list[Generated], count: int, rng: random.Random) -> list[Generated]:
+    """Up to ``count`` of one kind's exercises (in their order in the game), chosen so that no
+    answer is right much more often than the others: the answers (:func:`.practice_balance.
+    answer_class`) take turns in an order the seed shuffles, one exercise each, and an answer
+    may be right at most as often as all the others together (a game that offers only "no"
+    gives one "no"). Without this, always answering "no" to "will it close?" or "never" to
+    Louqsor's dice would score like knowing the rules."""
+    from .practice_balance import answer_class
+
+    by_answer: dict[str, list[Generated]] = {}
+    for g in items:
+        by_answer.setdefault(answer_class(g.exercise), []).append(g)
+    queues = []
+    for answer in sorted(by_answer):
+        group = by_answer[answer]
+        queues.append(rng.sample(group, len(group)))
+    queues = rng.sample(queues, len(queues))  # the answers' turn order, by the seed
+    taken: list[list[Generated]] = [[] for _ in queues]
+    total = 0
+    while total < count and any(queues):
+        progressed = False
+        for i, queue in enumerate(queues):
+            if not queue or total >= count:
+                continue
+            others = total - len(taken[i])
+            if len(taken[i]) > others:
+                continue  # one more of this answer would outweigh all the others
+            taken[i].append(queue.pop())
+            total += 1
+            progressed = True
+        if not progressed:
+            break
+    total = sum(len(group) for group in taken)
+    for group in taken:  # and with another answer on offer, never more than half
+        others = total - len(group)
+        while others and len(group) > others:
+            group.pop()
+            total -= 1
+    chosen = {id(g) for group in taken for g in group}
+    return [g for g in items if id(g) in chosen]
 
 
 def supply(seeds: Iterable[int] = range(10), per_kind: int = PER_KIND) -> list[Generated]:
@@ -870,6 +998,10 @@ class Scheduler:
     2. a rule whose interval is over (due), the longest overdue first;
     3. the rest, the soonest due first.
 
+    Practice goes **across rules**: while the supply offers one, the next exercise shares
+    neither its theme nor any rule ID with the one just served (:meth:`repeats`); so a rule
+    answered wrong comes back every other exercise, not every one, and a tag that many
+    exercises carry (R3.10 on every closing square) cannot hold the learner on one kind.
     Among equals: the exercise served fewest times, then one of another theme than the last,
     then the supply's order. The exercise just
     served is never served again at once. ``coverage``: the learner record (read only; the
@@ -931,6 +1063,15 @@ class Scheduler:
         same_theme = self.current is not None and g.theme == self.current.theme
         return (*best, self.served.get(g.key, 0), same_theme)
 
+    def repeats(self, g: Generated) -> bool:
+        """Whether ``g`` would practise what the exercise just served did: the same theme, or
+        a rule ID in common (every closing-square question also tests R3.10, every settlement
+        R6.1: ranked by rule alone, one wrong answer kept the learner on that tag)."""
+        last = self.current
+        if last is None:
+            return False
+        return g.theme == last.theme or not set(g.rule_ids).isdisjoint(last.rule_ids)
+
     def next(self) -> Generated:
         """The exercise to practise now (and marks it served)."""
         with self._lock:
@@ -939,6 +1080,9 @@ class Scheduler:
                 self._refill()
             record = self.coverage.marks() if self.coverage is not None else {}
             pool = [g for g in self.exercises if self.current is None or g.key != self.current.key]
+            other = [g for g in pool if not self.repeats(g)]
+            if other:  # across rules: not the same tag twice running while another is on offer
+                pool = other
             choice = min(enumerate(pool), key=lambda item: (self.rank(item[1], record), item[0]))[1]
             self.served[choice.key] = self.served.get(choice.key, 0) + 1
             self.current = choice

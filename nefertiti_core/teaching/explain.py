@@ -299,6 +299,8 @@ def _ev_market_closed(w: Words, d: dict) -> str:
 def _ev_akhenaton(w: Words, d: dict) -> str:
     market = w.market(d["market"])
     ref = w.ref_to("R6.8, R7.1")
+    if d["drawn"] and d.get("hidden"):  # drawn on a copy: the deck's order is no one's to tell
+        return w.s("ev.akhenaton.after_hidden", market=market, count=len(d["drawn"]), ref=ref)
     if d["drawn"]:
         return w.s("ev.akhenaton.after", market=market, cards=w.cards(d["drawn"]), ref=ref)
     return w.s("ev.akhenaton", market=market, ref=ref)
@@ -307,7 +309,9 @@ def _ev_akhenaton(w: Words, d: dict) -> str:
 def _ev_reopen(w: Words, d: dict) -> str:
     market = w.market(d["market"])
     ref = w.ref_to(d["rule"])
-    if d["drawn"]:
+    if d["drawn"] and d.get("hidden"):  # an exercise's copy: which cards come up is unknown (R12)
+        head = w.s("ev.reopen.hidden", market=market, count=len(d["drawn"]), ref=ref)
+    elif d["drawn"]:
         head = w.s(
             "ev.reopen", market=market, count=len(d["drawn"]), cards=w.cards(d["drawn"]), ref=ref
         )

@@ -4,7 +4,8 @@ and feedback that explains the right answer. The engine checks the answer
 
 Two ways to answer: "click the square that..." exercises take a click on the board; the others
 take a choice, a number or a probability, then "Check". After answering, the learner can play on
-the board to see the answer happen ("predict, then reveal"); every step they play counts towards
+the board to see the answer happen ("predict, then reveal"; with ``answer_first``, as in the
+Practice view, the board refuses moves until then and plays the asked move itself); every step they play counts towards
 their rule coverage (:mod:`nefertiti_core.teaching.coverage`).
 """
 
@@ -61,8 +62,32 @@ def collections_text(state, lang: str) -> str:
     return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
 
 
+class AnswerFirstSession(GameSession):
+    """A card's game that plays none of the learner's moves until the question is answered
+    (:attr:`opened`): clicked before, the move is refused in words (``refused`` counts them), so
+    that nobody reads the answer off the board; the card then plays the asked move itself."""
+
+    refused = param.Integer(default=0, doc="Moves the learner tried before answering")
+
+    def __init__(self, state, **params):
+        super().__init__(state, **params)
+        self.opened = False
+
+    def play(self, option, by_learner: bool = False) -> bool:
+        if by_learner and not self.opened:
+            self.error = tr(self.lang, "practice.board.not_yet")
+            self.refused += 1
+            return False
+        return super().play(option, by_learner=by_learner)
+
+
 class ExerciseCard(pn.viewable.Viewer):
-    """One exercise with its own live board (a session of its own)."""
+    """One exercise with its own live board (a session of its own).
+
+    ``answer_first`` (the Practice view): the board plays nothing until the question has been
+    answered, then plays the move the question is about (:meth:`Exercise.asked_option`) so
+    that the learner sees it happen; a note above the board says which is the case.
+    """
 
     exercise = param.ClassSelector(class_=Exercise)
     lang = param.Selector(default="en", objects=["en", "de", "zh"])
@@ -75,12 +100,25 @@ class ExerciseCard(pn.viewable.Viewer):
         lang: str = "en",
         coverage: Coverage | None = None,
         board_width: int = 700,
+        answer_first: bool = False,
         **params,
     ):
         super().__init__(exercise=exercise, lang=lang, **params)
         self.coverage = coverage
+        self.answer_first = answer_first
         # No closing hints on an exercise board: they would give the answer away.
-        self.session = GameSession(exercise.state(), lang=lang, hints=False)
+        make = AnswerFirstSession if answer_first else GameSession
+        self.session = make(exercise.state(), lang=lang, hints=False)
+        #: What the board does for the question: waits for the answer, or has played the move.
+        self.board_note = HTML(
+            "",
+            visible=answer_first,
+            sizing_mode="stretch_width",
+            css_classes=["exercise-board-note"],
+            margin=(0, 10),
+        )
+        if answer_first:
+            self.session.param.watch(lambda *_: self._show_board_note(), "refused")
         square_answer = exercise.answer_kind == "square"
         self.board = Board(
             self.session,
@@ -88,6 +126,8 @@ class ExerciseCard(pn.viewable.Viewer):
             on_square=self._answer_square if square_answer else None,
         )
         self._answered = None  # the last answer as given (to judge it again in another language)
+        self._played = False  # whether the board played the asked move after the answer
+        self._asked = exercise.asked_option() if answer_first else None
         self._prompt = pn.pane.Markdown(
             sizing_mode="stretch_width", css_classes=["exercise-prompt"]
         )
@@ -117,6 +157,7 @@ class ExerciseCard(pn.viewable.Viewer):
             self._collections,
             self._controls,
             self.result,
+            self.board_note,
             self.board,
             sizing_mode="stretch_width",
         )
@@ -151,6 +192,10 @@ class ExerciseCard(pn.viewable.Viewer):
         self._answered = value
         self.feedback = feedback
         self._show(feedback)
+        if feedback.valid and self.answer_first and not self.session.opened:
+            self.session.opened = True  # answered: the board shows the move, then plays on
+            self._played = self._asked is not None and self.session.play(self._asked)
+            self._show_board_note()
         return feedback
 
     def _answer_square(self, cell) -> None:
@@ -168,6 +213,25 @@ class ExerciseCard(pn.viewable.Viewer):
         self.feedback = None
         self._answered = None
         self.result.visible = False
+
+    def _show_board_note(self) -> None:
+        if not self.answer_first:
+            return
+        lang = self.lang
+        if self.session.opened:
+            text = tr(lang, "practice.board.played") if self._played else ""
+        elif self.session.refused:
+            text = tr(lang, "practice.board.not_yet")
+        else:  # a question about a move: the board will play it
+            text = tr(lang, "practice.board.answer_first") if self._asked else ""
+        state = "refused" if self.session.refused and not self.session.opened else "waiting"
+        if self.session.opened:
+            state = "played" if self._played else "open"
+        self.board_note.object = (
+            f"<div class='board-note board-note-{state}' style='font-family:{esc(FONT_STACK)};"
+            f"color:{EXPLANATION};font-size:13px'>{esc(text)}</div>"
+        )
+        self.board_note.visible = bool(text)
 
     def _show_collections(self) -> None:
         text = esc(collections_text(self.session.state, self.lang))
@@ -205,6 +269,7 @@ class ExerciseCard(pn.viewable.Viewer):
             "probability",
         ):  # a field: named by its question
             name_for_readers(self._answer, self.exercise.prompt(lang))
+        self._show_board_note()
         self._check.name = tr(lang, "exercise.card.check")
         self._again.name = tr(lang, "exercise.card.reset")
         if self.feedback is not None:

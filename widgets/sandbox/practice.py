@@ -2,7 +2,9 @@
 the learner got wrong or has not met (:mod:`nefertiti_core.files.practice`).
 
 The card is the tutorials' :class:`~widgets.game.exercise.ExerciseCard` (its board never shows closing
-hints: the generator's on-screen filter counts on it); beside it the players' table of
+hints: the generator's on-screen filter counts on it; and it answers first: the board plays no
+move until the question is answered, then plays the move asked about, so that nobody reads the
+answer off the board before giving it); beside it the players' table of
 :func:`nefertiti_core.files.practice.table_lines` (gifts counted, never valued). The rule IDs an exercise
 tests are shown once it has been answered, as links (title on hover, text on click): shown before,
 they would give the answer away ("R6.1" on "who decides next?" says that the market closes).
@@ -116,6 +118,7 @@ class Practice(pn.viewable.Viewer):
             lang=self.lang,
             coverage=self.coverage,
             board_width=self.board_width,
+            answer_first=True,  # the board must not answer the question: it plays the move after
         )
         self._counted = 0  # the card's answers already given to the scheduler
         self.card.param.watch(self._on_answer, "feedback")

@@ -7,6 +7,9 @@ The kinds themselves are in :mod:`.kinds`. Standard library only.
 
 from __future__ import annotations
 
+import random
+from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -14,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...engine import options as O
 from ...engine import rules as R
 from ...engine.chance import roll_at
+from ...engine.deck import BOTTOM, reshuffled
 from ...engine.deck import unseen as unseen_deck  # the deck as the players know it (R12)
 from ...engine.errors import NefertitiError
 from ...engine.i18n import DEFAULT_LANGUAGE, LANGUAGES
@@ -58,16 +62,56 @@ def scenario_path(name: str | Path) -> Path:
     return scenarios_folder() / f"{name}.yaml"
 
 
+_ORDER: ContextVar[object] = ContextVar("imagined_deck_order", default=None)
+
+
+@contextmanager
+def imagined_deck_order(salt):
+    """Within the block, exercises imagine the hidden deck in another order (``salt`` picks it).
+
+    Nothing a learner reads may depend on that order (R12): the fairness checks
+    (:mod:`..practice_balance`) ask an exercise again inside this block and compare the texts.
+    """
+    token = _ORDER.set(salt)
+    try:
+        yield
+    finally:
+        _ORDER.reset(token)
+
+
+def _imagined(deck) -> list[int]:
+    salt = _ORDER.get()
+    if salt is None:
+        return unseen_deck(deck)
+    return reshuffled(deck, random.Random(f"{len(deck)}:{salt}"))
+
+
+def akhenaton_reachable(state: GameState, drawn: int) -> bool:
+    """Whether ``drawn`` cards taken from the top of ``state``'s deck may include the Akhenaton
+    card, as far as the players know (it lies among the bottom five, R2.2; a scenario that
+    placed it higher keeps it there)."""
+    deck = list(state.deck)
+    if R.AKHENATON not in deck or drawn <= 0:
+        return False
+    at = deck.index(R.AKHENATON)  # the top of the deck is the list's end
+    highest = min(BOTTOM, len(deck)) - 1 if at < BOTTOM else at
+    return highest >= len(deck) - drawn
+
+
 def play_on_copy(state: GameState, option: int) -> GameState:
     """``option`` applied to a copy of ``state`` that records its own events.
 
-    The copy sees the deck as the players do (R12). A Louqsor roll must be decided: fixed in the
-    position (R4.4), or certain either way (then a roll with that outcome is fixed on the copy, so
-    the game's own dice are never revealed); otherwise the question has no single answer.
+    The copy sees the deck as the players do (R12): in an order they imagine, never the real
+    one. A card a refill draws is therefore not named (the event is marked ``hidden``: the
+    narration says "a card from the deck"), unless the position fixed it (R4.4, the question
+    says which). If the refill may reach the Akhenaton card, the deck decides what happens and
+    the question has no single answer. A Louqsor roll must be decided: fixed in the position
+    (R4.4), or certain either way (then a roll with that outcome is fixed on the copy, so the
+    game's own dice are never revealed); otherwise the question has no single answer.
     """
     copy = state.copy()
     copy.log = []
-    copy.deck = unseen_deck(state.deck)
+    copy.deck = _imagined(state.deck)
     rolling = roll_at(state, option)
     if rolling is not None:
         stall_id, mask = rolling
@@ -82,6 +126,21 @@ def play_on_copy(state: GameState, option: int) -> GameState:
         if free:
             copy.force_roll(*free)
     copy.apply(option)
+    known = len(state.forced_draws)  # the cards the position fixed, drawn first
+    drawn = 0
+    for index, (name, data) in enumerate(copy.log):
+        if name not in ("reopen", "akhenaton"):
+            continue
+        count = len(data["drawn"]) + (name == "akhenaton")
+        hidden = max(0, drawn + count - known)
+        drawn += count
+        if hidden:
+            copy.log[index] = (name, {**data, "hidden": True})
+    if drawn > known and akhenaton_reachable(state, drawn):
+        raise ExerciseError(
+            f"{state.option_text(option)!r}: the refill may draw the Akhenaton card, so the hidden "
+            "deck decides what happens; fix the draw in the scenario (forced: draws, R4.4)"
+        )
     return copy
 
 
@@ -238,6 +297,21 @@ class Exercise:
                 f"are {', '.join(state.option_text(o) for o in state.legal_options())}"
             )
         return option
+
+    def asked_option(self) -> str | None:
+        """The move the question is about, as written, if it can be played in the position (a
+        card's board plays it once the question is answered: answer first, then see it); None
+        for a question about no move (a gift's value, the closing squares) or a move that is
+        not legal there (an "is it allowed?" answered no)."""
+        text = getattr(self, "option_text", None)
+        if not text:
+            return None
+        state = self._base()
+        try:
+            option = state.parse(text)
+        except NefertitiError:
+            return None
+        return state.option_text(option) if state.is_legal(option) else None
 
     # --- the question
     def prompt(self, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -446,11 +446,14 @@ class WhoDecidesNext(OptionExercise, ChoiceExercise):
         return super()._parse(answer, state, w)
 
     def _question(self, w: ExerciseWords, state: GameState) -> str:
-        return w.s(
+        # a step with a single legal option is played by the engine (state.py): said for every
+        # question, so that it tells nothing about this one, and the feedback names each such step
+        question = w.s(
             "exercise.prompt.who_decides",
             player=w.player(state.decider),
             option=w.option(state, self._option(self.option_text)),
         )
+        return w.sentences([question, w("exercise.prompt.forced_note")])
 
     def _truth(self, state: GameState) -> str:
         copy = self._outcome(state)
@@ -458,7 +461,19 @@ class WhoDecidesNext(OptionExercise, ChoiceExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         copy = self._outcome(state)
-        return self._narration(state, w) + [w.phase(copy)]
+        forced = [forced_step(w, state, data) for name, data in copy.log if name == "forced"]
+        return self._narration(state, w) + forced + [w.phase(copy)]
+
+
+def forced_step(w: ExerciseWords, state: GameState, data: dict) -> str:
+    """The sentence that says a ``forced`` event's step was played by the engine: "Blue's next
+    step is forced: the only legal option is to take the upper card, ...". ``state``: the
+    position the question is asked in (for the option's words)."""
+    try:
+        option = w.option(state, state.parse(data["option"]))
+    except (NefertitiError, IndexError, KeyError):  # an option these words cannot name
+        option = data["option"]
+    return w.s("exercise.who.forced", player=w.player(data["seat"]), option=option)
 
 
 # --- is it allowed? -------------------------------------------------------------------------------
@@ -616,6 +631,12 @@ class ClosingChance(Exercise):
         if not status.is_open or self.square not in status.empty:
             raise ExerciseError(f"exercise {self.id}: square {self.square} of Louqsor is not free")
         return status.chance(self.square)
+
+    def asked_option(self) -> str | None:
+        """The placement whose roll the question is about."""
+        state = self._base()
+        option = O.place_id(R.LOUQSOR, state.side[R.LOUQSOR], self.square)
+        return state.option_text(option) if state.is_legal(option) else None
 
     def _parse(self, answer, state: GameState, w: ExerciseWords) -> tuple[Fraction, bool, str]:
         value, exact = read_probability(answer)
