@@ -1,5 +1,5 @@
-"""The notebooks are written for learners (issue #13 item 7): little visible code, no helper
-defined in a notebook, and a first-game path short enough to read in about 30 minutes.
+"""The notebooks are written for learners: little visible code and no helper
+defined in a notebook. (The first-game path's length: ``test_first_game_budget.py``.)
 
 The figures are printed (``pytest -s tests/test_notebook_shape.py``) for the closing note."""
 
@@ -11,10 +11,7 @@ from pathlib import Path
 
 TUTORIALS = Path(__file__).parents[1] / "tutorials"
 NOTEBOOKS = sorted(TUTORIALS.glob("[0-9][0-9]-*.ipynb"))
-#: The first game: the welcome, a turn, closing and settling a market, gifts and scoring.
-FIRST_GAME = ("00", "01", "02", "03")
 VISIBLE_CODE_BUDGET = 150  # lines across all notebooks (932 before the rewrite)
-FIRST_GAME_WORDS = 3000
 
 
 def _cells(path: Path) -> list[dict]:
@@ -36,14 +33,6 @@ def visible_code_lines() -> dict[str, int]:
     }
 
 
-def words(path: Path) -> int:
-    return sum(
-        len(re.findall(r"\w+", "".join(c["source"])))
-        for c in _cells(path)
-        if c["cell_type"] == "markdown"
-    )
-
-
 def test_visible_code_is_within_the_budget():
     lines = visible_code_lines()
     print(f"\nvisible code lines: {sum(lines.values())} {lines}")
@@ -59,11 +48,3 @@ def test_no_notebook_defines_a_helper():
         for m in re.finditer(r"^\s*(?:def|class) \w+", "".join(c["source"]), re.M)
     ]
     assert not defined, f"helpers belong in widgets or nefertiti_core: {defined}"
-
-
-def test_the_first_game_path_is_short():
-    path = [p for p in NOTEBOOKS if p.name[:2] in FIRST_GAME]
-    counts = {p.name: words(p) for p in path}
-    print(f"\nfirst-game path words: {sum(counts.values())} {counts}")
-    assert len(path) == len(FIRST_GAME)
-    assert sum(counts.values()) <= FIRST_GAME_WORDS, counts

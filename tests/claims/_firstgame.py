@@ -49,3 +49,16 @@ def deben_gain(scenario: str, colour: str, step: str) -> int:
     after = position(scenario, step)
     seat = before.colours.index(colour)
     return after.deben[seat] - before.deben[seat]
+
+
+def option_texts(scenario: str, *steps: str) -> list[str]:
+    """The decider's legal options after ``steps``, in the engine's notation."""
+    from nefertiti_core.engine.options import option_text
+
+    state = position(scenario, *steps)
+    return [option_text(o, state.colours) for o in state.legal_options()]
+
+
+def decider(scenario: str, *steps: str) -> str:
+    state = position(scenario, *steps)
+    return state.colours[state.decider]

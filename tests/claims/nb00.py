@@ -2,35 +2,24 @@
 
 from __future__ import annotations
 
+from nefertiti_core.engine import rules as R
+from widgets.lesson.rule_summaries import gift_values
+
 from . import Claim
-from ._firstgame import deben_gain, empty_stall, is_square, reserve
+from ._firstgame import is_square
 
 
-def _one_for_first() -> bool:
-    assert reserve("a-turn", "akhet_aton") >= 2 and empty_stall("a-turn", "akhet_aton")
-    is_square("a-turn", "akhet_aton", 0, 0)  # the 0 at the top: no Deben mark
-    gain = deben_gain("a-turn", "red", "place akhet_aton.left#0")
-    assert gain == 1, gain
-    return True
-
-
-def _one_for_the_deben_square() -> bool:
-    is_square("a-turn", "akhet_aton", 4, 4, "D")
-    first_only = deben_gain("a-turn", "red", "place akhet_aton.left#0")
-    both = deben_gain("a-turn", "red", "place akhet_aton.left#4")
-    assert both - first_only == 1, (both, first_only)
+def _gold_alone() -> bool:
+    gold = next(row for row in gift_values(4) if row["type"] == "gold")
+    assert gold["values"][0] == 14, gold
     return True
 
 
 CLAIMS = [
-    Claim("A servant earns 1 Deben for being the first on an empty stall", _one_for_first),
-    Claim("and 1 Deben for standing on a Deben square", _one_for_the_deben_square),
+    Claim("gift cards in four markets", lambda: len(R.MARKETS) == 4),
     Claim(
-        "and Gizeh's reserve holds 1\nDeben",
-        lambda: reserve("first-game", "gizeh") == 1,
+        "Akhet-Aton's 10 is an X square",
+        lambda: is_square("first-game", "akhet_aton", 9, 10, "X"),
     ),
-    Claim(
-        "Gizeh's 4 with the Deben mark, which is both",
-        lambda: is_square("first-game", "gizeh", 3, 4, "D") and empty_stall("first-game", "gizeh"),
-    ),
+    Claim("A gold craft held by a single player is worth 14", _gold_alone),
 ]

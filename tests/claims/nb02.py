@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from nefertiti_core.engine import rules as R
 
 from . import Claim
-from ._firstgame import bids_total, is_square
-from .engine import deben, is_open
+from ._firstgame import bids_total, decider, option_texts
 
 
 def _abou_simbel_left_closing_totals() -> bool:
@@ -24,21 +25,23 @@ def _abou_simbel_left_closing_totals() -> bool:
     return True
 
 
-def _red_cannot_pay() -> bool:
-    is_square("cannot-pay", "abou_simbel", 5, 7)
-    assert deben("cannot-pay", "red") == 5
-    assert not is_open("cannot-pay", "abou_simbel", "place abou_simbel.left#5")
+def _two_lower_cards() -> bool:
+    """Green, the highest bidder on a plain square, may take two lower cards (never three), or
+    the upper card (R6.2)."""
+    closed = ("closing-step-by-step", "place abou_simbel.left#4")
+    assert decider(*closed) == "green"
+    takes = [o for o in option_texts(*closed) if o.startswith("take ")]
+    lowers = {len(re.findall(r"lower\d", o)) for o in takes if "upper" not in o}
+    assert lowers == {2}, takes
+    assert "take upper" in takes, takes
     return True
 
 
 CLAIMS = [
     Claim(
-        "closes at exactly 11, at exactly 14, or at 17 and more",
-        _abou_simbel_left_closing_totals,
-    ),
-    Claim(
-        "add up to\n6 now",
+        "add up to 6",
         lambda: bids_total("closing-step-by-step", "abou_simbel") == 6,
     ),
-    Claim("Red's 7 closes Abou Simbel on this board, but Red has only 5 Deben", _red_cannot_pay),
+    Claim("closes at exactly 11, exactly 14, or 17 and more", _abou_simbel_left_closing_totals),
+    Claim("takes two lower cards", _two_lower_cards),
 ]
