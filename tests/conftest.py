@@ -38,6 +38,8 @@ def pytest_configure(config):
 LONGEST_FIRST = (
     "test_every_exercise_first_half",
     "test_every_exercise_second_half",
+    "test_classroom_lesson",
+    "test_accessibility",
     "test_restart",
     "test_classroom_postgresql",
     "test_notebooks",
@@ -54,6 +56,17 @@ LONGEST_FIRST = (
     "test_rules_reference_in_browser",
     "test_jupyterlab",
     "test_classroom",
+    "test_classroom_chapters",
+    "test_class_record",
+    "test_classroom_storage",
+    "test_classroom_poll_controls",
+    "test_classroom_rejoin",
+    "test_classroom_projector",
+    "test_classroom_boards",
+    "test_classroom_reconnect",
+    "test_phone_layout",
+    "test_practice_fair_in_sandbox",
+    "test_voila",
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 # Players: the four seats' servants and seals, by the seat's colour name; a seat without one.
 # Green leans to blue-green: told from Red under protanopia and deuteranopia (CIELAB distance
 # about 18 and 38, Machado 2009), white on it is 5:1 (tests/browser/test_colour_vision.py).
-PLAYER_COLOURS = {"green": "#1f7a5c", "red": "#c0392b", "blue": "#2e6fd8", "black": "#222222"}
+PLAYER_COLOURS = {"green": "#1f7a5c", "red": "#c0392b", "blue": "#2863c4", "black": "#222222"}
 NO_PLAYER = "#888"  # the dot, bar or banner of a seat whose colour is unknown
 NO_PLAYER_TEXT = "#333"  # a learner's name in the classroom when their seat has no colour
 NO_PLAYER_STRIPE = "#c9b98f"  # a timeline step no seat took
@@ -93,6 +93,9 @@ PROBLEM_TEXT = "#8a1c1c"  # a poll's refusal...
 PROBLEM_BACKGROUND = "#fdecea"  # ...and its box
 WARNING_TEXT = "#8a4b00"  # the coverage warning
 ALERT = "#8b1e1e"  # the game is paused; the banner when the connection is lost
+DANGER_BUTTON = (
+    "#b02a37"  # a button that removes someone: white words on it at 6:1 (Bokeh's is 4:1)
+)
 YOUR_TURN = "#1e6b2a"  # a learner's "your turn"
 
 # Tags and bars: white text on a colour.

@@ -66,7 +66,7 @@ def checked(page, where: str, lang: str, *, served_page: bool = True) -> None:
 
 
 def board_drawn(page) -> None:
-    page.locator(".bk-Canvas").first.wait_for(timeout=LOAD_MS)
+    page.locator(".bk-Canvas:visible").first.wait_for(timeout=LOAD_MS)  # not a hidden one
     wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
 
 

@@ -1,16 +1,18 @@
 """A whole lesson, as a teacher runs it, in Chromium against ``nefertiti serve``.
 
-The teacher (a laptop, 1280 x 800, English) opens a room; the projector (1024 x 768, another
-computer by the renewable projector link) shows the table and the join code. Four learners join:
-Jürgen on a phone (Playwright's Pixel 5: touch, device scale, ``is_mobile``; a German browser)
-by opening what the QR code says; 王芳 on a laptop who picks 中文 on the join form; Ana on a tablet
-(Galaxy Tab S4 emulation); Tom on a laptop. The teacher seats the four and they play a round, each
-from their own page. The teacher stages a chapter, the class sees its title and teaching text in
-their languages, a move is made in it, and the class comes back to its game, intact. A question
-is asked, answered by all four and revealed; the projector counts, shows no name. The server is
-stopped and started again mid-lesson: every page comes back by itself, at the same step and seat.
-Jürgen's phone dies: he comes back on a laptop with his PIN and is in the same seat. The teacher
-exports the class's per-rule record (CSV) and it names each learner's rules and answers.
+The teacher (a laptop, 1280 x 800, English) opens a room and keeps its record in a new class;
+the projector (1024 x 768, another computer, by the renewable projector link) shows the table and
+the join code. Four learners join: Jürgen on a phone (Playwright's Pixel 5: touch, device scale,
+``is_mobile``; a German browser) by opening what the QR code says; 王芳 on a laptop who picks 中文
+on the join form; Ana on a tablet (Galaxy Tab S4 emulation); Tom on a laptop. Each is shown a PIN.
+The teacher seats the four and they play a round, each from their own page; every page passes
+axe-core (no serious or critical violation). The teacher stages a chapter: the class sees its
+title and teaching text in their languages, a step is played in it, and the class comes back to
+its game, intact. A question is asked, answered by all four and revealed; the projector counts
+and shows no name. The server is stopped and started again mid-lesson: every page comes back by
+itself, at the same step and seat. Jürgen's phone dies: he comes back on a laptop with his PIN,
+in the same seat, and the class plays on. The teacher downloads the class's per-rule record (CSV):
+each learner's practised rules, and the question's rules right for three and wrong for Tom.
 
 Screenshots: tests/browser/artifacts/classroom-lesson (looked at; described in the report).
 """
@@ -22,14 +24,16 @@ import io
 import re
 
 import pytest
+from axe import check as axe_check
 from playwright.sync_api import expect
-from support import ARTIFACTS, wait_back, wait_rows
+from support import ARTIFACTS, rows, wait_back, wait_rows
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server, never_on_the_loop
 from test_classroom_address import qr_link
 
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import exercises as E
+from widgets.classroom.chapters import shipped_scenario
 from widgets.classroom.poll import Poll
 
 SHOTS = ARTIFACTS / "classroom-lesson"
@@ -54,6 +58,8 @@ LEARNERS = {
     "Tom": ("red", "en"),
 }
 CLASS_NAME = "7b Nefertiti"
+POSITION = "abou-simbel-left-eleven"  # a shipped position, staged as a chapter
+CLASS_GAME = tr("en", "chapters.chapter", n=1, title=tr("en", "chapters.class_game"))
 WHO = "welcome/who-plays-next"  # the first lesson's question: who decides next (Red)
 
 
@@ -238,6 +244,39 @@ class Lesson:
         shot(laptop, f"{name}-new-device")
         self.learners[name] = laptop
 
+    def confirm(self, says: str) -> None:
+        """The teacher's page asks before the whole class moves: Yes."""
+        expect(self.teacher.locator(".room-confirm-text")).to_contain_text(says)
+        self.teacher.locator(".room-confirm-yes button").click()
+        expect(self.teacher.locator(".room-confirm")).to_be_hidden()
+
+    def a_chapter_and_back(self, step: int) -> None:
+        """A position staged as chapter 2: everyone sees its title and teaching text in their
+        language; a step is played in it; back to chapter 1, the class game is where it was."""
+        teacher = self.teacher
+        servants = rows(teacher, "board-servants")
+        scenario = shipped_scenario(POSITION)
+        teacher.locator(".room-stage-what select").select_option(label=scenario.title_in("en"))
+        teacher.locator(".room-stage button").click()
+        self.confirm(scenario.title_in("en"))
+        for name, page in self.pages().items():
+            lang = LEARNERS[name][1] if name in LEARNERS else "en"
+            note = page.locator(".room-chapter-note[data-chapter='2']")
+            expect(note).to_contain_text(scenario.title_in(lang), timeout=STEP_MS)
+        expect(self.learners["王芳"].locator(".room-chapter-teaching")).to_contain_text(
+            scenario.teaching_in("zh").strip()[:20]
+        )
+        shot(self.projector, "projector-chapter")
+        shot(self.learners["Jürgen"], "phone-de-chapter")
+        self.play_on(0, 1)  # the chapter's first step, by the learner whose seat decides
+        teacher.locator(".room-chapter-pick select").select_option(label=CLASS_GAME)
+        teacher.locator(".room-chapter-show button").click()
+        self.confirm(tr("en", "chapters.class_game"))
+        for page in self.pages().values():
+            expect_step(page, step)
+            expect(page.locator(".room-chapter-note[data-chapter='1']")).to_have_count(1)
+        wait_rows(teacher, "board-servants", f"n == {servants}", timeout=STEP_MS)
+
     def ask_and_reveal(self) -> None:
         teacher, projector = self.teacher, self.projector
         teacher.locator(".poll-pick select").select_option(index=0)  # the first lesson's: WHO
@@ -283,6 +322,9 @@ def test_a_whole_lesson_with_a_projector_and_four_learners(klass, server, tmp_pa
     for name, page in lesson.pages().items():
         wait_rows(page, "board-servants", "n == 4", timeout=STEP_MS)
         shot(page, f"{name}-after-the-round")
+        axe_check(page, f"the lesson's {name} page")  # no serious or critical violation
+
+    lesson.a_chapter_and_back(step)
 
     lesson.ask_and_reveal()
 

@@ -29,6 +29,7 @@ from widgets.classroom.chapters import (
     titles_of,
 )
 from widgets.classroom.room import Room
+from widgets.game.accessible import name_for_readers
 from widgets.game.common import HTML, esc, guarded, off_the_loop, on_page
 from widgets.game.session import served_document
 from widgets.theme import HEADING, INK, LABEL, PAPER_WARM, RULE_LINE
@@ -202,7 +203,7 @@ class ChapterPanel(pn.viewable.Viewer):
             "", alert_type="info", visible=False, css_classes=["room-chapter-file-status"]
         )
         self.back_button = pn.widgets.Button(
-            color="success", width=220, css_classes=["room-bring-back"]
+            color="primary", width=220, css_classes=["room-bring-back"]
         )
         self.confirm = Confirm()
         self.show_button.on_click(self._on_show)
@@ -290,6 +291,7 @@ class ChapterPanel(pn.viewable.Viewer):
         self.file_label.object = (
             f"<span style='font-size:14px'>{esc(tr(lang, 'chapters.upload'))}</span>"
         )
+        name_for_readers(self.file_input, tr(lang, "chapters.upload"))  # the line above it
         self.back_button.param.update(
             name=tr(lang, "chapters.bring_back"), description=tr(lang, "chapters.bring_back_help")
         )

@@ -52,11 +52,12 @@ from widgets.classroom.poll import (
     practice_exercises,
 )
 from widgets.classroom.question_push import QUESTION_VIEWS, QuestionSession
+from widgets.game.accessible import LabelledCheckbox
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.exercise import feedback_html
 from widgets.game.rules_view import link_rule_ids
-from widgets.game.session import GameSession, served_document
+from widgets.game.session import served_document
 from widgets.theme import (
     ACCENT,
     ALERT,
@@ -332,9 +333,21 @@ class TeacherPollPanel(_FollowsPolls):
         the answers (for the class to look at on the projector)."""
         super().__init__(lang=lang, **p)
         self.show_board = board
-        self.session: GameSession | None = None
+        self.session: QuestionSession | None = None
         self.board: Board | None = None
-        self._board_poll: Poll | None = None
+        if board:
+            # made with the panel, as a learner's card makes its own (question_push.py): were it
+            # made with the first question, its widgets would be built on the event loop just
+            # when every learner's page waits for that question
+            self.session = QuestionSession(lang=lang, hints=False)
+            self.board = Board(
+                self.session,
+                fit=True,
+                max_height="70vh",
+                on_square=lambda _cell: None,
+                shared=True,
+                names="poll-board",  # the page's table has the "board-..." sources
+            )
         self.learners = learners or (lambda: list(polls.record.learners()))
         self.font_px = font_px
         self._lessons = lesson_exercises()
@@ -366,7 +379,7 @@ class TeacherPollPanel(_FollowsPolls):
         self.close_button.on_click(self._on_close)
         # the controls of the next question (poll_controls.py): anonymous, a time limit; and of
         # the current one: lock or unlock its answers, the time left
-        self.anonymous_box = pn.widgets.Checkbox(css_classes=["poll-anonymous"])
+        self.anonymous_box = LabelledCheckbox(css_classes=["poll-anonymous"])
         self.timer_pick = pn.widgets.Select(width=170, css_classes=["poll-timer-pick"])
         self.lock_button = pn.widgets.Button(
             color="warning", css_classes=["poll-lock-button"], width=220, height=52, stylesheets=big
@@ -380,7 +393,11 @@ class TeacherPollPanel(_FollowsPolls):
         self.who = HTML("", sizing_mode="stretch_width", css_classes=["poll-who"])
         self.result = HTML("", sizing_mode="stretch_width", css_classes=["poll-result"])
         self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
-        self._board_box = pn.Column(sizing_mode="stretch_width", css_classes=["poll-board"])
+        self._board_box = pn.Column(
+            *([self.board] if self.board is not None else []),
+            sizing_mode="stretch_width",
+            css_classes=["poll-board"],
+        )
         buttons = pn.FlexBox(
             self.reveal_button,
             self.lock_button,
@@ -490,20 +507,12 @@ class TeacherPollPanel(_FollowsPolls):
 
     # --- showing
     def _show_position(self, poll: Poll) -> None:
-        """The question's position on a board beside the answers (made with the first
-        question: a board drawn while hidden came up blank), never played on."""
-        if not self.show_board:
-            return
+        """The question's position on the panel's board beside the answers, never played on:
+        the same position object the learners' cards show (built once per language)."""
         if self.session is None:
-            self.session = GameSession(poll.exercise.state(), lang=self.lang, hints=False)
-            self.board = Board(
-                self.session, fit=True, max_height="70vh", on_square=lambda _cell: None
-            )
-            self._board_box.append(self.board)
-        elif poll is not self._board_poll:
-            self.session.load_state(poll.exercise.state())
-        self._board_poll = poll
+            return
         self.session.lang = self.lang
+        self.session.show(QUESTION_VIEWS.get(poll, self.lang).state)  # shared with the learners
 
     def refresh(self) -> None:
         lang, size = self.lang, self.font_px

@@ -48,6 +48,7 @@ from widgets.game.session import GameSession, served_document
 from widgets.server.addresses import link_base
 from widgets.server.cookies import BROWSER, CLASS, KEEP_JS, TEACHER, grant, page_secrets
 from widgets.theme import (
+    DANGER_BUTTON,
     HEADING,
     INK,
     LABEL,
@@ -210,7 +211,10 @@ class TeacherPage(pn.viewable.Viewer):
             select.param.watch(functools.partial(self._on_seat, seat), "value")
         self.remove_select = pn.widgets.Select(width=170, css_classes=["room-remove-who"])
         self.remove_button = pn.widgets.Button(
-            color="danger", width=110, css_classes=["room-remove"]
+            color="danger",
+            width=110,
+            css_classes=["room-remove"],
+            stylesheets=[f".bk-btn-danger {{ background-color: {DANGER_BUTTON}; }}"],
         )
         self.remove_button.on_click(self._on_remove)
         # the chapters: staging, switching, files, bringing everyone back (chapters_view.py)
