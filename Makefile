@@ -82,7 +82,7 @@ system-packages-fast:
 # for a server, a kernel or a page, so a third process keeps both cores busy (make test: 14.6
 # minutes against 15.7 with two, docs/benchmarks.md). TEST_WORKERS=0 runs them all in this one.
 TEST_WORKERS ?= 3
-PYTEST := $(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+PYTEST := $(BIN)/pytest --durations=15 $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 test: system-packages $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .

@@ -143,3 +143,25 @@ def test_a_long_card_name_breaks_between_syllables_not_in_even_pieces():
         )
     # no syllable break within the line: even pieces still (never a line wider than its room)
     assert wrap_text("Stuhlstuhl", 20, 10, 5)[0].endswith("-")
+    # a soft hyphen (a board's label from the catalog) is where the word breaks first, and is
+    # not shown where it does not break
+    assert wrap_text("Gold\u00adarbeit", 45, 10, 3) == ["Gold-", "arbeit"]
+    assert wrap_text("Gold\u00adarbeit", 60, 10, 3) == ["Goldarbeit"]
+
+
+def test_the_gold_card_has_a_board_label_that_fits_a_card_in_german():
+    """ "Goldschmiedearbeit" did not fit a card in three lines ("Gold-/schmi-/edear…"): the
+    board shows "Goldarbeit", broken at its soft hyphen, whole."""
+    from nefertiti_core import new_game
+    from nefertiti_core.engine import rules as R
+    from widgets.game.board import Board
+    from widgets.game.session import GameSession
+
+    state = new_game(4, 0)
+    gold = R.CARD_KINDS.index("gold")
+    cards = [(m, s) for m in range(4) for s in range(4) if state.cards[m][s] == gold]
+    assert cards, "no gold craft on the first game's board"
+    board = Board(GameSession(state, lang="de"), width=620)
+    labels = board.sources["cards"].data["label"]
+    assert "Gold-\narbeit" in labels, labels
+    assert not any("\u00ad" in label or label.endswith("\u2026") for label in labels), labels

@@ -63,6 +63,11 @@ def _demos_by_notebook() -> dict[str, int]:
 
 NOTEBOOKS = _topics_by_notebook()
 DEMOS = _demos_by_notebook()
+#: How many code cells each notebook has (each must have run).
+CODE_CELLS = {
+    path.name: sum(1 for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
+    for path in sorted(TUTORIALS.glob("*.ipynb"))
+}
 #: The notebooks in two halves (every other one), one test module each: with ``make test``'s
 #: two processes, one process works through each half.
 HALVES = {
@@ -154,6 +159,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}.png"))
         _press_every_demo(page, notebook)
         _open_every_fold(page)
+        _no_cell_failed(page, notebook)
     except Exception as failure:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}-failed.png"))
@@ -169,6 +175,18 @@ def answer_every_exercise(lab, notebook: str) -> None:
         _shut_down_kernels(page, url)
         page.close()
         TIMES[notebook] = time.monotonic() - start
+
+
+def _no_cell_failed(page, notebook: str) -> None:
+    """Run All went through: the last code cell shows what it made (the learner's record: a
+    cell after a failed one is never run and shows nothing), and no cell shows a Python
+    error."""
+    cells = page.locator(".jp-Notebook .jp-CodeCell")
+    expect(cells).to_have_count(CODE_CELLS[notebook], timeout=WAIT)
+    expect(cells.last.locator(".jp-OutputArea-output").first).to_be_attached(timeout=WAIT)
+    errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
+    failed = [text for text in errors.all_inner_texts() if "Traceback" in text or "Error" in text]
+    assert not failed, f"{notebook}: a cell failed:\n" + "\n".join(t[-800:] for t in failed)
 
 
 def _press_every_demo(page, notebook: str) -> None:

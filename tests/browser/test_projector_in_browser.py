@@ -26,6 +26,11 @@ from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
 from widgets.theme import PLAYER_COLOURS
 
+#: Blue's colour as the browser gives it back (``rgb(r, g, b)``).
+BLUE_RGB = "rgb({}, {}, {})".format(
+    *(int(PLAYER_COLOURS["blue"][i : i + 2], 16) for i in (1, 3, 5))
+)
+
 LOAD_MS = 60_000
 STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
@@ -90,7 +95,7 @@ def test_a_projector_shows_who_decides_the_board_and_the_decision_at_once(projec
     expect(banner).to_contain_text("places a servant on an empty square")  # why, in words
     assert banner.get_attribute("data-colour") == "blue"
     assert PLAYER_COLOURS["blue"] in (banner.get_attribute("style") or "").lower() or (
-        "rgb(46, 111, 216)" in banner.evaluate("(el) => getComputedStyle(el).borderLeftColor")
+        BLUE_RGB in banner.evaluate("(el) => getComputedStyle(el).borderLeftColor")
     )
 
     # --- the board and the decision both in view, nothing scrolled
@@ -168,7 +173,7 @@ def test_a_projector_shows_who_decides_the_board_and_the_decision_at_once(projec
     assert first.get_attribute("data-colour") == "blue"
     assert newest.get_attribute("data-colour") == "black"
     bar = first.evaluate("(el) => getComputedStyle(el).borderLeftColor")
-    assert bar == "rgb(46, 111, 216)", bar  # Blue's colour
+    assert bar == BLUE_RGB, bar  # Blue's colour
     words = page.locator(".nefertiti-timeline-words").inner_text()
     assert "gizeh.left" not in words and "place " not in words  # words, not the notation
     steps.first.scroll_into_view_if_needed()

@@ -126,6 +126,7 @@ class QuestionSession(GameSession):
     on. Made once per card, with the card: a new question only changes what it shows."""
 
     _shown: GameState | None = None
+    page_game = False  # the page's game is its table's, made before or after this one
 
     @property
     def state(self) -> GameState:

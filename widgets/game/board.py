@@ -256,6 +256,8 @@ def _fit(word: str, room: float, font_px: float) -> int:
     return max(1, count)
 
 
+#: A soft hyphen (U+00AD) in a catalog's card name: where the word breaks first on a board.
+SOFT_HYPHEN = "\u00ad"
 _VOWELS = set("aeiouyäöüAEIOUYÄÖÜéè")
 #: Letters a break never splits; a syllable starts before them ("Zu-cker", "Bü-cher").
 _KEPT_TOGETHER = ("ch", "ck", "ph", "th", "qu")
@@ -271,7 +273,7 @@ def _break_before(word: str, fits: int) -> int | None:
     such place (the caller then cuts the word in even pieces)."""
     best = hyphen = None
     for j in range(2, len(word) - 1):
-        if word[j - 1] == "-":
+        if word[j - 1] in ("-", SOFT_HYPHEN):
             if j < fits:
                 hyphen = j  # the word's own hyphen first: "Doppel-/Senet"
             continue
@@ -292,8 +294,11 @@ def _break_before(word: str, fits: int) -> int | None:
 
 def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[str]:
     """``text`` in lines no wider than ``room`` pixels: broken between words, a word too long
-    for a line hyphenated (Chinese, which has no spaces, is broken anywhere); at most
+    for a line hyphenated (Chinese, which has no spaces, is broken anywhere; a soft hyphen in a
+    word is where it breaks first, and is not shown where it does not); at most
     ``max_lines``, the last one ending in "…" when something is left out."""
+    if SOFT_HYPHEN in text and text_width(text.replace(SOFT_HYPHEN, ""), font_px) <= room:
+        return [text.replace(SOFT_HYPHEN, "")]
     words = text.split() if " " in text.strip() else [text.strip()]
     lines: list[str] = []
     line = ""
@@ -313,7 +318,8 @@ def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[st
         keep = _fit(word, room - (0 if cjk else 0.56 * font_px), font_px)
         at = None if cjk else _break_before(word, keep)
         if at is not None:  # between syllables: "Hals-kette", "Spie-gel", "neck-lace"
-            lines.append(word[:at] + ("" if word[at - 1] == "-" else "-"))
+            head = word[:at].removesuffix(SOFT_HYPHEN)
+            lines.append(head + ("" if head.endswith("-") else "-"))
             words.insert(0, word[at:])
             continue
         pieces = -(-len(word) // keep)
@@ -326,6 +332,7 @@ def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[st
         words.insert(0, word[keep:])
     if line:
         lines.append(line)
+    lines = [each.replace(SOFT_HYPHEN, "") for each in lines]
     if len(lines) > max_lines:
         last = lines[max_lines - 1]
         keep = _fit(last, room - font_px, font_px)
@@ -342,6 +349,12 @@ def _hint_line(words: str, lang: str) -> str:
     sentences = [s for s in re.split(r"(?<=[.。])\s*", words) if s.strip()]
     line = sentences[-2] if len(sentences) >= 2 else words
     return line.rstrip(".")
+
+
+#: A card whose name is too long for a card on the board, even over three lines, carries a
+#: shorter one there ("Goldschmiedearbeit" came out as "Gold-/schmi-/edear…"); its full name is
+#: in every text and hover.
+BOARD_LABELS = {"gold": "card.board.gold"}
 
 
 class Board(pn.viewable.Viewer):
@@ -782,7 +795,7 @@ class Board(pn.viewable.Viewer):
             cards["x"].append(cell.x)
             cards["y"].append(cell.y)
             cards["fill"].append(CARD_COLOURS[name])
-            label, size = self._card_label(tr(lang, f"card.{name}"))
+            label, size = self._card_label(tr(lang, BOARD_LABELS.get(name, f"card.{name}")))
             cards["label"].append(label)
             cards["size"].append(size)
             cards["alpha"].append(1.0 if state.status[cell.market] == OPEN else 0.55)

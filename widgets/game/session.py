@@ -102,9 +102,13 @@ class GameSession(param.Parameterized):
         default=-1, doc="Served app: the bot seat choosing its move in the background, or -1"
     )
 
+    #: Whether this session is its page's game (``page_session``: where a refused choice or
+    #: an error is told); a session that only shows a position (a question's) is not.
+    page_game = True
+
     def __init__(self, state: GameState | None = None, **params):
         super().__init__(**params)
-        if panel_state.curdoc is not None:
+        if panel_state.curdoc is not None and self.page_game:
             _PAGE_SESSIONS[panel_state.curdoc] = self
         self._pending = 0
         self._bots: dict[int, object] = {}  # seat -> its bot, made when first needed
