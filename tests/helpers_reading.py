@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from helpers_python import parse
+
 TUTORIALS = Path(__file__).resolve().parents[1] / "tutorials"
 #: The first game: the welcome, a turn, closing and settling a market, gifts and scoring.
 FIRST_GAME = ("00", "01", "02", "03")
@@ -67,7 +69,7 @@ def _cells(path: Path) -> list[dict]:
 def _calls(source: str, name: str) -> list[ast.Call]:
     """The calls to ``name`` in a code cell, in order."""
     try:
-        tree = ast.parse(source)
+        tree = parse(source)
     except SyntaxError:
         return []
     found = []

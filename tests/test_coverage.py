@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from helpers_python import parse
 
 import nefertiti_core.engine.state as state_module
 from nefertiti_core import new_game
@@ -119,7 +120,7 @@ def test_normalise_and_order():
 def _emitted_rule_ids() -> set[str]:
     """The RULINGS IDs in the ``rule=`` argument of every ``_emit`` call of state.py: string
     constants, and the stalls' rule IDs where the argument reads them from rules.STALLS."""
-    tree = ast.parse(Path(state_module.__file__).read_text(encoding="utf-8"))
+    tree = parse(Path(state_module.__file__).read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if not (

@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from helpers_python import parse
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "nefertiti_core"
 #: The layers from the bottom; a module may import its own layer and those below.
@@ -72,7 +74,7 @@ def imports_of(path: Path, modules: set[str], root: Path = ROOT) -> list[tuple[i
     """(line, imported module, runs) for each import of a project module in ``path``; ``runs`` is
     False for ``if TYPE_CHECKING:`` imports. ``from a import b`` counts as ``a.b`` when that is a
     module, else as ``a``."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parse(path.read_text(encoding="utf-8"), filename=str(path))
     me = module_name(path, root)
     package = me if path.name == "__init__.py" else me.rpartition(".")[0]
     typing_only = _type_checking_nodes(tree)
@@ -252,7 +254,7 @@ def private_reads(root: Path = ROOT) -> list[tuple[str, int, str, bool]]:
     for path in sorted((root / "tests").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines()
-        for node in ast.walk(ast.parse(text)):
+        for node in ast.walk(parse(text)):
             names = []
             if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
                 names = [node.attr]
@@ -335,7 +337,7 @@ NO_VIEWS = [
 
 
 def view_imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = parse(path.read_text(encoding="utf-8"))
     found = []
     for node in ast.walk(tree):
         names = (

@@ -16,6 +16,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from helpers_python import parse
 
 from widgets.server import patches as PP
 
@@ -205,7 +206,7 @@ def test_the_served_app_wraps_each_framework_method_once_and_only_in_the_patches
             found.append(f"{path.name}: an attribute named _nefertiti_*")
         if path.name == "patches.py":
             continue
-        tree = ast.parse(text)
+        tree = parse(text)
         framework = {
             (alias.asname or alias.name).split(".")[0]
             for node in ast.walk(tree)

@@ -9,6 +9,7 @@ import tomllib
 from pathlib import Path
 
 import yaml
+from helpers_python import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ROOT / "nefertiti_core"
@@ -85,7 +86,7 @@ def _is_forbidden(module: str) -> bool:
 def forbidden_imports(path: Path, is_forbidden=None) -> list[str]:
     """Each forbidden import in one file, as ``"path:line module"``."""
     is_forbidden = is_forbidden or _is_forbidden
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parse(path.read_text(encoding="utf-8"), filename=str(path))
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
