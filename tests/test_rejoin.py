@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, insert, inspect, text
 from nefertiti_core.engine.i18n import LANGUAGES
 from widgets.classroom import rejoin
 from widgets.classroom.presence import BEAT_S, Presence, SharedPresence
-from widgets.classroom.rejoin import MAX_WRONG, WINDOW_S
+from widgets.classroom.rejoin import MAX_WRONG, MAX_WRONG_PER_CLIENT, WINDOW_S
 from widgets.classroom.room import Refusal, Room, Rooms
 
 
@@ -91,6 +91,44 @@ def test_the_5th_wrong_pin_locks_the_pin_and_the_6th_even_the_right_one(room):
     assert room.participant(token) is anna
     room.clock.now += WINDOW_S  # ten minutes later the PIN works again
     assert rejoin.with_pin(room, "Anna", pin)[-1] is None
+
+
+def test_one_computer_trying_every_name_is_stopped_after_ten_wrong_pins(room):
+    """Five wrong PINs per learner would let one computer try 150 PINs on a class of 30: the
+    client address is counted too, whichever names it tries."""
+    names = ("Anna", "Ben", "Chen", "Dana")
+    learners = [joined(room, name) for name in names]
+    tries = iter(
+        (name, wrong(pin))
+        for (_person, _token, pin), name in zip(learners, names, strict=True)
+        for _ in range(MAX_WRONG - 1)  # below each learner's own cap
+    )
+    for _ in range(MAX_WRONG_PER_CLIENT):
+        name, pin = next(tries)
+        rejoin.with_pin(room, name, pin, client="203.0.113.9")
+    _dana, dana_token, dana_pin = learners[3]
+    # Dana has taken no wrong PIN; this computer has taken ten: even her right PIN is refused
+    assert rejoin.wrong_left(learners[3][0], room.clock()) == MAX_WRONG
+    refusal(
+        rejoin.with_pin(room, "Dana", dana_pin, client="203.0.113.9"),
+        "room.refuse.pin_client_locked",
+    )
+    assert room.participant(dana_token) is learners[3][0]
+    # another computer is not held back, and ten minutes later this one may try again
+    assert rejoin.with_pin(room, "Dana", dana_pin, client="198.51.100.7")[-1] is None
+    _ben, _ben_token, ben_pin = learners[1]
+    room.clock.now += WINDOW_S
+    assert rejoin.with_pin(room, "Ben", ben_pin, client="203.0.113.9")[-1] is None
+
+
+def test_the_count_per_computer_forgets_the_oldest_addresses_first():
+    guesses = rejoin.ClientGuesses(limit=1, max_keys=3)
+    room, _secret = Room.open(clock=Clock())
+    for k in range(5):
+        guesses.wrong(room, f"10.0.0.{k}", 100.0)
+    assert guesses.left(room, "10.0.0.0", 100.0) == 1  # forgotten: at most 3 kept
+    assert guesses.left(room, "10.0.0.4", 100.0) == 0
+    assert guesses.left(room, "10.0.0.4", 100.0 + WINDOW_S) == 1
 
 
 def test_the_teachers_leave_still_works_after_the_pin_locked(room):

@@ -476,14 +476,16 @@ def test_docs_security_names_only_limits_that_exist():
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))
     assert len(names) >= 14
-    from widgets.classroom import classes, room
+    from widgets.classroom import classes, rejoin, room
     from widgets.server import cookies
 
-    modules = (limits, S, room, cookies, classes)
+    modules = (limits, S, room, cookies, classes, rejoin)
     missing = [n for n in names if not any(hasattr(m, n) for m in modules)]
     assert not missing, missing
     assert "(`MAX_ROOMS_PER_CLIENT`)" in text and "up to 3 rooms" in text
     assert room.MAX_ROOMS_PER_CLIENT == 3
+    assert "more than 10 wrong PINs from one client address" in text
+    assert rejoin.MAX_WRONG_PER_CLIENT == 10
     # every test the classroom's table names exists
     tests = set(re.findall(r"`(?:[\w/]+\.py::)?(test_\w+)`", text))
     source = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("test_*.py"))

@@ -91,6 +91,7 @@ class LearnerPage(pn.viewable.Viewer):
         tokens=None,
         lang: str = "en",
         device: str = "",
+        client: str = "",
         **params,
     ):
         self.rooms = rooms
@@ -122,7 +123,9 @@ class LearnerPage(pn.viewable.Viewer):
         self._join.on_click(self._on_join)
         self._message = pn.pane.Alert("", alert_type="danger", visible=False)
         # a name a present participant holds: their PIN, or the teacher's leave (rejoin_view.py)
-        self.rejoin_form = RejoinForm(self._rejoined, self.lang, self.device, self._count_try)
+        self.rejoin_form = RejoinForm(
+            self._rejoined, self.lang, self.device, self._count_try, client=client
+        )
         self._person_id: int | None = None
         self._leave = None
         self._form = pn.Column(
@@ -454,11 +457,15 @@ def learner_app():
     # this browser's tokens and device id (redeemed once, on the server, for the page's ticket)
     kept = page_secrets()
     tokens, device = kept.rooms(LEARNER), kept.id(DEVICE)
+    context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
+    client = getattr(getattr(context, "request", None), "remote_ip", "") or ""
     lang = browser_language()
     # covers itself when the server goes away and reloads when it is back: to the same seat by
     # the address's code and the browser's cookie for the room (widgets.game.reconnect)
     return reconnecting_page(
-        lambda _room: LearnerPage(rooms(), code=code, tokens=tokens, lang=lang, device=device),
+        lambda _room: LearnerPage(
+            rooms(), code=code, tokens=tokens, lang=lang, device=device, client=client
+        ),
         prepare=lambda: rooms().find(code) if code else None,  # the store read off the loop
         lang=lang,
     )

@@ -15,7 +15,10 @@ new device would otherwise meet "name taken" (the name is held by their own part
 * **Guessing is bounded.** 10,000 PINs: a participant takes at most :data:`MAX_WRONG` wrong PINs
   in :data:`WINDOW_S` seconds, counted on the participant in the room (so in the store: every
   process of a shared deployment counts the same tries); past that only the teacher's leave
-  opens the seat. The page also counts a learner's tries (``MAX_JOIN_TRIES``).
+  opens the seat. The page also counts a learner's tries (``MAX_JOIN_TRIES``). And one computer
+  takes at most :data:`MAX_WRONG_PER_CLIENT` wrong PINs in a room in :data:`WINDOW_S`, whichever
+  names it tries (:class:`ClientGuesses`; counted in this process: someone trying five wrong PINs
+  on every learner of a class is stopped after two learners, not thirty).
 * **Or the teacher's leave.** The new device asks (:func:`ask`): it holds a fresh random request
   token whose hash waits on the participant; the teacher's page shows "Anna asks to come back on
   a new device — Let in / Refuse" (:func:`asking`, :func:`answer`). Letting in makes the request
@@ -33,9 +36,11 @@ on the room as it is now).
 
 from __future__ import annotations
 
+import collections
 import hmac
 import re
 import secrets
+import threading
 
 from widgets.classroom import names
 from widgets.classroom.room import (
@@ -54,6 +59,8 @@ PIN_RE = re.compile(rf"^[0-9]{{{PIN_DIGITS}}}$")
 #: Wrong PINs a participant takes in WINDOW_S seconds; then only the teacher lets them in.
 MAX_WRONG = 5
 WINDOW_S = 600.0
+#: Wrong PINs one client address takes in a room in WINDOW_S seconds, over all names it tries.
+MAX_WRONG_PER_CLIENT = 10
 #: A request to the teacher waits this long at most (a second one is refused meanwhile).
 ASK_TTL_S = 600.0
 #: How often a change overtaken by another process is made again.
@@ -83,6 +90,39 @@ def _recent(person: Participant, now: float) -> list[float]:
 def wrong_left(person: Participant, now: float) -> int:
     """How many wrong PINs the participant may still take now."""
     return max(0, MAX_WRONG - len(_recent(person, now)))
+
+
+class ClientGuesses:
+    """Wrong PINs by client address and room, in this process: the times of the last ones,
+    forgotten after :data:`WINDOW_S`; at most ``max_keys`` addresses remembered (the oldest
+    forgotten first), so that a flood of addresses cannot fill the memory. Thread-safe."""
+
+    def __init__(self, limit: int = MAX_WRONG_PER_CLIENT, max_keys: int = 20_000):
+        self.limit, self.max_keys = limit, max_keys
+        self._times: collections.OrderedDict[str, list[float]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(room: Room, client: str) -> str:
+        return digest(f"{room.code}|{client}")
+
+    def left(self, room: Room, client: str, now: float) -> int:
+        """How many wrong PINs ``client`` may still take in ``room`` now."""
+        with self._lock:
+            times = [t for t in self._times.get(self._key(room, client), []) if now - t < WINDOW_S]
+        return max(0, self.limit - len(times))
+
+    def wrong(self, room: Room, client: str, now: float) -> None:
+        key = self._key(room, client)
+        with self._lock:
+            times = [t for t in self._times.pop(key, []) if now - t < WINDOW_S]
+            self._times[key] = [*times, now]
+            while len(self._times) > self.max_keys:
+                self._times.popitem(last=False)
+
+
+#: The server's count of wrong PINs per client address (:func:`with_pin`).
+CLIENT_GUESSES = ClientGuesses()
 
 
 def new_pin(room: Room, token) -> tuple[str, Refusal | None]:
@@ -145,12 +185,13 @@ def _moved(person: Participant, token_hash: str, device: str) -> None:
 
 
 def with_pin(
-    room: Room, name, pin, device: str = "", code=None
+    room: Room, name, pin, device: str = "", code=None, client: str = ""
 ) -> tuple[Participant | None, str, str, Refusal | None]:
     """Move the participant called ``name`` to this device by their PIN: ``(participant, the new
     device's token, a new PIN, None)``, or ``(None, "", "", why)``. A wrong PIN counts against
-    the participant (:data:`MAX_WRONG` in :data:`WINDOW_S`); a PIN that is not 4 digits does not
-    (it is a typing slip, said so)."""
+    the participant (:data:`MAX_WRONG` in :data:`WINDOW_S`) and against the client address
+    ``client`` (:data:`MAX_WRONG_PER_CLIENT` in the room, whichever names it tries); a PIN that
+    is not 4 digits counts against neither (it is a typing slip, said so)."""
 
     def change():
         with room.lock:
@@ -160,12 +201,15 @@ def with_pin(
             now = room.clock()
             if wrong_left(person, now) == 0:
                 return None, "", "", Refusal("room.refuse.pin_locked", {"name": person.name})
+            if CLIENT_GUESSES.left(room, client, now) == 0:
+                return None, "", "", Refusal("room.refuse.pin_client_locked")
             if not person.pin_hash:
                 return None, "", "", Refusal("room.refuse.pin_none", {"name": person.name})
             typed = re.sub(r"\s", "", pin) if isinstance(pin, str) and len(pin) < 40 else ""
             if not PIN_RE.fullmatch(typed):
                 return None, "", "", Refusal("room.refuse.pin_form", {"n": PIN_DIGITS})
             if not hmac.compare_digest(pin_hash(room, person.id, typed), person.pin_hash):
+                CLIENT_GUESSES.wrong(room, client, now)
                 failed = [*_recent(person, now), now]
                 person.rejoin = {**person.rejoin, "failed": failed}
                 why = room.changed("people")

@@ -81,8 +81,10 @@ class RejoinForm:
     ``pane`` is shown only while a name is being claimed; ``pin_input``, ``pin_button``,
     ``ask_button`` and ``message`` are its parts."""
 
-    def __init__(self, entered, lang: str, device: str, tries):
+    def __init__(self, entered, lang: str, device: str, tries, client: str = ""):
         self.entered, self.lang, self.device = entered, lang, device
+        #: the page's client address: wrong PINs are also counted per address (rejoin.py)
+        self.client = client
         #: the page's counter of refused tries (shared with wrong codes): ``tries()`` adds one
         #: and says whether more may be made
         self.tries = tries
@@ -154,7 +156,12 @@ class RejoinForm:
             self.pane.visible = False
             self.entered(room, token, pin_now)
 
-        change_room(room, lambda: rejoin.with_pin(room, name, pin, device=device, code=code), done)
+        client = self.client
+        change_room(
+            room,
+            lambda: rejoin.with_pin(room, name, pin, device=device, code=code, client=client),
+            done,
+        )
 
     @guarded
     def _on_ask(self, *_):
