@@ -42,31 +42,22 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
+from page_socket import PageSocket, learner_cookie, pct, positive  # noqa: E402
 from support import free_port, launch, running  # noqa: E402
-
-from widgets.server.cookies import LEARNER  # noqa: E402
 
 SERVE = (
     "from widgets.serve import serve; serve(port={port}, address='127.0.0.1', show=False, "
     "max_sessions=5000, sessions_per_minute=100000)"
 )
-TOKEN = re.compile(r'"token":"([^"]+)"')
 # the status line's step, as the HTML pane sends it (its text escaped: ' -> &#x27;)
 STEP = re.compile(r"data-step=(?:'|&#x27;|&#39;|\\\"|&quot;)(\d+)")
-PULL = ('{"msgid": "b1", "msgtype": "PULL-DOC-REQ"}', "{}", "{}")
-READY = (
-    '{"msgid": "b2", "msgtype": "PATCH-DOC", "num_buffers": 0}',
-    "{}",
-    '{"events":[{"kind":"MessageSent","msg_type":"bokeh_event","msg_data":{"type":"event",'
-    '"name":"document_ready","values":{"type":"map"}}}]}',
-)
 
 
 def rss_kb(pid: int) -> int:
@@ -76,89 +67,21 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
-def pct(values, q):
-    values = sorted(values)
-    if not values:
-        return None
-    k = (len(values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
-    return values[lo] + (values[hi] - values[lo]) * (k - lo)
-
-
-def learner_cookie(context, timeout: float = 60) -> str:
-    """The learner's token cookie as a Cookie header, once the server has set it (the page posts
-    its grant to /cookie after joining: widgets/server/cookies.py)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        kept = [c for c in context.cookies() if c["name"] == LEARNER.name]
-        if kept:
-            return f"{LEARNER.name}={kept[0]['value']}"
-        time.sleep(0.05)
-    raise RuntimeError(f"no {LEARNER.name} cookie within {timeout:.0f} s")
-
-
-class Client:
+class Client(PageSocket):
     """One learner's page as a websocket client: every frame's arrival time, by table step."""
 
     def __init__(self, base: str, code: str, cookie: str):
-        self.base, self.code, self.cookie = base, code, cookie
+        super().__init__(base, code, cookie)
         self.seen: dict[int, float] = {}  # table step -> first arrival (perf_counter)
         self.ready = asyncio.Event()
-        self.error = None
-        self.frames = 0  # text frames received
-        self.state = "new"
 
-    async def run(self, loop_ready: threading.Event | None = None):
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
-
-        try:
-            request = urllib.request.Request(
-                f"{self.base}/join?code={self.code}", headers={"Cookie": self.cookie}
-            )
-            page = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: urllib.request.urlopen(request, timeout=120).read().decode()
-            )
-            token = TOKEN.search(page).group(1)
-            ws_url = self.base.replace("http://", "ws://") + "/join/ws"
-            socket = await websocket_connect(
-                HTTPRequest(ws_url, headers={"Origin": self.base}),
-                subprotocols=["bokeh", token],
-                max_message_size=64 * 1024 * 1024,
-            )
-            # as BokehJS: the server's ACK first (a message sent before it finds no receiver)
-            self.state = "waiting for ACK"
-            for _ in range(3):
-                if await socket.read_message() is None:
-                    raise ConnectionError("websocket closed before the ACK")
-            self.state = "pulling"
-            for frame in PULL:
-                await socket.write_message(frame)
-            sent_ready = False
-            while True:
-                frame = await socket.read_message()
-                if frame is None:
-                    return
-                now = time.perf_counter()
-                self.frames += 1
-                if isinstance(frame, bytes):
-                    continue
-                if not sent_ready and '"PULL-DOC-REPLY"' in frame:
-                    sent_ready = True
-                    # the reply's metadata and content frames follow; then say the page is ready
-                    await socket.read_message()
-                    await socket.read_message()
-                    for part in READY:
-                        await socket.write_message(part)
-                    self.state = "ready sent"
-                    continue
-                for match in STEP.finditer(frame):
-                    step = int(match.group(1))
-                    self.seen.setdefault(step, now)
-                    self.ready.set()
-        except BaseException as error:  # reported with the figures
-            self.error = repr(error)
+    def frame(self, frame: str, now: float) -> None:
+        for match in STEP.finditer(frame):
+            self.seen.setdefault(int(match.group(1)), now)
             self.ready.set()
+
+    def failed(self) -> None:
+        self.ready.set()
 
 
 def _step(page) -> int:
@@ -171,16 +94,6 @@ def _arrival(client: Client, target: int) -> float | None:
     in one tick reach a page as one update)."""
     times = [t for step, t in client.seen.items() if step >= target]
     return min(times) if times else None
-
-
-def positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
 
 
 def main(argv=None) -> int:

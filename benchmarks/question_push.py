@@ -36,7 +36,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,7 +43,7 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT))
 
-from classroom_load import PULL, READY, TOKEN, learner_cookie, pct  # noqa: E402
+from page_socket import PageSocket, learner_cookie, pct, positive  # noqa: E402
 from support import free_port, launch, running  # noqa: E402
 
 #: ``nefertiti serve`` with its session caps raised: every learner here comes from 127.0.0.1
@@ -66,19 +65,18 @@ def _walk(node):
             yield from _walk(value)
 
 
-class Client:
+class Client(PageSocket):
     """One learner's page as a websocket client: when each question's text and the question's
     box (shown) first arrived."""
 
     def __init__(self, base: str, code: str, cookie: str):
-        self.base, self.code, self.cookie = base, code, cookie
+        super().__init__(base, code, cookie)
         self.asked: dict[int, float] = {}  # question number -> first frame with it
         self.shown: list[float] = []  # each frame that made the question's box visible
         self.box: str | None = None  # the Bokeh id of the question's box
         self.built = False
-        self.error = None
 
-    def _frame(self, frame: str, now: float) -> None:
+    def frame(self, frame: str, now: float) -> None:
         for match in ASKED.finditer(frame):
             self.asked.setdefault(int(match.group(1)), now)
         if '"visible"' not in frame and "room-poll" not in frame:
@@ -108,57 +106,6 @@ class Client:
         if asked is None or not shown:
             return None
         return max(asked, shown[0])
-
-    async def run(self):
-        from tornado.httpclient import HTTPRequest
-        from tornado.websocket import websocket_connect
-
-        try:
-            request = urllib.request.Request(
-                f"{self.base}/join?code={self.code}", headers={"Cookie": self.cookie}
-            )
-            page = await asyncio.get_running_loop().run_in_executor(
-                None, lambda: urllib.request.urlopen(request, timeout=120).read().decode()
-            )
-            token = TOKEN.search(page).group(1)
-            socket = await websocket_connect(
-                HTTPRequest(
-                    self.base.replace("http://", "ws://") + "/join/ws",
-                    headers={"Origin": self.base},
-                ),
-                subprotocols=["bokeh", token],
-                max_message_size=64 * 1024 * 1024,
-            )
-            for _ in range(3):  # the server's ACK first
-                if await socket.read_message() is None:
-                    raise ConnectionError("websocket closed before the ACK")
-            for frame in PULL:
-                await socket.write_message(frame)
-            sent_ready = False
-            while True:
-                frame = await socket.read_message()
-                if frame is None:
-                    return
-                now = time.perf_counter()
-                if isinstance(frame, bytes):
-                    continue
-                if not sent_ready and '"PULL-DOC-REPLY"' in frame:
-                    sent_ready = True
-                    await socket.read_message()
-                    await socket.read_message()
-                    for part in READY:
-                        await socket.write_message(part)
-                    continue
-                self._frame(frame, now)
-        except BaseException as error:  # reported with the figures
-            self.error = repr(error)
-
-
-def positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
 
 
 def main(argv=None) -> int:
