@@ -37,16 +37,70 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("NEFERTITI_ARTIFACTS", ROOT / "tests" / "browser" / "artifacts"))
 
 
+#: Playwright's "Pixel 5" device descriptor without its viewport (its screen, device scale,
+#: touch, is_mobile and user agent): ``new_context(viewport=PIXEL_5_VIEWPORT, **PIXEL_5)`` is
+#: the phone. The viewport is the screen less the browser's own bars. ``test_phone_layout.py``
+#: checks it against the table of the installed Playwright.
+PIXEL_5 = dict(
+    user_agent="Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/159.0.8154.6 Mobile Safari/537.36",
+    screen={"width": 393, "height": 851},
+    device_scale_factor=2.75,
+    is_mobile=True,
+    has_touch=True,
+)
+PIXEL_5_VIEWPORT = {"width": 393, "height": 727}
+
+
+def open_room(page, base: str) -> str:
+    """The teacher opens a room at ``/classroom`` (the code shown, with its link and QR code);
+    its join code."""
+    page.goto(f"{base}/classroom", timeout=60_000)
+    page.locator(".room-open button").click(timeout=60_000)
+    expect(page.locator(".room-join-code")).to_be_visible(timeout=60_000)
+    return page.locator(".room-code").inner_text().strip()
+
+
+def join_room(page, base: str, code: str, name: str, *, lang=None, link=False, wait=True) -> None:
+    """A learner joins a class at ``/join`` as on their own device: by the link with the code
+    (``link``) or typing the code; picking ``lang`` on the form first (else the browser's
+    language); then their name, and Join. ``wait``: True waits for the page to say who they
+    are, a text waits for the status to say it, False waits for nothing (a refusal follows)."""
+    from nefertiti_core.engine.i18n import tr
+
+    page.goto(f"{base}/join?code={code}" if link else f"{base}/join", timeout=60_000)
+    if lang is not None:
+        page.locator(".room-join-form").get_by_role(
+            "button", name=tr(lang, f"panel.lang.{lang}"), exact=True
+        ).click(timeout=60_000)
+        expect(page.locator(".room-join button")).to_have_text(tr(lang, "room.join"))
+    if not link:
+        page.locator(".room-code-input input").fill(code)
+    page.locator(".room-name-input input").fill(name)
+    page.locator(".room-join button").click(timeout=60_000)
+    if wait:
+        says = name if wait is True else wait
+        expect(page.locator(".room-status")).to_contain_text(says, timeout=60_000)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def wait_for_http(url: str, timeout: float = 60.0) -> None:
+#: How long a server the tests start may take to answer its first page: on a 2-core machine at
+#: load 20 starting Python and importing Panel alone took over a minute.
+START_S = 240.0
+
+
+def wait_for_http(url: str, timeout: float = START_S, process=None) -> None:
+    """Wait until ``url`` answers 200; fail at once if ``process`` (the server) has ended."""
     deadline = time.monotonic() + timeout
     last = None
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the server of {url} ended (exit {process.returncode})")
         # An app's page is rendered per request (the Sandbox takes 1-2.5 s on a busy 2-core
         # machine): a short per-request timeout would abandon every request and never succeed.
         remaining = max(2.0, deadline - time.monotonic())
@@ -61,7 +115,7 @@ def wait_for_http(url: str, timeout: float = 60.0) -> None:
 
 
 @contextlib.contextmanager
-def running(command: list[str], url: str, log: Path, env: dict, timeout: float = 60.0):
+def running(command: list[str], url: str, log: Path, env: dict, timeout: float = START_S):
     """Run ``command`` until the block ends; yield once ``url`` answers.
 
     Its output goes to ``log`` (a pipe nobody reads would block it past 64 KB); the end of the
@@ -73,7 +127,7 @@ def running(command: list[str], url: str, log: Path, env: dict, timeout: float =
         )
         try:
             try:
-                wait_for_http(url, timeout=timeout)
+                wait_for_http(url, timeout=timeout, process=process)
             except RuntimeError as error:
                 process.kill()
                 process.wait(timeout=10)
@@ -185,7 +239,7 @@ class Served:
         self.out = None
         self.log = Path(tempfile.mkdtemp(prefix=f"{name}-")) / "server.log"
 
-    def start(self, timeout: float = 120) -> None:
+    def start(self, timeout: float = START_S) -> None:
         self.out = open(self.log, "a")
         self.process = subprocess.Popen(
             [sys.executable, "-c", self.code.replace("PORT", str(self.port))],
@@ -195,7 +249,7 @@ class Served:
             stderr=subprocess.STDOUT,
         )
         try:
-            wait_for_http(self.url, timeout=timeout)
+            wait_for_http(self.url, timeout=timeout, process=self.process)
         except RuntimeError:
             self.stop()
             raise RuntimeError(f"no server: {self.log.read_text()[-3000:]}") from None

@@ -18,8 +18,7 @@ from __future__ import annotations
 import pytest
 from axe import check
 from playwright.sync_api import expect
-from support import ARTIFACTS, Served, wait_rows
-from test_classroom import PIXEL_5
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, Served, open_room, wait_rows
 
 from nefertiti_core.engine.i18n import tr
 
@@ -79,7 +78,7 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
     SHOTS.mkdir(parents=True, exist_ok=True)
     desk = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     if phone:
-        visitor = chromium.new_context(viewport={"width": 393, "height": 851}, locale=locale,
+        visitor = chromium.new_context(viewport=PIXEL_5_VIEWPORT, locale=locale,
                                        **PIXEL_5)  # fmt: skip
     else:
         visitor = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
@@ -100,10 +99,7 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
 
         teacher = desk.new_page()
         teacher.on("pageerror", lambda error: errors.append(str(error)))
-        teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-        teacher.locator(".room-open button").click(timeout=LOAD_MS)
-        expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-        code = teacher.locator(".room-code").inner_text().strip()
+        code = open_room(teacher, server.base)
         board_drawn(teacher)
         checked(teacher, f"the teacher's page ({tag})", lang)
 

@@ -18,8 +18,8 @@ import io
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS
-from test_classroom import LOAD_MS, PIXEL_5, Class, Server, never_on_the_loop
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, join_room
+from test_classroom import LOAD_MS, Class, Server, never_on_the_loop
 
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
@@ -70,15 +70,6 @@ def open_room(klass, server) -> str:
     return teacher.locator(".room-code").inner_text().strip()
 
 
-def join(klass, server, code: str, name: str, page=None, **device):
-    page = page or klass.page(device.pop("viewport", {"width": 800, "height": 700}), **device)
-    page.goto(f"{server.base}/join?code={code}", timeout=LOAD_MS)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-    expect(page.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
-    return page
-
-
 def seat_and_move(klass, page, name: str, number: int, lang: str) -> None:
     """The teacher gives the deciding seat to ``name`` (#``number``), who places a servant."""
     teacher = klass.teacher
@@ -122,11 +113,8 @@ def test_a_class_record_spans_two_lessons_and_exports_as_csv(klass, server, tmp_
     cookie = kept["nefertiti_class"]
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
     assert cookie["value"] not in server.log.read_text()
-    juergen = join(klass, server, code, "Jürgen")
-    phone = join(
-        klass, server, code, "王小明", viewport={"width": 393, "height": 851}, locale="zh-CN",
-        **PIXEL_5,
-    )  # fmt: skip
+    juergen = klass.join(code, "Jürgen", {"width": 800, "height": 700}, link=True)
+    phone = klass.join(code, "王小明", PIXEL_5_VIEWPORT, link=True, locale="zh-CN", **PIXEL_5)
     expect(teacher.locator(".room-person")).to_have_count(2)
     seat_and_move(klass, juergen, "Jürgen", 1, "en")
     seat_and_move(klass, phone, "王小明", 2, "zh")
@@ -148,7 +136,9 @@ def test_a_class_record_spans_two_lessons_and_exports_as_csv(klass, server, tmp_
     choose.select_option(label=CLASS_NAME)
     teacher.locator(".class-keep button").click()
     expect(panel.locator(".class-name")).to_have_text(CLASS_NAME)
-    join(klass, server, code2, "王小明", page=phone)  # rejoins by name, from the same phone
+    join_room(
+        phone, server.base, code2, "王小明", link=True
+    )  # rejoins by name, from the same phone
     expect(teacher.locator(".room-person")).to_have_count(1)
     seat_and_move(klass, phone, "王小明", 1, "zh")
     ask_and_reveal(klass, {phone: ("red", "zh")})

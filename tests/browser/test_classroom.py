@@ -21,7 +21,10 @@ import pytest
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
     Served,
+    join_room,
     rows,
     wait_back,
     wait_covered,
@@ -82,6 +85,13 @@ class Class:
         self.contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: self.errors.append(str(error)))
+        return page
+
+    def join(self, code: str, name: str, viewport, *, lang=None, link=False, **device):
+        """A learner's own browser (``viewport``, ``device``: locale, a phone's descriptor) joins
+        with ``code`` as ``name`` (support.join_room); their page."""
+        page = self.page(viewport, **device)
+        join_room(page, self.server.base, code, name, lang=lang, link=link)
         return page
 
     def pages(self):
@@ -293,22 +303,9 @@ def test_restart_mid_class_everyone_back_in_their_seat(klass, server):
     shot(teacher, "teacher-1024-after-restart")
 
 
-#: Playwright's "Pixel 5" descriptor (its viewport, device scale, touch and is_mobile).
-PIXEL_5 = dict(
-    user_agent="Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/120.0.0.0 Mobile Safari/537.36",
-    device_scale_factor=2.75,
-    is_mobile=True,
-    has_touch=True,
-)
-
-
 def _join_from_a_phone(klass, server, name: str, locale: str):
-    page = klass.page({"width": 393, "height": 851}, locale=locale, **PIXEL_5)
-    page.goto(f"{server.base}/join", timeout=LOAD_MS)
-    page.locator(".room-code-input input").fill(klass.code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
+    page = klass.page(PIXEL_5_VIEWPORT, locale=locale, **PIXEL_5)
+    join_room(page, server.base, klass.code, name, wait=False)  # a refusal may follow
     return page
 
 
@@ -372,7 +369,7 @@ def test_a_forged_choice_is_refused_in_the_pages_language_and_logs_no_traceback(
     language buttons, on a German phone) and a seat menu's value no option has (the teacher's
     page). Each page says so in its language; the server logs no traceback and nothing changed."""
     logged = len(server.log.read_text())
-    german = klass.page({"width": 393, "height": 851}, locale="de-DE", **PIXEL_5)
+    german = klass.page(PIXEL_5_VIEWPORT, locale="de-DE", **PIXEL_5)
     german.goto(f"{server.base}/join", timeout=LOAD_MS)
     expect(german.locator(".room-join button")).to_be_visible(timeout=LOAD_MS)
     assert german.evaluate(FORGE_JS, ["radio", 99])

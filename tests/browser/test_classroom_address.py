@@ -22,8 +22,8 @@ from pathlib import Path
 
 import segno
 from playwright.sync_api import expect
-from support import ARTIFACTS, ROOT, free_port, running
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, ROOT, free_port, running
+from test_classroom import LOAD_MS, STEP_MS
 
 from nefertiti_core.engine.i18n import tr
 from widgets.server.addresses import lan_addresses
@@ -31,7 +31,7 @@ from widgets.theme import INK, PAPER
 
 SHOTS = ARTIFACTS / "classroom-address"
 TEACHER = {"width": 1024, "height": 768}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 
 
 def shot(page, name: str) -> None:

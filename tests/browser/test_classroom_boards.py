@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS
-from test_classroom import LOAD_MS, PIXEL_5, Class, Server
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, open_room
+from test_classroom import LOAD_MS, Class, Server
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import options as O
@@ -42,7 +42,7 @@ from widgets.classroom.table_boards import (
 
 SHOTS = ARTIFACTS / "classroom-boards"
 SCREEN = {"width": 1024, "height": 768}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 #: The learners: colour -> (name, browser locale, language).
 LEARNERS = {"blue": ("Jürgen", "de-DE", "de"), "black": ("王芳", "zh-CN", "zh")}
 #: The question asked: the menu's third exercise (a choice), not the first.
@@ -142,10 +142,7 @@ def your_turn_on_top(page) -> None:
 
 def test_the_class_gathers_and_every_page_shows_every_players_board(klass, server):
     teacher = klass.teacher
-    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    klass.code = teacher.locator(".room-code").inner_text().strip()
+    klass.code = open_room(teacher, server.base)
     with teacher.context.expect_page() as opened:
         teacher.locator(".room-projector-open a").click()
     klass.projector = opened.value

@@ -22,8 +22,8 @@ import html
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, rows, wait_back, wait_rows
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server, never_on_the_loop
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, open_room, rows, wait_back, wait_rows
+from test_classroom import LOAD_MS, STEP_MS, Class, Server, never_on_the_loop
 from test_restart import play_square, token_of, wait_loaded, wait_saved
 
 from nefertiti_core.engine.i18n import tr
@@ -32,7 +32,7 @@ from widgets.classroom.chapters import shipped_scenario
 SHOTS = ARTIFACTS / "classroom-chapters"
 CLASS_GAME_LABEL = tr("en", "chapters.chapter", n=1, title=tr("en", "chapters.class_game"))
 SCREEN = {"width": 1024, "height": 768}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 POSITION = "abou-simbel-left-eleven"
 BAD_FILE = b"nefertiti: 1\nplayers:\n  - {colour: green}\n  - {colour: red}\n  - {colour: pink}\n"
 GOOD_FILE = (
@@ -75,21 +75,6 @@ def expect_at(page, step: int, chapter: int) -> None:
     expect(page.locator(f".room-chapter-note[data-chapter='{chapter}']")).to_have_count(1)
 
 
-def join(klass, server, code: str, name: str, viewport, lang: str | None = None, **device):
-    page = klass.page(viewport, **device)
-    page.goto(f"{server.base}/join", timeout=LOAD_MS)
-    if lang is not None:
-        page.locator(".room-join-form").get_by_role(
-            "button", name=tr(lang, f"panel.lang.{lang}"), exact=True
-        ).click(timeout=LOAD_MS)
-        expect(page.locator(".room-join button")).to_have_text(tr(lang, "room.join"))
-    page.locator(".room-code-input input").fill(code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-    expect(page.locator(".room-status")).to_contain_text(name, timeout=LOAD_MS)
-    return page
-
-
 def confirm(teacher, says: str) -> None:
     """The question the page asks first: its words, then Yes."""
     expect(teacher.locator(".room-confirm-text")).to_contain_text(says)
@@ -103,18 +88,15 @@ def place(page) -> None:
 
 def test_chapters_keep_the_class_game(klass, server):
     teacher = klass.teacher
-    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    code = teacher.locator(".room-code").inner_text().strip()
+    code = open_room(teacher, server.base)
     with teacher.context.expect_page() as opened:
         teacher.locator(".room-projector-open a").click()
     projector = opened.value
     projector.on("pageerror", lambda error: klass.errors.append(str(error)))
     projector.set_viewport_size(SCREEN)
     expect(projector.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    german = join(klass, server, code, "Jürgen", PHONE, locale="de-DE", **PIXEL_5)
-    chinese = join(klass, server, code, "王芳", SCREEN, lang="zh", locale="en-US")
+    german = klass.join(code, "Jürgen", PHONE, locale="de-DE", **PIXEL_5)
+    chinese = klass.join(code, "王芳", SCREEN, lang="zh", locale="en-US")
 
     # a step of the class game
     place(teacher)

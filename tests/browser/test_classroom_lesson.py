@@ -26,8 +26,8 @@ import re
 import pytest
 from axe import check as axe_check
 from playwright.sync_api import expect
-from support import ARTIFACTS, rows, wait_back, wait_rows
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server, never_on_the_loop
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, open_room, rows, wait_back, wait_rows
+from test_classroom import LOAD_MS, STEP_MS, Class, Server, never_on_the_loop
 from test_classroom_address import qr_link
 
 from nefertiti_core import new_game
@@ -39,7 +39,7 @@ from widgets.classroom.poll import Poll
 SHOTS = ARTIFACTS / "classroom-lesson"
 LAPTOP = {"width": 1280, "height": 800}
 PROJECTOR = {"width": 1024, "height": 768}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 TABLET = {"width": 712, "height": 1138}
 #: Playwright's "Galaxy Tab S4" descriptor, but its viewport (above).
 GALAXY_TAB_S4 = dict(
@@ -119,10 +119,7 @@ class Lesson:
     # ---------------------------------------------------------------- the room and who is in it
     def open_room(self) -> None:
         teacher = self.teacher
-        teacher.goto(f"{self.server.base}/classroom", timeout=LOAD_MS)
-        teacher.locator(".room-open button").click(timeout=LOAD_MS)
-        expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-        self.code = teacher.locator(".room-code").inner_text().strip()
+        self.code = open_room(teacher, self.server.base)
         # the room's record is kept in a class, which outlives the room
         panel = teacher.locator(".class-panel")
         teacher.locator(".class-new-name input").fill(CLASS_NAME)

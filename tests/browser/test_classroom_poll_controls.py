@@ -25,8 +25,17 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, canvas_point, cookie, source, wait_rows
-from test_classroom import LOAD_MS, PIXEL_5, Class, Server, never_on_the_loop
+from support import (
+    ARTIFACTS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
+    canvas_point,
+    cookie,
+    open_room,
+    source,
+    wait_rows,
+)
+from test_classroom import LOAD_MS, Class, Server, never_on_the_loop
 from test_classroom_projector import all_text
 
 from nefertiti_core import new_game
@@ -39,7 +48,7 @@ from widgets.game import geometry as G
 SHOTS = ARTIFACTS / "classroom-poll-controls"
 WHO = "welcome/who-plays-next"
 SCREEN = {"width": 1024, "height": 768}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 LENA, FANG = "Lena", "王芳"
 #: The short time limit the served process offers (long enough for a phone to answer on a
 #: busy 2-core machine, short enough to wait for).
@@ -82,22 +91,9 @@ def card(page):
     return page.locator(".room-poll .poll-card")
 
 
-def join(klass, server, name: str, viewport: dict, **device):
-    page = klass.page(viewport, **device)
-    page.goto(f"{server.base}/join?code={klass.code}", timeout=LOAD_MS)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-    expect(page.locator(".room-status")).to_contain_text(name, timeout=LOAD_MS)
-    klass.learners[name] = page
-    return page
-
-
 def test_an_anonymous_timed_question_locks_at_zero_and_reveals_counts_only(klass, server):
     teacher = klass.teacher
-    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    klass.code = teacher.locator(".room-code").inner_text().strip()
+    klass.code = open_room(teacher, server.base)
     cookie(teacher.context, "nefertiti_teacher")  # set by the server a moment later
     with teacher.context.expect_page() as opened:
         teacher.locator(".room-projector-open a").click()
@@ -106,8 +102,10 @@ def test_an_anonymous_timed_question_locks_at_zero_and_reveals_counts_only(klass
     projector.set_viewport_size(SCREEN)
     klass.projector = projector
     expect(projector.locator(".bk-Canvas").first).to_be_visible(timeout=LOAD_MS)
-    lena = join(klass, server, LENA, PHONE, locale="de-DE", **PIXEL_5)
-    fang = join(klass, server, FANG, SCREEN, locale="zh-CN")
+    lena = klass.learners[LENA] = klass.join(
+        klass.code, LENA, PHONE, link=True, locale="de-DE", **PIXEL_5
+    )
+    fang = klass.learners[FANG] = klass.join(klass.code, FANG, SCREEN, link=True, locale="zh-CN")
     expect(teacher.locator(".room-person")).to_have_count(2)
     # asked anonymously, with the short time limit
     teacher.locator(".poll-pick select").select_option(index=0)

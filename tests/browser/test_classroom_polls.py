@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, wait_back, wait_covered
+from support import ARTIFACTS, open_room, wait_back, wait_covered
 from test_classroom import LOAD_MS, STEP_MS, Class, Server
 
 from nefertiti_core.engine.i18n import tr
@@ -73,10 +73,7 @@ def card(page):
 
 def test_learners_join_and_the_teacher_asks_everyone(klass, server):
     teacher = klass.teacher
-    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    klass.code = teacher.locator(".room-code").inner_text().strip()
+    klass.code = open_room(teacher, server.base)
     # at 1024 x 768 the board and the current decision are both in view without scrolling
     assert in_view(teacher, teacher.locator(".room-decision"))
     assert in_view(teacher, teacher.locator(".bk-Canvas").first)

@@ -24,7 +24,7 @@ import pg
 import pytest
 import test_classroom as journey
 from playwright.sync_api import expect
-from support import wait_rows
+from support import join_room, open_room, wait_rows
 from test_classroom import LOAD_MS, STEP_MS, Class, Server, expect_step, press_place
 
 from nefertiti_core import new_game
@@ -76,28 +76,17 @@ test_journey_4_break_away = journey.test_break_away_and_rejoin
 test_journey_5_restart = journey.test_restart_mid_class_everyone_back_in_their_seat
 
 
-def join(page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/join", timeout=LOAD_MS)
-    page.locator(".room-code-input input").fill(code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-    expect(page.locator(".room-status")).to_contain_text("You watch", timeout=LOAD_MS)
-
-
 def test_two_processes_share_a_room_and_a_killed_ones_learners_go_on_on_the_other(chromium, two):
     a, b = two
     room = Class(chromium, a)
     try:
         teacher = room.teacher
-        teacher.goto(f"{a.base}/classroom", timeout=LOAD_MS)
-        teacher.locator(".room-open button").click(timeout=LOAD_MS)
-        expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-        code = teacher.locator(".room-code").inner_text().strip()
+        code = open_room(teacher, a.base)
         where = {"blue": a, "black": b, "green": b}
         names = {"blue": "Anna", "black": "Ben", "green": "Chen"}
         for colour, name in names.items():
             page = room.page({"width": 390, "height": 844})
-            join(page, where[colour].base, code, name)
+            join_room(page, where[colour].base, code, name, wait="You watch")
             room.learners[colour] = page
         # the teacher's page on A hears of the joins made on B
         expect(teacher.locator(".room-person")).to_have_count(3, timeout=STEP_MS)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, cookie
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, cookie, open_room
+from test_classroom import LOAD_MS, STEP_MS, Class, Server
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import exercises as E
@@ -35,7 +35,7 @@ SHOTS = ARTIFACTS / "classroom-projector"
 WHO = "welcome/who-plays-next"
 PROJECTOR = {"width": 1024, "height": 768}
 WIDE = {"width": 1920, "height": 1080}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 #: Per language: the browsers' locale and the learner's name.
 CLASSES = {"de": ("de-DE", "Jürgen"), "zh": ("zh-CN", "王芳")}
 
@@ -118,10 +118,7 @@ def projector_checks(projector, *, key: str, name: str) -> None:
 def test_the_projector_follows_the_room_and_hides_the_answers_until_the_reveal(klass, server, lang):
     locale, name = CLASSES[lang]
     teacher = klass.page(PROJECTOR, locale=locale)
-    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    code = teacher.locator(".room-code").inner_text().strip()
+    code = open_room(teacher, server.base)
     # the HttpOnly cookie the server sets once the page has posted its grant (a moment later)
     teacher_cookie = cookie(teacher.context, "nefertiti_teacher")["value"]
     kept = dict(e.split(":", 1) for e in teacher_cookie.split("."))  # CODE:KEY

@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, OFFLINE, wait_back, wait_rows
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server
+from support import ARTIFACTS, OFFLINE, PIXEL_5, PIXEL_5_VIEWPORT, open_room, wait_back, wait_rows
+from test_classroom import LOAD_MS, STEP_MS, Class, Server
 
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
 
 SHOTS = ARTIFACTS / "classroom-reconnect"
 TEACHER = {"width": 1024, "height": 768}
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 LAPTOP = {"width": 1280, "height": 800}
 COLOURS = new_game(4, 0).colours  # Blue, Black, Green, Red place in turn
 SEAT = {colour: seat for seat, colour in enumerate(COLOURS)}
@@ -90,23 +90,6 @@ def klass(chromium, server):
     assert not klass.errors, f"JavaScript errors in the pages: {klass.errors}"
 
 
-def join(klass, server, code: str, name: str, viewport, lang: str | None = None, **device):
-    """A learner joins from a browser of their own; ``lang``: the language they pick on the
-    join form (else their browser's)."""
-    page = klass.page(viewport, **device)
-    page.goto(f"{server.base}/join", timeout=LOAD_MS)
-    if lang is not None:
-        page.locator(".room-join-form").get_by_role(
-            "button", name=tr(lang, f"panel.lang.{lang}"), exact=True
-        ).click(timeout=LOAD_MS)
-        expect(page.locator(".room-join button")).to_have_text(tr(lang, "room.join"))
-    page.locator(".room-code-input input").fill(code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-    expect(page.locator(".room-status")).to_contain_text(name, timeout=LOAD_MS)
-    return page
-
-
 def covered(page, selector: str) -> None:
     """The element at ``selector`` is on the page but not what a click at its place reaches:
     the cover is; and the page's parts take no focus or key (inert)."""
@@ -121,10 +104,7 @@ def covered(page, selector: str) -> None:
 
 def test_every_classroom_page_comes_back_by_itself_after_a_restart(klass, server):
     teacher = klass.teacher
-    teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    code = teacher.locator(".room-code").inner_text().strip()
+    code = open_room(teacher, server.base)
     with teacher.context.expect_page() as opened:
         teacher.locator(".room-projector-open a").click()
     projector = opened.value
@@ -132,8 +112,8 @@ def test_every_classroom_page_comes_back_by_itself_after_a_restart(klass, server
     projector.set_viewport_size(TEACHER)
     shown_code = f"{code[:4]} {code[4:]}"
     expect(projector.locator(".room-join-code")).to_have_text(shown_code, timeout=LOAD_MS)
-    german = join(klass, server, code, "Jürgen", PHONE, locale="de-DE", **PIXEL_5)
-    chinese = join(klass, server, code, "王芳", LAPTOP, lang="zh", locale="en-US")
+    german = klass.join(code, "Jürgen", PHONE, locale="de-DE", **PIXEL_5)
+    chinese = klass.join(code, "王芳", LAPTOP, lang="zh", locale="en-US")
     learners = {"blue": (german, "Jürgen", "de"), "black": (chinese, "王芳", "zh")}
     for number, (colour, (page, name, _lang)) in enumerate(learners.items(), start=1):
         seat = teacher.locator(f".room-seat-{SEAT[colour]} select")

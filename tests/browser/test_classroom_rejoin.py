@@ -17,7 +17,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS
+from support import ARTIFACTS, PIXEL_5_VIEWPORT, join_room, open_room
 from test_classroom import (
     LOAD_MS,
     PIXEL_5,
@@ -31,7 +31,7 @@ from test_classroom import (
 from nefertiti_core.engine.i18n import tr
 
 SHOTS = ARTIFACTS / "classroom-rejoin"
-PHONE = {"width": 393, "height": 851}
+PHONE = PIXEL_5_VIEWPORT
 LAPTOP = {"width": 1024, "height": 768}
 #: A closed page is away after the server's grace (its session dropped 15 s after its last
 #: connection, checked every 5 s): generous on a busy machine.
@@ -51,10 +51,7 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def klass(chromium, server):
     klass = Class(chromium, server)
-    klass.teacher.goto(f"{server.base}/classroom", timeout=LOAD_MS)
-    klass.teacher.locator(".room-open button").click(timeout=LOAD_MS)
-    expect(klass.teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    klass.code = klass.teacher.locator(".room-code").inner_text().strip()
+    klass.code = open_room(klass.teacher, server.base)
     yield klass
     klass.close()
     assert not klass.errors, f"JavaScript errors in the pages: {klass.errors}"
@@ -63,13 +60,6 @@ def klass(chromium, server):
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
-
-
-def join(page, server, code: str, name: str) -> None:
-    page.goto(f"{server.base}/join", timeout=LOAD_MS)
-    page.locator(".room-code-input input").fill(code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
 
 
 def person(teacher, name: str):
@@ -83,7 +73,7 @@ def presence(teacher, name: str):
 def test_a_learner_moves_from_her_phone_to_a_laptop_with_her_pin(klass, server):
     teacher = klass.teacher
     phone = klass.page(PHONE, locale="de-DE", **PIXEL_5)
-    join(phone, server, klass.code, "Jürgen")
+    join_room(phone, server.base, klass.code, "Jürgen", wait=False)
     note = phone.locator(".room-pin-note")
     expect(note).to_contain_text("Um auf einem anderen Gerät zurückzukommen", timeout=LOAD_MS)
     pin = note.locator("b").inner_text().strip()
@@ -98,7 +88,7 @@ def test_a_learner_moves_from_her_phone_to_a_laptop_with_her_pin(klass, server):
     expect_step(phone, 1)
     # the phone dies; on a laptop the same code and name ask for her PIN (never "name taken")
     laptop = klass.page(LAPTOP, locale="de-DE")
-    join(laptop, server, klass.code, "Jürgen")
+    join_room(laptop, server.base, klass.code, "Jürgen", wait=False)
     form = laptop.locator(".room-rejoin")
     expect(form).to_contain_text("Jürgen ist schon in diesem Raum", timeout=LOAD_MS)
     expect(laptop.get_by_text("heißt schon")).to_have_count(0)
@@ -134,12 +124,12 @@ def test_a_learner_moves_from_her_phone_to_a_laptop_with_her_pin(klass, server):
 def test_a_chinese_learner_comes_back_by_the_teachers_leave(klass, server):
     teacher = klass.teacher
     phone = klass.page(PHONE, locale="zh-CN", **PIXEL_5)
-    join(phone, server, klass.code, "王芳")
+    join_room(phone, server.base, klass.code, "王芳", wait=False)
     expect(phone.locator(".room-pin-note")).to_contain_text("PIN", timeout=LOAD_MS)
     expect(presence(teacher, "王芳")).to_have_attribute("data-online", "yes")
     # a first new device asks, and the teacher refuses: told in Chinese
     stranger = klass.page(LAPTOP, locale="zh-CN")
-    join(stranger, server, klass.code, "王芳")
+    join_room(stranger, server.base, klass.code, "王芳", wait=False)
     expect(stranger.locator(".room-rejoin")).to_contain_text(
         "王芳 已经在这个房间里", timeout=LOAD_MS
     )
@@ -152,7 +142,7 @@ def test_a_chinese_learner_comes_back_by_the_teachers_leave(klass, server):
     expect(asks).to_be_hidden()
     # her new device asks; the teacher lets it in
     laptop = klass.page(LAPTOP, locale="zh-CN")
-    join(laptop, server, klass.code, "王芳")
+    join_room(laptop, server.base, klass.code, "王芳", wait=False)
     laptop.locator(".room-ask-teacher button").click()
     expect(laptop.locator(".room-rejoin-message")).to_contain_text("正在等老师")
     shot(laptop, "laptop-zh-asking")

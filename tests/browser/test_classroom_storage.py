@@ -37,8 +37,16 @@ import pg
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy import create_engine, text
-from support import ARTIFACTS, wait_back, wait_covered, wait_rows
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Server, expect_step, press_place
+from support import (
+    ARTIFACTS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
+    join_room,
+    wait_back,
+    wait_covered,
+    wait_rows,
+)
+from test_classroom import LOAD_MS, STEP_MS, Server, expect_step, press_place
 from test_restart import play_square, wait_loaded
 
 from nefertiti_core.engine.i18n import tr
@@ -121,14 +129,6 @@ def open_room(page, base: str) -> str:
     return page.locator(".room-code").inner_text().strip()
 
 
-def join(page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/join", timeout=LOAD_MS)
-    page.locator(".room-code-input input").fill(code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-    expect(page.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
-
-
 def paused_in_store(url: str, code: str) -> bool:
     engine = create_engine(url)
     try:
@@ -159,9 +159,9 @@ def test_a_hung_database_leaves_every_other_page_answering_and_loses_nothing(
     made, teacher = context({"width": 1024, "height": 768}, locale="de-DE")
     contexts.append(made)
     code = open_room(teacher, server.base)
-    made, learner = context({"width": 393, "height": 851}, locale="zh-CN", **PIXEL_5)
+    made, learner = context(PIXEL_5_VIEWPORT, locale="zh-CN", **PIXEL_5)
     contexts.append(made)
-    join(learner, server.base, code, "李明")
+    join_room(learner, server.base, code, "李明")
     made, sandbox = context({"width": 1280, "height": 900})
     contexts.append(made)
     sandbox.goto(f"{server.base}/tutor", timeout=LOAD_MS)

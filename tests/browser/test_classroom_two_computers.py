@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, Forwarder, Served
-from test_classroom import LOAD_MS, PIXEL_5, STEP_MS
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, Forwarder, Served, join_room
+from test_classroom import LOAD_MS, STEP_MS
 
 from nefertiti_core.engine.i18n import tr
 from widgets.classroom.room import MAX_ROOMS_PER_CLIENT
@@ -60,13 +60,6 @@ def open_room(page, base: str) -> None:
     page.locator(".room-open button").click(timeout=LOAD_MS)
 
 
-def join(page, base: str, code: str, name: str) -> None:
-    page.goto(f"{base}/join", timeout=LOAD_MS)
-    page.locator(".room-code-input input").fill(code)
-    page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=LOAD_MS)
-
-
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
@@ -100,8 +93,8 @@ def test_a_removed_learner_cannot_come_back_by_name_look_alike_or_phone(chromium
     open_room(teacher, other)
     expect(teacher.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
     code = teacher.locator(".room-code").inner_text().strip()
-    phone = new_page(chromium, {"width": 393, "height": 851}, locale="de-DE", **PIXEL_5)
-    join(phone, other, code, "Anna")
+    phone = new_page(chromium, PIXEL_5_VIEWPORT, locale="de-DE", **PIXEL_5)
+    join_room(phone, other, code, "Anna", wait=False)
     expect(phone.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
     people = teacher.locator(".room-people")
     expect(people).to_contain_text("Anna")
@@ -110,16 +103,16 @@ def test_a_removed_learner_cannot_come_back_by_name_look_alike_or_phone(chromium
     expect(people).not_to_contain_text("Anna")
     expect(phone.get_by_text(tr("de", "room.removed_you"))).to_be_visible()
     # the same phone, the same name: refused, in her language
-    join(phone, other, code, "Anna")
+    join_room(phone, other, code, "Anna", wait=False)
     expect(phone.get_by_text(tr("de", "room.refuse.removed"))).to_be_visible()
     shot(phone, "removed-learner-refused-de-pixel5")
     # another phone, a look-alike name (Cyrillic А): refused too
-    second = new_page(chromium, {"width": 393, "height": 851}, locale="zh-CN", **PIXEL_5)
-    join(second, other, code, "\u0410nna")
+    second = new_page(chromium, PIXEL_5_VIEWPORT, locale="zh-CN", **PIXEL_5)
+    join_room(second, other, code, "\u0410nna", wait=False)
     expect(second.get_by_text(tr("zh", "room.refuse.removed"))).to_be_visible()
     expect(people).not_to_contain_text("nna")
     # someone else still joins
-    join(second, other, code, "Ben")
+    join_room(second, other, code, "Ben", wait=False)
     expect(second.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
     expect(people).to_contain_text("Ben")
     for page in (teacher, phone, second):

@@ -31,6 +31,8 @@ from bokeh.util.token import get_session_id, get_token_payload
 from playwright.sync_api import expect
 from support import (
     CHROMIUM_ARGS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
     Served,
     canvas_point,
     cookie,
@@ -55,15 +57,7 @@ SERVE = (
     "from widgets.serve import serve; serve(port=PORT, address='127.0.0.1', show=False, "
     "sessions_per_minute=500, sessions_per_client=100)"
 )
-#: Playwright's "Pixel 5" descriptor (as tests/browser/test_classroom.py).
-PIXEL_5 = dict(
-    viewport={"width": 393, "height": 851},
-    user_agent="Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/120.0.0.0 Mobile Safari/537.36",
-    device_scale_factor=2.75,
-    is_mobile=True,
-    has_touch=True,
-)
+PHONE = {"viewport": PIXEL_5_VIEWPORT, **PIXEL_5}  # a Pixel 5 (Playwright's descriptor)
 #: Every text a page's Bokeh documents hold (each model's property values, strings within lists,
 #: maps and objects included), joined.
 MODELS_TEXT = """() => {
@@ -189,7 +183,7 @@ def test_the_secrets_are_httponly_cookies_and_no_page_holds_them(browsers, serve
     browsers.urls["teacher"] = teacher.url
     assert "key" not in teacher.url
 
-    learner = browsers.page(locale="de-DE", **PIXEL_5)
+    learner = browsers.page(locale="de-DE", **PHONE)
     learner.goto(f"{server.base}/join", timeout=LOAD_MS)
     learner.locator(".room-code-input input").fill(code)
     learner.locator(".room-name-input input").fill("Anna")
@@ -327,7 +321,7 @@ def post(port: int, body, origin: str | None = "SERVED", source_ip: str = "127.0
 
 def join_without_cookies(browsers, server, name: str) -> str:
     """A learner joins with its page's posts to /cookie blocked: the page's grant, unspent."""
-    page = browsers.page(locale="de-DE", **PIXEL_5)
+    page = browsers.page(locale="de-DE", **PHONE)
     page.route(f"{server.base}/cookie", lambda route: route.abort())
     page.goto(f"{server.base}/join?code={browsers.code}", timeout=LOAD_MS)
     page.locator(".room-name-input input").fill(name)

@@ -13,9 +13,11 @@ card, before any question: question_push.py). Screenshots go to ``artifacts/phon
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, Served, launch
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, Served, launch
 
 from nefertiti_core.engine.i18n import tr
 
@@ -102,6 +104,18 @@ def pixel_5(chromium):
     descriptor = dict(chromium.devices["Pixel 5"])
     assert descriptor["is_mobile"] and descriptor["has_touch"]  # a phone, not a small window
     return descriptor
+
+
+def test_the_phone_the_other_journeys_use_is_playwrights_pixel_5(pixel_5):
+    """The classroom and Sandbox journeys take their phone from ``support.PIXEL_5`` (Playwright's
+    table is only reachable from a running Playwright): it must be Playwright's own descriptor."""
+
+    def same_browser(descriptor):  # the user agent's Chrome version follows Playwright's
+        agent = re.sub(r"Chrome/[\d.]+", "Chrome/*", descriptor["user_agent"])
+        return {**descriptor, "user_agent": agent}
+
+    ours = {"viewport": PIXEL_5_VIEWPORT, **PIXEL_5}
+    assert same_browser(ours) == same_browser({k: pixel_5[k] for k in ours})
 
 
 @pytest.fixture(scope="module")

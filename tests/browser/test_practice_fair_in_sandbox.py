@@ -12,7 +12,7 @@ descriptor). Screenshots in artifacts/practice-fair-*.png.
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from support import ARTIFACTS, click_square, expect_verdict
+from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, click_square, expect_verdict
 
 from nefertiti_core.engine import options as O
 from nefertiti_core.engine.i18n import tr
@@ -22,16 +22,8 @@ from widgets.sandbox.practice import FIRST_SEEDS
 LOAD_MS = 60_000
 STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
+PHONE = {"viewport": PIXEL_5_VIEWPORT, **PIXEL_5}  # a Pixel 5 (Playwright's descriptor)
 
-#: Playwright's "Pixel 5" descriptor (its viewport, device scale, touch and is_mobile).
-PIXEL_5 = dict(
-    viewport={"width": 393, "height": 851},
-    user_agent="Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) "
-    "Chrome/120.0.0.0 Mobile Safari/537.36",
-    device_scale_factor=2.75,
-    is_mobile=True,
-    has_touch=True,
-)
 LANGUAGE_BUTTON = {"de": "Deutsch", "zh": "中文"}
 
 #: Every practice board's servants ('board-servants' sources of the page), as one string.
@@ -134,7 +126,7 @@ def test_practice_in_german_the_board_waits_for_the_answer_and_themes_change(pag
 
 
 def test_practice_in_chinese_on_a_phone_the_board_waits_for_the_answer(chromium, sandbox_url):
-    context = chromium.new_context(locale="zh-CN", **PIXEL_5)
+    context = chromium.new_context(locale="zh-CN", **PHONE)
     context.set_default_timeout(STEP_MS)
     phone = context.new_page()
     errors: list[str] = []

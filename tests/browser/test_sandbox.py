@@ -289,3 +289,28 @@ def check_fits(page, sandbox_url: str, width: int) -> None:
     page_width = page.evaluate("() => document.documentElement.scrollWidth")
     assert page_width <= width, f"the page is {page_width} px wide in a {width} px window"
     page.screenshot(path=str(ARTIFACTS / f"sandbox-width-{width}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("button, lang", [("Deutsch", "de"), ("中文", "zh")])
+def test_a_refused_click_is_told_in_the_pages_language_with_the_options_in_words(
+    page, button, lang
+):
+    """Black clicks the square Blue has just taken: the page says why in German (Chinese), and
+    names what Black may do in words, never in the command line's notation."""
+    from nefertiti_core.engine import options as O
+    from nefertiti_core.teaching.refusal import refusal
+
+    page.get_by_role("button", name=button, exact=True).click()
+    square = cell(R.GIZEH, 0)
+    place(page, square)  # Blue's servant
+    click_square(page, square)  # Black, on the same square
+    state = new_game(4, 0)
+    state.apply(square.option)
+    told, _rule = refusal(state, square.option, lang)
+    shown = page.get_by_text(told[:24])
+    expect(shown).to_be_visible()
+    text = shown.inner_text()
+    notation = {state.option_text(o) for o in range(len(O.OPTION_KIND))}
+    assert not [n for n in notation if (" " in n or "#" in n) and n in text], text
+    assert rows(page, "board-servants") == 1  # nothing played
+    screenshot(page, f"refused-{lang}")
