@@ -81,8 +81,11 @@ system-packages-fast:
 # (tests/conftest.py). Three on two cores: the browser journeys spend much of their time waiting
 # for a server, a kernel or a page, so a third process keeps both cores busy (make test: 14.6
 # minutes against 15.7 with two, docs/benchmarks.md). TEST_WORKERS=0 runs them all in this one.
+# The modules are handed out in the order tests/conftest.py gives (the longest first):
+# --no-loadscope-reorder, else pytest-xdist hands out the modules with the most tests first and
+# the long browser journeys, a few tests each, come last and end the run one by one.
 TEST_WORKERS ?= 3
-PYTEST := $(BIN)/pytest --durations=15 $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
+PYTEST := $(BIN)/pytest --durations=15 $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder)
 
 test: system-packages $(VENV)/.installed-tutor-test-bots
 	$(BIN)/ruff check .

@@ -33,29 +33,32 @@ def pytest_configure(config):
 
 
 #: The modules that take longest (about a minute or more each on the 2-core machine), longest
-#: first. They are run first, so that the processes end together instead of one working
-#: alone through a long module at the end (docs/benchmarks.md, "Test suite").
+#: first. They are handed out first (the Makefile's --no-loadscope-reorder keeps this order), so
+#: that the processes end together instead of one working alone through a long module at the
+#: end (docs/benchmarks.md, "Test suite").
 LONGEST_FIRST = (
     "test_every_exercise_first_half",
     "test_every_exercise_second_half",
+    "test_cli_fuzz",
     "test_classroom_lesson",
+    "test_classroom",
+    "test_sandbox",
+    "test_classroom_polls",
+    "test_projector_view",
     "test_accessibility",
     "test_restart",
     "test_classroom_postgresql",
-    "test_notebooks",
     "test_serve_security",
-    "test_cli_fuzz",
-    "test_sandbox",
+    "test_notebooks",
     "test_serve_safety",
     "test_classroom_load_benchmark",
     "test_polls_browser",
     "test_practice_in_sandbox",
     "test_bots_in_sandbox",
-    "test_classroom_polls",
+    "test_table_boards",
     "test_odds_in_jupyterlab",
     "test_rules_reference_in_browser",
     "test_jupyterlab",
-    "test_classroom",
     "test_classroom_chapters",
     "test_class_record",
     "test_classroom_storage",
@@ -67,6 +70,10 @@ LONGEST_FIRST = (
     "test_phone_layout",
     "test_practice_fair_in_sandbox",
     "test_voila",
+    "test_practice_fairness",
+    "test_odds_cluster",
+    "test_front_page",
+    "test_layers",
 )
 
 
