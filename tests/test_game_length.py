@@ -37,5 +37,5 @@ def test_summary_and_depth_tables_from_given_games():
 
 def test_the_view_holds_the_tables_and_a_chart():
     view = game_length_view(10, lang="de")
-    assert "Runden im Mittel" in view[0].object
-    assert view[3].object.title.text.startswith("Wie viele Runden 10")
+    assert "Züge im Mittel" in view[0].object
+    assert view[3].object.title.text.startswith("Wie viele Züge 10")
