@@ -29,7 +29,9 @@ def test_every_servant_carries_the_bid_of_its_square(lang):
     session.lang = lang
     board = Board(session)
     squares = board.sources["squares"].data
-    label_at = dict(zip(zip(squares["x"], squares["y"], strict=True), squares["label"], strict=True))
+    label_at = dict(
+        zip(zip(squares["x"], squares["y"], strict=True), squares["label"], strict=True)
+    )
     servants = board.sources["servants"].data
     assert len(servants["x"]) == 4
     assert servants["bid"] == [
