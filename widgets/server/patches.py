@@ -286,6 +286,24 @@ def _install_local_stylesheets() -> bool:
 
     __setattr__.__wrapped__ = original
     ImportedStyleSheet.__setattr__ = __setattr__
+
+    # When an output is shown, Panel turns its CDN stylesheets into inline ones: the data:
+    # addresses above are turned into the same (plain text, a quarter smaller than base64).
+    from bokeh.models import InlineStyleSheet
+    from panel.io import notebook
+
+    replace = getattr(notebook, "replace_inline_css", None)
+    if replace is not None:
+        prefix = "data:text/css;base64,"
+
+        def replace_inline_css(stylesheet):
+            url = getattr(stylesheet, "url", "")
+            if isinstance(url, str) and url.startswith(prefix):
+                return InlineStyleSheet(css=base64.b64decode(url[len(prefix) :]).decode("utf-8"))
+            return replace(stylesheet)
+
+        replace_inline_css.__wrapped__ = replace
+        notebook.replace_inline_css = replace_inline_css
     return True
 
 
