@@ -36,8 +36,21 @@ CLIPPED = """(buttons) => buttons
     .map((b) => `${b.innerText.trim()} (${b.scrollWidth} > ${b.clientWidth})`)"""
 
 
-def open_sandbox(chromium, url: str, size: tuple[int, int], locale: str):
-    context = chromium.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale)
+#: A phone, as Playwright's device descriptor gives it (a touch screen, its pixel density).
+PIXEL_5 = dict(
+    viewport={"width": 393, "height": 851},
+    user_agent="Mozilla/5.0 (Linux; Android 11; Pixel 5) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0.0.0 Mobile Safari/537.36",
+    device_scale_factor=2.75,
+    is_mobile=True,
+    has_touch=True,
+)
+
+
+def open_sandbox(chromium, url: str, size: tuple[int, int], locale: str, **device):
+    context = chromium.new_context(
+        **{"viewport": {"width": size[0], "height": size[1]}, **device}, locale=locale
+    )
     context.set_default_timeout(STEP_MS)
     page = context.new_page()
     errors: list[str] = []
@@ -145,6 +158,32 @@ def test_a_servant_leaves_its_squares_bid_readable(chromium, sandbox_url, tmp_pa
         assert letter > 3, f"no letter above the servant's centre ({letter} white pixels)"
         assert bid > 3, f"no bid below the servant's centre ({bid} white pixels)"
         page.screenshot(path=str(ARTIFACTS / "servant-bid-board.png"))
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def test_on_a_phone_the_board_fits_its_width_and_a_servant_shows_its_bid(chromium, sandbox_url):
+    """A Pixel 5 in German: the board is as wide as the screen at most, no button's words are
+    cut, and a servant placed by a tap carries its square's bid (drawn on it)."""
+    context, page, errors = open_sandbox(chromium, sandbox_url, (393, 851), "de-DE", **PIXEL_5)
+    try:
+        board = page.locator(".bk-Canvas").first
+        box = board.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 393 + 0.5, box
+        clipped = page.locator("button").evaluate_all(CLIPPED)
+        assert not clipped, f"buttons cut on a phone: {clipped}"
+        cell = next(c for c in CELLS if c.market == 0 and c.index == 0)
+        board.scroll_into_view_if_needed()
+        box = board.bounding_box()
+        page.mouse.click(
+            box["x"] + cell.x / G.WIDTH * box["width"],
+            box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
+        )
+        wait_rows(page, "board-servants", "n === 1", timeout=LOAD_MS)
+        assert page.evaluate(SOURCE, "board-servants")["bid"] == [f"{cell.value}{cell.symbol}"]
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "board-fits-phone-de.png"))
     finally:
         context.close()
     assert not errors, f"JavaScript errors in the page: {errors}"

@@ -229,10 +229,13 @@ LAST_LINE_WIDTH = 4  # the outline of the last step's square or market
 #: A drawn servant: where, its player's colour and letter, and the bid of the square it is on.
 LEGAL_COLUMNS = ("x", "y", "colour", "who", "letter", "bid")
 #: The status lines under each market (and the board's other texts: a reserve, a market closed,
-#: the dice): never smaller than 12 px, so that they can be read on a projector (they scale with
-#: the board's width above that).
+#: the dice): never smaller than 12 px on a board drawn at least BOARD_TEXT_MIN_WIDTH wide (a
+#: desktop, a projector's 1024 pixels), so that they can be read from a projector's back row;
+#: they scale with the board's width above that. A narrower board (a phone, held close) scales
+#: them down with it, as before: at 12 px they would not fit its markets.
 HINT_FONT_PX = 12
 HINT_MIN_PX = 12
+BOARD_TEXT_MIN_WIDTH = 600
 #: A market's outline is drawn this far (board units) inside its region, so that the outer
 #: markets' outlines are not cut in half at the canvas's edges.
 REGION_INSET = 0.06
@@ -838,7 +841,9 @@ class Board(pn.viewable.Viewer):
         titles: dict[str, list] = dict(x=[], y=[], text=[])
         font = self._font_px
 
-        def text(x, y, words, size="13px", colour=INK, style="normal", least=HINT_MIN_PX):
+        least = HINT_MIN_PX if self.drawn_width >= BOARD_TEXT_MIN_WIDTH else 7
+
+        def text(x, y, words, size="13px", colour=INK, style="normal"):
             texts["x"].append(x)
             texts["y"].append(y)
             texts["text"].append(words)
@@ -867,7 +872,7 @@ class Board(pn.viewable.Viewer):
                 text(sx, sy + 1.8, tr(lang, "board.dice", player=who, dice=dice), "13px")
             if self.session.hints and state.status[m] == OPEN:
                 hint = _hint_line(describe_status(statuses[m], colours, lang), lang)
-                hint_px = max(HINT_MIN_PX, font(HINT_FONT_PX))
+                hint_px = max(least, font(HINT_FONT_PX))
                 lines = wrap_text(hint, self._status_room(), hint_px, 3)
                 step = (hint_px + 2) / self._pixels_per_unit()
                 for k, line in enumerate(lines):  # the first line on top
