@@ -182,6 +182,8 @@ def test_on_a_phone_the_board_fits_its_width_and_a_servant_shows_its_bid(chromiu
         )
         wait_rows(page, "board-servants", "n === 1", timeout=LOAD_MS)
         assert page.evaluate(SOURCE, "board-servants")["bid"] == [f"{cell.value}{cell.symbol}"]
+        # the server's answer drawn (Black to decide), not only the servant drawn at the tap
+        expect(page.get_by_text("Blau entscheidet jetzt")).to_be_hidden(timeout=LOAD_MS)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "board-fits-phone-de.png"))
     finally:
