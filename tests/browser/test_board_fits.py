@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 from playwright.sync_api import expect
-from support import ARTIFACTS, SOURCE, wait_rows
+from support import ARTIFACTS, CLIPPED_BUTTONS, SOURCE, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
@@ -28,13 +28,6 @@ LOAD_MS = 60_000
 STEP_MS = 30_000
 CELLS = G.squares(new_game(4, 0).side)  # the first-game layout (R2.8): Blue starts
 LANGS = {"en-GB": "en", "de-DE": "de", "zh-CN": "zh"}
-
-#: Every button of the page (through Panel's shadow roots) whose words are cut: its text and
-#: its widths. A hidden button (width 0) is not looked at.
-CLIPPED = """(buttons) => buttons
-    .filter((b) => b.clientWidth > 0 && b.scrollWidth > b.clientWidth + 1)
-    .map((b) => `${b.innerText.trim()} (${b.scrollWidth} > ${b.clientWidth})`)"""
-
 
 #: A phone, as Playwright's device descriptor gives it (a touch screen, its pixel density).
 PIXEL_5 = dict(
@@ -92,7 +85,7 @@ def test_the_sandbox_fits_and_its_words_are_whole(chromium, sandbox_url, size, l
             box = locator.bounding_box()
             assert in_window(box, size), f"{what} not in view at {size} ({locale}): {box}"
         # no button's words cut off (German's long words, a projector's narrow window)
-        clipped = page.locator("button").evaluate_all(CLIPPED)
+        clipped = page.locator("button").evaluate_all(CLIPPED_BUTTONS)
         assert not clipped, f"buttons cut at {size} ({locale}): {clipped}"
         # the status lines under the markets: 12 px or more, as the board draws them
         texts = page.evaluate(SOURCE, "board-texts")
@@ -171,7 +164,7 @@ def test_on_a_phone_the_board_fits_its_width_and_a_servant_shows_its_bid(chromiu
         board = page.locator(".bk-Canvas").first
         box = board.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 393 + 0.5, box
-        clipped = page.locator("button").evaluate_all(CLIPPED)
+        clipped = page.locator("button").evaluate_all(CLIPPED_BUTTONS)
         assert not clipped, f"buttons cut on a phone: {clipped}"
         cell = next(c for c in CELLS if c.market == 0 and c.index == 0)
         board.scroll_into_view_if_needed()

@@ -33,6 +33,7 @@ from axe import check
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    CLIPPED_BUTTONS,
     expect_verdict,
     free_port,
     give_answer,
@@ -259,6 +260,27 @@ def test_voila_folded_answer_opens(lesson):
     expect(table).to_be_hidden()
     fold.locator(".card-header").first.click()
     expect(table).to_be_visible(timeout=WAIT)
+
+
+def test_voila_lesson_fits_at_1440_and_1024(lesson):
+    """The lesson's page at 1440 x 900 and at a projector's 1024 x 768: no button's words cut
+    ("Back to the start", the exercises' buttons) and every board as wide as the window at most."""
+    page, _ = lesson
+    try:
+        for width, height in ((1440, 900), (1024, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(f"() => window.innerWidth === {width}")
+            expect(page.get_by_role("button", name="Back to the start").first).to_be_visible()
+            clipped = page.locator("button").evaluate_all(CLIPPED_BUTTONS)
+            assert not clipped, f"buttons cut at {width} x {height}: {clipped}"
+            for canvas in page.locator(".bk-Canvas").all():
+                box = canvas.bounding_box()
+                if box is not None and box["width"] > 0:
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"voila-{width}.png"))
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
 
 
 def test_voila_page_asks_only_this_machine(lesson):
