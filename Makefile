@@ -56,12 +56,17 @@ tutor: $(VENV)/.installed-tutor-bots
 # A lesson as a page, without its code (Voilà): its text, boards and exercises, which answer.
 #   make voila NB=tutorials/09-closing-abou-simbel.ipynb   (then open the address it prints)
 # Voilà 0.5 cannot load Panel's JupyterLab extension, so in a kernel Voilà started Panel talks over
-# ipywidgets' comms (widgets/server/patches.py; needs the jupyter_bokeh package). Plain
-# `voila tutorials/<lesson>.ipynb` works the same. tests/browser/test_voila.py answers an exercise.
+# ipywidgets' comms (widgets/server/patches.py; needs the jupyter_bokeh package). The page asks
+# nothing of another host: jupyterlab/voila holds the tutor's Voilà settings (voila.json: Panel's
+# extension left out, progressive rendering) and template (Voilà's lab template without its CDN
+# links), found through JUPYTER_CONFIG_PATH and JUPYTER_PATH. tests/browser/test_voila.py answers
+# an exercise and fails on any request to another host.
 NB ?= tutorials/00-welcome.ipynb
 VOILA_ARGS ?=
+VOILA_SETTINGS := $(CURDIR)/jupyterlab/voila
 voila: $(VENV)/.installed-tutor-bots
-	$(BIN)/voila $(NB) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
+	JUPYTER_CONFIG_PATH=$(VOILA_SETTINGS) JUPYTER_PATH=$(VOILA_SETTINGS) \
+		$(BIN)/voila $(NB) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
 
 # The system packages (Debian's) the tests need beyond Python, each installed only when missing:
 # as root in one `apt-get update` + `apt-get install`, else one message naming the

@@ -71,6 +71,25 @@ def voila_cdn_links() -> tuple[int, int]:
     return len(links), frozen
 
 
+def late_stylesheet_links() -> int:
+    """Stylesheets linked to another host (cdn.holoviz.org) once a shown layout gets a component
+    built later (a press that unfolds a view), with ``inline=True`` (a lesson's notebook)."""
+    import panel as pn
+    from bokeh.document import Document
+    from bokeh.models import ImportedStyleSheet, UIElement
+
+    pn.config.inline = True
+    column = pn.Column(pn.widgets.Button(name="x"))
+    model = column.get_root(Document())
+    column.append(pn.widgets.Select(options=["a", "b"]))  # built after the output was shown
+    return sum(
+        1
+        for element in model.select({"type": UIElement})
+        for sheet in element.stylesheets
+        if isinstance(sheet, ImportedStyleSheet) and sheet.url.startswith(("http:", "https:"))
+    )
+
+
 def voila_click_document() -> bool:
     """Whether a button shown over ipywidgets comms (Voilà) runs its click with the document its
     model is in as Panel's current one (the stylesheets of what the click builds are cached per
@@ -173,19 +192,23 @@ def forged_choices() -> dict:
 
 
 def main(mode: str) -> None:
-    if mode == "on":
-        from widgets.server import patches as _panel_patches
+    from widgets.server import patches as _panel_patches
 
-        _panel_patches.apply_notebook()
+    if mode == "on":
+        # the bundles are compared with the unpatched ones: the inline patch alone first
+        _panel_patches.apply(_panel_patches.INLINE_STYLESHEETS)
         _panel_patches.apply_server()
         _panel_patches.apply(_panel_patches.VOILA_CURDOC)  # Voilà's, applied there only
     small, small_bundle = count_recomputes(10)
     large, large_bundle = count_recomputes(40)
+    if mode == "on":
+        _panel_patches.apply_notebook()  # the rest of a notebook's (local stylesheets)
     links, frozen = voila_cdn_links()
     out = {
         "recomputes": [small, large],
         "bundle_sizes": [len(json.dumps(small_bundle)), len(json.dumps(large_bundle))],
         "cdn_links": links,
+        "late_links": late_stylesheet_links(),
         "left_frozen": frozen,
         "click_in_its_document": voila_click_document(),
         "nodelay": websocket_nodelay(),

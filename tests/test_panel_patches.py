@@ -68,6 +68,17 @@ def test_inline_stylesheets_in_voila_panel_links_the_cdn_without_the_patch_and_n
 
 
 @pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
+def test_local_stylesheets_a_component_built_later_links_the_cdn_without_the_patch_not_with_it(
+    probe,
+):
+    """In a notebook (``inline=True``) Panel inlines the stylesheets of an output when it is
+    first shown only: a component added later linked cdn.holoviz.org. With the patch it carries
+    Panel's own file as a data: address."""
+    assert probe["off"]["late_links"] > 0
+    assert probe["on"]["late_links"] == 0
+
+
+@pytest.mark.slow  # two fresh interpreters with Panel (about 3 s of CPU)
 def test_voila_click_runs_with_another_document_current_without_the_patch_and_not_with_it(probe):
     """Over ipywidgets comms Panel runs a click with the document it rendered into current, not
     the one jupyter_bokeh put the model in: what the click builds took another output's cached

@@ -543,3 +543,11 @@ class Forwarder:
     def close(self) -> None:
         self.stopped = True
         self.listener.close()
+
+
+#: Every button of the page (through Panel's shadow roots: pass it to
+#: ``page.locator("button").evaluate_all``) whose words are cut: its text and its widths. A
+#: hidden button (width 0) is not looked at.
+CLIPPED_BUTTONS = """(buttons) => buttons
+    .filter((b) => b.clientWidth > 0 && b.scrollWidth > b.clientWidth + 1)
+    .map((b) => `${b.innerText.trim()} (${b.scrollWidth} > ${b.clientWidth})`)"""

@@ -7,21 +7,33 @@ and axe-core finds no serious or critical violation on the page.
 
 Voilà cannot load Panel's JupyterLab extension, so Panel talks to the kernel over ipywidgets'
 comms there (``widgets.server.patches.use_ipywidgets_comms_in_voila``, which needs jupyter_bokeh).
+
+Voilà runs with the tutor's settings and template (jupyterlab/voila, as ``make voila``), and the
+page must ask nothing of another host and log no error (``test_voila_page_asks_only_this_machine``).
+The settings turn on progressive rendering: without it Voilà renders every output as soon as the
+page has started, while its widget manager is still fetching the widgets' state from the kernel
+(about 1 MB for this lesson's boards), and a widget output waits only 2 seconds for its model
+(``get_model`` in @jupyter-widgets' manager): on a loaded machine every widget of the page said
+"Error displaying widget: model not found". Progressive rendering adds a widget's output once
+its model is registered, however long that takes.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from axe import check
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    CLIPPED_BUTTONS,
     expect_verdict,
     free_port,
     give_answer,
@@ -36,6 +48,10 @@ from widgets.game import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIALS = ROOT / "tutorials"
+#: The tutor's Voilà settings (voila.json) and template, as ``make voila`` runs it: Voilà's lab
+#: template without its links to a CDN, Panel's JupyterLab extension left out (Voilà cannot load
+#: it), and each output rendered once its widget is in the page (progressive rendering).
+VOILA_SETTINGS = ROOT / "jupyterlab" / "voila"
 NOTEBOOK = "09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
 WAIT = 120_000  # ms: the page shows each output as its cell runs; a loaded machine is slow
@@ -53,6 +69,8 @@ def start_voila(home: Path, root: Path):
     """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
     env = jupyter_env(home)
     env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
+    for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH"):  # as the Makefile's `make voila`
+        env[name] = os.pathsep.join(filter(None, [str(VOILA_SETTINGS), env.get(name)]))
     port = free_port()
     command = [
         str(Path(sys.executable).parent / "voila"),
@@ -66,12 +84,43 @@ def start_voila(home: Path, root: Path):
         yield url
 
 
+#: What the lesson's page asked for and logged, from its first request on (see
+#: :func:`watch_requests_and_console`).
+REQUESTS: list[str] = []
+CONSOLE_ERRORS: list[str] = []
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def is_outside(url: str) -> bool:
+    """A request over the network to another host than this machine (data: and blob: URLs
+    are the page's own)."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
+
+
+def watch_requests_and_console(page) -> None:
+    """Record every request of ``page`` and every error it logs; a request to any other host
+    than this machine is refused at once (here it would fail anyway, only later: no internet)."""
+
+    def outside(route):
+        route.abort()
+
+    page.on("request", lambda request: REQUESTS.append(request.url))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and CONSOLE_ERRORS.append(message.text),
+    )
+    page.on("pageerror", lambda error: CONSOLE_ERRORS.append(f"page error: {error}"))
+    page.route(is_outside, outside)
+
+
 @pytest.fixture(scope="module")
 def lesson(tmp_path_factory, chromium):
     """The lesson's page, once for the module: (page, the exercise block)."""
     home = tmp_path_factory.mktemp("voila")
     with start_voila(home, TUTORIALS) as url:
         page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+        watch_requests_and_console(page)
         try:
             start = time.monotonic()
             page.goto(f"{url}/voila/render/{NOTEBOOK}", timeout=WAIT)
@@ -211,3 +260,37 @@ def test_voila_folded_answer_opens(lesson):
     expect(table).to_be_hidden()
     fold.locator(".card-header").first.click()
     expect(table).to_be_visible(timeout=WAIT)
+
+
+def test_voila_lesson_fits_at_1440_and_1024(lesson):
+    """The lesson's page at 1440 x 900 and at a projector's 1024 x 768: no button's words cut
+    ("Back to the start", the exercises' buttons) and every board as wide as the window at most."""
+    page, _ = lesson
+    try:
+        for width, height in ((1440, 900), (1024, 768)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_function(f"() => window.innerWidth === {width}")
+            expect(page.get_by_role("button", name="Back to the start").first).to_be_visible()
+            clipped = page.locator("button").evaluate_all(CLIPPED_BUTTONS)
+            assert not clipped, f"buttons cut at {width} x {height}: {clipped}"
+            for canvas in page.locator(".bk-Canvas").all():
+                box = canvas.bounding_box()
+                if box is not None and box["width"] > 0:
+                    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"voila-{width}.png"))
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_voila_page_asks_only_this_machine(lesson):
+    """Voilà works offline: every request of the lesson's page (its template, Panel's scripts
+    and stylesheets, fonts, the components built by a press) goes to the Voilà server on this
+    machine, and the page logs no error. Runs after the presses above, so the components they
+    built are counted too."""
+    outside = sorted({url for url in REQUESTS if is_outside(url)})
+    assert any("/voila/" in url for url in REQUESTS), REQUESTS[:5]
+    assert not outside and not CONSOLE_ERRORS, (
+        "requests to other hosts:\n" + "\n".join(outside) + "\n\nerrors in the page's "
+        "console:\n" + "\n".join(CONSOLE_ERRORS)
+    )

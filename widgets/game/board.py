@@ -11,6 +11,7 @@ names in the chosen language.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import numbers
@@ -94,6 +95,7 @@ if (cb_obj !== fig && known.length > 0 && known.every((el) => el.isConnected)) r
 const views = [...Bokeh.index.find(fig)];
 fig.__nefertitiEvents = views.map((view) => view.canvas_view.events_el);
 const NEAR = 8;  // px: off the squares, a release this close to the press is a click
+const COLUMNS = LEGAL_COLUMNS_JS;  // a drawn servant's columns (the server's LEGAL_COLUMNS)
 const copy = (src) => (src.data instanceof Map ? new Map(src.data) : {...src.data});
 const put = (data, key, value) => { if (data instanceof Map) data.set(key, value); else data[key] = value; };
 for (const view of views) {
@@ -146,7 +148,7 @@ for (const view of views) {
         if (i < 0) return;
         press.saved = [copy(servants), copy(legal)];
         const drawn = copy(servants);
-        for (const key of ["x", "y", "colour", "who", "letter"]) {
+        for (const key of COLUMNS) {
             const column = Array.from(col(servants, key));
             column.push(col(legal, key)[i]);
             put(drawn, key, column);
@@ -154,7 +156,7 @@ for (const view of views) {
         servants.setv({data: drawn}, {sync: false});
         press.drawn = servants.data;
         const none = copy(legal);
-        for (const key of ["x", "y", "colour", "who", "letter"]) put(none, key, []);
+        for (const key of COLUMNS) put(none, key, []);
         legal.setv({data: none}, {sync: false});
     });
 }
@@ -224,12 +226,30 @@ FONT_BASE_WIDTH = 860
 FONT_SCALE = (0.8, 1.6)
 LAST_LINE_WIDTH = 4  # the outline of the last step's square or market
 
-LEGAL_COLUMNS = ("x", "y", "colour", "who", "letter")
-HINT_FONT_PX = 10  # the status lines under each market
-SERVANT_RADIUS = 0.34  # covers the square's label
+#: A drawn servant: where, its player's colour and letter, and the bid of the square it is on.
+LEGAL_COLUMNS = ("x", "y", "colour", "who", "letter", "bid")
+#: The status lines under each market (and the board's other texts: a reserve, a market closed,
+#: the dice): never smaller than 12 px on a board drawn at least BOARD_TEXT_MIN_WIDTH wide (a
+#: desktop, a projector's 1024 pixels), so that they can be read from a projector's back row;
+#: they scale with the board's width above that. A narrower board (a phone, held close) scales
+#: them down with it, as before: at 12 px they would not fit its markets.
+HINT_FONT_PX = 12
+HINT_MIN_PX = 12
+BOARD_TEXT_MIN_WIDTH = 600
+#: A market's outline is drawn this far (board units) inside its region, so that the outer
+#: markets' outlines are not cut in half at the canvas's edges.
+REGION_INSET = 0.06
+#: A servant's disc covers most of its square (and the square's own number): the square's bid is
+#: written on the disc instead, under the letter, in white (4.5:1 or more on every player's
+#: colour: tests/test_theme_contrast.py), so that the bids under the servants can be added up.
+SERVANT_RADIUS = 0.41
 #: A servant's letter (its player's initial, ``colour.mark.*``), in board units: colour is never
 #: the only sign of whose it is (WCAG 1.4.1; tests/browser/test_colour_vision.py).
-SERVANT_LETTER = 0.42
+SERVANT_LETTER = 0.3
+#: The square's bid on the servant, in board units, and how far the letter sits above the
+#: disc's centre and the bid below it.
+SERVANT_BID = 0.34
+SERVANT_LINE_OFFSET = 0.17
 #: The outlines of the squares a placement may take (solid) and of those that would close their
 #: market (dashed, and thicker): they differ in pattern as well as in hue.
 PLAYABLE_DASH = "solid"
@@ -409,7 +429,7 @@ class Board(pn.viewable.Viewer):
         # each square's note under the pointer (HOVER_JS); not drawn itself
         self._tips = ColumnDataSource(name=f"{self.names}-tips", data=dict(x=[], y=[], tip=[]))
         self._servants = ColumnDataSource(
-            name=f"{self.names}-servants", data=dict(x=[], y=[], colour=[], who=[], letter=[])
+            name=f"{self.names}-servants", data={k: [] for k in LEGAL_COLUMNS}
         )
         self._cards = ColumnDataSource(
             name=f"{self.names}-cards", data=dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
@@ -604,9 +624,20 @@ class Board(pn.viewable.Viewer):
             level="overlay",
         )
         self._servant_letters = fig.renderers[-1].glyph
-        self._servant_letters.text_font_size = (
-            f"{max(8, round(SERVANT_LETTER * self._pixels_per_unit()))}px"
+        fig.text(
+            "x",
+            "y",
+            text="bid",
+            source=self._servants,
+            text_color=ON_COLOUR,
+            text_font_style="bold",
+            text_align="center",
+            text_baseline="middle",
+            text_font=value(FONT_STACK),
+            level="overlay",
         )
+        self._servant_bids = fig.renderers[-1].glyph
+        self._size_servants()
         fig.text(
             "x",
             "y",
@@ -651,7 +682,7 @@ class Board(pn.viewable.Viewer):
                 clicks=self._clicks,
                 SQUARE=G.SQUARE,
             ),
-            code=CLICKS_JS,
+            code=CLICKS_JS.replace("LEGAL_COLUMNS_JS", json.dumps(list(LEGAL_COLUMNS))),
         )
         # Installed when the canvas is laid out, and again (it is idempotent) when the pointer
         # enters it: a canvas drawn again gets its listeners again.
@@ -733,8 +764,8 @@ class Board(pn.viewable.Viewer):
             ox, oy = G.ORIGINS[m]
             regions["x"].append(ox + G.REGION_W / 2)
             regions["y"].append(oy + G.REGION_H / 2)
-            regions["w"].append(G.REGION_W)
-            regions["h"].append(G.REGION_H)
+            regions["w"].append(G.REGION_W - 2 * REGION_INSET)
+            regions["h"].append(G.REGION_H - 2 * REGION_INSET)
             kind = "open" if state.status[m] == OPEN else "closed"
             if statuses[m].condition == DEAD:
                 kind = "dead"
@@ -746,7 +777,7 @@ class Board(pn.viewable.Viewer):
             "closing": dict(x=[], y=[]),
         }
         tips: dict[str, list] = dict(x=[], y=[], tip=[])
-        servants = dict(x=[], y=[], colour=[], who=[], letter=[])
+        servants: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
         marks = {colour: tr(lang, f"colour.mark.{colour}") for colour in PLAYER_COLOURS}
         drawn_legal: dict[str, list] = {k: [] for k in LEGAL_COLUMNS}
         for cell in self.cells:
@@ -758,9 +789,10 @@ class Board(pn.viewable.Viewer):
             squares["x"].append(cell.x)
             squares["y"].append(cell.y)
             squares["fill"].append(EMPTY_FILL if is_open else CLOSED_SQUARE)
-            # an occupied square keeps its label: the servant's disc covers it (the squares'
-            # data, drawn below, then does not change on a placement)
-            squares["label"].append(f"{cell.value}{cell.symbol}")
+            # an occupied square keeps its label under the servant, whose disc repeats it (the
+            # squares' data, drawn below, then does not change on a placement)
+            bid = f"{cell.value}{cell.symbol}"
+            squares["label"].append(bid)
             if closes or playable:
                 outline = outlined["closing" if closes else "playable"]
                 outline["x"].append(cell.x)
@@ -778,12 +810,14 @@ class Board(pn.viewable.Viewer):
                 drawn_legal["colour"].append(PLAYER_COLOURS[decider_colour])
                 drawn_legal["who"].append(decider_colour)
                 drawn_legal["letter"].append(marks[decider_colour])
+                drawn_legal["bid"].append(bid)
             if owner >= 0:
                 servants["x"].append(cell.x)
                 servants["y"].append(cell.y)
                 servants["colour"].append(PLAYER_COLOURS[colours[owner]])
                 servants["who"].append(colours[owner])
                 servants["letter"].append(marks[colours[owner]])
+                servants["bid"].append(bid)
 
         cards = dict(x=[], y=[], fill=[], label=[], alpha=[], size=[])
         seals = dict(x=[], y=[])
@@ -807,11 +841,13 @@ class Board(pn.viewable.Viewer):
         titles: dict[str, list] = dict(x=[], y=[], text=[])
         font = self._font_px
 
+        least = HINT_MIN_PX if self.drawn_width >= BOARD_TEXT_MIN_WIDTH else 7
+
         def text(x, y, words, size="13px", colour=INK, style="normal"):
             texts["x"].append(x)
             texts["y"].append(y)
             texts["text"].append(words)
-            texts["size"].append(f"{font(int(size[:-2]))}px")
+            texts["size"].append(f"{max(least, font(int(size[:-2])))}px")
             texts["colour"].append(colour)
             texts["style"].append(style)
 
@@ -836,11 +872,12 @@ class Board(pn.viewable.Viewer):
                 text(sx, sy + 1.8, tr(lang, "board.dice", player=who, dice=dice), "13px")
             if self.session.hints and state.status[m] == OPEN:
                 hint = _hint_line(describe_status(statuses[m], colours, lang), lang)
-                hint_px = font(HINT_FONT_PX)
+                hint_px = max(least, font(HINT_FONT_PX))
                 lines = wrap_text(hint, self._status_room(), hint_px, 3)
                 step = (hint_px + 2) / self._pixels_per_unit()
                 for k, line in enumerate(lines):  # the first line on top
-                    text(sx, sy + (len(lines) - 1 - k) * step, line, f"{HINT_FONT_PX}px")
+                    y = sy + (len(lines) - 1 - k) * step
+                    text(sx, y, line, f"{HINT_FONT_PX}px")
         last = self._last_step_outline(colours)
         return (
             regions,
@@ -908,8 +945,16 @@ class Board(pn.viewable.Viewer):
         self._square_labels.text_font_size = f"{self._font_px(11)}px"
         self._title_glyph.text_font_size = f"{self._font_px(15)}px"
         self._hover.text_font_size = f"{self._font_px(12)}px"
-        letter = max(8, round(SERVANT_LETTER * self._pixels_per_unit()))
-        self._servant_letters.text_font_size = f"{letter}px"
+        self._size_servants()
+
+    def _size_servants(self) -> None:
+        """The letter above the disc's centre, the square's bid below it, sized for the width."""
+        unit = self._pixels_per_unit()
+        offset = round(SERVANT_LINE_OFFSET * unit)
+        self._servant_letters.text_font_size = f"{max(7, round(SERVANT_LETTER * unit))}px"
+        self._servant_letters.y_offset = -offset  # screen pixels: up
+        self._servant_bids.text_font_size = f"{max(8, round(SERVANT_BID * unit))}px"
+        self._servant_bids.y_offset = offset
 
     @property
     def drawn_width(self) -> int:

@@ -251,6 +251,83 @@ INLINE_STYLESHEETS = Patch(
 )
 
 
+# ------------------------------------------------------------------ Panel's stylesheets, local (notebooks)
+def _install_local_stylesheets() -> bool:
+    import base64
+    import functools
+
+    from bokeh.models import ImportedStyleSheet
+    from panel.config import config
+    from panel.io import resources
+
+    original = ImportedStyleSheet.__dict__.get("__setattr__", ImportedStyleSheet.__setattr__)
+    if not all(hasattr(resources, name) for name in ("CDN_DIST", "LOCAL_DIST", "DIST_DIR")):
+        return False
+
+    @functools.cache
+    def local(url: str) -> str | None:
+        """The file of Panel's own dist that an address names (on the CDN, or on Panel's
+        server, which Panel turns into the CDN's later) as a data: address, or None."""
+        if url.startswith(resources.CDN_DIST):
+            rest = url[len(resources.CDN_DIST) :]
+        elif resources.LOCAL_DIST in url and not url.startswith(("http:", "https:", "/", "data:")):
+            rest = url.split(resources.LOCAL_DIST, 1)[1]
+        else:
+            return None
+        path = resources.DIST_DIR / rest.split("?")[0]
+        if not path.is_file():
+            return None
+        return "data:text/css;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+    def __setattr__(self, name, value):
+        if name == "url" and config.inline and isinstance(value, str):
+            value = local(value) or value
+        return original(self, name, value)
+
+    __setattr__.__wrapped__ = original
+    ImportedStyleSheet.__setattr__ = __setattr__
+
+    # When an output is shown, Panel turns its CDN stylesheets into inline ones: the data:
+    # addresses above are turned into the same (plain text, a quarter smaller than base64).
+    from bokeh.models import InlineStyleSheet
+    from panel.io import notebook
+
+    replace = getattr(notebook, "replace_inline_css", None)
+    if replace is not None:
+        prefix = "data:text/css;base64,"
+
+        def replace_inline_css(stylesheet):
+            url = getattr(stylesheet, "url", "")
+            if isinstance(url, str) and url.startswith(prefix):
+                return InlineStyleSheet(css=base64.b64decode(url[len(prefix) :]).decode("utf-8"))
+            return replace(stylesheet)
+
+        replace_inline_css.__wrapped__ = replace
+        notebook.replace_inline_css = replace_inline_css
+    return True
+
+
+#: A notebook (``pn.extension(inline=True)``): Panel names its components' stylesheets by
+#: their cdn.holoviz.org address (or its own server's, which it turns into the CDN's) and inlines
+#: them only when an output is first shown (in Voilà, over ipywidgets comms, not at all). A
+#: component built or restyled later (a press that unfolds a demonstration, a verdict, a widget
+#: that shows it is loading, the theme's stylesheet of a new component) asked cdn.holoviz.org:
+#: unstyled offline, and a request outside the classroom. With the patch, while ``inline`` is on,
+#: a stylesheet that names a file of Panel's own dist carries that file as a data: address
+#: instead (Bokeh's ``ImportedStyleSheet.url``, wherever Panel sets it). Where ``inline`` is off
+#: (the served app) nothing changes.
+LOCAL_STYLESHEETS = Patch(
+    name="local-stylesheets",
+    panel=((1, 9), (1, 10)),  # measured on Panel 1.9.4, Bokeh 3.9.2
+    bokeh=((3, 9), (3, 10)),
+    install=_install_local_stylesheets,
+    what_is_lost=(
+        "in a notebook, components built after the first output ask cdn.holoviz.org for "
+        "their stylesheets (unstyled offline)"
+    ),
+)
+
+
 # ------------------------------------------------------------------ the served app's handlers
 def _install_websocket() -> bool:
     from panel.io import server
@@ -513,6 +590,7 @@ def apply_notebook() -> None:
     except ImportError:  # pragma: no cover - no Panel: nothing is shown
         return
     apply(INLINE_STYLESHEETS)
+    apply(LOCAL_STYLESHEETS)
 
 
 def apply_server() -> None:
@@ -524,4 +602,11 @@ def apply_server() -> None:
 
 
 #: Every patch, for a reader and for the tests: the notebook's, then the served app's.
-PATCHES = (INLINE_STYLESHEETS, VOILA_CURDOC, WEBSOCKET, PAGE_ADMISSION, FORGED_CHOICES)
+PATCHES = (
+    INLINE_STYLESHEETS,
+    LOCAL_STYLESHEETS,
+    VOILA_CURDOC,
+    WEBSOCKET,
+    PAGE_ADMISSION,
+    FORGED_CHOICES,
+)
