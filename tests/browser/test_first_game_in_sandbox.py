@@ -4,7 +4,7 @@ bots with random moves; Green makes every one of their own decisions through the
 decision panel (the "Place" button for a placement, an option's button for every other step),
 the bots answer on their own, and the game goes on until it is over. The final scoring is then
 shown and read: the winner's sentence, each player's total, and the players' panel's final
-scores.
+scores, then again in German and in Chinese.
 
 Each step is event-driven: after Green's click the test waits until the decision panel says
 something else (the server took the step), then until Green decides again or the game is over.
@@ -25,7 +25,7 @@ STEP_MS = 60_000  # a bot's move and the page's update on a busy 2-core machine
 VIEWPORT = {"width": 1500, "height": 1150}
 expect.set_options(timeout=STEP_MS)
 
-#: Green's own decisions in a three-player game: about 25 (placements, bids, cards); a game that
+#: Green's own decisions in a three-player game: about 30 (placements, bids, cards); a game that
 #: never ends within this many fails the test instead of running on.
 MAX_DECISIONS = 120
 
@@ -134,3 +134,12 @@ def test_a_learner_plays_a_first_game_against_two_bots_to_the_final_scoring(page
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     winner.or_(tie).first.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "first-game-final.png"), full_page=True)
+
+    # the final scoring read in German and in Chinese: the page's language reaches it
+    for lang, button in (("de", "Deutsch"), ("zh", "中文")):
+        page.get_by_role("button", name=button, exact=True).click()
+        expect(page.get_by_text(tr(lang, "panel.decision.over"), exact=True).first).to_be_visible()
+        for total in totals.values():
+            final = tr(lang, "panel.players.final", total=total)
+            expect(page.get_by_text(final, exact=True).first).to_be_visible()
+        page.screenshot(path=str(ARTIFACTS / f"first-game-final-{lang}.png"), full_page=True)
