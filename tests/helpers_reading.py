@@ -12,7 +12,8 @@ both count the same way.
   the engine's narration and the market's state after, exactly as :class:`widgets.lesson.Demo`
   builds it;
 - ``exercises``: each exercise's question and one feedback (the engine's verdict and reason for
-  the right answer);
+  the right answer; not its folded "how it plays out" details, which, like a folded section of
+  prose, the path does not depend on);
 - ``tables``: the summary tables a cell shows (``gift_values_table()`` and the like).
 
 A word is a run of letters or digits (``\\w+``); Chinese counts one word per two characters.

@@ -84,7 +84,8 @@ def feedback_texts(exercise: Exercise, lang: str = DEFAULT_LANGUAGE) -> list[str
         else:
             answers = [str(truth)]
     for answer in answers:
-        texts.append(exercise.check(answer, lang).explanation)
+        feedback = exercise.check(answer, lang)
+        texts += [feedback.explanation, feedback.details]  # the folded details are read too
     return texts
 
 
@@ -131,5 +132,6 @@ def states_forced_steps(exercise: Exercise, lang: str = DEFAULT_LANGUAGE) -> boo
         return True
     state = exercise.state()
     w = ExerciseWords(lang, state)
-    said = exercise.prompt(lang) + " " + exercise.check(exercise.right_answer(), lang).explanation
+    feedback = exercise.check(exercise.right_answer(), lang)
+    said = " ".join((exercise.prompt(lang), feedback.explanation, feedback.details))
     return all(forced_step(w, state, data) in said for data in steps)

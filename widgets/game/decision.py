@@ -70,7 +70,9 @@ class DecisionPanel(pn.viewable.Viewer):
         self.refreshes = 0  # how many times it was brought up to date (for tests)
         self._title = HTML("", margin=(0, 5))
         #: Who decides now and why, in words.
-        self.who = HTML("", sizing_mode="stretch_width", margin=(0, 5))
+        self.who = HTML(
+            "", sizing_mode="stretch_width", margin=(0, 5), css_classes=["decision-who"]
+        )
         #: The session's last refused action, in words (hidden when there is none).
         self.error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
         #: 'Let the bots play': shown while a bot's seat decides.
@@ -256,6 +258,7 @@ class DecisionPanel(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
                 stylesheets=[WRAP_BUTTON_CSS],
                 margin=(2, 5),
+                css_classes=["decision-option"],  # a test or a reader finds the options by it
             )
             button.on_click(lambda _event, index=index: self._on_button(index))
             tip = tooltip(" ")

@@ -29,7 +29,8 @@ VERDICT_MARK = {"right": "\u2714", "wrong": "\u2717", "invalid": "?"}
 
 
 def feedback_html(feedback: Feedback) -> str:
-    """The verdict first, in its colour, then the reason (escaped: the texts are plain)."""
+    """The verdict first, in its colour, then the reason, then how it plays out, folded (escaped:
+    the texts are plain)."""
     kind = "invalid" if not feedback.valid else "right" if feedback.correct else "wrong"
     ink, paper, edge = VERDICT_COLOURS[kind]
     headline = feedback.headline or feedback.explanation
@@ -42,6 +43,11 @@ def feedback_html(feedback: Feedback) -> str:
     ]
     if reason:
         parts.append(f'<div style="color:{EXPLANATION};margin-top:4px">{esc(reason)}</div>')
+    if feedback.details:  # how it plays out: there for the curious, folded for everyone else
+        parts.append(
+            f'<details class="verdict-details" style="color:{EXPLANATION};margin-top:4px">'
+            f"<summary>{esc(feedback.details_label)}</summary>{esc(feedback.details)}</details>"
+        )
     parts.append("</div>")
     return "".join(parts)
 

@@ -17,8 +17,9 @@ class Feedback:
     """The verdict on one answer.
 
     ``answer``: the learner's answer as shown back; ``right_answer``: the engine's (empty when the
-    answer was not valid, so that the learner can try again); ``explanation``: why the right answer
-    is right, naming the rules; ``valid``: False when the answer was not an answer to this question
+    answer was not valid, so that the learner can try again); ``explanation``: the verdict and why,
+    in a sentence or two naming each rule by ID and title and the fact of this position that decides
+    it (a wrong answer gets the reasoning first, then the right answer); ``valid``: False when the answer was not an answer to this question
     at all (wrong type, out of range), ``explanation`` then says what is expected.
     """
 
@@ -32,6 +33,11 @@ class Feedback:
     #: was not valid, what is expected), ``reason`` the rest (why, with the rules).
     headline: str = ""
     reason: str = ""
+    #: How the position plays out after the answer, step by step (the engine's narration, the
+    #: options there were): for a learner who wants more than the reason, shown folded under
+    #: ``details_label``; never needed to understand the verdict.
+    details: str = ""
+    details_label: str = ""
 
 
 class InvalidAnswer(Exception):

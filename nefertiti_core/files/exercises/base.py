@@ -35,6 +35,7 @@ from .answers import (
     read_integer,
     shown_answer,
 )
+from .reasons import cite
 
 if TYPE_CHECKING:
     from ...engine.state import GameState
@@ -193,10 +194,40 @@ class ExerciseWords(Words):
         return self(f"exercise.opt.{kind.replace(' ', '_')}")  # half, pass, exchange done, ...
 
     def phase(self, state: GameState) -> str:
-        """What the deciding player must do now, with its rules (or that the game is over)."""
+        """What the deciding player must do now and the rule that says so, by ID and title (or
+        that the game is over)."""
         if state.is_over:
-            return self.s("exercise.phase.over")
-        return self.s(f"exercise.phase.{state.phase}", player=self.player(state.decider))
+            return self.s("exercise.phase.over", cite=cite(self, "R7.1"))
+        rules = PHASE_RULES.get(state.phase, ())
+        settling = state.resolution() if state.phase in ("take", "shame", "bid") else None
+        bid = ""
+        if settling is not None and settling.squares:  # the bid being settled (R6.1)
+            bid = state.visible_stall(settling.market).squares[settling.squares[0]].value
+        return self.s(
+            f"exercise.phase.{state.phase}",
+            player=self.player(state.decider),
+            market=self.market(settling.market) if settling is not None else "",
+            bid=bid,
+            cite=cite(self, *rules),
+        )
+
+
+#: The rule that says what the decider does in each phase (cited by :meth:`ExerciseWords.phase`).
+PHASE_RULES = {
+    "turn": ("R5.5",),
+    "place": ("R5.2",),
+    "take": ("R6.2",),
+    "shame": ("R6.3",),
+    "bid": ("R6.4",),
+    "exchange_take": ("R10.3",),
+    "exchange_give": ("R10.3",),
+    "chief": ("R10.5",),
+    "royal": ("R10.6",),
+    "scribe": ("R10.7",),
+    "treasurer_market": ("R10.8",),
+    "treasurer_amount": ("R10.8",),
+    "reroll": ("R4.2",),
+}
 
 
 # ------------------------------------------------------------------------------------ exercises
@@ -354,17 +385,21 @@ class Exercise:
         truth = self._truth(state)
         correct = self._matches(parsed, truth)
         shown, right = self._show(parsed, state, w), self._show_truth(truth, state, w)
+        # the reason first (a sentence or two: the rule by ID and title, the deciding fact), and
+        # for a wrong answer the right one only after it, so that the reasoning is read first
+        parts = self._explain(parsed, truth, state, w)
         if correct:
             verdict = w.s("exercise.verdict.right", right=shown)
         else:
-            verdict = w.s("exercise.verdict.wrong", answer=shown, right=right)
-        parts = self._explain(parsed, truth, state, w)
+            verdict = w.s("exercise.verdict.wrong", answer=shown)
+            parts.append(w.s("exercise.verdict.answer", right=right))
         if self.note:
             parts.append(w.s(f"exercise.note.{self.note}"))
         own = self.explanations.get(lang) or self.explanations.get(DEFAULT_LANGUAGE)
         if own:
             parts.append(own.strip())  # the teacher's note, after the engine's reason
         reason = w.sentences(parts)
+        details = w.sentences(self._details(parsed, truth, state, w))
         return Feedback(
             correct,
             shown,
@@ -372,6 +407,8 @@ class Exercise:
             w.sentences([verdict, reason]),
             headline=verdict,
             reason=reason,
+            details=details,
+            details_label=w("exercise.details") if details else "",
         )
 
     # --- to be filled in by each kind
@@ -394,7 +431,12 @@ class Exercise:
         return self._show(truth, state, w)
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        """The reason (:mod:`.reasons`): one or two sentences naming the rule and the fact."""
         raise NotImplementedError
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        """How the position plays out, for the folded details; none by default."""
+        return []
 
 
 def known_language(lang) -> str:

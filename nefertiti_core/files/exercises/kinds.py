@@ -17,7 +17,8 @@ from ...engine.errors import NefertitiError
 from ...engine.explain_illegal import why_illegal
 from ...engine.scoring import score_breakdown
 from ...engine.squares import square_names
-from ...teaching.explain import narrate, score_lines
+from ...teaching import rules_reference
+from ...teaching.explain import describe_event, narrate, score_lines
 from ...teaching.status import (
     describe_status,
     format_probability,
@@ -35,6 +36,7 @@ from .base import (
     OptionExercise,
     play_on_copy,
 )
+from .reasons import cite, stall_reason
 
 if TYPE_CHECKING:
     from ...engine.state import GameState
@@ -49,6 +51,70 @@ def _probability_text(value: Fraction, dice: int, lang: str) -> str:
 
 def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
+
+
+#: The events that score prestige, and those that move Deben in or out of a purse: the deciding
+#: facts of a points or a Deben question (the rest of the narration goes to the details).
+POINT_EVENTS = ("vizier", "royal_servant", "scribe")
+DEBEN_EVENTS = ("place", "pay", "half", "buy", "exchange", "treasurer", "cannot_pay")
+
+
+def _bonus(w: ExerciseWords, d: dict) -> str | None:
+    """The placement bonus of a ``place`` event alone (R5.3), or None if none was due."""
+    due, paid = d["bonus_due"], d["bonus_paid"]
+    if not due:
+        return None
+    reasons = [w("ev.place.reason_first")] if d["first_here"] else []
+    if d["deben_square"]:
+        reasons.append(w("ev.place.reason_deben"))
+    key = (
+        "ev.place.bonus"
+        if paid == due
+        else "ev.place.bonus_none"
+        if not paid
+        else "ev.place.bonus_short"
+    )
+    return w.s(
+        key,
+        player=w.player(d["seat"]),
+        market=w.market(d["market"]),
+        reasons=w.join(reasons),
+        paid=paid,
+        due=due,
+        ref=cite(w, "R5.3"),
+    )
+
+
+def _deciding_events(copy: GameState, w: ExerciseWords, names, seat=None) -> list[str]:
+    """The narration of ``copy``'s events named in ``names`` (of ``seat``'s, if given), up to
+    the next turn."""
+    out = []
+    for name, data in copy.log:
+        if name == "turn":
+            break
+        if name in names and (seat is None or data.get("seat", seat) == seat):
+            if name == "place":
+                text = _bonus(w, data)
+            else:
+                text = describe_event(name, data, copy.colours, w.lang)
+            if text:
+                out.append(text)
+    return out
+
+
+def _event_rules(copy: GameState, names, seat=None) -> tuple[str, ...]:
+    """The rules of ``copy``'s events named in ``names``, each once, in order."""
+    rules: list[str] = []
+    for name, data in copy.log:
+        if name == "turn":
+            break
+        rule = data.get("rule")
+        if name == "place" and not data["bonus_due"]:
+            continue
+        wanted = name in names and (seat is None or data.get("seat", seat) == seat)
+        if wanted and rule and rule not in rules and rules_reference.lookup(rule) is not None:
+            rules.append(rule)
+    return tuple(rules)
 
 
 # --- will it close? -----------------------------------------------------------------------------
@@ -129,28 +195,50 @@ class WillItClose(ChoiceExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         option = self._option(self.option_text)
-        market = self._market(option)
-        status = stall_status(state, market, state.decider)
         if self._dice():
             reroll = O.OPTION_KIND[option] == O.REROLL
-            parts = [_dice_sentence(w, *self._dice(), reroll=reroll)]
-            if state.forced_rolls:
-                parts.append(w.s("exercise.dice.fixed", dice=w.join(state.forced_rolls)))
-            return parts + [describe_status(status, state.colours, w.lang)]
-        copy = play_on_copy(state, option)
-        parts = [describe_status(status, state.colours, w.lang)]
-        parts += narrate(copy, w.lang)
-        causes = self._causes(option)
-        own = next_turn = False
-        for name, data in copy.log:
+            return [_dice_sentence(w, *self._dice(), reroll=reroll)]
+        if O.OPTION_KIND[option] == O.CLOSE:  # no servant left: the player closes it (R5.4)
+            return [
+                w.s(
+                    "exercise.key.close_by_choice",
+                    player=w.player(state.decider),
+                    market=w.market(self._market(option)),
+                    cite=cite(w, "R5.4"),
+                )
+            ]
+        status = stall_status(state, self._market(option), state.decider)
+        return stall_reason(w, status, state.colours) + self._later(state, option, w)
+
+    def _later(self, state: GameState, option: int, w: ExerciseWords) -> list[str]:
+        """A closing that follows, but by a later forced step (R5.4), not by this option."""
+        market, causes = self._market(option), self._causes(option)
+        parts, own, next_turn = [], False, False
+        for name, data in play_on_copy(state, option).log:
             next_turn = next_turn or name == "turn"
             if name != "market_closes":
                 continue
             if not (own or next_turn) and data["market"] == market and data["cause"] in causes:
                 own = True  # this option's own closing
-            else:  # a closing by a later forced step (R5.4), not by this option
-                parts.append(w.s("exercise.close.later", market=w.market(data["market"])))
+            else:
+                parts.append(
+                    w.s(
+                        "exercise.close.later",
+                        market=w.market(data["market"]),
+                        cite=cite(w, "R5.4"),
+                    )
+                )
         return parts
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        option = self._option(self.option_text)
+        if self._dice():
+            status = stall_status(state, self._market(option), state.decider)
+            parts = []
+            if state.forced_rolls:
+                parts.append(w.s("exercise.dice.fixed", dice=w.join(state.forced_rolls)))
+            return parts + [describe_status(status, state.colours, w.lang)]
+        return narrate(play_on_copy(state, option), w.lang)
 
 
 def _dice_sentence(w: ExerciseWords, stall_id: int, mask: int, reroll: bool = False) -> str:
@@ -167,6 +255,7 @@ def _dice_sentence(w: ExerciseWords, stall_id: int, mask: int, reroll: bool = Fa
             values=w.join(values),
             count=int(chance * R.roll_count(2)),
             probability=_probability_text(chance, 2, w.lang),
+            cite=cite(w, "R3.7", *(("R4.2",) if reroll else ())),
         )
     return w.s(
         f"exercise.dice.one{now}",
@@ -174,6 +263,7 @@ def _dice_sentence(w: ExerciseWords, stall_id: int, mask: int, reroll: bool = Fa
         run=R.RUN_TABLE[stall_id][mask],
         values=w.join(values),
         probability=_probability_text(chance, 1, w.lang),
+        cite=cite(w, "R3.8", *(("R4.2",) if reroll else ())),
     )
 
 
@@ -259,11 +349,23 @@ class ClickClosingSquare(Exercise):
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         stall_id = self._stall_id(state)
         status = stall_status(state, self.market, state.decider)
-        # the closing squares are named by the verdict already
-        parts = [describe_status(status, state.colours, w.lang)]
+        # the closing squares are the answer: named by the verdict, or after the reasoning
+        parts = stall_reason(w, status, state.colours, squares=False)
         if state.owners[self.market][parsed] >= 0:
-            parts.append(w.s("exercise.click.taken", square=w.square(stall_id, parsed)))
-        elif R.STALLS[stall_id].rule not in R.DICE_RULES:
+            parts.append(
+                w.s(
+                    "exercise.click.taken",
+                    square=w.square(stall_id, parsed),
+                    cite=cite(w, "R5.2"),
+                )
+            )
+        return parts
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        stall_id = self._stall_id(state)
+        status = stall_status(state, self.market, state.decider)
+        parts = [describe_status(status, state.colours, w.lang)]
+        if state.owners[self.market][parsed] < 0 and R.STALLS[stall_id].rule not in R.DICE_RULES:
             option = O.place_id(self.market, state.side[self.market], parsed)
             if state.is_legal(option):
                 parts += narrate(play_on_copy(state, option), w.lang)
@@ -309,11 +411,19 @@ class HowManyPoints(OptionExercise, IntegerExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         who = self._who(state)
-        after = self._outcome(state).prestige[who]
-        summary = w.s(
-            "exercise.points.summary", player=w.player(who), before=state.prestige[who], after=after
-        )
-        return self._narration(state, w) + [summary]
+        copy = self._outcome(state)
+        return _deciding_events(copy, w, POINT_EVENTS) + [
+            w.s(
+                "exercise.points.summary",
+                player=w.player(who),
+                before=state.prestige[who],
+                after=copy.prestige[who],
+                cite=cite(w, *_event_rules(copy, POINT_EVENTS)),
+            )
+        ]
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        return self._narration(state, w)
 
 
 class HowMuchDeben(OptionExercise, IntegerExercise):
@@ -339,11 +449,25 @@ class HowMuchDeben(OptionExercise, IntegerExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         p = state.decider
-        after = self._outcome(state).deben[p]
-        summary = w.s(
-            "exercise.deben.summary", player=w.player(p), before=state.deben[p], after=after
-        )
-        return self._narration(state, w) + [summary]
+        copy = self._outcome(state)
+        events = _deciding_events(copy, w, DEBEN_EVENTS, seat=p)
+        rules = _event_rules(copy, DEBEN_EVENTS, seat=p)
+        if not events:  # no bonus, no payment: nothing on this square pays (R5.3)
+            return [w.s("exercise.deben.nothing", player=w.player(p), cite=cite(w, "R5.3"))]
+        if rules == ("R5.3",):  # a placement bonus alone: its sentence says the change
+            return events
+        return events + [
+            w.s(
+                "exercise.deben.summary",
+                player=w.player(p),
+                before=state.deben[p],
+                after=copy.deben[p],
+                cite=cite(w, *rules),
+            )
+        ]
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        return self._narration(state, w)
 
 
 class GiftValue(IntegerExercise):
@@ -389,6 +513,7 @@ class GiftValue(IntegerExercise):
                 holders=w.holders(holders),
                 value=truth,
                 row=" / ".join(str(v) for v in state.values[t]),
+                cite=cite(w, "R8"),
             )
         ]
         name = R.GIFT_TYPES[t]
@@ -421,7 +546,10 @@ class FinalScore(IntegerExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         lines = score_lines(state, _seat(state, self.seat), w.lang)
-        return [w.s("exercise.final.rule"), w("status.list.semicolon").join(lines)]
+        return [
+            w.s("exercise.final.rule", cite=cite(w, "R9.1")),
+            w.s("exercise.final.lines", lines=w("status.list.semicolon").join(lines)),
+        ]
 
 
 # --- who decides next -----------------------------------------------------------------------------
@@ -462,7 +590,40 @@ class WhoDecidesNext(OptionExercise, ChoiceExercise):
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         copy = self._outcome(state)
         forced = [forced_step(w, state, data) for name, data in copy.log if name == "forced"]
-        return self._narration(state, w) + forced + [w.phase(copy)]
+        priest = (
+            not copy.is_over
+            and state.placements_left > 1
+            and copy.phase == "place"
+            and copy.decider == state.decider
+        )
+        closed = [data["market"] for name, data in copy.log if name == "market_closes"]
+        if priest:  # the High Priest's second placement (R10.4)
+            last = w.s(
+                "exercise.who.high_priest", player=w.player(copy.decider), cite=cite(w, "R10.4")
+            )
+        elif closed and copy.phase == "turn" and not copy.is_over:  # settled: the turn passes
+            last = w.s(
+                "exercise.who.after_closing",
+                market=w.market(closed[-1]),
+                previous=w.player(state.decider),
+                player=w.player(copy.decider),
+                cite=cite(w, "R5.5"),
+            )
+        elif copy.phase == "turn" and O.OPTION_KIND[self._option(self.option_text)] == O.PLACE:
+            option = self._option(self.option_text)  # a placement that closes nothing
+            last = w.s(
+                "exercise.who.no_closing",
+                previous=w.player(state.decider),
+                market=w.market(O.SQUARE_STALL[option] >> 1),
+                player=w.player(copy.decider),
+                cite=cite(w, "R5.5"),
+            )
+        else:
+            last = w.phase(copy)
+        return forced + [last]
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        return self._narration(state, w)
 
 
 def forced_step(w: ExerciseWords, state: GameState, data: dict) -> str:
@@ -506,20 +667,24 @@ class IsLegal(ChoiceExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         option = self._parsed_option(state)
-        player = w.player(state.decider)
-        parts = [w.phase(state)]
         if truth == "yes":
-            parts.append(w.s("exercise.legal.yes", player=player))
-            parts += narrate(play_on_copy(state, option), w.lang)
-            return parts
-        parts.append(w.s("exercise.legal.no", player=player))
+            return [self._allowed(state, option, w)]
         reason = self._reason(state, option, w)
         if reason:
-            parts += reason
-        else:
-            _, rule = why_illegal(state, option)
-            if rule:
-                parts.append(w.s("exercise.legal.rule", rule=rule))
+            return reason
+        _, rule = why_illegal(state, option)
+        if rule and rules_reference.lookup(rule) is not None:
+            return [w.phase(state), w.s("exercise.legal.rule", cite=cite(w, rule))]
+        return [w.phase(state)]
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        option = self._parsed_option(state)
+        player = w.player(state.decider)
+        if truth == "yes":
+            return [w.s("exercise.legal.yes", player=player)] + narrate(
+                play_on_copy(state, option), w.lang
+            )
+        parts = [w.s("exercise.legal.no", player=player)]
         legal = state.legal_options()
         shown = [w.option(state, o) for o in legal[: self.SHOWN]]
         if len(legal) > self.SHOWN:
@@ -538,6 +703,32 @@ class IsLegal(ChoiceExercise):
     SHOWN = 4  # options listed in the feedback; more are counted
 
     @staticmethod
+    def _allowed(state: GameState, option: int, w: ExerciseWords) -> str:
+        """Why the option is allowed: the fact that opens it, with its rule."""
+        kind, arg = O.OPTION_KIND[option], O.OPTION_ARG[option]
+        p = w.player(state.decider)
+        if kind == O.PLACE and state.phase in ("turn", "place"):
+            stall_id = O.SQUARE_STALL[option]
+            return w.s(
+                "exercise.legal.yes_place",
+                player=p,
+                square=w.square(stall_id, O.SQUARE_INDEX[option]),
+                stall=w.stall(stall_id),
+                cite=cite(w, "R5.2"),
+            )
+        if kind == O.RECRUIT:
+            card = state.piles[arg][0]
+            character = w(f"character.{R.CHARACTER_CARDS[card]}")
+            return w.s(
+                "exercise.legal.yes_recruit", player=p, character=character, cite=cite(w, "R5.1")
+            )
+        if kind == O.CLOSE:
+            return w.s(
+                "exercise.legal.yes_close", player=p, market=w.market(arg), cite=cite(w, "R5.4")
+            )
+        return w.phase(state)
+
+    @staticmethod
     def _reason(state: GameState, option: int, w: ExerciseWords) -> list[str]:
         """Why the option is refused, in the learner's language, for the common cases."""
         kind, arg = O.OPTION_KIND[option], O.OPTION_ARG[option]
@@ -547,21 +738,59 @@ class IsLegal(ChoiceExercise):
             m, index = stall_id >> 1, O.SQUARE_INDEX[option]
             status = describe_status(stall_status(state, m, p), state.colours, w.lang)
             if not state.hand[p]:
-                return [w.s("exercise.legal.no_servant", player=w.player(p))]
+                return [w.s("exercise.legal.no_servant", player=w.player(p), cite=cite(w, "R5.4"))]
             if m not in state.open_markets():
-                return [w.s("exercise.legal.closed_market", market=w.market(m)), status]
+                return [
+                    w.s("exercise.legal.closed_market", market=w.market(m), cite=cite(w, "R5.2")),
+                    status,
+                ]
             if state.side[m] != stall_id & 1:
-                return [w.s("exercise.legal.covered", stall=w.stall(stall_id)), status]
+                return [
+                    w.s("exercise.legal.covered", stall=w.stall(stall_id), cite=cite(w, "R5.2")),
+                    status,
+                ]
             if state.owners[m][index] >= 0:
-                return [w.s("exercise.click.taken", square=w.square(stall_id, index))]
+                return [
+                    w.s(
+                        "exercise.click.taken",
+                        square=w.square(stall_id, index),
+                        cite=cite(w, "R5.2"),
+                    )
+                ]
+        if kind == O.CLOSE and state.phase in ("turn", "place") and not state.hand[p]:
+            # R5.4: only a market where one of the player's servants stands
+            return [
+                w.s(
+                    "exercise.legal.close_own",
+                    player=w.player(p),
+                    market=w.market(arg),
+                    cite=cite(w, "R5.4"),
+                )
+            ]
         if kind == O.RECRUIT and state.phase in ("turn", "place"):
-            if state.phase == "place" or state.recruited:
-                return [w.s("exercise.legal.recruit_first")]
-            if not state.seals[p]:
-                return [w.s("exercise.legal.no_seal", player=w.player(p))]
+            character = w(f"pile.{R.PILES[arg]}")
             if state.piles[arg]:
                 character = w(f"character.{R.CHARACTER_CARDS[state.piles[arg][0]]}")
-                return [w.s("exercise.legal.not_now", character=character)]
+            if state.phase == "place" or state.recruited:
+                return [
+                    w.s(
+                        "exercise.legal.recruit_first",
+                        player=w.player(p),
+                        character=character,
+                        cite=cite(w, "R5.1"),
+                    )
+                ]
+            if not state.seals[p]:
+                return [
+                    w.s(
+                        "exercise.legal.no_seal",
+                        player=w.player(p),
+                        character=character,
+                        cite=cite(w, "R5.1"),
+                    )
+                ]
+            if state.piles[arg]:
+                return [w.s("exercise.legal.not_now", character=character, cite=cite(w, "R10.1"))]
         return []
 
 
@@ -583,17 +812,25 @@ class GameEnds(OptionExercise, ChoiceExercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         copy = self._outcome(state)
-        parts = self._narration(state, w)
         still_open = [w.market(m) for m in copy.open_markets()]
+        end = cite(w, "R7.1")
         if copy.is_over and still_open:
-            parts.append(w.s("exercise.ends.variant", markets=w.join(still_open)))
-        elif copy.is_over:
-            parts.append(w.s("exercise.ends.yes"))
-        elif copy.akhenaton_drawn:
-            parts.append(w.s("exercise.ends.open", markets=w.join(still_open)))
-        else:
-            parts.append(w.s("exercise.ends.not_yet"))
-        return parts
+            return [w.s("exercise.ends.variant", markets=w.join(still_open), cite=end)]
+        if copy.is_over:
+            return [w.s("exercise.ends.yes", cite=end)]
+        if copy.akhenaton_drawn:
+            return [
+                w.s(
+                    "exercise.ends.open",
+                    markets=w.join(still_open),
+                    count=len(still_open),
+                    cite=end,
+                )
+            ]
+        return [w.s("exercise.ends.not_yet", cite=end)]
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        return self._narration(state, w)
 
 
 # --- Louqsor's chance ------------------------------------------------------------------------------
@@ -657,7 +894,10 @@ class ClosingChance(Exercise):
 
     def _explain(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
         stall_id = self._stall_id(state)
-        parts = [_dice_sentence(w, stall_id, state.mask[R.LOUQSOR] | 1 << self.square)]
+        return [_dice_sentence(w, stall_id, state.mask[R.LOUQSOR] | 1 << self.square)]
+
+    def _details(self, parsed, truth, state: GameState, w: ExerciseWords) -> list[str]:
+        parts = []
         if state.forced_rolls:
             parts.append(w.s("exercise.dice.fixed", dice=w.join(state.forced_rolls)))
         status = stall_status(state, R.LOUQSOR, state.decider)
