@@ -47,7 +47,7 @@ def test_the_precedence_call_then_use_language_then_environment_then_folder(monk
     assert lesson_language() == "zh"  # the kernel's folder
     monkeypatch.setenv("NEFERTITI_LANG", "en")
     assert lesson_language() == "en"  # the environment over the folder
-    assert use_language("de") == "de"
+    assert use_language("de") is None  # the notebook's first cell shows nothing
     assert lesson_language() == "de"  # the notebook's call over the environment
     assert lesson_language("zh") == "zh"  # a call's own lang= over everything
     assert Lesson("a-turn", lang="en").lang == "en"

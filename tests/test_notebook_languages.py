@@ -79,18 +79,18 @@ class _Texts(ast.NodeTransformer):
     """Replaces the texts the learner reads and the language codes by placeholders."""
 
     def __init__(self):
-        self._in_markdown = 0
+        self.in_markdown = 0
 
     @staticmethod
-    def _is_markdown(node: ast.Call) -> bool:
+    def is_markdown(node: ast.Call) -> bool:
         return isinstance(node.func, ast.Attribute) and node.func.attr == "Markdown"
 
     def visit_Call(self, node: ast.Call):
         node.func = self.visit(node.func)
-        markdown = self._is_markdown(node)
-        self._in_markdown += markdown
+        markdown = self.is_markdown(node)
+        self.in_markdown += markdown
         node.args = [self.visit(arg) for arg in node.args]
-        self._in_markdown -= markdown
+        self.in_markdown -= markdown
         for keyword in node.keywords:
             value = keyword.value
             if keyword.arg == "lang" and isinstance(value, ast.Constant):
@@ -127,7 +127,7 @@ class _Texts(ast.NodeTransformer):
         return node
 
     def visit_Constant(self, node: ast.Constant):
-        if self._in_markdown and isinstance(node.value, str):
+        if self.in_markdown and isinstance(node.value, str):
             return ast.Constant(_TEXT)
         return node
 

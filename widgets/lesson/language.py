@@ -42,13 +42,13 @@ def _checked(code: object, where: str) -> str:
     return code
 
 
-def use_language(code: str | None) -> str | None:
+def use_language(code: str | None) -> None:
     """Make ``code`` ("en", "de" or "zh") the language of every lesson widget called without
-    ``lang=`` from now on in this kernel, and return it. ``None`` forgets the choice (the
-    environment and the kernel's folder decide again)."""
+    ``lang=`` from now on in this kernel. ``None`` forgets the choice (the environment and the
+    kernel's folder decide again). Returns nothing, so that the notebook's first cell, which
+    ends with this call, shows nothing."""
     global _chosen
     _chosen = None if code is None else _checked(code, "use_language")
-    return _chosen
 
 
 def folder_language(folder: Path | None = None) -> str | None:
