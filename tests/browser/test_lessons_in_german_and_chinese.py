@@ -117,20 +117,25 @@ def test_a_german_lesson_in_jupyterlab(work, chromium):
 #: Pages Voilà showed with "Error displaying widget: model not found" and that were reloaded.
 RELOADED: list[str] = []
 _NO_MODEL = "Error displaying widget: model not found"
+LOADS = 3
 
 
 def _rendered(page, lang: str) -> None:
     """Wait until the welcome page's exercises and record are shown in ``lang``.
 
-    On this machine Voilà 0.5 sometimes shows the first page it renders with ipywidgets'
-    "model not found" in place of the outputs, in any language (seen with the German and the
-    Chinese welcome alike, each rendering on the next load): such a page is loaded once more, as
-    a learner would, and noted in ``RELOADED``; a second failure fails the test."""
+    On this machine Voilà 0.5 (ipywidgets comms) sometimes shows a page with ipywidgets'
+    "model not found" in place of some outputs, in any language: seen on the English, German
+    and Chinese welcome alike, on a phone and on a desktop, each rendering whole on another
+    load. Such a page is loaded again, as a learner would, at most :data:`LOADS` times in all,
+    and noted in ``RELOADED``; the language is what this test checks."""
     (ex, *_) = exercises_for("welcome")
     prompt = page.locator(".exercise-prompt").first
+    record = page.get_by_text(tr(lang, "coverage.view.title")).first
     broken = page.get_by_text(_NO_MODEL).first
-    expect(prompt.or_(broken)).to_be_visible(timeout=WAIT)
-    if broken.is_visible() and not prompt.is_visible():
+    for _ in range(LOADS - 1):
+        expect(record.or_(broken)).to_be_visible(timeout=WAIT)
+        if not broken.is_visible():
+            break
         RELOADED.append(page.url)
         print(f"\nVoilà showed {_NO_MODEL!r} on {page.url}: loaded again")
         page.reload(timeout=WAIT)
