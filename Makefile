@@ -1,5 +1,5 @@
 # Everything runs from the project's own virtual environment in .venv, created on demand.
-#   make tutor   JupyterLab on tutorials/
+#   make tutor   JupyterLab on tutorials/ (TUTOR_LANG=de or zh: on the German or Chinese lessons)
 #   make test    ruff check, ruff format --check, pytest (everything, on three processes)
 #   make test-fast  the same without the tests marked slow (pytest -m 'not slow')
 # `make test` and `make test-fast` first install the system packages they need (system-packages).
@@ -13,8 +13,17 @@ comma := ,
 
 # JupyterLab refuses to run as root without --allow-root.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
-# Open the welcome notebook if there is one (its folder, tutorials/, becomes the root), else the folder.
-TUTOR_START := $(or $(wildcard tutorials/00-welcome.ipynb),tutorials)
+# The lessons' language: en (tutorials/), de (tutorials/de) or zh (tutorials/zh). Not LANG, which
+# is the shell's own locale setting. A kernel started in tutorials/de speaks German without any
+# setting (widgets/lesson/language.py); each notebook's language line links the other two.
+TUTOR_LANG ?= en
+ifeq ($(filter $(TUTOR_LANG),en de zh),)
+$(error TUTOR_LANG must be en, de or zh, not '$(TUTOR_LANG)')
+endif
+TUTOR_SUB := $(if $(filter en,$(TUTOR_LANG)),,$(TUTOR_LANG)/)
+# Open the welcome notebook of that language if there is one (tutorials/ stays the root, so the
+# language links work), else the folder.
+TUTOR_START := $(or $(wildcard tutorials/$(TUTOR_SUB)00-welcome.ipynb),tutorials)
 JUPYTER_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -51,22 +60,29 @@ $(VENV)/.installed-%: pyproject.toml jupyterlab/overrides.json | $(BIN)/python
 install: $(VENV)/.installed-tutor-test-bots
 
 tutor: $(VENV)/.installed-tutor-bots
-	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) $(JUPYTER_ARGS) $(TUTOR_START)
+	$(BIN)/jupyter lab --ip 127.0.0.1 $(ALLOW_ROOT) --ServerApp.root_dir=tutorials $(JUPYTER_ARGS) \
+		$(TUTOR_START)
 
-# A lesson as a page, without its code (Voilà): its text, boards and exercises, which answer.
-#   make voila NB=tutorials/09-closing-abou-simbel.ipynb   (then open the address it prints)
+# The lessons as pages, without their code (Voilà): text, boards and exercises, which answer.
+#   make voila                 all of tutorials/; open the welcome page it prints (English)
+#   make voila TUTOR_LANG=de   the same, the page printed is the German welcome (zh: Chinese);
+#                              every page's language line switches to the other languages
+#   make voila NB=tutorials/09-closing-abou-simbel.ipynb   one lesson only (no language links)
 # Voilà 0.5 cannot load Panel's JupyterLab extension, so in a kernel Voilà started Panel talks over
 # ipywidgets' comms (widgets/server/patches.py; needs the jupyter_bokeh package). The page asks
 # nothing of another host: jupyterlab/voila holds the tutor's Voilà settings (voila.json: Panel's
 # extension left out, progressive rendering) and template (Voilà's lab template without its CDN
 # links), found through JUPYTER_CONFIG_PATH and JUPYTER_PATH. tests/browser/test_voila.py answers
 # an exercise and fails on any request to another host.
-NB ?= tutorials/00-welcome.ipynb
+NB ?=
 VOILA_ARGS ?=
+VOILA_PORT ?= 8866
 VOILA_SETTINGS := $(CURDIR)/jupyterlab/voila
 voila: $(VENV)/.installed-tutor-bots
+	@$(if $(NB),,echo "Open http://127.0.0.1:$(VOILA_PORT)/voila/render/$(TUTOR_SUB)00-welcome.ipynb")
 	JUPYTER_CONFIG_PATH=$(VOILA_SETTINGS) JUPYTER_PATH=$(VOILA_SETTINGS) \
-		$(BIN)/voila $(NB) --no-browser --Voila.ip=127.0.0.1 $(VOILA_ARGS)
+		$(BIN)/voila $(or $(NB),tutorials) --no-browser --Voila.ip=127.0.0.1 \
+		--Voila.port=$(VOILA_PORT) $(VOILA_ARGS)
 
 # The system packages (Debian's) the tests need beyond Python, each installed only when missing:
 # as root in one `apt-get update` + `apt-get install`, else one message naming the

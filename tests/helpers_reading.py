@@ -7,7 +7,8 @@ both count the same way.
 **Words** a learner must read, by source:
 
 - ``prose``: the Markdown cells, except a folded section (an HTML ``<details>`` block: the
-  path does not depend on it, so it is not required reading) and HTML comments;
+  path does not depend on it, so it is not required reading), HTML comments and the language
+  line under the title (links to the lesson in the other languages);
 - ``demos``: each demonstration's account, what ``demo(...)`` shows once its button is pressed:
   the engine's narration and the market's state after, exactly as :class:`widgets.lesson.Demo`
   builds it;
@@ -59,8 +60,13 @@ def count_words(text: str) -> float:
     return len(re.findall(r"\w+", _CJK.sub(" ", text))) + cjk / 2
 
 
+#: The language line under a notebook's title (English · Deutsch · 中文): links to the same
+#: lesson in another language, not something to read.
+_LANGUAGE_LINE = re.compile(r"^.*\]\((?:\.\./)?(?:de/|zh/)?\d\d-[a-z-]+\.ipynb\).* · .*$", re.M)
+
+
 def _required_markdown(source: str) -> str:
-    return _COMMENT.sub(" ", _FOLDED.sub(" ", source))
+    return _LANGUAGE_LINE.sub(" ", _COMMENT.sub(" ", _FOLDED.sub(" ", source)))
 
 
 def _cells(path: Path) -> list[dict]:
@@ -89,17 +95,17 @@ def _literal_call(call: ast.Call) -> tuple[list, dict]:
     return args, kwargs
 
 
-def demo_account(call: ast.Call) -> str:
+def demo_account(call: ast.Call, lang: str = "en") -> str:
     """The account a demonstration shows once pressed (built as the widget builds it)."""
     from widgets.lesson.demos import Demo
 
     args, kwargs = _literal_call(call)
-    shown = Demo(*args, **kwargs)
+    shown = Demo(*args, **{"lang": lang, **kwargs})
     shown.show()
     return "\n".join(shown.account())
 
 
-def exercise_texts(topic: str) -> list[str]:
+def exercise_texts(topic: str, lang: str = "en") -> list[str]:
     """Each exercise of ``topic``: its question and the engine's feedback on the right answer."""
     from nefertiti_core.files.exercises import exercises_for
 
@@ -107,18 +113,18 @@ def exercise_texts(topic: str) -> list[str]:
     for ex in exercises_for(topic):
         truth = ex.right_answer()
         answer = (ex.market, truth[0]) if ex.answer_kind == "square" else truth
-        feedback = ex.check(answer, "en")
+        feedback = ex.check(answer, lang)
         assert feedback.correct, (ex.id, feedback)
-        texts.append(f"{ex.prompt('en')}\n{feedback.explanation}")
+        texts.append(f"{ex.prompt(lang)}\n{feedback.explanation}")
     return texts
 
 
-def table_text(name: str, call: ast.Call) -> str:
+def table_text(name: str, call: ast.Call, lang: str = "en") -> str:
     """The text of a summary table a cell shows (its HTML without the tags)."""
     from widgets.lesson import rule_summaries
 
     args, kwargs = _literal_call(call)
-    shown = getattr(rule_summaries, name)(*args, **kwargs).object
+    shown = getattr(rule_summaries, name)(*args, **{"lang": lang, **kwargs}).object
     shown = _HIDDEN.sub(" ", _STYLE.sub(" ", shown))  # a rule's text shows only on a click
     return _TAG.sub(" ", shown)
 
@@ -143,8 +149,9 @@ class NotebookLoad:
         return sum(self.steps.values())
 
 
-def measure(path: Path) -> NotebookLoad:
-    """Words to read and steps to take in one notebook (see the module's docstring)."""
+def measure(path: Path, lang: str = "en") -> NotebookLoad:
+    """Words to read and steps to take in one notebook of language ``lang`` (see the module's
+    docstring)."""
     load = NotebookLoad(path.stem)
     words = dict.fromkeys(("prose", "demos", "exercises", "tables"), 0.0)
     steps = {"run": 1, "demos": 0, "exercises": 0, "board": 0}
@@ -162,16 +169,16 @@ def measure(path: Path) -> NotebookLoad:
         if cell["cell_type"] != "code":
             continue
         for call in _calls(source, "demo"):
-            words["demos"] += count_words(demo_account(call))
+            words["demos"] += count_words(demo_account(call, lang))
             steps["demos"] += 1
         for call in _calls(source, "exercises"):
             (topic,), _ = _literal_call(call)
-            for text in exercise_texts(topic):
+            for text in exercise_texts(topic, lang):
                 words["exercises"] += count_words(text)
                 steps["exercises"] += 1
         for name in TABLES:
             for call in _calls(source, name):
-                words["tables"] += count_words(table_text(name, call))
+                words["tables"] += count_words(table_text(name, call, lang))
     load.words, load.steps = words, steps
     return load
 
@@ -180,9 +187,10 @@ def first_game_notebooks(folder: Path = TUTORIALS) -> list[Path]:
     return sorted(p for p in folder.glob("[0-9][0-9]-*.ipynb") if p.name[:2] in FIRST_GAME)
 
 
-def measure_path(folder: Path = TUTORIALS) -> list[NotebookLoad]:
-    """Each first-game notebook's load, of the tutorials in ``folder`` (default: the project's)."""
-    return [measure(p) for p in first_game_notebooks(folder)]
+def measure_path(folder: Path = TUTORIALS, lang: str = "en") -> list[NotebookLoad]:
+    """Each first-game notebook's load, of the tutorials in ``folder`` (default: the project's
+    English ones; ``TUTORIALS / "de"`` with ``lang="de"``: the German ones)."""
+    return [measure(p, lang) for p in first_game_notebooks(folder)]
 
 
 def undeclared_asks(path: Path) -> list[str]:

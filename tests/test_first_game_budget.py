@@ -94,3 +94,20 @@ def test_the_counting(tmp_path):
     assert load.words["prose"] == 3, load.words
     assert load.steps == {"run": 1, "demos": 0, "exercises": 0, "board": 4}, load.steps
     assert undeclared_asks(path) == ["<details>not this</details>Click"]
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_the_translated_path_asks_the_same_steps(loads, lang):
+    """The German and Chinese first-game notebooks ask the same steps as the English ones (the
+    same boards, demonstrations and exercises); their words are printed for the closing note
+    (Chinese counts one word per two characters)."""
+    from helpers_reading import TUTORIALS
+
+    translated = measure_path(TUTORIALS / lang, lang)
+    assert translated, f"no first-game notebook in tutorials/{lang}"
+    english = {load.name: load for load in loads}
+    for load in translated:
+        assert load.steps == english[load.name].steps, (lang, load.name)
+    words = {load.name: round(load.total_words) for load in translated}
+    english_words = {name: round(english[name].total_words) for name in words}
+    print(f"\n{lang} first-game path words: {words} (English: {english_words})")

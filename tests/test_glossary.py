@@ -2,8 +2,9 @@
 
 - ``messages/<lang>/glossary.json`` gives each game concept ONE term per language
   (``term.<concept>``) and, under ``_variants``, the other names it must not be given. A variant
-  in any catalog entry, any scenario title or teaching text of that language, or (English, the
-  notebooks' language) any notebook markdown cell fails here, naming where it is.
+  in any catalog entry, any scenario title or teaching text of that language, or any notebook
+  markdown cell of that language (``tutorials/``, ``tutorials/de``, ``tutorials/zh``) fails
+  here, naming where it is.
 - Every example scenario has its teaching text in German and Chinese, with the same rule IDs
   and numbers as the English; a Lesson and ``nefertiti explain --lang`` show it in their language.
 """
@@ -25,6 +26,11 @@ SCENARIOS = sorted(
     Path(str(resources.files("nefertiti_core").joinpath("scenarios"))).glob("*.yaml")
 )
 TUTORIALS = sorted((Path(__file__).parents[1] / "tutorials").glob("*.ipynb"))
+#: The German and Chinese notebooks (tutorials/de, tutorials/zh), each checked in its language.
+TRANSLATED = {
+    lang: sorted((Path(__file__).parents[1] / "tutorials" / lang).glob("*.ipynb"))
+    for lang in ("de", "zh")
+}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 RULE_ID = re.compile(r"\bR\d+(?:\.\d+)?\b")
 
@@ -117,6 +123,14 @@ def test_no_notebook_markdown_uses_a_variant():
                 lang = "zh" if CJK.search(text) else "en"
                 texts[(lang, f"{path.name} cell {index}")] = text
     assert len(texts) > 50
+    for lang, paths in TRANSLATED.items():
+        for path in paths:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            for index, cell in enumerate(cells):
+                if cell["cell_type"] == "markdown":
+                    where = f"{lang}/{path.name} cell {index}"
+                    texts[(lang, where)] = "".join(cell["source"])
+    assert {lg for lg, _ in texts} == set(LANGUAGES)
     found = []
     for lang in LANGUAGES:
         found += variants_in(lang, {where: t for (lg, where), t in texts.items() if lg == lang})

@@ -16,6 +16,8 @@ from nefertiti_core.files.exercises import exercises_for
 
 TUTORIALS = Path(__file__).resolve().parents[1] / "tutorials"
 NOTEBOOKS = sorted(TUTORIALS.glob("[0-9][0-9]-*.ipynb"))
+#: Every language's notebooks: the English ones and the German and Chinese copies.
+ALL_LANGUAGES = NOTEBOOKS + sorted(TUTORIALS.glob("[dz][eh]/[0-9][0-9]-*.ipynb"))
 TIMES: dict[str, float] = {}
 
 
@@ -48,7 +50,7 @@ def test_the_tutorials_cover_the_rulebook_in_order():
         assert any(topic_words in n for n in names), f"no notebook about {topic_words}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_LANGUAGES, ids=lambda p: str(p.relative_to(TUTORIALS)))
 def test_notebook_is_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
@@ -57,7 +59,7 @@ def test_notebook_is_committed_without_outputs(path):
             assert cell.execution_count is None, f"{path.name}: a cell has an execution count"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", ALL_LANGUAGES, ids=lambda p: str(p.relative_to(TUTORIALS)))
 def test_notebook_has_what_every_lesson_needs(path):
     nb = nbformat.read(path, as_version=4)
     source = code(nb)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from claims import Claim
+from claims import _facts as F
 from claims.engine import deben, is_open, position, seat
 from nefertiti_core.engine import rules as R
 
@@ -103,4 +104,30 @@ CLAIMS = [
         ),
     ),
     Claim("The 7 carries no mark", lambda: _square(ABOU_LEFT, 5) == (7, R.PLAIN)),
+]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _one_market_a_notebook() -> bool:
+    """Notebooks 07-10 take one market each, in the board's order."""
+    names = [next(F.TUTORIALS.glob(f"{n}-*.ipynb")).stem for n in ("07", "08", "09", "10")]
+    markets = [m.replace("_", "-") for m in R.MARKETS]
+    return [n.split("closing-")[1] for n in names] == markets
+
+
+CLAIMS += [
+    Claim("The board has four markets", F.four_markets),
+    Claim("Each has **two stalls**", F.two_stalls),
+    Claim("Three marks change what a square does", F.three_marks),
+    Claim("it buys only one card (R6.2)", F.single_deal),
+    Claim("it buys one card more (R6.2)", F.extra_deal),
+    Claim("Here are all eight stalls", F.eight_stalls),
+    Claim("them one market at a time", _one_market_a_notebook),
+    Claim("takes **either two lower cards or the upper card", F.normal_deal),
+    Claim("all three lower cards", F.extra_deal),
+    Claim("plus one", F.extra_deal),
+    Claim("takes **exactly one card**", F.single_deal),
+    Claim("each buy at most one card", F.others_buy_one),
+    Claim("Each market has two stalls", F.two_stalls),
+    Claim("on a single-card square: one card only", F.single_deal),
 ]

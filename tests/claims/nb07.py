@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from claims import Claim
+from claims import _facts as F
 from claims.engine import is_open, position
 from nefertiti_core.engine import rules as R
 
@@ -82,4 +83,61 @@ CLAIMS = [
             and LEFT.squares[0].value == 1
         ),
     ),
+]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _chain_of_three() -> bool:
+    assert F.occupied("gizeh-left-connected", "gizeh") == [1, 3, 5]
+    return not F.shape_closes("gizeh", "left", 1, 3, 5)
+
+
+def _none_of_the_three_touches() -> bool:
+    values = F.occupied("gizeh-left-high-bids", "gizeh")
+    assert values == [4, 6, 7], values
+    st = R.stall_of(R.GIZEH, R.LEFT)
+    sizes = R.connected_component_sizes(st, F.mask("gizeh", "left", *values))
+    return sorted(sizes) == [1, 1, 1]
+
+
+def _the_one_square_for_green() -> bool:
+    """Exactly one free square closes it: the one touching all three servants (R3.1)."""
+    state = position("gizeh-left-high-bids")
+    closing = [
+        o
+        for o in state.legal_options()
+        if state.option_text(o).startswith("place gizeh.")
+        and not is_open("gizeh-left-high-bids", "gizeh", state.option_text(o))
+    ]
+    return len(closing) == 1
+
+
+def _three_players_red_and_blue() -> bool:
+    state = position("gizeh-right-colours")
+    colours = sorted(state.colours[o] for o in state.square_owners(R.GIZEH) if o >= 0)
+    return len(state.colours) == 3 and colours == ["blue", "red"]
+
+
+def _same_two_servants() -> bool:
+    state = position("gizeh-right-two-colours")
+    return sum(o >= 0 for o in state.square_owners(R.GIZEH)) == 2
+
+
+CLAIMS += [
+    Claim("Its two stalls:", F.two_stalls),
+    Claim("It closes as soon as **four", F.gizeh_left_needs_four),
+    Claim("**Right stall, two rows**", F.gizeh_right_three_colours_or_four),
+    Claim("**three different colours**, or **four servants**", F.gizeh_right_three_colours_or_four),
+    Claim("gives two examples of a group, 1-3-4-5 and 2-4-5-7", F.gizeh_left_needs_four),
+    Claim("## The pyramid: four that touch", F.gizeh_left_needs_four),
+    Claim("a chain of three", _chain_of_three),
+    Claim("a group of four?", F.gizeh_left_needs_four),
+    Claim("none of the three touches another", _none_of_the_three_touches),
+    Claim("find the one square that closes it for Green", _the_one_square_for_green),
+    Claim("all three servants", _none_of_the_three_touches),
+    Claim("three colours or four servants", F.gizeh_right_three_colours_or_four),
+    Claim("Three players here. A red and a blue servant", _three_players_red_and_blue),
+    Claim("same two servants", _same_two_servants),
+    Claim("closes when four or more occupied squares touch", F.gizeh_left_needs_four),
+    Claim("servants of three colours, or with four servants", F.gizeh_right_three_colours_or_four),
 ]

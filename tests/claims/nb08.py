@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from claims import Claim
+from claims import _facts as F
 from claims.engine import is_open, position, seat
 from nefertiti_core.engine import rules as R
 
@@ -113,4 +114,41 @@ CLAIMS = [
             and _square(RIGHT, 5).symbol == R.DEBEN
         ),
     ),
+]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _four_levels() -> bool:
+    assert F.market_rule("akhet_aton", "left") == R.ALL_LEVELS and F.rows("akhet_aton", "left") == 4
+    # one servant on each level closes it; a level left empty keeps it open (R3.3)
+    return F.shape_closes("akhet_aton", "left", 0, 1, 3, 6) and not F.shape_closes(
+        "akhet_aton", "left", 0, 1, 2, 3, 4, 5
+    )
+
+
+def _three_in_a_line() -> bool:
+    assert F.market_rule("akhet_aton", "right") == R.LINE3 and F.rows("akhet_aton", "right") == 3
+    return (
+        F.shape_closes("akhet_aton", "right", 0, 4, 8)
+        and F.shape_closes("akhet_aton", "right", 1, 4, 7)
+        and not F.shape_closes("akhet_aton", "right", 0, 1, 4)
+    )
+
+
+def _top_three_levels() -> bool:
+    values = F.occupied("akhet-aton-left-levels", "akhet_aton")
+    st = R.stall_of(R.AKHET_ATON, R.LEFT)
+    levels = {sq.row for sq in st.squares if sq.value in values}
+    return values == [0, 1, 4] and levels == {0, 1, 2}
+
+
+CLAIMS += [
+    Claim("a pyramid of four levels", _four_levels),
+    Claim("holds at least one servant", _four_levels),
+    Claim("a grid of three rows", _three_in_a_line),
+    Claim("**three occupied squares in a row", _three_in_a_line),
+    Claim("the top three levels are covered", _top_three_levels),
+    Claim("## The grid: three in a line", _three_in_a_line),
+    Claim("each of its four levels holds a servant", _four_levels),
+    Claim("closes when three occupied squares form a row", _three_in_a_line),
 ]

@@ -116,3 +116,26 @@ CLAIMS = [
         lambda: _right_rule() and _twelve_extra(),
     ),
 ]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _the_one_market_on_sums() -> bool:
+    by_sum = {R.MARKETS[st.market] for st in R.STALLS if st.rule in (R.SUM_11_14_17, R.SUM_17)}
+    return by_sum == {"abou_simbel"}
+
+
+def _equal_bids_lower_row_first() -> bool:
+    """Of two equal bids, the one on the lower row is settled first (R6.1, R3.9)."""
+    for st in R.STALLS:
+        order = R.resolution_order(st)
+        for a, b in zip(order, order[1:], strict=False):
+            sa, sb = st.squares[a], st.squares[b]
+            if sa.value == sb.value:
+                assert sa.row > sb.row or (sa.row == sb.row and sa.col > sb.col), (st, a, b)
+    return True
+
+
+CLAIMS += [
+    Claim("Abou Simbel is the one market that closes on the", _the_one_market_on_sums),
+    Claim("of two equal bids, the one on the lower row goes first", _equal_bids_lower_row_first),
+]

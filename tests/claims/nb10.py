@@ -93,3 +93,32 @@ CLAIMS = [
         _k_squared,
     ),
 ]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _two_dice_left() -> bool:
+    return R.DICE_OF_RULE[R.stall_of(R.LOUQSOR, R.LEFT).rule] == 2
+
+
+def _one_die_right() -> bool:
+    return R.DICE_OF_RULE[R.stall_of(R.LOUQSOR, R.RIGHT).rule] == 1
+
+
+def _top_row_single() -> bool:
+    return all(
+        sq.symbol == R.SINGLE
+        for side in (R.LEFT, R.RIGHT)
+        for sq in R.stall_of(R.LOUQSOR, side).squares
+        if sq.row == 0
+    )
+
+
+CLAIMS += [
+    Claim("**two dice**", _two_dice_left),
+    Claim("**one die**", _one_die_right),
+    Claim("buys just\none card", _top_row_single),
+    Claim("## Left stall: two dice", _two_dice_left),
+    Claim("## Right stall: one die", _one_die_right),
+    Claim("Left stall: two dice", _two_dice_left),
+    Claim("Right stall: one die", _one_die_right),
+]

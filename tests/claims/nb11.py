@@ -34,3 +34,16 @@ CLAIMS = [
     Claim("1 point per 2 Deben (rounded down)", _deben_points),
     Claim("3 per unspent seal", _seal_points),
 ]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _four_parts() -> bool:
+    """The total is gifts + Deben points + seal points + prestige, nothing else (R9.1)."""
+    state = position("last-market")
+    for s in range(state.n):
+        b = score_breakdown(state, s)
+        assert b.total == b.gift_points + b.deben_points + b.seal_points + b.prestige, b
+    return True
+
+
+CLAIMS += [Claim("total has four parts", _four_parts)]

@@ -6,6 +6,7 @@ import math
 from fractions import Fraction
 
 from claims import Claim
+from claims import _facts as F
 from claims.engine import is_open, position
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.variants import compare_rules
@@ -94,4 +95,53 @@ CLAIMS = [
         lambda: _standard_error_points(400) == 1.6,
     ),
     Claim("with 95% intervals", lambda: round(Z95, 2) == 1.96),
+]
+
+
+# ---------------------------------------------------------------- numbers written as words
+def _compared_in_pairs() -> bool:
+    """Every comparison of branches in the notebook puts two branches side by side."""
+    found = F.calls("14", "branch_comparison")
+    return len(found) == 3 and all(len(call.args) == 3 for call in found)
+
+
+def _three_branches_on_the_board() -> bool:
+    """``lab`` gets two branches besides ``main``: three in all."""
+    code = F.notebook_code("14")
+    return code.count("lab.session.new_branch(") == 2
+
+
+def _two_on_the_dice_board() -> bool:
+    return F.notebook_code("14").count("dice.session.new_branch(") == 1
+
+
+def _two_rule_sets() -> bool:
+    (call,) = [c for c in F.calls("14", "compare_rules")]
+    return len(call.args) == 3 and _merchant_difference() == 2
+
+
+def _two_dice() -> bool:
+    return R.DICE_OF_RULE[R.stall_of(R.LOUQSOR, R.LEFT).rule] == 2
+
+
+def _a_gap_of_three_is_luck() -> bool:
+    """Within the 95% interval: 3 points is less than 1.96 standard errors at 400 rolls."""
+    return 3 < Z95 * _standard_error_points(400)
+
+
+CLAIMS += [
+    Claim("play two different moves from the same position", _compared_in_pairs),
+    Claim("replay one position under different rules", _two_rule_sets),
+    Claim("## Two moves from one position", _compared_in_pairs),
+    Claim("Yet the two games are far apart", _compared_in_pairs),
+    Claim("with its three branches", _three_branches_on_the_board),
+    Claim("of two branches, set here to", _compared_in_pairs),
+    Claim("that the two dice then close the stall", _two_dice),
+    Claim("Two branches: on `main`", _two_on_the_dice_board),
+    Claim("## One position, two rule sets", _two_rule_sets),
+    Claim("takes one position, plays the same steps under two rule sets", _two_rule_sets),
+    Claim("Playing one position out many times", lambda: len(F.calls("14", "OddsView")) == 1),
+    Claim("Two things keep this honest:", lambda: F.items_after("14", "keep this honest:") == 2),
+    Claim("among the bottom five", F.bottom_five),
+    Claim("a gap of two or three points is ordinary luck", _a_gap_of_three_is_luck),
 ]

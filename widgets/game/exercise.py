@@ -181,7 +181,14 @@ class ExerciseCard(pn.viewable.Viewer):
                 options={}, button_type="light", css_classes=["exercise-answer"]
             )
         if kind == "integer":
-            return pn.widgets.IntInput(value=0, width=120, css_classes=["exercise-answer"])
+            # The learner types the number. Bokeh's up and down arrows are buttons without a
+            # name (axe: button-name, critical) and are not needed to answer: not shown.
+            return pn.widgets.IntInput(
+                value=0,
+                width=120,
+                css_classes=["exercise-answer"],
+                stylesheets=[".bk-spin-btn { display: none !important; }"],
+            )
         if kind == "probability":
             # the placeholder shows the form, never a value (a value would be some question's answer)
             return pn.widgets.TextInput(width=200, css_classes=["exercise-answer"])

@@ -12,6 +12,7 @@ import functools
 import logging
 import threading
 import weakref
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import param
@@ -90,6 +91,16 @@ def make_seat_bot(kind: str, seed: int):
     return make_bot(kind, seed=seed)
 
 
+def _english() -> str:
+    return "en"
+
+
+#: The language of a session made without ``lang=``: English, unless a notebook's lessons are
+#: imported (``widgets.lesson.language`` then puts the notebook's language here, so a session a
+#: German notebook makes itself speaks German too).
+default_language: Callable[[], str] = _english
+
+
 class GameSession(param.Parameterized):
     lang = param.Selector(default="en", objects=list(LANGUAGES), doc="Language of every text")
     hints = param.Boolean(default=True, doc="Show closing hints on the board")
@@ -107,6 +118,8 @@ class GameSession(param.Parameterized):
     page_game = True
 
     def __init__(self, state: GameState | None = None, **params):
+        if params.get("lang") is None:
+            params["lang"] = default_language()
         super().__init__(**params)
         if panel_state.curdoc is not None and self.page_game:
             _PAGE_SESSIONS[panel_state.curdoc] = self

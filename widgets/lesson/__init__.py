@@ -4,18 +4,23 @@ lesson (``pieces``, ``stall_tables``, ``rule_summaries``, ``score_sheet``, ``set
 ``game_length``, ``branches``).
 
 A notebook imports the calls it uses from here: ``from widgets.lesson import Lesson, demo``.
+Its first cell may choose the language of all of them: ``use_language("de")`` (``language``).
 
 A lesson's first cell loads Panel's notebook extension. A learner who runs a later cell first (out
 of order, or after restarting the kernel) would otherwise see Panel's text for each object
 (``Column [0] …``) instead of a board: importing this package in a kernel loads the extension
-when no cell has yet, so every cell shows its board whatever the order.
+when no cell has yet, so every cell shows its board whatever the order. It also underlines the
+links of the lesson's text (``kernel.UNDERLINED_LINKS``), which the notebook's page tells from
+the text around by colour alone.
 """
 
 from widgets.lesson.demos import demo, watch_game
-from widgets.lesson.kernel import load_panel_in_this_kernel
+from widgets.lesson.kernel import load_panel_in_this_kernel, underline_links_in_this_kernel
+from widgets.lesson.language import lesson_language, use_language
 from widgets.lesson.notebook import Lesson, coverage_html, coverage_rows, coverage_view, exercises
 
 load_panel_in_this_kernel()
+underline_links_in_this_kernel()
 
 __all__ = [
     "Lesson",
@@ -24,5 +29,7 @@ __all__ = [
     "coverage_view",
     "demo",
     "exercises",
+    "lesson_language",
+    "use_language",
     "watch_game",
 ]

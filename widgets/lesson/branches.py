@@ -7,11 +7,13 @@ from __future__ import annotations
 import panel as pn
 
 from widgets.game.timeline import comparison_html
+from widgets.lesson.language import in_lesson_language
 
 __all__ = ["branch_comparison"]
 
 
-def branch_comparison(session, a: str, b: str, lang: str = "en") -> pn.pane.HTML:
+@in_lesson_language
+def branch_comparison(session, a: str, b: str, lang: str | None = None) -> pn.pane.HTML:
     """Branches ``a`` and ``b`` of ``session`` (a :class:`GameSession`), player by player."""
     return pn.pane.HTML(
         comparison_html(session.compare(a, b), lang),

@@ -29,6 +29,7 @@ from widgets.game.common import HTML, colour_name
 from widgets.game.log import Log
 from widgets.game.session import GameSession
 from widgets.game.timeline import Timeline
+from widgets.lesson.language import lesson_language
 from widgets.lesson.notebook import Lesson, lines_html
 
 __all__ = ["Demo", "GameReplay", "demo", "watch_game"]
@@ -50,10 +51,11 @@ class Demo(pn.viewable.Viewer):
         market: str | None = None,
         variants=None,
         label: str | None = None,
-        lang: str = "en",
+        lang: str | None = None,
         width: int = 620,
         **params,
     ):
+        lang = lesson_language(lang)  # not given: the notebook's language (use_language)
         super().__init__(lang=lang, **params)
         self.scenario, self.steps, self.market = scenario, steps, market
         self._variants, self._label, self._width = variants, label, width
@@ -140,10 +142,11 @@ class GameReplay(pn.viewable.Viewer):
         players: int = 4,
         characters: bool = False,
         bots: str = "greedy",
-        lang: str = "en",
+        lang: str | None = None,
         width: int = 620,
     ):
         super().__init__()
+        lang = lesson_language(lang)  # not given: the notebook's language (use_language)
         game = new_game(players, seed=seed, characters=characters, record_events=True)
         self.session = GameSession(game, seats=[bots] * players, lang=lang)  # plays it out
         final = self.session.state

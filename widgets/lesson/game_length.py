@@ -22,6 +22,7 @@ from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.play.simulate import play_random
+from widgets.lesson.language import in_lesson_language
 from widgets.lesson.pieces import html_table
 from widgets.theme import NO_PLAYER
 from widgets.theme import PLAYER_COLOURS as SEAT_COLOURS
@@ -58,7 +59,10 @@ def _quartiles(values: list[int]) -> tuple[int, int]:
     return ordered[len(ordered) // 4], ordered[(3 * len(ordered)) // 4]
 
 
-def summary_rows(lengths: list[GameLength], lang: str = "en") -> tuple[list[str], list[list[str]]]:
+@in_lesson_language
+def summary_rows(
+    lengths: list[GameLength], lang: str | None = None
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows: per number of players, the games, the average, shortest and longest game
     and the middle half (from the first to the third quartile), in turns."""
     header = [
@@ -82,7 +86,10 @@ def summary_rows(lengths: list[GameLength], lang: str = "en") -> tuple[list[str]
     return header, rows
 
 
-def depth_rows(lengths: list[GameLength], lang: str = "en") -> tuple[list[str], list[list[str]]]:
+@in_lesson_language
+def depth_rows(
+    lengths: list[GameLength], lang: str | None = None
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows: per number of players, the average turns for each number of cards that
     lay under the Akhenaton card at the start."""
     depths = sorted({g.under for g in lengths})
@@ -123,7 +130,8 @@ def _chart(lengths: list[GameLength], games: int, lang: str, width: int):
     return chart
 
 
-def game_length_view(games: int = 300, lang: str = "en", width: int = 620) -> pn.Column:
+@in_lesson_language
+def game_length_view(games: int = 300, lang: str | None = None, width: int = 620) -> pn.Column:
     """The summary table, the average length by the Akhenaton card's depth, and a bar chart of
     how many games lasted how many turns."""
     lengths = game_lengths(games)

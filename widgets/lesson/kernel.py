@@ -29,3 +29,26 @@ def load_panel_in_this_kernel() -> bool:
         return False
     pn.extension(inline=True)
     return True
+
+
+#: Links in a lesson's text underlined: JupyterLab and Voilà tell them from the text around by
+#: colour alone (1.86:1 against the text, axe's link-in-text-block asks 3:1 or another mark), and
+#: the language line under each title (English · Deutsch · 中文) is links in a line of text.
+UNDERLINED_LINKS = (
+    "<style>.jp-RenderedMarkdown a:not(.jp-InternalAnchorLink)"
+    "{text-decoration:underline;text-underline-offset:2px}</style>"
+)
+_links_underlined = False
+
+
+def underline_links_in_this_kernel() -> bool:
+    """Show :data:`UNDERLINED_LINKS` once in this kernel's notebook (a style, nothing visible);
+    True if it did now. Outside a kernel, nothing."""
+    global _links_underlined
+    if _links_underlined or not _in_a_kernel():
+        return False
+    from IPython.display import HTML, display
+
+    display(HTML(UNDERLINED_LINKS))
+    _links_underlined = True
+    return True

@@ -35,6 +35,7 @@ from widgets.game.exercise import ExerciseCard
 from widgets.game.log import Log
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
+from widgets.lesson.language import in_lesson_language, lesson_language
 from widgets.theme import CELL_LINE, TABLE_HEAD, TEXT_NOTE, WARNING_TEXT
 
 _COVERAGE: Coverage | None = None
@@ -60,7 +61,7 @@ class Lesson(pn.viewable.Viewer):
         self,
         scenario: str,
         *,
-        lang: str = "en",
+        lang: str | None = None,
         variants=None,
         play_moves: bool = False,
         width: int = 760,
@@ -69,6 +70,7 @@ class Lesson(pn.viewable.Viewer):
         coverage: Coverage | None = None,
         **params,
     ):
+        lang = lesson_language(lang)  # not given: the notebook's language (use_language)
         super().__init__(lang=lang, **params)
         loaded = load(scenario_path(scenario))
         if play_moves:
@@ -199,7 +201,8 @@ class Account(list):
         return lines_html(str(self).splitlines(), self.lang)
 
 
-def exercises(topic, lang: str = "en", board_width: int = 620) -> pn.Column:
+@in_lesson_language
+def exercises(topic, lang: str | None = None, board_width: int = 620) -> pn.Column:
     """The topic's exercises (or those of a position file: ``exercises("lesson.yaml")``, each
     checked on the engine first), one per tab, each with its own board.
 
@@ -229,7 +232,8 @@ def exercises(topic, lang: str = "en", board_width: int = 620) -> pn.Column:
     )
 
 
-def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane.HTML:
+@in_lesson_language
+def coverage_view(lang: str | None = None, coverage: Coverage | None = None) -> pn.pane.HTML:
     """The learner's record, section by section: the rules seen on a board, practised by their
     own clicks and choices, and answered right or wrong in exercises. It redraws itself
     after every change of the record, and shows the warning about the record's file, if any."""
@@ -247,7 +251,8 @@ def coverage_view(lang: str = "en", coverage: Coverage | None = None) -> pn.pane
     return pane
 
 
-def coverage_rows(coverage: Coverage, lang: str = "en") -> list[list[str]]:
+@in_lesson_language
+def coverage_rows(coverage: Coverage, lang: str | None = None) -> list[list[str]]:
     """The view's table: a header, then one row per section with rules the engine tracks (and
     any other section with answers): seen and practised ("2 of 8: R3.1, R3.5"), the rules
     answered right, the rules answered wrong."""
@@ -271,7 +276,8 @@ def coverage_rows(coverage: Coverage, lang: str = "en") -> list[list[str]]:
     return rows
 
 
-def coverage_html(coverage: Coverage, lang: str = "en") -> str:
+@in_lesson_language
+def coverage_html(coverage: Coverage, lang: str | None = None) -> str:
     """The HTML of :func:`coverage_view` (every text escaped: a path or an error from the file
     is shown as text)."""
     e = html.escape

@@ -23,6 +23,7 @@ from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from widgets.game.rules_view import link_rule_ids
+from widgets.lesson.language import in_lesson_language
 from widgets.theme import TABLE_LINE
 
 __all__ = [
@@ -45,7 +46,8 @@ _TABLE_CSS = (
 _CELL = f"border-bottom:1px solid {TABLE_LINE};padding:4px 10px;text-align:left;vertical-align:top"
 
 
-def html_table(header: list[str], rows: list[list[str]], lang: str = "en") -> str:
+@in_lesson_language
+def html_table(header: list[str], rows: list[list[str]], lang: str | None = None) -> str:
     """Rows as an HTML table (every cell escaped; rule IDs become links to their text)."""
     head = "".join(f"<th style='{_CELL}'>{html.escape(h)}</th>" for h in header)
     body = "".join(
@@ -70,7 +72,8 @@ def _side(name_or_index: str | int) -> int:
     return name_or_index if isinstance(name_or_index, int) else R.SIDES.index(name_or_index)
 
 
-def stall_label(stall: R.Stall, lang: str = "en") -> str:
+@in_lesson_language
+def stall_label(stall: R.Stall, lang: str | None = None) -> str:
     """ "Gizeh's left stall" (in the language asked)."""
     market = tr(lang, f"market.{R.MARKETS[stall.market]}")
     return tr(lang, "stall.name", market=market, side=tr(lang, f"side.{R.SIDES[stall.side]}"))
@@ -85,7 +88,8 @@ def _gifts_in_play(players: int) -> list[int]:
     return [sum(1 for c in cards if c == kind) for kind in range(R.NUM_KINDS)]
 
 
-def box_rows(lang: str = "en") -> tuple[list[str], list[list[str]]]:
+@in_lesson_language
+def box_rows(lang: str | None = None) -> tuple[list[str], list[list[str]]]:
     """Header and rows: each kind of gift card, how many are in the box and in play with 4 and
     with 3 players (R2.1), and a last row with the totals."""
     counts = {players: _gifts_in_play(players) for players in (4, 3)}
@@ -104,13 +108,15 @@ def box_rows(lang: str = "en") -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def box_contents(lang: str = "en") -> pn.pane.HTML:
+@in_lesson_language
+def box_contents(lang: str | None = None) -> pn.pane.HTML:
     """The gift cards as a table (R2.1)."""
     return _pane(*box_rows(lang), lang)
 
 
 # ------------------------------------------------------------------------------ characters
-def pile_rows(lang: str = "en") -> tuple[list[str], list[list[str]]]:
+@in_lesson_language
+def pile_rows(lang: str | None = None) -> tuple[list[str], list[list[str]]]:
     """Header and rows: each character pile at setup, top card first, for 4 and 3 players
     (R2.3; the engine's ``starting_piles``)."""
     piles = {players: R.starting_piles(players) for players in (4, 3)}
@@ -128,7 +134,8 @@ def pile_rows(lang: str = "en") -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def character_piles(lang: str = "en") -> pn.pane.HTML:
+@in_lesson_language
+def character_piles(lang: str | None = None) -> pn.pane.HTML:
     """The character piles at setup as a table (R2.3)."""
     return _pane(*pile_rows(lang), lang)
 
@@ -147,8 +154,9 @@ def squares_by_row(stall: R.Stall) -> str:
     )
 
 
+@in_lesson_language
 def stall_rows(
-    markets: list[str] | None = None, lang: str = "en"
+    markets: list[str] | None = None, lang: str | None = None
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows: each stall of ``markets`` (all four by default), its squares row by row
     and the rule that closes it (R3.1–R3.8)."""
@@ -166,12 +174,14 @@ def stall_rows(
     return header, rows
 
 
-def stalls_table(markets: list[str] | None = None, lang: str = "en") -> pn.pane.HTML:
+@in_lesson_language
+def stalls_table(markets: list[str] | None = None, lang: str | None = None) -> pn.pane.HTML:
     """The stalls of ``markets`` (all by default) as a table."""
     return _pane(*stall_rows(markets, lang), lang)
 
 
-def group_rows(market: str | int, side: str | int, lang: str = "en") -> list[str]:
+@in_lesson_language
+def group_rows(market: str | int, side: str | int, lang: str | None = None) -> list[str]:
     """The shapes that decide a stall, by square value, one line each: the touching pairs of
     Gizeh's pyramid (R3.1, the project's reading), the levels of Akhet-Aton's left stall (R3.3),
     the lines of its grid (R3.4). A stall decided otherwise (by colours, sums or dice) has
@@ -197,7 +207,8 @@ def group_rows(market: str | int, side: str | int, lang: str = "en") -> list[str
     return []
 
 
-def stall_groups(market: str | int, side: str | int, lang: str = "en") -> pn.pane.HTML:
+@in_lesson_language
+def stall_groups(market: str | int, side: str | int, lang: str | None = None) -> pn.pane.HTML:
     """:func:`group_rows` as a short list."""
     items = "".join(f"<li>{html.escape(line)}</li>" for line in group_rows(market, side, lang))
     return pn.pane.HTML(

@@ -26,6 +26,7 @@ from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.engine.scoring import DEBEN_PER_POINT, POINTS_PER_SEAL
 from nefertiti_core.teaching import rules_reference as RR
 from widgets.game.rules_view import link_rule_ids
+from widgets.lesson.language import in_lesson_language
 from widgets.theme import TABLE_HEAD, TABLE_LINE, TEXT_NOTE
 
 __all__ = [
@@ -54,7 +55,10 @@ def _language(lang: str) -> str:
     return lang
 
 
-def gift_values(players: int = 4, lang: str = "en", values=None, estimated=None) -> list[dict]:
+@in_lesson_language
+def gift_values(
+    players: int = 4, lang: str | None = None, values=None, estimated=None
+) -> list[dict]:
     """One row per gift type in play: ``gift`` (its name), ``type``, ``values`` (per gift, for
     1, 2, ... ``players`` holders) and ``estimated`` (a bool per value: the project's estimate,
     R8). With three players the senets stay in the box (R2.1) and are left out. ``values`` and
@@ -77,7 +81,8 @@ def gift_values(players: int = 4, lang: str = "en", values=None, estimated=None)
     ]
 
 
-def stall_conditions(lang: str = "en") -> list[dict]:
+@in_lesson_language
+def stall_conditions(lang: str | None = None) -> list[dict]:
     """One row per stall (Gizeh left ... Louqsor right): ``market``, ``side``, ``condition`` (when
     it closes, in one line), ``title`` (the rules reference's title of the stall's rule, after its
     colon) and ``rule`` (its ID; hover it for the title, click it for the rule's text)."""
@@ -97,7 +102,8 @@ def stall_conditions(lang: str = "en") -> list[dict]:
     return rows
 
 
-def scoring_parts(lang: str = "en") -> list[dict]:
+@in_lesson_language
+def scoring_parts(lang: str | None = None) -> list[dict]:
     """What the final scoring adds up (R9.1) and the tie-break (R9.2), one row per part:
     ``part``, ``points``, ``rule``."""
     _language(lang)
@@ -152,7 +158,8 @@ def _holders_header(lang: str, holders: int) -> str:
     return tr(lang, "summary.gift.held_by", n=holders)
 
 
-def gift_values_html(players: int = 4, lang: str = "en", values=None, estimated=None) -> str:
+@in_lesson_language
+def gift_values_html(players: int = 4, lang: str | None = None, values=None, estimated=None) -> str:
     rows = gift_values(players, lang, values, estimated)
     header = [tr(lang, "summary.gift")] + [_holders_header(lang, h) for h in range(1, players + 1)]
     cells = [
@@ -167,13 +174,15 @@ def gift_values_html(players: int = 4, lang: str = "en", values=None, estimated=
     return _table(header, cells, "gift-values", note, lang)
 
 
-def gift_values_table(players: int = 4, lang: str = "en", values=None, estimated=None):
+@in_lesson_language
+def gift_values_table(players: int = 4, lang: str | None = None, values=None, estimated=None):
     """What one gift is worth for each number of holders; estimates marked ``*`` (R8)."""
     text = gift_values_html(players, lang, values, estimated)
     return pn.pane.HTML(text, css_classes=["gift-values-table"], sizing_mode="stretch_width")
 
 
-def stall_conditions_html(lang: str = "en") -> str:
+@in_lesson_language
+def stall_conditions_html(lang: str | None = None) -> str:
     header = [tr(lang, f"summary.{key}") for key in ("market", "stall", "closes", "rule")]
     cells = [
         [row[key] for key in ("market", "side", "condition", "rule")]
@@ -182,7 +191,8 @@ def stall_conditions_html(lang: str = "en") -> str:
     return _table(header, cells, "stall-conditions", tr(lang, "summary.stall.note"), lang)
 
 
-def stall_conditions_table(lang: str = "en"):
+@in_lesson_language
+def stall_conditions_table(lang: str | None = None):
     """How each of the eight stalls closes, one line each, with the rule behind it (R3)."""
     return pn.pane.HTML(
         stall_conditions_html(lang),
@@ -191,13 +201,15 @@ def stall_conditions_table(lang: str = "en"):
     )
 
 
-def scoring_html(lang: str = "en") -> str:
+@in_lesson_language
+def scoring_html(lang: str | None = None) -> str:
     header = [tr(lang, f"summary.{key}") for key in ("score.part", "score.points", "rule")]
     cells = [[row[key] for key in ("part", "points", "rule")] for row in scoring_parts(lang)]
     return _table(header, cells, "scoring-parts", "", lang)
 
 
-def scoring_table(lang: str = "en"):
+@in_lesson_language
+def scoring_table(lang: str | None = None):
     """The parts of the final scoring (R9.1) and the tie-break (R9.2)."""
     return pn.pane.HTML(
         scoring_html(lang), css_classes=["scoring-table"], sizing_mode="stretch_width"

@@ -24,6 +24,7 @@ from nefertiti_core.engine.scoring import final_scores
 from nefertiti_core.teaching.explain import winner_line
 from widgets.game.common import colour_name
 from widgets.game.rules_view import link_rule_ids
+from widgets.lesson.language import in_lesson_language
 from widgets.lesson.stall_tables import _STYLE, _language, position
 
 __all__ = ["ESTIMATE_MARK", "score_rows", "score_sheet"]
@@ -40,7 +41,8 @@ def _estimated(state, gift_type: int, holders: int) -> bool:
     )
 
 
-def score_rows(state, lang: str = "en") -> list[dict]:
+@in_lesson_language
+def score_rows(state, lang: str | None = None) -> list[dict]:
     """One row per player: ``player``, ``gifts`` (texts "chairs: 3 × 5", an estimate marked),
     ``gift_points``, ``deben``, ``deben_points``, ``seals``, ``seal_points``, ``prestige``,
     ``total`` and ``estimated`` (whether an estimated value counts in this player's score)."""
@@ -79,7 +81,8 @@ def score_rows(state, lang: str = "en") -> list[dict]:
     return rows
 
 
-def score_sheet_html(state, lang: str = "en") -> str:
+@in_lesson_language
+def score_sheet_html(state, lang: str | None = None) -> str:
     rows = score_rows(state, lang)
     keys = ("player", "gifts", "gift_points", "deben", "seals", "prestige", "total")
     head = "".join(f"<th>{html.escape(tr(lang, f'scoresheet.{k}'))}</th>" for k in keys)
@@ -111,8 +114,9 @@ def score_sheet_html(state, lang: str = "en") -> str:
     return link_rule_ids(table + note, lang)
 
 
+@in_lesson_language
 def score_sheet(
-    scenario, *steps: str, play_moves: bool = False, lang: str = "en", folded: bool = False
+    scenario, *steps: str, play_moves: bool = False, lang: str | None = None, folded: bool = False
 ):
     """Every player's score in position ``scenario`` (a position file's name, whose own moves are
     played when ``play_moves``, or a state) after ``steps``, and who wins (R9.1, R9.2).

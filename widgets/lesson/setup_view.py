@@ -21,12 +21,14 @@ from nefertiti_core.files.scenario import load
 from widgets.game.board import Board
 from widgets.game.common import colour_name
 from widgets.game.session import GameSession
+from widgets.lesson.language import in_lesson_language
 from widgets.lesson.pieces import html_table
 
 __all__ = ["compare_layouts", "compare_setups", "layout_rows", "setup_facts"]
 
 
-def setup_facts(state, lang: str = "en") -> dict[str, str]:
+@in_lesson_language
+def setup_facts(state, lang: str | None = None) -> dict[str, str]:
     """What a freshly set-up game puts on the table, counted from the state: gift cards in play
     and the senets among them (R2.1), character cards and the Scribe pile (R2.3), the first
     player (R2.7), the starting purses from the first player round the table (R2.6) and the
@@ -55,7 +57,8 @@ def _facts_table(states: dict[str, object], lang: str) -> str:
     return html_table([""] + list(facts), rows, lang)
 
 
-def compare_setups(seed: int = 5, lang: str = "en", width: int = 450) -> pn.Column:
+@in_lesson_language
+def compare_setups(seed: int = 5, lang: str | None = None, width: int = 450) -> pn.Column:
     """A 4-player and a 3-player game set up by the engine with the same seed: a table of what
     differs, then both boards side by side (live: a learner may play on them)."""
     games = {
@@ -74,7 +77,10 @@ def compare_setups(seed: int = 5, lang: str = "en", width: int = 450) -> pn.Colu
     return pn.Column(pn.pane.HTML(table), boards, sizing_mode="stretch_width")
 
 
-def layout_rows(states: dict[str, object], lang: str = "en") -> tuple[list[str], list[list[str]]]:
+@in_lesson_language
+def layout_rows(
+    states: dict[str, object], lang: str | None = None
+) -> tuple[list[str], list[list[str]]]:
     """Header and rows: for each market, the stall each game shows (R2.8), or that it is closed
     under the Market Closed tile (R2)."""
     header = [tr(lang, "setup.table.market")] + [
@@ -93,8 +99,9 @@ def layout_rows(states: dict[str, object], lang: str = "en") -> tuple[list[str],
     return header, rows
 
 
+@in_lesson_language
 def compare_layouts(
-    first_game="first-game", seed: int = 9, lang: str = "en", width: int = 620
+    first_game="first-game", seed: int = 9, lang: str | None = None, width: int = 620
 ) -> pn.Column:
     """A random layout's board (seed ``seed``), and a table of which stall each market shows in
     it and in ``first_game``: a position file's name (the first game's by default), a state, or

@@ -32,6 +32,7 @@ from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
 from nefertiti_core.teaching.status import format_probability, louqsor_probability, stall_status
 from widgets.game.rules_view import link_rule_ids
+from widgets.lesson.language import in_lesson_language
 from widgets.theme import TABLE_HEAD, TABLE_LINE, TABLE_NOTE
 
 try:  # the learner's names of squares ("the Deben 2"), from the engine
@@ -107,7 +108,8 @@ def _outcomes(stall: R.Stall) -> int:
     return R.roll_count(dice) if dice else 0
 
 
-def square_rows(state, market, lang: str = "en") -> list[dict]:
+@in_lesson_language
+def square_rows(state, market, lang: str | None = None) -> list[dict]:
     """One row per empty square of ``market``'s visible stall (none when it is not open):
     ``square`` (its name), ``bid``, ``total`` (the bids after it; Abou Simbel only, else None),
     ``chance`` (a Fraction: 0 or 1, or Louqsor's roll) and ``closes`` (the cell's text)."""
@@ -136,7 +138,10 @@ def square_rows(state, market, lang: str = "en") -> list[dict]:
     return rows
 
 
-def _table(header: list[str], rows: list[list], css: str, note: str = "", lang: str = "en") -> str:
+@in_lesson_language
+def _table(
+    header: list[str], rows: list[list], css: str, note: str = "", lang: str | None = None
+) -> str:
     head = "".join(f"<th>{html.escape(str(cell))}</th>" for cell in header)
     body = "".join(
         "<tr>"
@@ -153,7 +158,8 @@ def _table(header: list[str], rows: list[list], css: str, note: str = "", lang: 
     return link_rule_ids(text, lang)
 
 
-def square_by_square_html(state, market, lang: str = "en") -> str:
+@in_lesson_language
+def square_by_square_html(state, market, lang: str | None = None) -> str:
     status = stall_status(state, _market(market))
     stall = R.STALLS[status.stall_id]
     if not status.is_open:
@@ -180,7 +186,8 @@ def square_by_square_html(state, market, lang: str = "en") -> str:
     return _table(header, cells, "square-by-square", " ".join(notes), lang)
 
 
-def square_by_square(scenario, market, *steps: str, lang: str = "en", folded: bool = True):
+@in_lesson_language
+def square_by_square(scenario, market, *steps: str, lang: str | None = None, folded: bool = True):
     """Each empty square of ``market``'s stall in position ``scenario`` (a position file's name
     or a state) after ``steps``: its bid, the total it makes (Abou Simbel), whether it closes the
     market (or Louqsor's chance). Folded in a card the learner opens after predicting."""
@@ -211,7 +218,8 @@ def _ranges(values: list[int]) -> str:
     return ", ".join(parts)
 
 
-def totals_rows(market="abou_simbel", lang: str = "en") -> list[dict]:
+@in_lesson_language
+def totals_rows(market="abou_simbel", lang: str | None = None) -> list[dict]:
     """Per stall of a market that closes on a total: ``stall`` (its name), ``close`` and ``open``
     (sorted lists of the totals that can occur), ``rule`` (R3.5, R3.6). From the closing table."""
     _language(lang)
@@ -237,7 +245,8 @@ def totals_rows(market="abou_simbel", lang: str = "en") -> list[dict]:
     return rows
 
 
-def closing_totals(market="abou_simbel", lang: str = "en"):
+@in_lesson_language
+def closing_totals(market="abou_simbel", lang: str | None = None):
     """Which totals of bids close each stall of ``market`` and which leave it open (R3.5, R3.6)."""
     rows = totals_rows(market, lang)
     header = [
@@ -257,7 +266,8 @@ def closing_totals(market="abou_simbel", lang: str = "en"):
     )
 
 
-def settling_order_rows(market, lang: str = "en") -> list[dict]:
+@in_lesson_language
+def settling_order_rows(market, lang: str | None = None) -> list[dict]:
     """Per stall of ``market``: ``stall`` and ``order`` (the squares' names, first settled first:
     the highest bid, equal bids lower row first and then right to left; R3.9, R6.1)."""
     _language(lang)
@@ -275,7 +285,8 @@ def settling_order_rows(market, lang: str = "en") -> list[dict]:
     return rows
 
 
-def settling_order(market, lang: str = "en"):
+@in_lesson_language
+def settling_order(market, lang: str | None = None):
     """The order in which each stall's bids are settled (R3.9, R6.1)."""
     header = [tr(lang, "stalltable.stall"), tr(lang, "stalltable.order")]
     sep = "，" if lang == "zh" else ", "
@@ -306,7 +317,8 @@ def louqsor_odds_rows() -> list[dict]:
     return rows
 
 
-def louqsor_odds(lang: str = "en"):
+@in_lesson_language
+def louqsor_odds(lang: str | None = None):
     """The chance that a Louqsor roll closes the market, by values taken or run length."""
     _language(lang)
     header = [

@@ -47,7 +47,7 @@ class Practice(pn.viewable.Viewer):
 
     def __init__(
         self,
-        lang: str = "en",
+        lang: str | None = None,
         *,
         coverage: Coverage | None = None,
         scheduler: P.Scheduler | None = None,
@@ -56,6 +56,10 @@ class Practice(pn.viewable.Viewer):
         board_width: int = 700,
         **params,
     ):
+        if lang is None:  # not given: the page's, or in a notebook the notebook's language
+            from widgets.lesson.language import lesson_language
+
+            lang = session.lang if session is not None else lesson_language()
         super().__init__(lang=lang, **params)
         if coverage is None and session is None:  # a notebook: the learner's own record
             from widgets.lesson.notebook import learner_coverage

@@ -1,0 +1,135 @@
+"""One setting for a whole notebook: ``use_language`` and what else decides the language of the
+lesson widgets (``widgets/lesson/language.py``), and that every widget a notebook calls follows
+it when the call names no language."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import inspect
+import json
+from pathlib import Path
+
+import pytest
+
+from nefertiti_core.engine.i18n import tr
+from widgets.game.session import GameSession
+from widgets.lesson import Lesson, coverage_view, demo, exercises, lesson_language, use_language
+from widgets.lesson.language import folder_language
+from widgets.lesson.pieces import stalls_table
+
+TUTORIALS = Path(__file__).parents[1] / "tutorials"
+
+
+@pytest.fixture(autouse=True)
+def _no_setting(monkeypatch, tmp_path):
+    """Each test starts with no choice made, no NEFERTITI_LANG and a neutral working folder."""
+    use_language(None)
+    monkeypatch.delenv("NEFERTITI_LANG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    yield
+    use_language(None)
+
+
+def _folder(tmp_path: Path, lang: str) -> Path:
+    folder = tmp_path / "tutorials" / lang
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_english_when_nothing_is_set():
+    assert lesson_language() == "en"
+    assert Lesson("a-turn").lang == "en"
+
+
+def test_the_precedence_call_then_use_language_then_environment_then_folder(monkeypatch, tmp_path):
+    monkeypatch.chdir(_folder(tmp_path, "zh"))
+    assert lesson_language() == "zh"  # the kernel's folder
+    monkeypatch.setenv("NEFERTITI_LANG", "en")
+    assert lesson_language() == "en"  # the environment over the folder
+    assert use_language("de") is None  # the notebook's first cell shows nothing
+    assert lesson_language() == "de"  # the notebook's call over the environment
+    assert lesson_language("zh") == "zh"  # a call's own lang= over everything
+    assert Lesson("a-turn", lang="en").lang == "en"
+    assert Lesson("a-turn").lang == "de"
+    use_language(None)
+    assert lesson_language() == "en"  # forgotten: the environment decides again
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_kernel_started_in_a_language_folder_speaks_it(monkeypatch, tmp_path, lang):
+    """JupyterLab and Voilà start the kernel in the notebook's folder: a learner who runs a
+    later cell first still gets the notebook's language."""
+    monkeypatch.chdir(_folder(tmp_path, lang))
+    assert Lesson("a-turn").lang == lang
+    assert folder_language(TUTORIALS / lang) == lang
+    assert folder_language(TUTORIALS) is None  # the English notebooks' folder
+    assert folder_language(tmp_path / "de") is None  # a "de" folder elsewhere is not a lesson
+
+
+@pytest.mark.parametrize(
+    ("call", "where"),
+    [
+        (lambda: use_language("fr"), "use_language"),
+        (lambda: use_language("DE"), "use_language"),
+        (lambda: Lesson("a-turn", lang="english"), "lang"),
+        (lambda: exercises("a-turn", lang="xx"), "lang"),
+    ],
+)
+def test_a_bad_code_is_refused_naming_the_languages(call, where):
+    with pytest.raises(ValueError) as error:
+        call()
+    assert str(error.value).startswith(where) and "en, de, zh" in str(error.value)
+
+
+def test_a_bad_environment_variable_is_named(monkeypatch):
+    monkeypatch.setenv("NEFERTITI_LANG", "klingon")
+    with pytest.raises(ValueError, match=r"NEFERTITI_LANG: unknown language 'klingon'.*en, de, zh"):
+        Lesson("a-turn")
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_the_widgets_of_a_lesson_follow_use_language(lang):
+    use_language(lang)
+    lesson = Lesson("a-turn")
+    assert lesson.lang == lesson.session.lang == lang
+    assert lesson.note_card.title == tr(lang, "lesson.note")
+    shown = demo("a-turn", "place akhet_aton.left#4", market="akhet_aton")
+    shown.show()
+    assert shown.lang == lang and shown.lesson.lang == lang
+    card = exercises("a-turn")
+    assert tr(lang, "lesson.exercises_intro") in card[0].object
+    assert tr(lang, "coverage.view.title") in coverage_view().object
+    assert tr(lang, "pieces.stalls.stall") in stalls_table().object
+    assert GameSession().lang == lang  # a session the notebook makes itself
+
+
+def _notebook_calls() -> set[tuple[str, str]]:
+    """(module, name) of every callable a notebook imports from the lesson package or the apps."""
+    found = set()
+    for path in TUTORIALS.glob("[0-9][0-9]-*.ipynb"):
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            for node in ast.walk(ast.parse("".join(cell["source"]))):
+                if isinstance(node, ast.ImportFrom) and node.module.startswith("widgets"):
+                    found.update((node.module, alias.name) for alias in node.names)
+    return found
+
+
+def test_every_widget_a_notebook_calls_has_no_fixed_language():
+    """A ``lang`` parameter defaulting to "en" would make that widget English in a German
+    notebook: every one the notebooks import defaults to None (the lesson language), or takes its
+    language from the game session it shows."""
+    calls = _notebook_calls()
+    assert len(calls) > 20, calls
+    fixed = []
+    for module, name in sorted(calls):
+        obj = getattr(importlib.import_module(module), name)
+        if not callable(obj):
+            continue
+        target = obj.__init__ if inspect.isclass(obj) else obj
+        lang = inspect.signature(target).parameters.get("lang")
+        if lang is not None and lang.default is not None:
+            fixed.append(f"{module}.{name}: lang={lang.default!r}")
+    assert not fixed, fixed
