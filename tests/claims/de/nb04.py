@@ -14,12 +14,40 @@ from claims.nb04 import (
 )
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
+from nefertiti_core.files.history import History
 
 
 def _gifts(name: str, colour: str, *steps: str) -> dict[int, int]:
     """``colour``'s gift cards after ``steps``: {card kind: count}, kinds held only."""
     state = position(name, *steps)
     return {kind: n for kind, n in enumerate(state.gifts[seat(state, colour)]) if n}
+
+
+def _one_character_per_turn() -> bool:
+    """Black, given a second seal, recruits the Vizier and is offered no other character in that
+    turn, though one was on offer before."""
+    state = position("vizier")
+    black = seat(state, "black")
+    state.seals[black] = 2
+    history = History(state)
+    before = [state.option_text(o) for o in state.legal_options()]
+    history.play("recruit vizier")
+    after = history.state
+    options = [after.option_text(o) for o in after.legal_options()]
+    return (
+        sum(o.startswith("recruit") for o in before) >= 2
+        and after.seals[black] == 1
+        and after.decider == black
+        and not any(o.startswith("recruit") for o in options)
+    )
+
+
+def _maximum_is_the_value_for_one_holder() -> bool:
+    values = position("merchant").max_values
+    return all(
+        values[kind] == R.GIFT_VALUES[R.KIND_TYPE[kind]][0] * R.KIND_WEIGHT[kind]
+        for kind in range(R.NUM_KINDS)
+    )
 
 
 def _thirteen_in_seven_piles() -> bool:
@@ -99,6 +127,16 @@ def _one_holder_fewer() -> bool:
 
 CLAIMS = [
     Claim("am Ende 3 Punkte wert", lambda: _seal_worth() == 3),
+    Claim("Höchstens eine Personenkarte pro Zug", _one_character_per_turn),
+    Claim("höchstens\n  eine pro Zug", _one_character_per_turn),
+    Claim("wenn\nnur ein Spieler ihre Art besitzt", _maximum_is_the_value_for_one_holder),
+    Claim(
+        "Grün und Blau besitzen je eine\nStatuette",
+        lambda: (
+            _gifts("merchant", "green") == {R.K_STATUETTE: 1}
+            and _gifts("merchant", "blue") == {R.K_STATUETTE: 1}
+        ),
+    ),
     Claim("Die 13 Personenkarten liegen offen in sieben Stapeln", _thirteen_in_seven_piles),
     Claim("2 Prestige für jede", _vizier_per_type),
     Claim(

@@ -76,7 +76,37 @@ def _extra_card_choices() -> bool:
     }
 
 
+def _one_stall_in_use() -> bool:
+    """Every placement offered on a market names one stall, the one showing."""
+    state = position(BONUSES)
+    for m, name in enumerate(R.MARKETS):
+        sides = {o.split("#")[0] for o in option_texts(BONUSES) if o.startswith(f"place {name}.")}
+        if state.tile != m and sides != {f"place {name}.{R.SIDES[state.side[m]]}"}:
+            return False
+    return True
+
+
+def _single_card_choices() -> bool:
+    """Blue's 3 on a single-card square buys exactly one card, from either row."""
+    closed = ("single-card", "place louqsor.left#1")
+    takes = {o for o in option_texts(*closed) if o.startswith("take ")}
+    return takes == {"take upper", "take lower1", "take lower2", "take lower3"}
+
+
+def _others_buy_one_card_or_half() -> bool:
+    """After the highest bid, the next bidder buys one card or takes half the reserve."""
+    steps = ("closing-step-by-step", "place abou_simbel.left#4", "take upper")
+    options = option_texts(*steps)
+    buys = [o for o in options if o.startswith("buy ")]
+    return bool(buys) and all("+" not in o for o in buys) and "half" in options
+
+
 CLAIMS = [
+    Claim("immer nur eine davon ist in Gebrauch", _one_stall_in_use),
+    Claim("kauft es nur eine Karte", _single_card_choices),
+    Claim("**genau eine\nKarte**", _single_card_choices),
+    Claim("Einzelkarten-Symbol: nur eine Karte", _single_card_choices),
+    Claim("kaufen jeweils höchstens eine\nKarte", _others_buy_one_card_or_half),
     Claim("Der Spielplan hat vier Märkte", _four_markets_two_stalls_each),
     Claim("Jeder hat **zwei\nPreistabellen**", _four_markets_two_stalls_each),
     Claim("Jeder Markt hat zwei Preistabellen", _four_markets_two_stalls_each),

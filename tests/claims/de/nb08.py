@@ -53,6 +53,14 @@ CLAIMS = [
     ),
     Claim("eine Pyramide aus vier Ebenen", _four_levels),
     Claim(
+        "**auf jeder Ebene mindestens ein Diener steht**",
+        lambda: (
+            _four_levels()
+            and is_open(LEVELS, "akhet_aton")
+            and not is_open(LEVELS, "akhet_aton", "place akhet_aton.left#6")
+        ),
+    ),
+    Claim(
         "ein Raster aus drei Reihen** (R3.4): 0 1 2 / 3 4 5 / 6 7 8 (die 5 ist\n  ein Feld mit "
         "Münzsymbol)",
         lambda: (
