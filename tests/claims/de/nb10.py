@@ -5,6 +5,7 @@ stall rolls, which the German prose writes as words."""
 from __future__ import annotations
 
 from claims import Claim
+from claims._firstgame import option_texts
 from claims._stalls import place
 from claims.engine import position
 from claims.nb10 import CLAIMS as ENGLISH
@@ -26,10 +27,17 @@ def _one_die() -> bool:
     return _dice_rolled(RUN, "the 5") == 1
 
 
+def _single_card() -> bool:
+    """On a single-card square the highest bidder's every choice is one card (R6.2)."""
+    options = option_texts("single-card", "place louqsor.left#1")
+    return bool(options) and all(o.startswith("take ") and "+" not in o for o in options)
+
+
 CLAIMS = [
     Claim("**zwei Würfel**", _two_dice),
     Claim("**ein Würfel**", _one_die),
     Claim("die 5 und die 6 gelten als Nachbarn", _five_six_neighbours),
+    Claim("kauft nur eine Karte", _single_card),
     Claim("Linke Preistabelle: zwei Würfel", _two_dice),
     Claim(
         "Rot hat die 2 besetzt, Blau die 7, und Grün ist am Zug",

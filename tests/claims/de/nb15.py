@@ -1,7 +1,7 @@
 """Claims of tutorials/de/15-teaching-a-group.ipynb: the English notebook's check (a bare file's
-reserves), and the counts the German prose writes as words: the position file of the notebook
-(read from the German notebook, whose file text is translated), the markets, the character
-piles, the teaching exercises, the course's sessions and the notebook's own sections."""
+reserves), and the counts the German prose writes as words: the notebook's position file, the
+markets, the character piles, the teaching exercises, the course's sessions and the notebook's
+own sections."""
 
 from __future__ import annotations
 
