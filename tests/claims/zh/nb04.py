@@ -15,6 +15,9 @@ from claims.nb04 import (
 )
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
+from nefertiti_core.files.exercises import scenario_path
+from nefertiti_core.files.history import History
+from nefertiti_core.files.scenario import load
 
 _SWAPS = ("recruit merchant", "exchange green:statuette", "give harp")
 
@@ -60,6 +63,67 @@ def _gizeh_unsold() -> bool:
     )
 
 
+def _one_character_per_turn() -> bool:
+    """Black, given a second seal, may recruit several characters; after one recruit she still
+    holds a seal but no recruit is offered until her next turn (R5.1)."""
+    state = load(scenario_path("vizier")).state
+    black = seat(state, "black")
+    state.seals[black] = 2
+    history = History(state)
+    before = [history.state.option_text(o) for o in history.state.legal_options()]
+    history.play("recruit vizier")
+    after = [history.state.option_text(o) for o in history.state.legal_options()]
+    return (
+        sum(o.startswith("recruit") for o in before) > 1
+        and history.state.seals[black] == 1
+        and not any(o.startswith("recruit") for o in after)
+    )
+
+
+def _holds(name: str, colour: str, *steps: str) -> list[int]:
+    state = position(name, *steps)
+    return list(state.gifts[seat(state, colour)])
+
+
+def _kinds(*kinds: int) -> list[int]:
+    """A collection with one card of each of ``kinds``."""
+    return [1 if kind in kinds else 0 for kind in range(R.NUM_KINDS)]
+
+
+def _one_for_one() -> bool:
+    """A swap moves one card each way: Red's harp to Green, Green's statuette to Red (R10.3)."""
+    steps = ("recruit merchant", "exchange green:statuette", "give harp")
+    red_before, red_after = _holds("merchant", "red"), _holds("merchant", "red", *steps)
+    green_before, green_after = _holds("merchant", "green"), _holds("merchant", "green", *steps)
+    moved_red = [a - b for a, b in zip(red_after, red_before, strict=True)]
+    moved_green = [a - b for a, b in zip(green_after, green_before, strict=True)]
+    return moved_red == [-n for n in moved_green] and sorted(moved_red) == [-1] + [0] * 6 + [1]
+
+
+def _chief_takes_one_card() -> bool:
+    before = sum(_holds("chief", "red"))
+    return sum(_holds("chief", "red", "recruit chief", "chief upper")) == before + 1
+
+
+def _royal_servant_one_each() -> bool:
+    """Naming chairs, every holder discards exactly one chair (R10.6)."""
+    after = _gifts_after("royal-servant", R.K_CHAIR, "recruit royal_servant", "royal chair")
+    return after == {"green": 4, "red": 0, "blue": 0, "black": 0}
+
+
+def _scribe_one_holder_fewer() -> bool:
+    def holders(*steps: str) -> int:
+        state = position("scribe", *steps)
+        return sum(any(state.gifts[p][k] for k in R.KINDS_OF_TYPE[R.SENET]) for p in range(state.n))
+
+    return holders() - holders("recruit scribe", "scribe senet") == 1
+
+
+def _gifts_after(name: str, kind: int, *steps: str) -> dict[str, int]:
+    state = position(name, *steps)
+    return {colour: state.gifts[seat(state, colour)][kind] for colour in state.colours}
+
+
 def _gifts(name: str, kind: int) -> dict[str, int]:
     state = position(name)
     return {colour: state.gifts[seat(state, colour)][kind] for colour in state.colours}
@@ -67,6 +131,7 @@ def _gifts(name: str, kind: int) -> dict[str, int]:
 
 CLAIMS = [
     Claim("值 3 分", lambda: _seal_worth() == 3),
+    Claim("每回合最多雇佣一个角色", _one_character_per_turn),
     Claim(
         "13 张角色牌面朝上，分成 7 叠",
         lambda: (
@@ -75,6 +140,22 @@ CLAIMS = [
         ),
     ),
     Claim("得 2 声望分", _vizier_per_type),
+    Claim(
+        "黑方有 senet、双 senet、雕像、镜子和项链各一张",
+        lambda: (
+            _holds("vizier", "black")
+            == _kinds(R.K_SENET, R.K_DOUBLE_SENET, R.K_STATUETTE, R.K_MIRROR, R.K_NECKLACE)
+        ),
+    ),
+    Claim("你把自己的一张礼物给一个对手，再从他那里拿走一张礼物", _one_for_one),
+    Claim(
+        "红方有竖琴、项链和雕像各一张；绿方和蓝方各有一张雕像",
+        lambda: (
+            _holds("merchant", "red") == _kinds(R.K_HARP, R.K_NECKLACE, R.K_STATUETTE)
+            and _holds("merchant", "green") == _kinds(R.K_STATUETTE)
+            and _holds("merchant", "blue") == _kinds(R.K_STATUETTE)
+        ),
+    ),
     Claim("可以交换两次，对象是两个不同的对手", _first_merchant_two_swaps),
     Claim("首席商人交换两次，对象是两个不同的玩家", _first_merchant_two_swaps),
     Claim("一个回合放两个仆人", _high_priest_places_twice),
@@ -82,7 +163,15 @@ CLAIMS = [
     Claim("一个回合放置两次", _high_priest_places_twice),
     Claim("绿方有 3 个仆人在游戏板上，手里还有 1 个", lambda: _green_servants() == (3, 1)),
     Claim("Abou Simbel 左侧大厅的 8", _the_8_on_abou_simbel_left),
+    Claim("从休市的市场拿一张牌", _chief_takes_one_card),
+    Claim("免费拿一张牌", _chief_takes_one_card),
+    Claim("市场拿一张牌", _chief_takes_one_card),
     Claim("上面有 3 张没卖出去的牌", _gizeh_unsold),
+    Claim("上排是一张黄金工艺品，上面放着印章；下排是一张椅子和一张镜子", _gizeh_unsold),
+    Claim("人人都要交出一张", _royal_servant_one_each),
+    Claim("都要丢弃一张这种牌", _royal_servant_one_each),
+    Claim("各丢弃一张", _royal_servant_one_each),
+    Claim("只是持有这种礼物的玩家少了一个", _scribe_one_holder_fewer),
     Claim(
         "绿方有 5 张椅子；红方和蓝方各有 1 张",
         lambda: _gifts("royal-servant", R.K_CHAIR) == {"green": 5, "red": 1, "blue": 1, "black": 0},
@@ -109,5 +198,6 @@ CLAIMS = [
         ),
     ),
     Claim("拿 1 到 4 Deben", lambda: _treasurer_amounts() == [1, 2, 3, 4]),
+    Claim("从一个储备拿 1 到 4 Deben", lambda: _treasurer_amounts() == [1, 2, 3, 4]),
     Claim("储备有 6 Deben", lambda: position("treasurer").reserve[R.ABOU_SIMBEL] == 6),
 ]

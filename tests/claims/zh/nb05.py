@@ -56,6 +56,17 @@ def _later_seats_one_or_two_more() -> bool:
     return more == {1, 2} and _purses_are((9, 10, 10), (8, 9, 9, 10))
 
 
+def _a_seal_on_each_upper_card() -> bool:
+    """A fresh game: one seal on the upper card of each of the 3 open markets, the other 9 beside
+    the board (R2.4)."""
+    return all(
+        [new_game(n, seed=s).seal_on_upper[m] for m in range(4)] == [True, True, True, False]
+        and new_game(n, seed=s).seal_supply == R.SEALS - 3
+        for n in (3, 4)
+        for s in SEEDS
+    )
+
+
 CLAIMS = [
     Claim("4 人游戏", lambda: _seats(4)),
     Claim("3 人游戏", lambda: _seats(3)),
@@ -65,6 +76,7 @@ CLAIMS = [
     Claim("双 senet 算作两张 senet", lambda: R.KIND_WEIGHT[R.K_DOUBLE_SENET] == 2),
     Claim("分成 7 叠", lambda: len(new_game(4, seed=1).piles) == 7),
     Claim("值 3 分", lambda: _seal_worth() == 3),
+    Claim("上排的牌上放一个印章", _a_seal_on_each_upper_card),
     Claim("每名玩家 4 个", lambda: _seats(3) and _seats(4)),
     Claim("最下面 5 张", _akhenaton_in_the_bottom_five),
     Claim("最后 5 张", _akhenaton_in_the_bottom_five),

@@ -106,6 +106,7 @@ CLAIMS = [
     Claim("绿方放在 1 上，出价达到 18", _ENGLISH["places on the 1, and the bids reach 18"]),
     Claim("唯一能让绿方关闭市场的方块（它与 3 个仆人都相邻）", _only_the_5_touching_all_three),
     Claim("3 种颜色或 4 个仆人", _colours_or_servants),
+    Claim("红方和蓝方各一个仆人", _same_two_servants),
     Claim("这里是 3 人游戏", lambda: len(position(COLOURS).colours) == 3),
     Claim("同样的两个仆人", _same_two_servants),
     Claim("4 个或更多被占的方块彼此相连", _four_or_more_touching),

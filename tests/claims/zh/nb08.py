@@ -56,6 +56,7 @@ CLAIMS = [
             "bottom (the 10 is an extra-card square)"
         ],
     ),
+    Claim("每一层都至少有一个仆人", _every_level_closes),
     Claim("3 行的方阵", lambda: len(_rows(RIGHT)) == 3),
     Claim(
         "0 1 2 / 3 4 5 / 6 7 8（5 是银币方块）",
