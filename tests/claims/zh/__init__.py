@@ -1,0 +1,1 @@
+"""Claims of the Chinese (simplified) notebooks."""
