@@ -18,6 +18,21 @@ from claims.nb09 import (
     _right_rule,
     _twelve_extra,
 )
+from nefertiti_core.engine import rules as R
+
+
+def _ties() -> bool:
+    """Equal bids on Abou Simbel's stalls are settled lower row first, and on one row the square
+    further right first (R3.9: the engine's settling order)."""
+    for side in (R.LEFT, R.RIGHT):
+        stall = R.stall_of(R.ABOU_SIMBEL, side)
+        order = [stall.squares[i] for i in R.RESOLUTION_ORDER[stall.id]]
+        for k, first in enumerate(order):
+            for later in order[k + 1 :]:
+                if first.value == later.value:
+                    assert (first.row, first.col) > (later.row, later.col), (first, later)
+    return True
+
 
 CLAIMS = [
     Claim("恰好为 11、恰好为 14，或达到 17 及以上", _left_rule),
@@ -77,4 +92,9 @@ CLAIMS = [
         "达到 17 或以上时关闭（R3.6）；那里的 12 带有额外牌",
         lambda: _right_rule() and _twelve_extra(),
     ),
+    Claim(
+        "下面一行的先结算（这是本项目的解读：规则书没有规定），同一行的则靠右的先结算",
+        _ties,
+    ),
+    Claim("相同的出价先结算下面一行的（本项目的解读），同一行再从右到左", _ties),
 ]

@@ -34,6 +34,15 @@ def _reroll_here() -> bool:
     return _reroll_two_three()
 
 
+def _single_card() -> bool:
+    """The highest bid on a single-card square buys one card, upper or lower (R6.2): every
+    option Blue has there takes one card."""
+    state = position("single-card", "place louqsor.left#1")
+    options = [state.option_text(o) for o in state.legal_options()]
+    assert state.colours[state.decider] == "blue" and options, options
+    return all(o.startswith("take ") and "+" not in o for o in options)
+
+
 CLAIMS = [
     Claim("两个骰子", lambda: dice_of(LEFT.id) == 2),
     Claim("一个骰子", lambda: dice_of(RIGHT.id) == 1),
@@ -76,4 +85,5 @@ CLAIMS = [
     Claim("课程把骰子固定为 2 和 3", _reroll_here),
     Claim("1 到 6 中有 k 个数值被占时，36 种结果中有 k×k 种让它关闭；7 可以被占", _k_squared),
     Claim("但骰子掷不出 7", lambda: DIE_FACES < 7),
+    Claim("在那里出价最高者只能买下一张牌", _single_card),
 ]

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from claims import Claim
 from claims.engine import is_open
+from claims.nb10 import LEFT
 from claims.nb14 import (
     DICE,
     EIGHT,
@@ -21,6 +22,17 @@ from claims.nb14 import (
     _square_value,
     _standard_error_points,
 )
+from nefertiti_core import new_game
+from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.chance import dice_of
+
+
+def _akhenaton_in_the_bottom_five() -> bool:
+    """In fresh games the Akhenaton card is always among the deck's bottom five (the list's
+    start), and in each of the five places in some game (R2.2)."""
+    places = {new_game(n, seed=s).deck.index(R.AKHENATON) for n in (3, 4) for s in range(60)}
+    return places == set(range(5))
+
 
 CLAIMS = [
     Claim("那里的出价合计为 7", lambda: _abou_total() == 7),
@@ -49,4 +61,10 @@ CLAIMS = [
         lambda: _standard_error_points(400) == 1.6,
     ),
     Claim("带 95% 区间", lambda: round(Z95, 2) == 1.96),
+    Claim("两个骰子", lambda: dice_of(LEFT.id) == 2),
+    Claim("最下面 5 张", _akhenaton_in_the_bottom_five),
+    Claim(
+        "相差两三个百分点只是平常的运气",
+        lambda: 2 < 3 <= Z95 * _standard_error_points(400),
+    ),
 ]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from claims import Claim
 from claims.nb15 import _reserves_of_a_bare_file
+from nefertiti_core.engine import rules as R
 from nefertiti_core.files.scenario import loads_scenario
 
 
@@ -30,4 +31,5 @@ def _three_players_no_characters() -> bool:
 CLAIMS = [
     Claim("储备各 1 Deben", lambda: _reserves_of_a_bare_file() == {1}),
     Claim("3 名玩家，不用角色", _three_players_no_characters),
+    Claim("全部 7 种角色", lambda: len(R.PILES) == 7),
 ]
