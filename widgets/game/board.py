@@ -856,7 +856,10 @@ class Board(pn.viewable.Viewer):
             side = tr(lang, f"side.{R.SIDES[state.side[m]]}")
             titles["x"].append(x)
             titles["y"].append(y)
-            titles["text"].append(f"{tr(lang, f'market.{name}')} — {side}")
+            # "Gizeh — left", "Gizeh — linke Preistabelle" (an adjective needs its noun)
+            titles["text"].append(
+                tr(lang, "board.market_title", market=tr(lang, f"market.{name}"), side=side)
+            )
             rx, ry = G.reserve_xy(m)
             text(rx - 1.9, ry, tr(lang, "board.reserve", deben=state.reserve[m]), "13px")
             sx, sy = G.status_xy(m)
