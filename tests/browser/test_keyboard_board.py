@@ -212,9 +212,10 @@ def test_a_learner_places_by_keyboard_on_a_phone(klass, server, lang):
     learner.locator(".room-join button").focus()
     learner.keyboard.press("Enter")
     expect(learner.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
-    teacher.locator(".room-seat-0 select").select_option(label=f"{name} (#1)")
-    expect(learner.locator(".room-status")).to_have_attribute("data-seat", "0")
-    state = new_game(4, 0)  # the first game: Blue (seat 0) places first
+    state = new_game(4, 0)  # the first game: Blue places first
+    blue = state.colours.index("blue")
+    teacher.locator(f".room-seat-{blue} select").select_option(label=f"{name} (#1)")
+    expect(learner.locator(".room-status")).to_have_attribute("data-seat", str(blue))
     first = square_words(state, 0, 0, lang)
     expect(learner.get_by_role("gridcell", name=first, exact=True)).to_have_count(1)
     now = press_until(learner, "Tab", on_board)

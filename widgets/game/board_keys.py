@@ -29,7 +29,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-import panel as pn
 import param
 from panel.reactive import ReactiveHTML
 
@@ -259,11 +258,4 @@ class BoardKeys(ReactiveHTML):
             return
         self._seen = count
         cell = self._keys[index].cell
-        # Played on the next tick, not inside this change from the page: the names the play
-        # changes are then sent back to the page (within it, Panel holds back this model's
-        # changes).
-        doc = pn.state.curdoc
-        if doc is not None and doc.session_context is not None:
-            doc.add_next_tick_callback(lambda: self._board.click(cell.x, cell.y))
-        else:
-            self._board.click(cell.x, cell.y)
+        self._board.click(cell.x, cell.y)  # as a click there (Board._on_click)
