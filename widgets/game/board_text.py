@@ -148,7 +148,8 @@ def text_view(state, history, lang: str, hints: bool = True) -> tuple[dict, str]
         read=tr(lang, "text.read"),
         sections=sections,
     )
-    return view, f"{said} {now}"
+    space = "" if lang == "zh" else " "  # Chinese sentences follow one another unspaced
+    return view, f"{said}{space}{now}"
 
 
 class BoardText(DeferredView):
