@@ -462,7 +462,7 @@ class Board(pn.viewable.Viewer):
         else:
             self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
         #: The keyboard grid over the squares (board_keys.py), None without ``keys``.
-        self.board_keys = BoardKeys(self) if self.keys else None
+        self.board_keys = BoardKeys(self, name=f"{self.names}-keys") if self.keys else None
         if self.board_keys is not None:
             if self.fit:
                 self._pane.append(self.board_keys)
