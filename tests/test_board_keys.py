@@ -91,7 +91,7 @@ def test_a_markets_words_name_its_servants_and_with_hints_its_status():
 
 def test_enter_on_a_square_plays_what_a_click_there_plays():
     session = GameSession(new_game(4, 0))
-    board = Board(session)
+    board = Board(session, keys=True)
     keys = board.board_keys
     names = [s["name"] for s in keys.squares]
     assert names[0] == "The 1 of Gizeh's left stall: empty, Blue can place here"

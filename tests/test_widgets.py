@@ -733,7 +733,7 @@ def test_the_same_click_delivered_twice_is_played_once():
 
 def test_a_placement_changes_only_what_the_board_draws_on_its_overlay():
     session = GameSession()
-    board = Board(session)
+    board = Board(session, keys=True)
     doc = _in_document(board)
     overlay = {
         r.data_source.name for r in board.figure.renderers if getattr(r, "level", "") == "overlay"

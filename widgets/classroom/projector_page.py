@@ -298,7 +298,6 @@ class ProjectorPage(pn.viewable.Viewer):
             fit_window=True,
             shared=True,
             on_square=_no_square,
-            keys=False,  # a screen shown to the room: nothing on it is played
         )
         self.marks_layer = MarksLayer(self.board, room)  # the teacher's marks (marks_layer.py)
         self.status = HTML("", sizing_mode="stretch_width", css_classes=["room-projector-status"])

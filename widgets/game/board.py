@@ -386,9 +386,10 @@ class Board(pn.viewable.Viewer):
         "(a class question's) has names of its own, for a page's script to find each",
     )
     keys = param.Boolean(
-        default=True,
+        default=False,
         doc="Lay the keyboard grid over the board (board_keys.py): its squares focusable, "
-        "named for screen readers, played by Enter or Space",
+        "named for screen readers, played by Enter or Space (the boards a game is played on: "
+        "the Sandbox's, a classroom table's, a lesson's)",
     )
     shared = param.Boolean(
         default=False,

@@ -84,7 +84,7 @@ class Lesson(pn.viewable.Viewer):
         self.coverage.add(rules_shown(state))  # a board as setup leaves it shows R2
         # The board fits the notebook's column (at most ``width`` wide): a projector's narrow
         # window shows the whole board, smaller, instead of cutting off its right-hand markets.
-        self.board = Board(self.session, width=width, fit=True)
+        self.board = Board(self.session, width=width, fit=True, keys=True)
         self.decision = DecisionPanel(self.session)
         #: The board in words, each step announced (board_text.py; the board's keys: board_keys.py).
         self.board_text = BoardText(self.session)

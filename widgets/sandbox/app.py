@@ -91,6 +91,7 @@ class Sandbox(pn.viewable.Viewer):
             fit=True,
             max_height=BOARD_MAX_HEIGHT,
             fit_window=self.fit_window,
+            keys=True,
         )
         self.projector = ProjectorBar(session)
         self.position_note = PositionNote(session)
