@@ -47,6 +47,7 @@ from widgets.classroom.table import (
     table_parts,
 )
 from widgets.classroom.table_boards import TableLog, TablePlayers
+from widgets.game.board_text import BoardText
 from widgets.game.common import HTML, esc, guarded
 from widgets.game.language import LanguageSelector, browser_language
 from widgets.game.reconnect import reconnecting_page
@@ -297,7 +298,9 @@ class LearnerPage(pn.viewable.Viewer):
         #: what the page last saw of the chapters: a break-away that ends with a change of
         #: them was the teacher's doing, and the page says so
         self._chapters_seen = (room.chapters.current, room.chapters.recalls)
-        main = pn.Column(self.chapter_note, self.bar, self.board, styles=MAIN)
+        #: The board in words, each step announced (board_text.py; the board's keys: board_keys.py).
+        self.board_text = BoardText(session)
+        main = pn.Column(self.chapter_note, self.bar, self.board, self.board_text, styles=MAIN)
         self.storage = StorageNote(room, session, teacher=False)
         # every player's board and the table's log: below "your turn" and the decision
         self.players, self.table_log = TablePlayers(session), TableLog(session)

@@ -360,7 +360,9 @@ def last_words_html(session: TableSession, lang: str) -> str:
 
 def table_parts(session: TableSession, teacher: bool):
     bar = ClassBar(session)
-    board = Board(session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True, shared=True)
+    board = Board(
+        session, fit=True, max_height=BOARD_MAX_HEIGHT, fit_window=True, shared=True, keys=True
+    )
     # built only once the page shows it (a learner who cannot act now: most of the room)
     decision = DecisionPanel(session, show_who=False, shown=decision_shown(session))
     return bar, board, decision

@@ -33,6 +33,7 @@ from nefertiti_core.engine.state import OPEN, P_BID, P_CHIEF, P_TAKE
 from nefertiti_core.files.announce import last_step_place
 from nefertiti_core.teaching.status import DEAD, describe_status, stall_status
 from widgets.game import geometry as G
+from widgets.game.board_keys import BoardKeys
 from widgets.game.position_memo import SHARED_POSITIONS
 from widgets.game.session import GameSession
 from widgets.theme import (
@@ -404,6 +405,12 @@ class Board(pn.viewable.Viewer):
         doc="Its data sources' names' start ('board-servants', ...): a second board on a page "
         "(a class question's) has names of its own, for a page's script to find each",
     )
+    keys = param.Boolean(
+        default=False,
+        doc="Lay the keyboard grid over the board (board_keys.py): its squares focusable, "
+        "named for screen readers, played by Enter or Space (the boards a game is played on: "
+        "the Sandbox's, a classroom table's, a lesson's)",
+    )
     shared = param.Boolean(
         default=False,
         doc="Share the drawn data with every other shared board showing the same position "
@@ -475,6 +482,16 @@ class Board(pn.viewable.Viewer):
             )
         else:
             self._pane = pn.pane.Bokeh(self.figure, sizing_mode="fixed")
+        #: The keyboard grid over the squares (board_keys.py), None without ``keys``.
+        self.board_keys = BoardKeys(self, name=f"{self.names}-keys") if self.keys else None
+        if self.board_keys is not None:
+            if self.fit:
+                self._pane.append(self.board_keys)
+                self._pane.styles = {**self._pane.styles, "position": "relative"}
+            else:
+                self._pane = pn.Column(
+                    self._pane, self.board_keys, margin=0, styles={"position": "relative"}
+                )
         #: The board's squares (geometry cells: where each is drawn, what it plays).
         self.cells: list[G.SquareCell] = []
         self._card_cells = G.cards()
@@ -752,6 +769,8 @@ class Board(pn.viewable.Viewer):
             for source, new in zip(sources, data, strict=True):
                 if dict(source.data) != new:
                     source.data = new
+            if self.board_keys is not None:
+                self.board_keys.refresh()
 
     def _data(self, state, lang: str, seat: int, decider_colour) -> tuple[dict, ...]:
         """The sources' data for ``state``, in the order :meth:`refresh` sends them."""

@@ -29,6 +29,7 @@ from nefertiti_core.teaching.coverage import (
 from nefertiti_core.teaching.explain import narrate
 from nefertiti_core.teaching.rules_reference import ids_in
 from widgets.game.board import Board
+from widgets.game.board_text import BoardText
 from widgets.game.common import md_escape
 from widgets.game.decision import DecisionPanel
 from widgets.game.exercise import ExerciseCard
@@ -85,8 +86,10 @@ class Lesson(pn.viewable.Viewer):
         self.coverage.add(rules_shown(state))  # a board as setup leaves it shows R2
         # The board fits the notebook's column (at most ``width`` wide): a projector's narrow
         # window shows the whole board, smaller, instead of cutting off its right-hand markets.
-        self.board = Board(self.session, width=width, fit=True)
+        self.board = Board(self.session, width=width, fit=True, keys=True)
         self.decision = DecisionPanel(self.session)
+        #: The board in words, each step announced (board_text.py; the board's keys: board_keys.py).
+        self.board_text = BoardText(self.session)
         self.log = Log(self.session)
         self._undo = pn.widgets.Button(min_width=100)
         self._undo.on_click(lambda _e: self.session.undo())
@@ -131,6 +134,7 @@ class Lesson(pn.viewable.Viewer):
                 align_items="flex-start",
                 sizing_mode="stretch_width",
             ),
+            self.board_text,
             pn.Card(self.log, title="Log", collapsed=True, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )

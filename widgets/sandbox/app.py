@@ -23,6 +23,7 @@ from nefertiti_core.engine.limits import MAX_FILE_BYTES
 from nefertiti_core.engine.rules import COLOURS
 from widgets.game.accessible import LabelledCheckbox
 from widgets.game.board import Board
+from widgets.game.board_text import BoardText
 from widgets.game.characters import Characters
 from widgets.game.common import HTML, after_page_message, esc, guarded, md_escape, seat_kind_label
 from widgets.game.decision import DecisionPanel
@@ -90,6 +91,7 @@ class Sandbox(pn.viewable.Viewer):
             fit=True,
             max_height=BOARD_MAX_HEIGHT,
             fit_window=self.fit_window,
+            keys=True,
         )
         self.projector = ProjectorBar(session)
         self.position_note = PositionNote(session)
@@ -97,6 +99,8 @@ class Sandbox(pn.viewable.Viewer):
         self.players = Players(session)
         self.hints_view = HintsView(session)
         self.language = LanguageSelector(session)
+        #: The board in words, each step announced (board_text.py; the board's keys: board_keys.py).
+        self.board_text = BoardText(session)
 
         # --- header
         self._heading = HTML("", margin=(4, 10))
@@ -225,6 +229,7 @@ class Sandbox(pn.viewable.Viewer):
             self.board,
             self.view_picker,
             *self.view_boxes.values(),
+            self.board_text,
             css_classes=["nefertiti-main"],
             styles={"flex": "1 1 0", "min-width": f"{MIN_BOARD}px"},
         )
