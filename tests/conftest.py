@@ -55,6 +55,10 @@ LONGEST_FIRST = (
     "test_polls_browser",
     "test_practice_in_sandbox",
     "test_bots_in_sandbox",
+    "test_first_game_in_sandbox",
+    "test_lessons_in_german_and_chinese",
+    "test_keyboard_board",
+    "test_board_fits",
     "test_table_boards",
     "test_odds_in_jupyterlab",
     "test_rules_reference_in_browser",
@@ -74,6 +78,7 @@ LONGEST_FIRST = (
     "test_odds_cluster",
     "test_front_page",
     "test_layers",
+    "test_feedback_on_a_phone",
 )
 
 
