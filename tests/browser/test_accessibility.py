@@ -96,6 +96,10 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
         board_drawn(page)
         checked(page, f"the Sandbox ({tag})", lang)
         page.screenshot(path=str(SHOTS / f"sandbox-{tag}.png"))
+        # its view for a new game and files: the seed, the seats, the file box
+        page.get_by_role("button", name=tr(lang, "panel.view.setup"), exact=True).click()
+        expect(page.locator("input[type=file]")).to_be_attached()
+        checked(page, f"the Sandbox's new game and files ({tag})", lang)
 
         teacher = desk.new_page()
         teacher.on("pageerror", lambda error: errors.append(str(error)))

@@ -21,7 +21,7 @@ import param
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.limits import MAX_FILE_BYTES
 from nefertiti_core.engine.rules import COLOURS
-from widgets.game.accessible import LabelledCheckbox
+from widgets.game.accessible import LabelledCheckbox, name_for_readers
 from widgets.game.board import Board
 from widgets.game.board_text import BoardText
 from widgets.game.characters import Characters
@@ -120,7 +120,11 @@ class Sandbox(pn.viewable.Viewer):
         #: Setup: how many players.
         self.players_count = pn.widgets.Select(options=[3, 4], value=session.state.n, width=120)
         #: Setup: the seed of the shuffle.
-        self.seed = pn.widgets.IntInput(value=0, start=0, width=120)
+        # typed (arrow keys step it); Bokeh's up and down arrows are buttons without a name
+        # (axe: button-name, critical), so they are not shown
+        self.seed = pn.widgets.IntInput(
+            value=0, start=0, width=120, stylesheets=[".bk-spin-btn { display: none !important; }"]
+        )
         #: Setup: the board's layout.
         self.layout_choice = pn.widgets.Select(width=220)
         #: Setup: play with the character cards.
@@ -299,6 +303,7 @@ class Sandbox(pn.viewable.Viewer):
         self._seats_title.object = f"<b>{esc(tr(lang, 'panel.setup.seats'))}</b>"
         self._files_title.object = f"<b>{esc(tr(lang, 'panel.file.title'))}</b>"
         self._file_label.object = esc(tr(lang, "panel.file.load"))
+        name_for_readers(self._file, tr(lang, "panel.file.load"))  # the line above it
         self._refresh_first_player()
 
     def _refresh_first_player(self) -> None:
