@@ -313,7 +313,9 @@ def launch(playwright):
 
 def canvas_point(page, x: float, y: float, width: float, height: float):
     """Page coordinates of data point (x, y) on the board's canvas (y points up in data)."""
-    box = page.locator(".bk-Canvas >> visible=true").first.bounding_box()
+    canvas = page.locator(".bk-Canvas >> visible=true").first
+    canvas.scroll_into_view_if_needed()  # a mouse clicks what is on the screen
+    box = canvas.bounding_box()
     return box["x"] + x / width * box["width"], box["y"] + (1 - y / height) * box["height"]
 
 

@@ -24,6 +24,7 @@ from support import (
     PIXEL_5,
     PIXEL_5_VIEWPORT,
     Served,
+    canvas_point,
     join_room,
     rows,
     wait_back,
@@ -217,11 +218,7 @@ def test_a_learner_cannot_act_for_another_seat(klass):
     # Red (the teacher's seat) decides now: Anna clicks a free square of her board
     state = new_game(4, 0)
     cell = next(c for c in G.squares(state.side) if c.market == 1 and c.index == 0)
-    box = anna.locator(".bk-Canvas >> visible=true").first.bounding_box()
-    anna.mouse.click(
-        box["x"] + cell.x / G.WIDTH * box["width"],
-        box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
-    )
+    anna.mouse.click(*canvas_point(anna, cell.x, cell.y, G.WIDTH, G.HEIGHT))
     expect(anna.locator(".room-error")).to_contain_text("not yours: you play Blue")
     # her page has no decision to offer her, and nothing changed on any page
     expect(anna.get_by_role("button", name="Place", exact=True)).to_have_count(0)

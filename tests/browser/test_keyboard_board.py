@@ -157,16 +157,20 @@ def test_a_learner_closes_and_settles_a_market_by_keyboard_in_the_sandbox(page):
         page.keyboard.press("Enter")
         expect(live(page)).not_to_have_text(words)
     expect(live(page)).to_contain_text("Now Red decides (turn 2, Red's turn)")
-    # the text view: its headings and Abou Simbel's words (the right stall now, and closed)
-    text = page.locator(".board-text")
-    expect(text.get_by_role("heading", name="The board in words", level=2)).to_be_visible()
-    expect(text.get_by_role("heading", name="Abou Simbel — right", level=3)).to_be_visible()
-    snapshot = text.aria_snapshot()
-    assert 'heading "Players" [level=3]' in snapshot, snapshot
     # a read command: the players, into the live region
     press_until(page, "Tab", lambda f: f["name"] == "Read the players")
     page.keyboard.press("Enter")
     expect(live(page)).to_contain_text("Green:")
+    # the text view: its heading; each market and the players in full, folded until opened
+    text = page.locator(".board-text")
+    expect(text.get_by_role("heading", name="The board in words", level=2)).to_be_visible()
+    folded = text.get_by_role("heading", name="Abou Simbel — right", level=3)
+    expect(folded).to_be_hidden()
+    press_until(page, "Tab", lambda f: f["name"] == "Every market and the players, in full")
+    page.keyboard.press("Enter")
+    expect(folded).to_be_visible()  # Abou Simbel's words: the right stall now, and closed
+    snapshot = text.aria_snapshot()
+    assert 'heading "Players" [level=3]' in snapshot, snapshot
     # Escape leaves the board: back on a square, then out
     press_until(page, "Shift+Tab", on_board, 300, what="the board")
     page.keyboard.press("Escape")

@@ -42,6 +42,8 @@ TEXT_CSS = f"""
 .board-text p {{ margin: 2px 0; line-height: 1.35; }}
 .board-text .live {{ margin: 4px 0; padding: 4px 6px; border-left: 3px solid {HEADING};
     background: {PAPER}; min-height: 1.4em; }}
+.board-text summary {{ cursor: pointer; margin: 4px 0; color: {HEADING}; font-weight: 600; }}
+.board-text summary:focus-visible {{ outline: 3px solid {HEADING}; outline-offset: 1px; }}
 .board-text .read {{ display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0; }}
 .board-text button {{ min-height: 28px; padding: 2px 8px; font: inherit; color: {INK};
     background: {PAPER}; border: 1px solid {RULE_LINE}; border-radius: 4px; cursor: pointer; }}
@@ -89,7 +91,17 @@ for (const s of v.sections || []) {
     parts.push(el("h3", s.title));
     for (const line of s.lines) parts.push(el("p", line));
 }
-state.rest.replaceChildren(buttons, ...parts);
+if (!state.details) {
+    // the markets and players in full: folded (a page stays short on a phone), one Tab and
+    // Enter away; kept open across steps once opened
+    state.details = document.createElement("details");
+    state.summary = document.createElement("summary");
+    state.sections = document.createElement("div");
+    state.details.replaceChildren(state.summary, state.sections);
+}
+state.summary.textContent = v.more || "";
+state.sections.replaceChildren(...parts);
+state.rest.replaceChildren(buttons, state.details);
 if (state.live.textContent !== data.announce && !state.said) state.live.textContent = data.announce;
 """
 
@@ -146,6 +158,7 @@ def text_view(state, history, lang: str, hints: bool = True) -> tuple[dict, str]
         heading=tr(lang, "text.heading"),
         help=tr(lang, "text.help"),
         read=tr(lang, "text.read"),
+        more=tr(lang, "text.more"),
         sections=sections,
     )
     space = "" if lang == "zh" else " "  # Chinese sentences follow one another unspaced
