@@ -300,7 +300,7 @@ class LearnerPage(pn.viewable.Viewer):
         self._chapters_seen = (room.chapters.current, room.chapters.recalls)
         #: The board in words, each step announced (board_text.py; the board's keys: board_keys.py).
         self.board_text = BoardText(session)
-        main = pn.Column(self.chapter_note, self.bar, self.board, self.board_text, styles=MAIN)
+        main = pn.Column(self.chapter_note, self.bar, self.board, styles=MAIN)
         self.storage = StorageNote(room, session, teacher=False)
         # every player's board and the table's log: below "your turn" and the decision
         self.players, self.table_log = TablePlayers(session), TableLog(session)
@@ -311,6 +311,8 @@ class LearnerPage(pn.viewable.Viewer):
             self._away,
             self._error,
             self.decision_box,
+            # after "your turn" and the decision: on a phone they stay in the first screen
+            self.board_text,
             self.players,
             self.table_log,
             styles=SIDE,
