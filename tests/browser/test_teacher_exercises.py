@@ -74,7 +74,7 @@ def test_a_teachers_two_exercises_are_answered_wrong_then_right(lesson, lang):
     expect_verdict(block, "wrong", first.check("no", lang).headline)
     _answer(page, block, first, "yes", lang)
     shown = expect_verdict(block, "right", first.check("yes", lang).headline)
-    assert shown.rstrip().endswith(first.explanations[lang]), shown  # after the engine's reason
+    assert first.explanations[lang] in shown, shown  # with the engine's reason
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"teacher-exercise-1-{lang}.png"), full_page=True)
     # the second tab: the tutor's question; a typed number
