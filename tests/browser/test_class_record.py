@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -123,8 +124,12 @@ def test_a_class_record_spans_two_lessons_and_exports_as_csv(klass, server, tmp_
     expect(record.locator(".class-learner")).to_have_count(2)
     expect(record.locator(".class-rule").first).to_be_visible()
     expect(record).to_contain_text("王小明")
-    # the class's totals for R5.2 (the question tests it): one right, one wrong, one step
-    expect(record.locator(".class-rule[data-rule='R5.2'] td").nth(1)).to_have_text("1✓ 1✗ 1▶")
+    # the class's totals: the question (who plays next) tests R5.5, its reason's rule: one right,
+    # one wrong; the one placement made at the table is practice of R5.2
+    expect(record.locator(".class-rule[data-rule='R5.5'] td").nth(1)).to_have_text(
+        re.compile(r"^1✓ 1✗ \d+▶$")
+    )
+    expect(record.locator(".class-rule[data-rule='R5.2'] td").nth(1)).to_have_text("0✓ 0✗ 1▶")
     shot(teacher, "teacher-1024-class-record-de", full_page=True)
     teacher.locator(".room-close button").click()
 
@@ -145,7 +150,9 @@ def test_a_class_record_spans_two_lessons_and_exports_as_csv(klass, server, tmp_
     # the record spans both lessons: still two learners, 王小明 once
     expect(record.locator(".class-learner")).to_have_count(2)
     expect(record.locator(".class-learner", has_text="王小明")).to_have_count(1)
-    expect(record.locator(".class-rule[data-rule='R5.2'] td").nth(1)).to_have_text("2✓ 1✗ 1▶")
+    expect(record.locator(".class-rule[data-rule='R5.5'] td").nth(1)).to_have_text(
+        re.compile(r"^2✓ 1✗ \d+▶$")
+    )
     panel.scroll_into_view_if_needed()
     shot(teacher, "teacher-1024-second-lesson-de")
     shot(phone, "phone-pixel5-second-lesson-zh")
@@ -171,8 +178,8 @@ def test_a_class_record_spans_two_lessons_and_exports_as_csv(klass, server, tmp_
     practised = sum(int(row[3]) for row in rules[1:] if row[0] == "王小明")
     assert practised >= 2
     counts = {(row[0], row[1]): [int(v) for v in row[3:]] for row in rules[1:]}
-    assert counts[("Jürgen", "R5.2")][1:] == [1, 0]  # right once, wrong never
-    assert counts[("王小明", "R5.2")][1:] == [1, 1]  # wrong in the first lesson, right after
+    assert counts[("Jürgen", "R5.5")][1:] == [1, 0]  # right once, wrong never
+    assert counts[("王小明", "R5.5")][1:] == [1, 1]  # wrong in the first lesson, right after
     wang = [row for row in files["questions"][1:] if row[0] == "王小明"]
     assert len(wang) == 2 and len({row[2] for row in wang}) == 2  # two rooms
     assert {row[2] for row in wang} == {code, code2}
