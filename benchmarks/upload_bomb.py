@@ -200,7 +200,9 @@ def empty_square(page) -> tuple[float, float]:
     taken = set(zip(servants["x"], servants["y"], strict=True))
     for x, y, fill in zip(squares["x"], squares["y"], squares["fill"], strict=True):
         if (x, y) not in taken and fill == "#fffaf0":
-            box = page.locator(".bk-Canvas").first.bounding_box()
+            canvas = page.locator(".bk-Canvas").first
+            canvas.scroll_into_view_if_needed()  # a mouse clicks what is on the screen
+            box = canvas.bounding_box()
             return (
                 box["x"] + x / G.WIDTH * box["width"],
                 box["y"] + (1 - y / G.HEIGHT) * box["height"],
@@ -224,6 +226,7 @@ class Player:
         self.page.wait_for_function(TEXT_SHOWN, arg=needle, polling=5, timeout=LOAD_MS)
 
     def place(self) -> float:
+        self.target = empty_square(self.page)  # where the board is on the screen now
         self.page.mouse.move(*self.target)
         start = time.perf_counter()
         self.page.mouse.click(*self.target)
