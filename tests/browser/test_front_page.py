@@ -8,7 +8,9 @@ context. Chromium missing is a failure, not a skip.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+import contextlib
+import sqlite3
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -111,7 +113,9 @@ def test_the_front_page_shows_an_unknown_language_in_english(chromium, sandbox_u
         context.close()
 
 
-def test_the_sandbox_opened_from_a_german_front_page_speaks_german(chromium, sandbox_url):
+def test_the_sandbox_opened_from_a_german_front_page_speaks_german(
+    chromium, sandbox_url, sandbox_home
+):
     """A new game takes the browser's language; a game the learner switched to English stays
     English when the tab reloads (the saved game's own language wins over the browser's)."""
     front = _front(sandbox_url)
@@ -128,6 +132,18 @@ def test_the_sandbox_opened_from_a_german_front_page_speaks_german(chromium, san
         expect(page.get_by_text(blue["en"])).to_be_visible()
         page.wait_for_url("**/tutor?game=*")  # the game's token in the address
         cookie(context, "nefertiti_browser_id")  # the browser's id, set by the server a moment on
+        # the switch is saved a moment later (on a busy machine, later still): reload after it
+        token = parse_qs(urlsplit(page.url).query)["game"][0]
+        saved = sandbox_home / "games.sqlite3"
+        for _ in range(600):
+            with contextlib.closing(sqlite3.connect(saved)) as db:
+                row = db.execute(
+                    "select lang from saved_games where token = ?", (token,)
+                ).fetchone()
+            if row and row[0] == "en":
+                break
+            page.wait_for_timeout(100)
+        assert row and row[0] == "en", row
         page.reload(timeout=LOAD_MS)
         expect(page.get_by_text(blue["en"])).to_be_visible(timeout=LOAD_MS)
         expect(page.get_by_text(blue["de"])).to_have_count(0)
