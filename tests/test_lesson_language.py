@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from panel.io.state import set_curdoc
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game.session import GameSession
@@ -102,6 +103,39 @@ def test_the_widgets_of_a_lesson_follow_use_language(lang):
     assert tr(lang, "coverage.view.title") in coverage_view().object
     assert tr(lang, "pieces.stalls.stall") in stalls_table().object
     assert GameSession().lang == lang  # a session the notebook makes itself
+
+
+class _ServedPage:
+    """A Bokeh document as a served page has one: with a server session behind it (what it
+    would run later is dropped)."""
+
+    session_context = object()
+
+    def add_next_tick_callback(self, callback):
+        pass
+
+    def add_timeout_callback(self, callback, ms):
+        pass
+
+    def on_session_destroyed(self, *callbacks):
+        pass
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_session_on_a_served_page_does_not_follow_the_notebook_language(
+    monkeypatch, tmp_path, lang
+):
+    """The served app imports the lesson layer (its lessons and questions) in the same process:
+    what chooses a notebook's language (the working folder, ``NEFERTITI_LANG``, ``use_language``)
+    must not reach a session made on a served page without ``lang=``, which stays English until
+    its page gives it the browser's or the room's language."""
+    monkeypatch.chdir(_folder(tmp_path, lang))
+    monkeypatch.setenv("NEFERTITI_LANG", lang)
+    use_language(lang)
+    assert GameSession().lang == lang  # off a served page: the notebook's language
+    with set_curdoc(_ServedPage()):
+        assert GameSession().lang == "en"
+        assert GameSession(lang=lang).lang == lang  # what the page passes
 
 
 def _notebook_calls() -> set[tuple[str, str]]:

@@ -91,14 +91,29 @@ def make_seat_bot(kind: str, seed: int):
     return make_bot(kind, seed=seed)
 
 
-def _english() -> str:
-    return "en"
+#: Where a session made without ``lang=`` off a served page takes its language from: None
+#: (English) until a higher layer names a source with :func:`set_notebook_language`.
+_notebook_language: Callable[[], str] | None = None
 
 
-#: The language of a session made without ``lang=``: English, unless a notebook's lessons are
-#: imported (``widgets.lesson.language`` then puts the notebook's language here, so a session a
-#: German notebook makes itself speaks German too).
-default_language: Callable[[], str] = _english
+def set_notebook_language(source: Callable[[], str] | None) -> None:
+    """Name where a session made without ``lang=`` outside a served page takes its language
+    (``None``: English again). The lesson layer names its notebook language here
+    (``widgets.lesson.language``), so that a session a German notebook makes itself
+    (``GameSession(seats=…)``) speaks German like the lesson widgets around it; this layer cannot
+    ask the lesson layer itself, which sits above it."""
+    global _notebook_language
+    _notebook_language = source
+
+
+def default_language() -> str:
+    """The language of a session made without ``lang=``. On a served page always English: a page
+    passes its own language (its browser's or its room's), and a served session must not hang on
+    the server's ``NEFERTITI_LANG`` or working folder, which only choose a notebook's language.
+    Elsewhere (a notebook, a script) the source named by :func:`set_notebook_language`, if any."""
+    if _notebook_language is None or served_document() is not None:
+        return "en"
+    return _notebook_language()
 
 
 class GameSession(param.Parameterized):

@@ -15,6 +15,10 @@ Which language a widget speaks, first match wins:
 5. English.
 
 A code the tutor does not speak is refused with a ``ValueError`` that names the ones it does.
+
+A ``GameSession`` the notebook makes itself follows the same setting: this module names
+:func:`lesson_language` to the game layer (``widgets.game.session.set_notebook_language``), which
+asks it only off a served page.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import os
 from pathlib import Path
 
 from nefertiti_core.engine.i18n import LANGUAGES
-from widgets.game import session as _session_module
+from widgets.game.session import set_notebook_language
 
 #: The environment variable that sets the lessons' language when no cell has chosen one.
 ENV_VARIABLE = "NEFERTITI_LANG"
@@ -90,5 +94,6 @@ def in_lesson_language(func):
     return wrapper
 
 
-# A game session a notebook makes itself (``GameSession(seats=…)``) speaks the lesson language too.
-_session_module.default_language = lesson_language
+# A game session a notebook makes itself (``GameSession(seats=…)``) speaks the lesson language
+# too; a session on a served page keeps its own (``widgets.game.session.default_language``).
+set_notebook_language(lesson_language)
