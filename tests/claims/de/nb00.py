@@ -1,17 +1,15 @@
-"""The numbers of tutorials/de/00-welcome.ipynb, checked against the engine."""
+"""Claims of tutorials/de/00-welcome.ipynb: the English notebook's checks (``claims.nb00``), each
+quoted with the German phrase that states the same number."""
 
 from __future__ import annotations
 
-from claims import Claim
-from claims._firstgame import is_square
-from claims.nb00 import _gold_alone
-from nefertiti_core.engine import rules as R
+from claims import nb00, translated
 
-CLAIMS = [
-    Claim("in vier Märkten auf Geschenkkarten", lambda: len(R.MARKETS) == 4),
-    Claim(
-        "Die 10 von Akhet-Aton ist ein X-Feld",
-        lambda: is_square("first-game", "akhet_aton", 9, 10, "X"),
-    ),
-    Claim("Eine Goldschmiedearbeit, die nur ein Spieler besitzt, ist\n14 wert", _gold_alone),
-]
+CLAIMS = translated(
+    nb00,
+    {
+        "gift cards in four markets": "in vier Märkten auf Geschenkkarten",
+        "Akhet-Aton's 10 is an X square": "Die 10 von Akhet-Aton ist ein X-Feld",
+        "A gold craft held by a single player is worth 14": "Eine Goldschmiedearbeit, die nur ein Spieler besitzt, ist\n14 wert",
+    },
+)

@@ -1,17 +1,15 @@
-"""The numbers of tutorials/de/02-closing-a-market.ipynb, checked against the engine with the
-English notebook's checks."""
+"""Claims of tutorials/de/02-closing-a-market.ipynb: the English notebook's checks
+(``claims.nb02``), each quoted with the German phrase that states the same number."""
 
 from __future__ import annotations
 
-from claims import Claim
-from claims._firstgame import bids_total
-from claims.nb02 import _abou_simbel_left_closing_totals, _two_lower_cards
+from claims import nb02, translated
 
-CLAIMS = [
-    Claim(
-        "ergeben zusammen 6",
-        lambda: bids_total("closing-step-by-step", "abou_simbel") == 6,
-    ),
-    Claim("bei genau 11, genau 14 oder 17 und mehr", _abou_simbel_left_closing_totals),
-    Claim("nimmt zwei untere Karten", _two_lower_cards),
-]
+CLAIMS = translated(
+    nb02,
+    {
+        "add up to 6": "ergeben zusammen 6",
+        "closes at exactly 11, exactly 14, or 17 and more": "bei genau 11, genau 14 oder 17 und mehr",
+        "takes two lower cards": "nimmt zwei untere Karten",
+    },
+)

@@ -1,17 +1,13 @@
-"""The numbers of tutorials/de/03-gift-cards.ipynb, checked against the engine."""
+"""Claims of tutorials/de/03-gift-cards.ipynb: the English notebook's checks (``claims.nb03``),
+each quoted with the German phrase that states the same number."""
 
 from __future__ import annotations
 
-from claims import Claim
-from claims._firstgame import is_square
-from claims.engine import is_open
+from claims import nb03, translated
 
-CLAIMS = [
-    Claim(
-        "die 7 auf Abu Simbel",
-        lambda: (
-            is_square("gift-values-change", "abou_simbel", 5, 7)
-            and not is_open("gift-values-change", "abou_simbel", "place abou_simbel.left#5")
-        ),
-    ),
-]
+CLAIMS = translated(
+    nb03,
+    {
+        "click the 7 on Abou Simbel": "die 7 auf Abu Simbel",
+    },
+)

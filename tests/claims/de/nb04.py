@@ -1,17 +1,11 @@
-"""Claims of tutorials/de/04-characters.ipynb, checked against the engine: the English notebook's
-checks, and checks for the counts the German prose writes as words (sieben Stapel, je einen)."""
+"""Claims of tutorials/de/04-characters.ipynb: the English notebook's checks (``claims.nb04``),
+each quoted with the German phrase that states the same number, and the checks of its own
+(``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb04, translated
 from claims.engine import position, seat
-from claims.nb04 import (
-    _scribe_bonuses,
-    _seal_worth,
-    _the_8_on_abou_simbel_left,
-    _treasurer_amounts,
-    _vizier_per_type,
-)
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.files.history import History
@@ -125,67 +119,66 @@ def _one_holder_fewer() -> bool:
     return before - position("scribe", "recruit scribe", "scribe senet").holders(R.SENET) == 1
 
 
-CLAIMS = [
-    Claim("am Ende 3 Punkte wert", lambda: _seal_worth() == 3),
-    Claim("Höchstens eine Personenkarte pro Zug", _one_character_per_turn),
-    Claim("höchstens\n  eine pro Zug", _one_character_per_turn),
-    Claim("wenn\nnur ein Spieler ihre Art besitzt", _maximum_is_the_value_for_one_holder),
-    Claim(
-        "Grün und Blau besitzen je eine\nStatuette",
-        lambda: (
-            _gifts("merchant", "green") == {R.K_STATUETTE: 1}
-            and _gifts("merchant", "blue") == {R.K_STATUETTE: 1}
+CLAIMS = translated(
+    nb04,
+    {
+        "3 points": "am Ende 3 Punkte wert",
+        "2 prestige for every": "2 Prestige für jede",
+        "the 8 of Abou Simbel's left stall": "die 8 der linken Preistabelle von Abu Simbel",
+        "+3 on top, then +2, +2,\n+1": "liegt +3 oben, dann +2, +2,\n+1",
+        "The +3 Scribe is gone, so\na +2 lies on top": "Der\nSchreiber +3 ist schon weg, also liegt ein +2 oben",
+        "from 1 to 4 Deben": "von 1 bis 4 Deben",
+        "1 to 4 Deben from one reserve": "1 bis 4 Deben aus einem Vorrat",
+        "reserve holds 6 Deben": "Der Vorrat von Abu Simbel enthält 6 Deben",
+    },
+    extra=[
+        Claim("Höchstens eine Personenkarte pro Zug", _one_character_per_turn),
+        Claim("höchstens\n  eine pro Zug", _one_character_per_turn),
+        Claim("wenn\nnur ein Spieler ihre Art besitzt", _maximum_is_the_value_for_one_holder),
+        Claim(
+            "Grün und Blau besitzen je eine\nStatuette",
+            lambda: (
+                _gifts("merchant", "green") == {R.K_STATUETTE: 1}
+                and _gifts("merchant", "blue") == {R.K_STATUETTE: 1}
+            ),
         ),
-    ),
-    Claim("Die 13 Personenkarten liegen offen in sieben Stapeln", _thirteen_in_seven_piles),
-    Claim("2 Prestige für jede", _vizier_per_type),
-    Claim(
-        "Schwarz besitzt ein Senet, ein Doppel-Senet, eine Statuette, einen Spiegel und eine Halskette",
-        lambda: (
-            _gifts("vizier", "black")
-            == {R.K_SENET: 1, R.K_DOUBLE_SENET: 1, R.K_STATUETTE: 1, R.K_MIRROR: 1, R.K_NECKLACE: 1}
+        Claim("Die 13 Personenkarten liegen offen in sieben Stapeln", _thirteen_in_seven_piles),
+        Claim(
+            "Schwarz besitzt ein Senet, ein Doppel-Senet, eine Statuette, einen Spiegel und eine Halskette",
+            lambda: (
+                _gifts("vizier", "black")
+                == {
+                    R.K_SENET: 1,
+                    R.K_DOUBLE_SENET: 1,
+                    R.K_STATUETTE: 1,
+                    R.K_MIRROR: 1,
+                    R.K_NECKLACE: 1,
+                }
+            ),
         ),
-    ),
-    Claim(
-        "erlaubt zwei Tauschgeschäfte mit zwei verschiedenen\nMitspielern",
-        _two_swaps_with_two_opponents,
-    ),
-    Claim("tauscht zweimal, mit zwei verschiedenen Mitspielern", _two_swaps_with_two_opponents),
-    Claim("zwei Diener in einem Zug", _two_placements_in_one_turn),
-    Claim("zweimal einsetzen in einem Zug", _two_placements_in_one_turn),
-    Claim(
-        "Grün hat drei Diener auf dem Spielplan und einen in der Hand",
-        _green_three_on_the_board_one_in_hand,
-    ),
-    Claim("die 8 der linken Preistabelle von Abu Simbel", _the_8_on_abou_simbel_left),
-    Claim(
-        "mit drei unverkauften Karten: oben eine Goldschmiedearbeit mit einem\nSiegel darauf, "
-        "darunter ein Stuhl und ein Spiegel",
-        _chief_market,
-    ),
-    Claim("Alle geben eins ab", _royal_servant_one_each),
-    Claim("Grün besitzt fünf Stühle, Rot und Blau je einen", _royal_servant_one_each),
-    Claim(
-        "liegt +3 oben, dann +2, +2,\n+1",
-        lambda: _scribe_bonuses(new_game(4, seed=1).piles) == [3, 2, 2, 1],
-    ),
-    Claim("einen Besitzer weniger", _one_holder_fewer),
-    Claim("Doppel-Senet zählt als zwei Senets", _scribe_senets),
-    Claim(
-        "Blau besitzt ein Doppel-Senet und zwei einfache Senets, Schwarz besitzt zwei Senets",
-        _scribe_senets,
-    ),
-    Claim(
-        "Der\nSchreiber +3 ist schon weg, also liegt ein +2 oben",
-        lambda: (
-            _scribe_bonuses(position("scribe").piles)[0] == 2
-            and 3 not in _scribe_bonuses(position("scribe").piles)
+        Claim(
+            "erlaubt zwei Tauschgeschäfte mit zwei verschiedenen\nMitspielern",
+            _two_swaps_with_two_opponents,
         ),
-    ),
-    Claim("von 1 bis 4 Deben", lambda: _treasurer_amounts() == [1, 2, 3, 4]),
-    Claim("1 bis 4 Deben aus einem Vorrat", lambda: max(_treasurer_amounts()) == 4),
-    Claim(
-        "Der Vorrat von Abu Simbel enthält 6 Deben",
-        lambda: position("treasurer").reserve[R.ABOU_SIMBEL] == 6,
-    ),
-]
+        Claim("tauscht zweimal, mit zwei verschiedenen Mitspielern", _two_swaps_with_two_opponents),
+        Claim("zwei Diener in einem Zug", _two_placements_in_one_turn),
+        Claim("zweimal einsetzen in einem Zug", _two_placements_in_one_turn),
+        Claim(
+            "Grün hat drei Diener auf dem Spielplan und einen in der Hand",
+            _green_three_on_the_board_one_in_hand,
+        ),
+        Claim(
+            "mit drei unverkauften Karten: oben eine Goldschmiedearbeit mit einem\nSiegel darauf, "
+            "darunter ein Stuhl und ein Spiegel",
+            _chief_market,
+        ),
+        Claim("Alle geben eins ab", _royal_servant_one_each),
+        Claim("Grün besitzt fünf Stühle, Rot und Blau je einen", _royal_servant_one_each),
+        Claim("einen Besitzer weniger", _one_holder_fewer),
+        Claim("Doppel-Senet zählt als zwei Senets", _scribe_senets),
+        Claim(
+            "Blau besitzt ein Doppel-Senet und zwei einfache Senets, Schwarz besitzt zwei Senets",
+            _scribe_senets,
+        ),
+    ],
+)

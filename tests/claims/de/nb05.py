@@ -1,12 +1,12 @@
-"""Claims of tutorials/de/05-contents-and-setup.ipynb, checked against the engine: the English
-notebook's checks, and checks for the counts the German prose writes as words (sieben
-Geschenkarten, vier pro Spieler, die untersten fünf Karten)."""
+"""Claims of tutorials/de/05-contents-and-setup.ipynb: the English notebook's checks
+(``claims.nb05``), each quoted with the German phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb05, translated
 from claims.engine import position
-from claims.nb05 import _plus_two_scribes, _purses, _purses_are, _seal_worth
+from claims.nb05 import _plus_two_scribes, _purses, _purses_are
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.errors import SetupError
@@ -113,42 +113,43 @@ def _three_open_markets_filled() -> bool:
     return filled == [R.GIZEH, R.AKHET_ATON, R.ABOU_SIMBEL] and state.tile == R.LOUQSOR
 
 
-CLAIMS = [
-    Claim("sieben Geschenkarten", _seven_gift_types),
-    Claim("Geschenkkarten in sieben Arten", _seven_gift_types),
-    Claim("ein Doppel-Senet zählt als zwei Senets", _double_senet_counts_two),
-    Claim("offen in sieben Stapeln", _seven_piles),
-    Claim("am Ende 3 Punkte", lambda: _seal_worth() == 3),
-    Claim("vier pro Spieler", _four_servants_each),
-    Claim("Aufbau für vier und für drei Spieler", _three_or_four_players),
-    Claim("mit drei statt vier Spielern", _three_or_four_players),
-    Claim("unter den untersten fünf Karten", _akhenaton_in_bottom_five),
-    Claim(
-        "vier Karten, mit einem Siegel auf der oberen, legt einen Deben auf jeden Vorrat",
-        _four_cards_a_seal_one_deben,
-    ),
-    Claim("Was sich mit drei Spielern ändert", _what_three_players_change),
-    Claim("Alle acht Senet-Karten bleiben in der Schachtel", _no_senets_with_three),
-    Claim("Ein Schreiber +2 weniger", _one_fewer_plus_two_scribe),
-    Claim(
-        "die Spieler\n  9, 10, 10 statt 8, 9, 9, 10 Deben",
-        lambda: _purses_are((9, 10, 10), (8, 9, 9, 10)),
-    ),
-    Claim("mit ein oder zwei Deben mehr", _later_seats_one_or_two_more),
-    Claim("Jeder Markt hat zwei Preistabellen", _two_stalls_each),
-    Claim(
-        "werden vier Karten abgenommen und mit der Echnaton-Karte gemischt, und\ndiese fünf "
-        "kommen ganz nach unten",
-        _akhenaton_in_bottom_five,
-    ),
-    Claim("eine der letzten fünf\nKarten, aber niemand weiß, welche", _nobody_knows_which),
-    Claim("weiter oben unter den letzten fünf", _akhenaton_in_bottom_five),
-    Claim("mit drei Spielern\n  bleiben die Senets in der Schachtel", _no_senets_with_three),
-    Claim("mit drei Spielern ein\n  Schreiber +2 weniger", _one_fewer_plus_two_scribe),
-    Claim("Ein Deben auf jedem Vorrat", _four_cards_a_seal_one_deben),
-    Claim(
-        "Start-Deben\n  8, 9, 9, 10, oder 9, 10, 10 mit drei Spielern",
-        lambda: _purses_are((9, 10, 10), (8, 9, 9, 10)),
-    ),
-    Claim("Die\n  drei offenen Märkte werden aufgefüllt", _three_open_markets_filled),
-]
+CLAIMS = translated(
+    nb05,
+    {
+        "3 points": "am Ende 3 Punkte",
+        "Scribe +2 fewer": (
+            "Ein Schreiber +2 weniger",
+            "mit drei Spielern ein\n  Schreiber +2 weniger",
+        ),
+        "the purses are\n  9, 10, 10 instead of 8, 9, 9, 10": "die Spieler\n  9, 10, 10 statt 8, 9, 9, 10 Deben",
+        "starting purses\n  8, 9, 9, 10, or 9, 10, 10 with three players": "Start-Deben\n  8, 9, 9, 10, oder 9, 10, 10 mit drei Spielern",
+    },
+    extra=[
+        Claim("sieben Geschenkarten", _seven_gift_types),
+        Claim("Geschenkkarten in sieben Arten", _seven_gift_types),
+        Claim("ein Doppel-Senet zählt als zwei Senets", _double_senet_counts_two),
+        Claim("offen in sieben Stapeln", _seven_piles),
+        Claim("vier pro Spieler", _four_servants_each),
+        Claim("Aufbau für vier und für drei Spieler", _three_or_four_players),
+        Claim("mit drei statt vier Spielern", _three_or_four_players),
+        Claim("unter den untersten fünf Karten", _akhenaton_in_bottom_five),
+        Claim(
+            "vier Karten, mit einem Siegel auf der oberen, legt einen Deben auf jeden Vorrat",
+            _four_cards_a_seal_one_deben,
+        ),
+        Claim("Was sich mit drei Spielern ändert", _what_three_players_change),
+        Claim("Alle acht Senet-Karten bleiben in der Schachtel", _no_senets_with_three),
+        Claim("mit ein oder zwei Deben mehr", _later_seats_one_or_two_more),
+        Claim("Jeder Markt hat zwei Preistabellen", _two_stalls_each),
+        Claim(
+            "werden vier Karten abgenommen und mit der Echnaton-Karte gemischt, und\ndiese fünf "
+            "kommen ganz nach unten",
+            _akhenaton_in_bottom_five,
+        ),
+        Claim("eine der letzten fünf\nKarten, aber niemand weiß, welche", _nobody_knows_which),
+        Claim("weiter oben unter den letzten fünf", _akhenaton_in_bottom_five),
+        Claim("mit drei Spielern\n  bleiben die Senets in der Schachtel", _no_senets_with_three),
+        Claim("Ein Deben auf jedem Vorrat", _four_cards_a_seal_one_deben),
+        Claim("Die\n  drei offenen Märkte werden aufgefüllt", _three_open_markets_filled),
+    ],
+)

@@ -1,22 +1,16 @@
-"""Claims of tutorials/de/06-markets-and-special-squares.ipynb, checked against the engine: the
-English notebook's checks, and checks for the counts the German prose writes as words (vier
-Märkte, alle drei unteren Karten, einen Deben)."""
+"""Claims of tutorials/de/06-markets-and-special-squares.ipynb: the English notebook's checks
+(``claims.nb06``), each quoted with the German phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb06, translated
 from claims._firstgame import option_texts
-from claims.engine import deben, is_open, position, seat
+from claims.engine import deben, position, seat
 from claims.nb02 import _two_lower_cards
 from claims.nb06 import (
     ABOU_LEFT,
-    ABOU_RIGHT,
-    _bids,
-    _blue_highest,
-    _gizeh_four,
-    _single_values,
     _square,
-    _stands,
 )
 from nefertiti_core.engine import rules as R
 
@@ -27,15 +21,6 @@ def _four_markets_two_stalls_each() -> bool:
     return len(R.MARKETS) == 4 and all(
         {R.stall_of(m, side).market for side in (R.LEFT, R.RIGHT)} == {m} for m in range(4)
     )
-
-
-def _three_marks() -> bool:
-    marks = {sq.symbol for stall in R.STALLS for sq in stall.squares} - {R.PLAIN}
-    return marks == {R.DEBEN, R.SINGLE, R.EXTRA}
-
-
-def _eight_stalls() -> bool:
-    return len(R.STALLS) == 8
 
 
 def _first_on_an_empty_stall_takes_one() -> bool:
@@ -101,78 +86,49 @@ def _others_buy_one_card_or_half() -> bool:
     return bool(buys) and all("+" not in o for o in buys) and "half" in options
 
 
-CLAIMS = [
-    Claim("immer nur eine davon ist in Gebrauch", _one_stall_in_use),
-    Claim("kauft es nur eine Karte", _single_card_choices),
-    Claim("**genau eine\nKarte**", _single_card_choices),
-    Claim("Einzelkarten-Symbol: nur eine Karte", _single_card_choices),
-    Claim("kaufen jeweils höchstens eine\nKarte", _others_buy_one_card_or_half),
-    Claim("Der Spielplan hat vier Märkte", _four_markets_two_stalls_each),
-    Claim("Jeder hat **zwei\nPreistabellen**", _four_markets_two_stalls_each),
-    Claim("Jeder Markt hat zwei Preistabellen", _four_markets_two_stalls_each),
-    Claim("Drei Symbole ändern, was ein Feld bewirkt", _three_marks),
-    Claim("nimmt sofort einen Deben aus dem Vorrat", _deben_square_takes_one),
-    Claim("alle acht Preistabellen", _eight_stalls),
-    Claim("nimmt einen Deben aus dem Vorrat dieses", _first_on_an_empty_stall_takes_one),
-    Claim("nimmt ebenfalls einen Deben", _deben_square_takes_one),
-    Claim(
-        "der Vorrat des Marktes enthält 3 Deben;\ndie anderen Vorräte enthalten je 1",
-        lambda: position(BONUSES).reserve == [1, 1, 3, 1],
-    ),
-    Claim("die 2 mit Münzsymbol", lambda: _square(ABOU_LEFT, 2) == (2, R.DEBEN)),
-    Claim(
-        "der 4 auf der linken\nPreistabelle von Gizeh, einem weiteren Feld mit Münzsymbol auf "
+CLAIMS = translated(
+    nb06,
+    {
+        "Three marks change what a square does": "Drei Symbole ändern, was ein Feld bewirkt",
+        "Here are all eight stalls": "alle acht Preistabellen",
+        "the Deben 2": "die 2 mit Münzsymbol",
+        "the 4 on Gizeh's left stall, another Deben square on an empty stall,\nwhose reserve "
+        "holds only 1 Deben": "der 4 auf der linken\nPreistabelle von Gizeh, einem weiteren Feld mit Münzsymbol auf "
         "einer leeren Preistabelle, nur\ndass dort im Vorrat bloß 1 Deben liegt",
-        _gizeh_four,
-    ),
-    Claim("entweder zwei untere Karten", _two_lower_cards),
-    Claim(
-        "alle drei unteren Karten, oder die obere Karte mit ihrem Siegel und dazu eine untere",
-        _extra_card_choices,
-    ),
-    Claim(
-        "alle drei unteren Karten, oder die obere\n  Karte mit Siegel und dazu eine untere",
-        _extra_card_choices,
-    ),
-    Claim(
-        "auf der ersten 2 der rechten Preistabelle von Abu Simbel, der von Blau\nauf der 6",
-        lambda: (
-            position("extra-card").owners[R.ABOU_SIMBEL][2] == 1  # red, the first 2
-            and _square(ABOU_RIGHT, 2) == (2, R.PLAIN)
-            and _stands("extra-card", R.ABOU_SIMBEL, "blue") == [6]
+        "the first 2 of Abou Simbel's right stall, Blue's on the 6": "auf der ersten 2 der rechten Preistabelle von Abu Simbel, der von Blau\nauf der 6",
+        "close the market with the 12, an extra-card square": "mit der 12 schließen, einem Feld mit Extrakarten-Symbol",
+        "place on the 12": "Setze auf die 12",
+        "Louqsor's squares 1 to 4 on the left\nstall and 2 to 5 on the right": "Die Felder 1 bis 4\nder linken Preistabelle von Luxor und 2 bis 5 der rechten",
+        "on Louqsor's 1, Blue's on the 3. Green places on the 2": "auf der 1 von Luxor, der von Blau auf der 3. Grün setzt auf die 2",
+        "Blue's 3 is the highest bid": "Die 3 von Blau ist das höchste Gebot",
+        "the bids add up to 7, and Red's servant on the 7 makes exactly 14": "ergeben die Gebote zusammen 7, und der Diener von Rot\nauf der 7 macht genau 14",
+        "The 7 carries no mark": "Die 7 trägt kein Symbol",
+    },
+    extra=[
+        Claim("immer nur eine davon ist in Gebrauch", _one_stall_in_use),
+        Claim("kauft es nur eine Karte", _single_card_choices),
+        Claim("**genau eine\nKarte**", _single_card_choices),
+        Claim("Einzelkarten-Symbol: nur eine Karte", _single_card_choices),
+        Claim("kaufen jeweils höchstens eine\nKarte", _others_buy_one_card_or_half),
+        Claim("Der Spielplan hat vier Märkte", _four_markets_two_stalls_each),
+        Claim("Jeder hat **zwei\nPreistabellen**", _four_markets_two_stalls_each),
+        Claim("Jeder Markt hat zwei Preistabellen", _four_markets_two_stalls_each),
+        Claim("nimmt sofort einen Deben aus dem Vorrat", _deben_square_takes_one),
+        Claim("nimmt einen Deben aus dem Vorrat dieses", _first_on_an_empty_stall_takes_one),
+        Claim("nimmt ebenfalls einen Deben", _deben_square_takes_one),
+        Claim(
+            "der Vorrat des Marktes enthält 3 Deben;\ndie anderen Vorräte enthalten je 1",
+            lambda: position(BONUSES).reserve == [1, 1, 3, 1],
         ),
-    ),
-    Claim(
-        "mit der 12 schließen, einem Feld mit Extrakarten-Symbol",
-        lambda: (
-            _square(ABOU_RIGHT, 8) == (12, R.EXTRA)
-            and not is_open("extra-card", "abou_simbel", "place abou_simbel.right#8")
+        Claim("entweder zwei untere Karten", _two_lower_cards),
+        Claim(
+            "alle drei unteren Karten, oder die obere Karte mit ihrem Siegel und dazu eine untere",
+            _extra_card_choices,
         ),
-    ),
-    Claim("Setze auf die 12", lambda: _square(ABOU_RIGHT, 8)[0] == 12),
-    Claim(
-        "Die Felder 1 bis 4\nder linken Preistabelle von Luxor und 2 bis 5 der rechten",
-        lambda: _single_values(R.LEFT) == [1, 2, 3, 4] and _single_values(R.RIGHT) == [2, 3, 4, 5],
-    ),
-    Claim(
-        "auf der 1 von Luxor, der von Blau auf der 3. Grün setzt auf die 2",
-        lambda: (
-            _stands("single-card", R.LOUQSOR, "red") == [1]
-            and _stands("single-card", R.LOUQSOR, "blue") == [3]
-            and _stands("single-card", R.LOUQSOR, "green") == []
-            and R.stall_of(R.LOUQSOR, R.LEFT).squares[1].value == 2
+        Claim(
+            "alle drei unteren Karten, oder die obere\n  Karte mit Siegel und dazu eine untere",
+            _extra_card_choices,
         ),
-    ),
-    Claim("Die 3 von Blau ist das höchste Gebot", _blue_highest),
-    Claim(
-        "ergeben die Gebote zusammen 7, und der Diener von Rot\nauf der 7 macht genau 14",
-        lambda: (
-            _bids("abou-simbel-left-sums", R.ABOU_SIMBEL) == 7
-            and _square(ABOU_LEFT, 5) == (7, R.PLAIN)
-            and _bids("abou-simbel-left-sums", R.ABOU_SIMBEL, "place abou_simbel.left#5") == 14
-            and not is_open("abou-simbel-left-sums", "abou_simbel", "place abou_simbel.left#5")
-        ),
-    ),
-    Claim("Die 7 trägt kein Symbol", lambda: _square(ABOU_LEFT, 5) == (7, R.PLAIN)),
-    Claim("nehmen je einen Deben", _each_takes_one_deben),
-]
+        Claim("nehmen je einen Deben", _each_takes_one_deben),
+    ],
+)

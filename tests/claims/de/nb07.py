@@ -1,12 +1,12 @@
-"""Claims of tutorials/de/07-closing-gizeh.ipynb, checked against the engine: the English
-notebook's checks, and checks for the counts the German prose writes as words (vier besetzte
-Felder, drei Farben oder vier Diener)."""
+"""Claims of tutorials/de/07-closing-gizeh.ipynb: the English notebook's checks (``claims.nb07``),
+each quoted with the German phrase that states the same number, and the checks of its own
+(``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb07, translated
 from claims.engine import is_open, position, seat
-from claims.nb07 import LEFT, RIGHT, _examples_connect, _neighbours, _occupied, _rows
+from claims.nb07 import LEFT, RIGHT, _examples_connect, _neighbours, _occupied
 from nefertiti_core.engine import rules as R
 
 HIGH = "gizeh-left-high-bids"
@@ -56,55 +56,43 @@ def _the_same_two_servants() -> bool:
     )
 
 
-CLAIMS = [
-    Claim(
-        "oben die 1,\n  darunter 2 3, dann 4 5 6 (die 4 ist ein Feld mit Münzsymbol) und ganz "
+CLAIMS = translated(
+    nb07,
+    {
+        "1 at the top, then 2 3, then\n  4 5 6 (the 4 is a Deben square), and 7 at the bottom, "
+        "under the 5": "oben die 1,\n  darunter 2 3, dann 4 5 6 (die 4 ist ein Feld mit Münzsymbol) und ganz "
         "unten die 7, unter der 5",
-        lambda: (
-            _rows(LEFT) == [["1"], ["2", "3"], ["4D", "5", "6"], ["7"]] and _neighbours(7) == {5}
-        ),
-    ),
-    Claim("sobald sich **vier besetzte Felder gegenseitig berühren**", _four_that_touch),
-    Claim(
-        "**Rechte Preistabelle, zwei Reihen** (R3.2): 1 2 3 4 über 5 6 7 8 (die 4 ist ein Feld "
+        "1 2 3 4 over 5 6 7 8 (the 4 is a Deben square)": "**Rechte Preistabelle, zwei Reihen** (R3.2): 1 2 3 4 über 5 6 7 8 (die 4 ist ein Feld "
         "mit\n  Münzsymbol)",
-        lambda: _rows(RIGHT) == [["1", "2", "3", "4D"], ["5", "6", "7", "8"]],
-    ),
-    Claim(
-        "Diener in **drei verschiedenen Farben** stehen oder\n  **vier Diener**",
-        _three_colours_or_four_servants,
-    ),
-    Claim("zwei Beispiele für eine Gruppe, 1-3-4-5 und 2-4-5-7", _examples_connect),
-    Claim("Die Pyramide: vier, die sich berühren", _four_that_touch),
-    Claim(
-        "besetzen die 1, die 3 und die 5: eine Kette aus drei Feldern",
-        lambda: (
-            _occupied("gizeh-left-connected") == [1, 3, 5]
-            and is_open("gizeh-left-connected", "gizeh")
+        "1-3-4-5 and 2-4-5-7": "zwei Beispiele für eine Gruppe, 1-3-4-5 und 2-4-5-7",
+        "hold the 1, the 3 and the 5": "besetzen die 1, die 3 und die 5: eine Kette aus drei Feldern",
+        "Green places on the 4, the Deben square": "Grün setzt auf die 4, das Feld mit Münzsymbol",
+    },
+    extra=[
+        Claim("sobald sich **vier besetzte Felder gegenseitig berühren**", _four_that_touch),
+        Claim(
+            "Diener in **drei verschiedenen Farben** stehen oder\n  **vier Diener**",
+            _three_colours_or_four_servants,
         ),
-    ),
-    Claim(
-        "Grün setzt auf die 4, das Feld mit Münzsymbol",
-        lambda: (
-            (LEFT.squares[3].value, LEFT.squares[3].symbol) == (4, R.DEBEN)
-            and not is_open("gizeh-left-connected", "gizeh", "place gizeh.left#3")
+        Claim("Die Pyramide: vier, die sich berühren", _four_that_touch),
+        Claim(
+            "auf der 4, der 6 und der 7: Gebote von zusammen 17",
+            lambda: (
+                _occupied(HIGH) == [4, 6, 7]
+                and sum(_occupied(HIGH)) == 17
+                and is_open(HIGH, "gizeh")
+            ),
         ),
-    ),
-    Claim(
-        "auf der 4, der 6 und der 7: Gebote von zusammen 17",
-        lambda: (
-            _occupied(HIGH) == [4, 6, 7] and sum(_occupied(HIGH)) == 17 and is_open(HIGH, "gizeh")
+        Claim("keiner der drei einen anderen berührt", _none_of_the_three_touches),
+        Claim(
+            "setzt auf die 1, und die Gebote erreichen 18",
+            lambda: sum(_occupied(HIGH, "place gizeh.left#0")) == 18 and LEFT.squares[0].value == 1,
         ),
-    ),
-    Claim("keiner der drei einen anderen berührt", _none_of_the_three_touches),
-    Claim(
-        "setzt auf die 1, und die Gebote erreichen 18",
-        lambda: sum(_occupied(HIGH, "place gizeh.left#0")) == 18 and LEFT.squares[0].value == 1,
-    ),
-    Claim("es berührt alle drei\nDiener", _the_one_square_touches_all_three),
-    Claim("drei Farben oder vier Diener", _three_colours_or_four_servants),
-    Claim("Hier spielen drei Spieler", lambda: position("gizeh-right-colours").n == 3),
-    Claim("dieselben zwei Diener", _the_same_two_servants),
-    Claim("wenn sich vier oder mehr besetzte Felder gegenseitig", _four_that_touch),
-    Claim("mit Dienern in drei Farben oder mit vier Dienern", _three_colours_or_four_servants),
-]
+        Claim("es berührt alle drei\nDiener", _the_one_square_touches_all_three),
+        Claim("drei Farben oder vier Diener", _three_colours_or_four_servants),
+        Claim("Hier spielen drei Spieler", lambda: position("gizeh-right-colours").n == 3),
+        Claim("dieselben zwei Diener", _the_same_two_servants),
+        Claim("wenn sich vier oder mehr besetzte Felder gegenseitig", _four_that_touch),
+        Claim("mit Dienern in drei Farben oder mit vier Dienern", _three_colours_or_four_servants),
+    ],
+)

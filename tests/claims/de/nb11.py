@@ -1,12 +1,11 @@
-"""Claims of tutorials/de/11-final-scoring.ipynb: the English notebook's checks (R8, R9.1), each
-quoted with the German phrase that states the same number, and the four parts of a total, which
-the German prose writes as a word."""
+"""Claims of tutorials/de/11-final-scoring.ipynb: the English notebook's checks (``claims.nb11``),
+each quoted with the German phrase that states the same number, and the checks of its own
+(``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb11, translated
 from claims.engine import position
-from claims.nb11 import _deben_points, _double_senet, _seal_points
 from nefertiti_core.engine.scoring import score_breakdown
 
 
@@ -21,11 +20,18 @@ def _four_parts() -> bool:
     return True
 
 
-CLAIMS = [
-    Claim("aus vier Teilen", _four_parts),
-    Claim("zählt als 2 Senets", _double_senet),
-    Claim("1 Punkt für je 2 Deben", _deben_points),
-    Claim("3 Punkte für jedes königliche Siegel", _seal_points),
-    Claim("1 Punkt je 2 Deben (abgerundet)", _deben_points),
-    Claim("3 je unbenutztes Siegel", _seal_points),
-]
+CLAIMS = translated(
+    nb11,
+    {
+        "counts as 2 senets": "zählt als 2 Senets",
+        "1 point for every 2 Deben": "1 Punkt für je 2 Deben",
+        "3 per unspent seal": (
+            "3 Punkte für jedes königliche Siegel",
+            "3 je unbenutztes Siegel",
+        ),
+        "1 point per 2 Deben (rounded down)": "1 Punkt je 2 Deben (abgerundet)",
+    },
+    extra=[
+        Claim("aus vier Teilen", _four_parts),
+    ],
+)

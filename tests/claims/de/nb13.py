@@ -1,17 +1,14 @@
-"""Claims of tutorials/de/13-play-a-whole-game.ipynb: the English notebook's checks, each quoted
-with the German phrase that states the same number, and the counts the German prose writes as
-words (the computer players of the watched game, the greedy seats, the exercises)."""
+"""Claims of tutorials/de/13-play-a-whole-game.ipynb: the English notebook's checks
+(``claims.nb13``), each quoted with the German phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
 import inspect
 
-from claims import Claim
-from claims.nb13 import CLAIMS as ENGLISH
-from claims.nb13 import _notebook_plays, _player_counts
+from claims import Claim, nb13, translated
+from claims.nb13 import _notebook_plays
 from nefertiti_core.files.exercises.lessons import exercises_for
-
-_EN = {claim.text: claim.check for claim in ENGLISH}
 
 
 def _four_computer_players() -> bool:
@@ -22,14 +19,16 @@ def _four_computer_players() -> bool:
     return inspect.signature(GameReplay).parameters["players"].default == 4
 
 
-CLAIMS = [
-    Claim("Vier Computerspieler", _four_computer_players),
-    Claim(
-        "die anderen drei Farben",
-        lambda: _notebook_plays('seats=["human", "greedy", "greedy", "greedy"]'),
-    ),
-    Claim("in Partie 7 mit\neinem zufälligen Layout", _EN["in game 7 with a\nrandom layout"]),
-    Claim("Diese vier", lambda: len(exercises_for("whole-game")) == 4),
-    Claim("Zug 25", _EN["turn 25"]),
-    Claim("3 oder 4 Spieler", lambda: _player_counts() == {3, 4}),
-]
+CLAIMS = translated(
+    nb13,
+    {
+        "the other three colours by greedy bots": "die anderen drei Farben",
+        "in game 7 with a\nrandom layout": "in Partie 7 mit\neinem zufälligen Layout",
+        "turn 25": "Zug 25",
+        "3 or 4 players": "3 oder 4 Spieler",
+    },
+    extra=[
+        Claim("Vier Computerspieler", _four_computer_players),
+        Claim("Diese vier", lambda: len(exercises_for("whole-game")) == 4),
+    ],
+)

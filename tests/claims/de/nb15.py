@@ -1,7 +1,6 @@
-"""Claims of tutorials/de/15-teaching-a-group.ipynb: the English notebook's check (a bare file's
-reserves), and the counts the German prose writes as words: the notebook's position file, the
-markets, the character piles, the teaching exercises, the course's sessions and the notebook's
-own sections."""
+"""Claims of tutorials/de/15-teaching-a-group.ipynb: the English notebook's checks
+(``claims.nb15``), each quoted with the German phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
@@ -9,13 +8,11 @@ import json
 import re
 from pathlib import Path
 
-from claims import Claim
-from claims.nb15 import CLAIMS as ENGLISH
+from claims import Claim, nb15, translated
 from nefertiti_core.engine import rules as R
 from nefertiti_core.files.exercises.lessons import exercises_for
 from nefertiti_core.files.scenario import loads_scenario
 
-_EN = {claim.text: claim.check for claim in ENGLISH}
 _NOTEBOOK = Path(__file__).parents[3] / "tutorials" / "de" / "15-teaching-a-group.ipynb"
 
 
@@ -51,12 +48,17 @@ def _three_sessions() -> bool:
     return set(rows) - {"Einheit", "vorher", "extra"} == {"erste", "zweite", "dritte"}
 
 
-CLAIMS = [
-    Claim("Es geht um vier Dinge", _four_things),
-    Claim("Vorräte von 1", _EN["reserves of 1"]),
-    Claim("für drei Spieler ohne\nPersonenkarten", _three_players_no_characters),
-    Claim("in drei Einheiten", _three_sessions),
-    Claim("die vier Märkte", lambda: len(R.MARKETS) == 4),
-    Claim("alle sieben Arten von Personenkarten", lambda: len(R.PILES) == 7),
-    Claim("Diese drei", lambda: len(exercises_for("teaching")) == 3),
-]
+CLAIMS = translated(
+    nb15,
+    {
+        "reserves of 1": "Vorräte von 1",
+        "the four markets, stall by stall": "die vier Märkte",
+    },
+    extra=[
+        Claim("Es geht um vier Dinge", _four_things),
+        Claim("für drei Spieler ohne\nPersonenkarten", _three_players_no_characters),
+        Claim("in drei Einheiten", _three_sessions),
+        Claim("alle sieben Arten von Personenkarten", lambda: len(R.PILES) == 7),
+        Claim("Diese drei", lambda: len(exercises_for("teaching")) == 3),
+    ],
+)

@@ -1,13 +1,13 @@
-"""The numbers of tutorials/zh/03-gift-cards.ipynb, checked against the engine with the English
-notebook's check (tests/claims/nb03.py)."""
+"""Claims of tutorials/zh/03-gift-cards.ipynb: the English notebook's checks (``claims.nb03``),
+each quoted with the Chinese phrase that states the same number."""
 
 from __future__ import annotations
 
-from claims import Claim
-from claims.nb03 import CLAIMS as ENGLISH
+from claims import nb03, translated
 
-_SEVEN_ON_ABOU_SIMBEL = ENGLISH[0].check  # "click the 7 on Abou Simbel"
-
-CLAIMS = [
-    Claim("点击 Abou Simbel 上的 7", _SEVEN_ON_ABOU_SIMBEL),
-]
+CLAIMS = translated(
+    nb03,
+    {
+        "click the 7 on Abou Simbel": "点击 Abou Simbel 上的 7",
+    },
+)

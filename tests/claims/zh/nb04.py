@@ -1,18 +1,11 @@
-"""Claims of tutorials/zh/04-characters.ipynb, checked against the engine with the English
-notebook's checks (tests/claims/nb04.py), and a few more where the Chinese notebook gives a count
-in digits or words that the English one writes as a word."""
+"""Claims of tutorials/zh/04-characters.ipynb: the English notebook's checks (``claims.nb04``),
+each quoted with the Chinese phrase that states the same number, and the checks of its own
+(``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb04, translated
 from claims.engine import position, seat
-from claims.nb04 import (
-    _scribe_bonuses,
-    _seal_worth,
-    _the_8_on_abou_simbel_left,
-    _treasurer_amounts,
-    _vizier_per_type,
-)
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.files.exercises import scenario_path
@@ -129,75 +122,75 @@ def _gifts(name: str, kind: int) -> dict[str, int]:
     return {colour: state.gifts[seat(state, colour)][kind] for colour in state.colours}
 
 
-CLAIMS = [
-    Claim("值 3 分", lambda: _seal_worth() == 3),
-    Claim("每回合最多雇佣一个角色", _one_character_per_turn),
-    Claim(
-        "13 张角色牌面朝上，分成 7 叠",
-        lambda: (
-            sum(len(pile) for pile in new_game(4, seed=1).piles) == 13
-            and len(new_game(4, seed=1).piles) == 7
+CLAIMS = translated(
+    nb04,
+    {
+        "3 points": "值 3 分",
+        "2 prestige for every": "得 2 声望分",
+        "the 8 of Abou Simbel's left stall": "Abou Simbel 左侧大厅的 8",
+        "+3 on top, then +2, +2,\n+1": "最上面是 +3，然后是 +2、+2、+1",
+        "counts as two senets": "双 senet 算作两张 senet",
+        "The +3 Scribe is gone, so\na +2 lies on top": "+3 的书记员已经不在了，所以最上面是一张 +2",
+        "from 1 to 4 Deben": (
+            "拿 1 到 4 Deben",
+            "从一个储备拿 1 到 4 Deben",
         ),
-    ),
-    Claim("得 2 声望分", _vizier_per_type),
-    Claim(
-        "黑方有 senet、双 senet、雕像、镜子和项链各一张",
-        lambda: (
-            _holds("vizier", "black")
-            == _kinds(R.K_SENET, R.K_DOUBLE_SENET, R.K_STATUETTE, R.K_MIRROR, R.K_NECKLACE)
+        "reserve holds 6 Deben": "储备有 6 Deben",
+    },
+    extra=[
+        Claim("每回合最多雇佣一个角色", _one_character_per_turn),
+        Claim(
+            "13 张角色牌面朝上，分成 7 叠",
+            lambda: (
+                sum(len(pile) for pile in new_game(4, seed=1).piles) == 13
+                and len(new_game(4, seed=1).piles) == 7
+            ),
         ),
-    ),
-    Claim("你把自己的一张礼物给一个对手，再从他那里拿走一张礼物", _one_for_one),
-    Claim(
-        "红方有竖琴、项链和雕像各一张；绿方和蓝方各有一张雕像",
-        lambda: (
-            _holds("merchant", "red") == _kinds(R.K_HARP, R.K_NECKLACE, R.K_STATUETTE)
-            and _holds("merchant", "green") == _kinds(R.K_STATUETTE)
-            and _holds("merchant", "blue") == _kinds(R.K_STATUETTE)
+        Claim(
+            "黑方有 senet、双 senet、雕像、镜子和项链各一张",
+            lambda: (
+                _holds("vizier", "black")
+                == _kinds(R.K_SENET, R.K_DOUBLE_SENET, R.K_STATUETTE, R.K_MIRROR, R.K_NECKLACE)
+            ),
         ),
-    ),
-    Claim("可以交换两次，对象是两个不同的对手", _first_merchant_two_swaps),
-    Claim("首席商人交换两次，对象是两个不同的玩家", _first_merchant_two_swaps),
-    Claim("一个回合放两个仆人", _high_priest_places_twice),
-    Claim("这个回合你放置两次", _high_priest_places_twice),
-    Claim("一个回合放置两次", _high_priest_places_twice),
-    Claim("绿方有 3 个仆人在游戏板上，手里还有 1 个", lambda: _green_servants() == (3, 1)),
-    Claim("Abou Simbel 左侧大厅的 8", _the_8_on_abou_simbel_left),
-    Claim("从休市的市场拿一张牌", _chief_takes_one_card),
-    Claim("免费拿一张牌", _chief_takes_one_card),
-    Claim("市场拿一张牌", _chief_takes_one_card),
-    Claim("上面有 3 张没卖出去的牌", _gizeh_unsold),
-    Claim("上排是一张黄金工艺品，上面放着印章；下排是一张椅子和一张镜子", _gizeh_unsold),
-    Claim("人人都要交出一张", _royal_servant_one_each),
-    Claim("都要丢弃一张这种牌", _royal_servant_one_each),
-    Claim("各丢弃一张", _royal_servant_one_each),
-    Claim("只是持有这种礼物的玩家少了一个", _scribe_one_holder_fewer),
-    Claim(
-        "绿方有 5 张椅子；红方和蓝方各有 1 张",
-        lambda: _gifts("royal-servant", R.K_CHAIR) == {"green": 5, "red": 1, "blue": 1, "black": 0},
-    ),
-    Claim(
-        "最上面是 +3，然后是 +2、+2、+1",
-        lambda: _scribe_bonuses(new_game(4, seed=1).piles) == [3, 2, 2, 1],
-    ),
-    Claim("双 senet 算作两张 senet", lambda: R.KIND_WEIGHT[R.K_DOUBLE_SENET] == 2),
-    Claim(
-        "蓝方有 1 张双 senet 和 2 张单 senet；黑方有 2 张 senet",
-        lambda: (
-            _gifts("scribe", R.K_DOUBLE_SENET)["blue"] == 1
-            and _gifts("scribe", R.K_SENET)["blue"] == 2
-            and _gifts("scribe", R.K_SENET)["black"] == 2
-            and _gifts("scribe", R.K_DOUBLE_SENET)["black"] == 0
+        Claim("你把自己的一张礼物给一个对手，再从他那里拿走一张礼物", _one_for_one),
+        Claim(
+            "红方有竖琴、项链和雕像各一张；绿方和蓝方各有一张雕像",
+            lambda: (
+                _holds("merchant", "red") == _kinds(R.K_HARP, R.K_NECKLACE, R.K_STATUETTE)
+                and _holds("merchant", "green") == _kinds(R.K_STATUETTE)
+                and _holds("merchant", "blue") == _kinds(R.K_STATUETTE)
+            ),
         ),
-    ),
-    Claim(
-        "+3 的书记员已经不在了，所以最上面是一张 +2",
-        lambda: (
-            _scribe_bonuses(position("scribe").piles)[0] == 2
-            and 3 not in _scribe_bonuses(position("scribe").piles)
+        Claim("可以交换两次，对象是两个不同的对手", _first_merchant_two_swaps),
+        Claim("首席商人交换两次，对象是两个不同的玩家", _first_merchant_two_swaps),
+        Claim("一个回合放两个仆人", _high_priest_places_twice),
+        Claim("这个回合你放置两次", _high_priest_places_twice),
+        Claim("一个回合放置两次", _high_priest_places_twice),
+        Claim("绿方有 3 个仆人在游戏板上，手里还有 1 个", lambda: _green_servants() == (3, 1)),
+        Claim("从休市的市场拿一张牌", _chief_takes_one_card),
+        Claim("免费拿一张牌", _chief_takes_one_card),
+        Claim("市场拿一张牌", _chief_takes_one_card),
+        Claim("上面有 3 张没卖出去的牌", _gizeh_unsold),
+        Claim("上排是一张黄金工艺品，上面放着印章；下排是一张椅子和一张镜子", _gizeh_unsold),
+        Claim("人人都要交出一张", _royal_servant_one_each),
+        Claim("都要丢弃一张这种牌", _royal_servant_one_each),
+        Claim("各丢弃一张", _royal_servant_one_each),
+        Claim("只是持有这种礼物的玩家少了一个", _scribe_one_holder_fewer),
+        Claim(
+            "绿方有 5 张椅子；红方和蓝方各有 1 张",
+            lambda: (
+                _gifts("royal-servant", R.K_CHAIR) == {"green": 5, "red": 1, "blue": 1, "black": 0}
+            ),
         ),
-    ),
-    Claim("拿 1 到 4 Deben", lambda: _treasurer_amounts() == [1, 2, 3, 4]),
-    Claim("从一个储备拿 1 到 4 Deben", lambda: _treasurer_amounts() == [1, 2, 3, 4]),
-    Claim("储备有 6 Deben", lambda: position("treasurer").reserve[R.ABOU_SIMBEL] == 6),
-]
+        Claim(
+            "蓝方有 1 张双 senet 和 2 张单 senet；黑方有 2 张 senet",
+            lambda: (
+                _gifts("scribe", R.K_DOUBLE_SENET)["blue"] == 1
+                and _gifts("scribe", R.K_SENET)["blue"] == 2
+                and _gifts("scribe", R.K_SENET)["black"] == 2
+                and _gifts("scribe", R.K_DOUBLE_SENET)["black"] == 0
+            ),
+        ),
+    ],
+)

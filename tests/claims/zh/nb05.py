@@ -1,11 +1,11 @@
-"""Claims of tutorials/zh/05-contents-and-setup.ipynb, checked against the engine with the English
-notebook's checks (tests/claims/nb05.py), and more where the Chinese notebook gives in digits a
-count the English one writes as a word (as the Chinese guide writes the game's numbers)."""
+"""Claims of tutorials/zh/05-contents-and-setup.ipynb: the English notebook's checks
+(``claims.nb05``), each quoted with the Chinese phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
-from claims.nb05 import SEEDS, _plus_two_scribes, _purses_are, _seal_worth
+from claims import Claim, nb05, translated
+from claims.nb05 import SEEDS, _purses_are
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.state import OPEN
@@ -67,39 +67,38 @@ def _a_seal_on_each_upper_card() -> bool:
     )
 
 
-CLAIMS = [
-    Claim("4 人游戏", lambda: _seats(4)),
-    Claim("3 人游戏", lambda: _seats(3)),
-    Claim("3 人而不是 4 人", lambda: _seats(3) and _seats(4)),
-    Claim("4 人局和 3 人局", lambda: _seats(3) and _seats(4)),
-    Claim("7 种礼物", lambda: len(set(R.KIND_TYPE)) == 7 == len(R.GIFT_TYPES)),
-    Claim("双 senet 算作两张 senet", lambda: R.KIND_WEIGHT[R.K_DOUBLE_SENET] == 2),
-    Claim("分成 7 叠", lambda: len(new_game(4, seed=1).piles) == 7),
-    Claim("值 3 分", lambda: _seal_worth() == 3),
-    Claim("上排的牌上放一个印章", _a_seal_on_each_upper_card),
-    Claim("每名玩家 4 个", lambda: _seats(3) and _seats(4)),
-    Claim("最下面 5 张", _akhenaton_in_the_bottom_five),
-    Claim("最后 5 张", _akhenaton_in_the_bottom_five),
-    Claim(
-        "先取出 4 张牌，和法老牌一起洗匀，然后把这 5 张放到最下面",
-        _akhenaton_in_the_bottom_five,
-    ),
-    Claim("发 4 张牌", _four_cards_each_open_market),
-    Claim(
-        "储备上放 1 Deben",
-        lambda: all(new_game(n, seed=s).reserve == [1] * 4 for n in (3, 4) for s in SEEDS),
-    ),
-    Claim("8 张 senet 牌全部留在盒子里", lambda: _senets(4) == 8 and _senets(3) == 0),
-    Claim("少一张书记员 +2", lambda: _plus_two_scribes(4) - _plus_two_scribes(3) == 1),
-    Claim(
-        "起始的钱是 9、10、10，而不是 8、9、9、10",
-        lambda: _purses_are((9, 10, 10), (8, 9, 9, 10)),
-    ),
-    Claim(
-        "起始的钱为 8、9、9、10，3 人游戏时为 9、10、10",
-        lambda: _purses_are((9, 10, 10), (8, 9, 9, 10)),
-    ),
-    Claim("多 1 到 2 Deben", _later_seats_one_or_two_more),
-    Claim("每个市场有两个大厅", lambda: len(R.STALLS) == 2 * len(R.MARKETS)),
-    Claim("3 个开放的市场", _three_open_markets),
-]
+CLAIMS = translated(
+    nb05,
+    {
+        "counts as two senets": "双 senet 算作两张 senet",
+        "3 points": "值 3 分",
+        "Scribe +2 fewer": "少一张书记员 +2",
+        "the purses are\n  9, 10, 10 instead of 8, 9, 9, 10": "起始的钱是 9、10、10，而不是 8、9、9、10",
+        "starting purses\n  8, 9, 9, 10, or 9, 10, 10 with three players": "起始的钱为 8、9、9、10，3 人游戏时为 9、10、10",
+    },
+    extra=[
+        Claim("4 人游戏", lambda: _seats(4)),
+        Claim("3 人游戏", lambda: _seats(3)),
+        Claim("3 人而不是 4 人", lambda: _seats(3) and _seats(4)),
+        Claim("4 人局和 3 人局", lambda: _seats(3) and _seats(4)),
+        Claim("7 种礼物", lambda: len(set(R.KIND_TYPE)) == 7 == len(R.GIFT_TYPES)),
+        Claim("分成 7 叠", lambda: len(new_game(4, seed=1).piles) == 7),
+        Claim("上排的牌上放一个印章", _a_seal_on_each_upper_card),
+        Claim("每名玩家 4 个", lambda: _seats(3) and _seats(4)),
+        Claim("最下面 5 张", _akhenaton_in_the_bottom_five),
+        Claim("最后 5 张", _akhenaton_in_the_bottom_five),
+        Claim(
+            "先取出 4 张牌，和法老牌一起洗匀，然后把这 5 张放到最下面",
+            _akhenaton_in_the_bottom_five,
+        ),
+        Claim("发 4 张牌", _four_cards_each_open_market),
+        Claim(
+            "储备上放 1 Deben",
+            lambda: all(new_game(n, seed=s).reserve == [1] * 4 for n in (3, 4) for s in SEEDS),
+        ),
+        Claim("8 张 senet 牌全部留在盒子里", lambda: _senets(4) == 8 and _senets(3) == 0),
+        Claim("多 1 到 2 Deben", _later_seats_one_or_two_more),
+        Claim("每个市场有两个大厅", lambda: len(R.STALLS) == 2 * len(R.MARKETS)),
+        Claim("3 个开放的市场", _three_open_markets),
+    ],
+)

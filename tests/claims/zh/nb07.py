@@ -1,16 +1,14 @@
-"""Claims of tutorials/zh/07-closing-gizeh.ipynb, checked against the engine with the English
-notebook's checks (tests/claims/nb07.py), and more where the Chinese notebook gives in digits or
-words a count the English one writes as a word (4 that touch, 3 colours or 4 servants)."""
+"""Claims of tutorials/zh/07-closing-gizeh.ipynb: the English notebook's checks (``claims.nb07``),
+each quoted with the Chinese phrase that states the same number, and the checks of its own
+(``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb07, translated
 from claims.engine import is_open, position
-from claims.nb07 import CLAIMS as ENGLISH
 from claims.nb07 import LEFT, RIGHT, _examples_connect, _mask, _neighbours, _rows
 from nefertiti_core.engine import rules as R
 
-_ENGLISH = {claim.text: claim.check for claim in ENGLISH}
 CONNECTED, HIGH_BIDS = "gizeh-left-connected", "gizeh-left-high-bids"
 COLOURS, TWO_COLOURS = "gizeh-right-colours", "gizeh-right-two-colours"
 
@@ -74,41 +72,35 @@ def _same_two_servants() -> bool:
     ) == ["blue", "red"]
 
 
-CLAIMS = [
-    Claim("它的两个大厅", lambda: len(R.STALLS) == 2 * len(R.MARKETS)),
-    Claim(
-        "最上面是 1，下面是 2 3，再下面是 4 5 6（4 是银币方块），最下面是 7，在 5 的正下方",
-        _ENGLISH[
-            "1 at the top, then 2 3, then\n  4 5 6 (the 4 is a Deben square), and 7 at the "
-            "bottom, under the 5"
-        ],
-    ),
-    Claim("4 个被占的方块彼此相连", _four_or_more_touching),
-    Claim("右侧大厅，两行", lambda: len(_rows(RIGHT)) == 2),
-    Claim(
-        "上行 1 2 3 4，下行 5 6 7 8（4 是银币方块）",
-        _ENGLISH["1 2 3 4 over 5 6 7 8 (the 4 is a Deben square)"],
-    ),
-    Claim("**3 种不同颜色**的仆人，或者有 **4 个仆人**", _colours_or_servants),
-    Claim("两个相连的例子 1-3-4-5 和 2-4-5-7", _examples_connect),
-    Claim("两个例子都能连上", _examples_connect),
-    Claim("金字塔：4 个相连", _four_or_more_touching),
-    Claim(
-        "占着 1、3 和 5：连成一串，共 3 个",
-        _ENGLISH["hold the 1, the 3 and the 5"],
-    ),
-    Claim("凑成 4 个相连的一组", _groups_of_four_from_the_chain),
-    Claim("绿方放在 4 上，也就是银币方块", _ENGLISH["Green places on the 4, the Deben square"]),
-    Claim(
-        "站在 4、6 和 7 上：出价一共 17", _ENGLISH["on the 4, the 6 and the 7: bids of 17 in all"]
-    ),
-    Claim("这 3 个仆人彼此都不相邻", _none_of_the_three_touch),
-    Claim("绿方放在 1 上，出价达到 18", _ENGLISH["places on the 1, and the bids reach 18"]),
-    Claim("唯一能让绿方关闭市场的方块（它与 3 个仆人都相邻）", _only_the_5_touching_all_three),
-    Claim("3 种颜色或 4 个仆人", _colours_or_servants),
-    Claim("红方和蓝方各一个仆人", _same_two_servants),
-    Claim("这里是 3 人游戏", lambda: len(position(COLOURS).colours) == 3),
-    Claim("同样的两个仆人", _same_two_servants),
-    Claim("4 个或更多被占的方块彼此相连", _four_or_more_touching),
-    Claim("有 3 种颜色的仆人，或者有 4 个仆人", _colours_or_servants),
-]
+CLAIMS = translated(
+    nb07,
+    {
+        "1 at the top, then 2 3, then\n  4 5 6 (the 4 is a Deben square), and 7 at the bottom, "
+        "under the 5": "最上面是 1，下面是 2 3，再下面是 4 5 6（4 是银币方块），最下面是 7，在 5 的正下方",
+        "1 2 3 4 over 5 6 7 8 (the 4 is a Deben square)": "上行 1 2 3 4，下行 5 6 7 8（4 是银币方块）",
+        "1-3-4-5 and 2-4-5-7": (
+            "两个相连的例子 1-3-4-5 和 2-4-5-7",
+            "两个例子都能连上",
+        ),
+        "hold the 1, the 3 and the 5": "占着 1、3 和 5：连成一串，共 3 个",
+        "Green places on the 4, the Deben square": "绿方放在 4 上，也就是银币方块",
+        "on the 4, the 6 and the 7: bids of 17 in all": "站在 4、6 和 7 上：出价一共 17",
+        "places on the 1, and the bids reach 18": "绿方放在 1 上，出价达到 18",
+    },
+    extra=[
+        Claim("它的两个大厅", lambda: len(R.STALLS) == 2 * len(R.MARKETS)),
+        Claim("4 个被占的方块彼此相连", _four_or_more_touching),
+        Claim("右侧大厅，两行", lambda: len(_rows(RIGHT)) == 2),
+        Claim("**3 种不同颜色**的仆人，或者有 **4 个仆人**", _colours_or_servants),
+        Claim("金字塔：4 个相连", _four_or_more_touching),
+        Claim("凑成 4 个相连的一组", _groups_of_four_from_the_chain),
+        Claim("这 3 个仆人彼此都不相邻", _none_of_the_three_touch),
+        Claim("唯一能让绿方关闭市场的方块（它与 3 个仆人都相邻）", _only_the_5_touching_all_three),
+        Claim("3 种颜色或 4 个仆人", _colours_or_servants),
+        Claim("红方和蓝方各一个仆人", _same_two_servants),
+        Claim("这里是 3 人游戏", lambda: len(position(COLOURS).colours) == 3),
+        Claim("同样的两个仆人", _same_two_servants),
+        Claim("4 个或更多被占的方块彼此相连", _four_or_more_touching),
+        Claim("有 3 种颜色的仆人，或者有 4 个仆人", _colours_or_servants),
+    ],
+)

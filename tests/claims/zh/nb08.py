@@ -1,18 +1,14 @@
-"""Claims of tutorials/zh/08-closing-akhet-aton.ipynb, checked against the engine with the English
-notebook's checks (tests/claims/nb08.py), and more where the Chinese notebook gives in digits a
-count the English one writes as a word (4 levels, 3 rows, 3 in a line)."""
+"""Claims of tutorials/zh/08-closing-akhet-aton.ipynb: the English notebook's checks
+(``claims.nb08``), each quoted with the Chinese phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
-from claims import Claim
+from claims import Claim, nb08, translated
 from claims.engine import is_open, position
-from claims.nb08 import CLAIMS as ENGLISH
 from claims.nb08 import LEFT, LEVELS, LINE, RIGHT, _levels_are_the_rows, _rows
 from nefertiti_core.engine import rules as R
 
-_ENGLISH = {claim.text: claim.check for claim in ENGLISH}
-
-#: The lines of a 3 by 3 grid, by square index: the rows, the columns and the two diagonals.
 _LINES = {(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)}
 
 
@@ -47,55 +43,29 @@ def _three_in_a_line() -> bool:
     return set(RIGHT.groups) == _LINES and held == {0, 3, 4} and closing == completing
 
 
-CLAIMS = [
-    Claim("4 层的金字塔", _four_levels),
-    Claim(
-        "最上面是 0；然后是 1 2；然后是 3 4 5（4 是银币方块）；最下面是 6 7 8 10（10 是“额外牌”方块）",
-        _ENGLISH[
-            "0 on top; then 1 2; then 3 4 5 (the 4 is a\n  Deben square); and 6 7 8 10 at the "
-            "bottom (the 10 is an extra-card square)"
-        ],
-    ),
-    Claim("每一层都至少有一个仆人", _every_level_closes),
-    Claim("3 行的方阵", lambda: len(_rows(RIGHT)) == 3),
-    Claim(
-        "0 1 2 / 3 4 5 / 6 7 8（5 是银币方块）",
-        _ENGLISH["0 1 2 / 3 4 5 / 6 7 8 (the 5 is a Deben square)"],
-    ),
-    Claim("3 个被占的方块连成一行、一列或一条对角线", _three_in_a_line),
-    Claim(
-        "绿方占着 0，红方占着 1，蓝方占着 4",
-        _ENGLISH["Green holds the 0, Red the 1 and Blue the 4"],
-    ),
-    Claim("上面 3 层都有人了", _top_three_levels),
-    Claim("黑方行动，她有 8 Deben", _ENGLISH["Black is to play, with 8 Deben"]),
-    Claim("黑方放在 6 上", _ENGLISH["Black places on the 6"]),
-    Claim(
-        "也试试 10：它是最高出价，又是“额外牌”方块，但黑方付不起",
-        _ENGLISH[
-            "Try the 10 too: it is the highest\nbid and an extra-card square, but Black cannot "
-            "pay it"
-        ],
-    ),
-    Claim("方阵：3 个连成一线", _three_in_a_line),
-    Claim(
-        "红方占着 0，蓝方占着 3，黑方占着 4",
-        _ENGLISH["Red holds the 0, Blue the 3 and Black the 4"],
-    ),
-    Claim(
-        "绿方改放在 7 上，这不能连成任何一条线",
-        _ENGLISH["Green places on the 7 instead, which completes no line"],
-    ),
-    Claim(
-        "绿方放了 7 之后，中间一列只差 1",
-        _ENGLISH["After Green's 7, the middle column needs only the 1"],
-    ),
-    Claim("4 层中的每一层都有仆人时关闭", _every_level_closes),
-    Claim(
-        "左侧大厅的 10 是“额外牌”方块；左侧大厅的 4 和右侧大厅的 5 是银币方块",
-        _ENGLISH[
-            "The 10 on the left stall is an extra-card square; the 4 on the left and the 5 on "
-            "the right\n  are Deben squares"
-        ],
-    ),
-]
+CLAIMS = translated(
+    nb08,
+    {
+        "0 on top; then 1 2; then 3 4 5 (the 4 is a\n  Deben square); and 6 7 8 10 at the bottom "
+        "(the 10 is an extra-card square)": "最上面是 0；然后是 1 2；然后是 3 4 5（4 是银币方块）；最下面是 6 7 8 10（10 是“额外牌”方块）",
+        "0 1 2 / 3 4 5 / 6 7 8 (the 5 is a Deben square)": "0 1 2 / 3 4 5 / 6 7 8（5 是银币方块）",
+        "Green holds the 0, Red the 1 and Blue the 4": "绿方占着 0，红方占着 1，蓝方占着 4",
+        "Black is to play, with 8 Deben": "黑方行动，她有 8 Deben",
+        "Black places on the 6": "黑方放在 6 上",
+        "Try the 10 too: it is the highest\nbid and an extra-card square, but Black cannot pay it": "也试试 10：它是最高出价，又是“额外牌”方块，但黑方付不起",
+        "Red holds the 0, Blue the 3 and Black the 4": "红方占着 0，蓝方占着 3，黑方占着 4",
+        "Green places on the 7 instead, which completes no line": "绿方改放在 7 上，这不能连成任何一条线",
+        "After Green's 7, the middle column needs only the 1": "绿方放了 7 之后，中间一列只差 1",
+        "The 10 on the left stall is an extra-card square; the 4 on the left and the 5 on the right"
+        "\n  are Deben squares": "左侧大厅的 10 是“额外牌”方块；左侧大厅的 4 和右侧大厅的 5 是银币方块",
+    },
+    extra=[
+        Claim("4 层的金字塔", _four_levels),
+        Claim("每一层都至少有一个仆人", _every_level_closes),
+        Claim("3 行的方阵", lambda: len(_rows(RIGHT)) == 3),
+        Claim("3 个被占的方块连成一行、一列或一条对角线", _three_in_a_line),
+        Claim("上面 3 层都有人了", _top_three_levels),
+        Claim("方阵：3 个连成一线", _three_in_a_line),
+        Claim("4 层中的每一层都有仆人时关闭", _every_level_closes),
+    ],
+)

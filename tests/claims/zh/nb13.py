@@ -1,5 +1,6 @@
-"""Claims of tutorials/zh/13-play-a-whole-game.ipynb, checked against the engine; the checks are
-the English notebook's (tests/claims/nb13.py)."""
+"""Claims of tutorials/zh/13-play-a-whole-game.ipynb: the English notebook's checks
+(``claims.nb13``), each quoted with the Chinese phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,7 @@ import inspect
 import json
 from pathlib import Path
 
-from claims import Claim
-from claims.engine import position
-from claims.nb01 import _one_servant_a_turn
-from claims.nb13 import _player_counts
+from claims import Claim, nb13, translated
 from nefertiti_core.engine.i18n import catalog
 from nefertiti_core.play.bots import bot_kinds
 
@@ -49,17 +47,22 @@ def _example_tournament() -> bool:
     return "--bots greedy,random,random,random " in prose
 
 
-CLAIMS = [
-    Claim("第 25 回合", lambda: position("mid-game").turn_no == 25),
-    Claim("3 或 4 名玩家", lambda: _player_counts() == {3, 4}),
-    Claim("第 7 局，随机布置", lambda: _notebook_plays('seed=7, layout="random"')),
-    Claim("电脑玩家坐满 4 个座位", _four_bots_watched),
-    Claim("机器人有三种强度", _three_strengths),
-    Claim(
-        "其他三种颜色交给贪心机器人",
-        lambda: _notebook_plays('seats=["human", "greedy", "greedy", "greedy"]'),
-    ),
-    Claim("*载入一个场景或对局记录*", _load_label),
-    Claim("贪心机器人对三个随机机器人几乎每局都赢", _example_tournament),
-    Claim("可选的角色，一个仆人", _one_servant_a_turn),
-]
+CLAIMS = translated(
+    nb13,
+    {
+        "turn 25": "第 25 回合",
+        "3 or 4 players": "3 或 4 名玩家",
+        "optional character, one servant": "可选的角色，一个仆人",
+    },
+    extra=[
+        Claim("第 7 局，随机布置", lambda: _notebook_plays('seed=7, layout="random"')),
+        Claim("电脑玩家坐满 4 个座位", _four_bots_watched),
+        Claim("机器人有三种强度", _three_strengths),
+        Claim(
+            "其他三种颜色交给贪心机器人",
+            lambda: _notebook_plays('seats=["human", "greedy", "greedy", "greedy"]'),
+        ),
+        Claim("*载入一个场景或对局记录*", _load_label),
+        Claim("贪心机器人对三个随机机器人几乎每局都赢", _example_tournament),
+    ],
+)

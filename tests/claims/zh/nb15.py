@@ -1,13 +1,13 @@
-"""Claims of tutorials/zh/15-teaching-a-group.ipynb, checked against the engine; the checks are
-the English notebook's (tests/claims/nb15.py), and the position file written in the notebook."""
+"""Claims of tutorials/zh/15-teaching-a-group.ipynb: the English notebook's checks
+(``claims.nb15``), each quoted with the Chinese phrase that states the same number, and the
+checks of its own (``extra``)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from claims import Claim
-from claims.nb15 import _reserves_of_a_bare_file
+from claims import Claim, nb15, translated
 from nefertiti_core.engine import rules as R
 from nefertiti_core.files.scenario import loads_scenario
 
@@ -28,8 +28,13 @@ def _three_players_no_characters() -> bool:
     return len(state.colours) == 3 and not state.config.characters
 
 
-CLAIMS = [
-    Claim("储备各 1 Deben", lambda: _reserves_of_a_bare_file() == {1}),
-    Claim("3 名玩家，不用角色", _three_players_no_characters),
-    Claim("全部 7 种角色", lambda: len(R.PILES) == 7),
-]
+CLAIMS = translated(
+    nb15,
+    {
+        "reserves of 1": "储备各 1 Deben",
+    },
+    extra=[
+        Claim("3 名玩家，不用角色", _three_players_no_characters),
+        Claim("全部 7 种角色", lambda: len(R.PILES) == 7),
+    ],
+)
