@@ -7,7 +7,6 @@ from __future__ import annotations
 from claims import Claim, nb06, translated
 from claims._firstgame import option_texts
 from claims.engine import deben, position, seat
-from claims.nb02 import _two_lower_cards
 from claims.nb06 import (
     ABOU_LEFT,
     _square,
@@ -15,12 +14,6 @@ from claims.nb06 import (
 from nefertiti_core.engine import rules as R
 
 BONUSES = "markets-bonuses"
-
-
-def _four_markets_two_stalls_each() -> bool:
-    return len(R.MARKETS) == 4 and all(
-        {R.stall_of(m, side).market for side in (R.LEFT, R.RIGHT)} == {m} for m in range(4)
-    )
 
 
 def _first_on_an_empty_stall_takes_one() -> bool:
@@ -48,19 +41,6 @@ def _each_takes_one_deben() -> bool:
     return _first_on_an_empty_stall_takes_one() and _deben_square_takes_one() and both == 2
 
 
-def _extra_card_choices() -> bool:
-    """On the 12, an extra-card square, Green may take all three lower cards, or the upper card
-    and one lower card."""
-    closed = ("extra-card", "place abou_simbel.right#8")
-    takes = {o for o in option_texts(*closed) if o.startswith("take ")}
-    return takes == {
-        "take lower1+lower2+lower3",
-        "take upper+lower1",
-        "take upper+lower2",
-        "take upper+lower3",
-    }
-
-
 def _one_stall_in_use() -> bool:
     """Every placement offered on a market names one stall, the one showing."""
     state = position(BONUSES)
@@ -71,30 +51,28 @@ def _one_stall_in_use() -> bool:
     return True
 
 
-def _single_card_choices() -> bool:
-    """Blue's 3 on a single-card square buys exactly one card, from either row."""
-    closed = ("single-card", "place louqsor.left#1")
-    takes = {o for o in option_texts(*closed) if o.startswith("take ")}
-    return takes == {"take upper", "take lower1", "take lower2", "take lower3"}
-
-
-def _others_buy_one_card_or_half() -> bool:
-    """After the highest bid, the next bidder buys one card or takes half the reserve."""
-    steps = ("closing-step-by-step", "place abou_simbel.left#4", "take upper")
-    options = option_texts(*steps)
-    buys = [o for o in options if o.startswith("buy ")]
-    return bool(buys) and all("+" not in o for o in buys) and "half" in options
-
-
 CLAIMS = translated(
     nb06,
     {
+        "it buys only one card (R6.2)": "kauft es nur eine Karte",
+        "takes **exactly one card**": "**genau eine\nKarte**",
+        "on a single-card square: one card only": "Einzelkarten-Symbol: nur eine Karte",
+        "each buy at most one card": "kaufen jeweils höchstens eine\nKarte",
+        "The board has four markets": "Der Spielplan hat vier Märkte",
+        "Each has **two stalls**": "Jeder hat **zwei\nPreistabellen**",
+        "Each market has two stalls": "Jeder Markt hat zwei Preistabellen",
         "Three marks change what a square does": "Drei Symbole ändern, was ein Feld bewirkt",
         "Here are all eight stalls": "alle acht Preistabellen",
+        "its reserve holds 3 Deben; the other reserves hold 1\neach": "der Vorrat des Marktes enthält 3 Deben;\ndie anderen Vorräte enthalten je 1",
         "the Deben 2": "die 2 mit Münzsymbol",
         "the 4 on Gizeh's left stall, another Deben square on an empty stall,\nwhose reserve "
         "holds only 1 Deben": "der 4 auf der linken\nPreistabelle von Gizeh, einem weiteren Feld mit Münzsymbol auf "
         "einer leeren Preistabelle, nur\ndass dort im Vorrat bloß 1 Deben liegt",
+        "takes **either two lower cards or the upper card": "entweder zwei untere Karten",
+        "all three lower cards": (
+            "alle drei unteren Karten, oder die obere Karte mit ihrem Siegel und dazu eine untere",
+            "alle drei unteren Karten, oder die obere\n  Karte mit Siegel und dazu eine untere",
+        ),
         "the first 2 of Abou Simbel's right stall, Blue's on the 6": "auf der ersten 2 der rechten Preistabelle von Abu Simbel, der von Blau\nauf der 6",
         "close the market with the 12, an extra-card square": "mit der 12 schließen, einem Feld mit Extrakarten-Symbol",
         "place on the 12": "Setze auf die 12",
@@ -106,29 +84,9 @@ CLAIMS = translated(
     },
     extra=[
         Claim("immer nur eine davon ist in Gebrauch", _one_stall_in_use),
-        Claim("kauft es nur eine Karte", _single_card_choices),
-        Claim("**genau eine\nKarte**", _single_card_choices),
-        Claim("Einzelkarten-Symbol: nur eine Karte", _single_card_choices),
-        Claim("kaufen jeweils höchstens eine\nKarte", _others_buy_one_card_or_half),
-        Claim("Der Spielplan hat vier Märkte", _four_markets_two_stalls_each),
-        Claim("Jeder hat **zwei\nPreistabellen**", _four_markets_two_stalls_each),
-        Claim("Jeder Markt hat zwei Preistabellen", _four_markets_two_stalls_each),
         Claim("nimmt sofort einen Deben aus dem Vorrat", _deben_square_takes_one),
         Claim("nimmt einen Deben aus dem Vorrat dieses", _first_on_an_empty_stall_takes_one),
         Claim("nimmt ebenfalls einen Deben", _deben_square_takes_one),
-        Claim(
-            "der Vorrat des Marktes enthält 3 Deben;\ndie anderen Vorräte enthalten je 1",
-            lambda: position(BONUSES).reserve == [1, 1, 3, 1],
-        ),
-        Claim("entweder zwei untere Karten", _two_lower_cards),
-        Claim(
-            "alle drei unteren Karten, oder die obere Karte mit ihrem Siegel und dazu eine untere",
-            _extra_card_choices,
-        ),
-        Claim(
-            "alle drei unteren Karten, oder die obere\n  Karte mit Siegel und dazu eine untere",
-            _extra_card_choices,
-        ),
         Claim("nehmen je einen Deben", _each_takes_one_deben),
     ],
 )

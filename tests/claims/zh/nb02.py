@@ -5,8 +5,8 @@ checks of its own (``extra``)."""
 from __future__ import annotations
 
 from claims import Claim, nb02, translated
+from claims import _facts as F
 from claims.engine import position
-from claims.zh.nb06 import _others_buy_one
 
 CANNOT_PAY = ("cannot-pay", "place abou_simbel.left#5")
 
@@ -32,6 +32,6 @@ CLAIMS = translated(
     },
     extra=[
         Claim("丢弃自己的一张礼物牌", _discards_one_gift),
-        Claim("买下剩下的一张牌", _others_buy_one),
+        Claim("买下剩下的一张牌", F.others_buy_one),
     ],
 )
