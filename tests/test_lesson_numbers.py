@@ -3,7 +3,8 @@ digits or in words, is covered by a claim that the engine confirms.
 
 The claims of ``tutorials/NN-*.ipynb`` are in ``tests/claims/nbNN.py``, those of
 ``tutorials/de/NN-*.ipynb`` in ``tests/claims/de/nbNN.py`` and of ``tutorials/zh/…`` in
-``tests/claims/zh/nbNN.py`` (a German or Chinese module reuses the English one's checks).
+``tests/claims/zh/nbNN.py`` (a German or Chinese module quotes its phrases with the English one's
+checks: ``claims.translated``).
 
 **Numbers in words** count like digits ("four markets" is checked like "4 markets"), in every
 notebook. What counts as a number word, per language (:data:`NUMBER_WORDS`):
