@@ -7,10 +7,7 @@ from __future__ import annotations
 from claims import Claim, nb06, translated
 from claims._firstgame import option_texts
 from claims.engine import deben, position, seat
-from claims.nb06 import (
-    ABOU_LEFT,
-    _square,
-)
+from claims.nb06 import ABOU_LEFT, _square
 from nefertiti_core.engine import rules as R
 
 BONUSES = "markets-bonuses"
