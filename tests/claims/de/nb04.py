@@ -5,29 +5,7 @@ each quoted with the German phrase that states the same number, and the checks o
 from __future__ import annotations
 
 from claims import Claim, nb04, translated
-from claims.engine import position, seat
-from nefertiti_core.engine import rules as R
-
-
-def _gifts(name: str, colour: str, *steps: str) -> dict[int, int]:
-    """``colour``'s gift cards after ``steps``: {card kind: count}, kinds held only."""
-    state = position(name, *steps)
-    return {kind: n for kind, n in enumerate(state.gifts[seat(state, colour)]) if n}
-
-
-def _chief_market() -> bool:
-    state = position("chief")
-    return (
-        state.tile == R.GIZEH
-        and state.market_cards(R.GIZEH) == (R.K_GOLD, R.K_CHAIR, -1, R.K_MIRROR)
-        and state.market_seal(R.GIZEH)
-    )
-
-
-def _one_holder_fewer() -> bool:
-    before = position("scribe").holders(R.SENET)
-    return before - position("scribe", "recruit scribe", "scribe senet").holders(R.SENET) == 1
-
+from claims import _in_words as W
 
 CLAIMS = translated(
     nb04,
@@ -58,31 +36,16 @@ CLAIMS = translated(
         "reserve holds 6 Deben": "Der Vorrat von Abu Simbel enthält 6 Deben",
     },
     extra=[
-        Claim(
-            "Grün und Blau besitzen je eine\nStatuette",
-            lambda: (
-                _gifts("merchant", "green") == {R.K_STATUETTE: 1}
-                and _gifts("merchant", "blue") == {R.K_STATUETTE: 1}
-            ),
-        ),
+        Claim("Grün und Blau besitzen je eine\nStatuette", W.merchant_hands),
         Claim(
             "Schwarz besitzt ein Senet, ein Doppel-Senet, eine Statuette, einen Spiegel und eine Halskette",
-            lambda: (
-                _gifts("vizier", "black")
-                == {
-                    R.K_SENET: 1,
-                    R.K_DOUBLE_SENET: 1,
-                    R.K_STATUETTE: 1,
-                    R.K_MIRROR: 1,
-                    R.K_NECKLACE: 1,
-                }
-            ),
+            W.black_holds_five_kinds,
         ),
         Claim(
             "mit drei unverkauften Karten: oben eine Goldschmiedearbeit mit einem\nSiegel darauf, "
             "darunter ein Stuhl und ein Spiegel",
-            _chief_market,
+            W.chief_market,
         ),
-        Claim("einen Besitzer weniger", _one_holder_fewer),
+        Claim("einen Besitzer weniger", W.scribe_leaves_one_holder_fewer),
     ],
 )

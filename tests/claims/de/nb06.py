@@ -5,37 +5,12 @@ checks of its own (``extra``)."""
 from __future__ import annotations
 
 from claims import Claim, nb06, translated
+from claims import _in_words as W
 from claims._firstgame import option_texts
-from claims.engine import deben, position, seat
-from claims.nb06 import ABOU_LEFT, _square
+from claims.engine import position
 from nefertiti_core.engine import rules as R
 
 BONUSES = "markets-bonuses"
-
-
-def _first_on_an_empty_stall_takes_one() -> bool:
-    """Green's first servant on empty Abou Simbel, on a plain 1, takes one Deben."""
-    plain = _square(ABOU_LEFT, 0)[1] == R.PLAIN
-    gain = deben(BONUSES, "green", "place abou_simbel.left#0") - deben(BONUSES, "green")
-    return plain and gain == 1
-
-
-def _deben_square_takes_one() -> bool:
-    """Red, second on Abou Simbel's left stall, on its Deben 2, takes one Deben."""
-    first = "place abou_simbel.left#0"
-    before = position(BONUSES, first)
-    red = seat(before, "red")
-    after = position(BONUSES, first, "place abou_simbel.left#2")
-    return (
-        before.turn_player == red
-        and _square(ABOU_LEFT, 2) == (2, R.DEBEN)
-        and after.deben[red] - before.deben[red] == 1
-    )
-
-
-def _each_takes_one_deben() -> bool:
-    both = deben(BONUSES, "green", "place abou_simbel.left#2") - deben(BONUSES, "green")
-    return _first_on_an_empty_stall_takes_one() and _deben_square_takes_one() and both == 2
 
 
 def _one_stall_in_use() -> bool:
@@ -81,9 +56,9 @@ CLAIMS = translated(
     },
     extra=[
         Claim("immer nur eine davon ist in Gebrauch", _one_stall_in_use),
-        Claim("nimmt sofort einen Deben aus dem Vorrat", _deben_square_takes_one),
-        Claim("nimmt einen Deben aus dem Vorrat dieses", _first_on_an_empty_stall_takes_one),
-        Claim("nimmt ebenfalls einen Deben", _deben_square_takes_one),
-        Claim("nehmen je einen Deben", _each_takes_one_deben),
+        Claim("nimmt sofort einen Deben aus dem Vorrat", W.arrival_and_deben_square),
+        Claim("nimmt einen Deben aus dem Vorrat dieses", W.arrival_and_deben_square),
+        Claim("nimmt ebenfalls einen Deben", W.arrival_and_deben_square),
+        Claim("nehmen je einen Deben", W.arrival_and_deben_square),
     ],
 )

@@ -5,30 +5,13 @@ each quoted with the Chinese phrase that states the same number, and the checks 
 from __future__ import annotations
 
 from claims import Claim, nb04, translated
+from claims import _in_words as W
 from claims.engine import position, seat
-from nefertiti_core.engine import rules as R
-
-
-def _gizeh_unsold() -> bool:
-    state = position("chief")
-    cards = state.cards[R.GIZEH]
-    return (
-        state.tile == R.GIZEH
-        and sum(card >= 0 for card in cards) == 3
-        and cards[0] == R.K_GOLD
-        and state.seal_on_upper[R.GIZEH]
-        and sorted(c for c in cards[1:] if c >= 0) == [R.K_CHAIR, R.K_MIRROR]
-    )
 
 
 def _holds(name: str, colour: str, *steps: str) -> list[int]:
     state = position(name, *steps)
     return list(state.gifts[seat(state, colour)])
-
-
-def _kinds(*kinds: int) -> list[int]:
-    """A collection with one card of each of ``kinds``."""
-    return [1 if kind in kinds else 0 for kind in range(R.NUM_KINDS)]
 
 
 def _one_for_one() -> bool:
@@ -39,14 +22,6 @@ def _one_for_one() -> bool:
     moved_red = [a - b for a, b in zip(red_after, red_before, strict=True)]
     moved_green = [a - b for a, b in zip(green_after, green_before, strict=True)]
     return moved_red == [-n for n in moved_green] and sorted(moved_red) == [-1] + [0] * 6 + [1]
-
-
-def _scribe_one_holder_fewer() -> bool:
-    def holders(*steps: str) -> int:
-        state = position("scribe", *steps)
-        return sum(any(state.gifts[p][k] for k in R.KINDS_OF_TYPE[R.SENET]) for p in range(state.n))
-
-    return holders() - holders("recruit scribe", "scribe senet") == 1
 
 
 CLAIMS = translated(
@@ -88,23 +63,10 @@ CLAIMS = translated(
         "reserve holds 6 Deben": "储备有 6 Deben",
     },
     extra=[
-        Claim(
-            "黑方有 senet、双 senet、雕像、镜子和项链各一张",
-            lambda: (
-                _holds("vizier", "black")
-                == _kinds(R.K_SENET, R.K_DOUBLE_SENET, R.K_STATUETTE, R.K_MIRROR, R.K_NECKLACE)
-            ),
-        ),
+        Claim("黑方有 senet、双 senet、雕像、镜子和项链各一张", W.black_holds_five_kinds),
         Claim("你把自己的一张礼物给一个对手，再从他那里拿走一张礼物", _one_for_one),
-        Claim(
-            "红方有竖琴、项链和雕像各一张；绿方和蓝方各有一张雕像",
-            lambda: (
-                _holds("merchant", "red") == _kinds(R.K_HARP, R.K_NECKLACE, R.K_STATUETTE)
-                and _holds("merchant", "green") == _kinds(R.K_STATUETTE)
-                and _holds("merchant", "blue") == _kinds(R.K_STATUETTE)
-            ),
-        ),
-        Claim("上排是一张黄金工艺品，上面放着印章；下排是一张椅子和一张镜子", _gizeh_unsold),
-        Claim("只是持有这种礼物的玩家少了一个", _scribe_one_holder_fewer),
+        Claim("红方有竖琴、项链和雕像各一张；绿方和蓝方各有一张雕像", W.merchant_hands),
+        Claim("上排是一张黄金工艺品，上面放着印章；下排是一张椅子和一张镜子", W.chief_market),
+        Claim("只是持有这种礼物的玩家少了一个", W.scribe_leaves_one_holder_fewer),
     ],
 )

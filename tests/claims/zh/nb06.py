@@ -5,16 +5,7 @@ checks of its own (``extra``)."""
 from __future__ import annotations
 
 from claims import Claim, nb06, translated
-from claims._firstgame import deben_gain
-
-
-def _arrival_and_deben_square() -> bool:
-    """On an empty stall with 3 Deben in its reserve: a plain square pays 1 (the arrival), the
-    Deben square 2 pays 2 (the arrival and the square, both at once)."""
-    plain = deben_gain("markets-bonuses", "green", "place abou_simbel.left#0")
-    both = deben_gain("markets-bonuses", "green", "place abou_simbel.left#2")
-    return plain == 1 and both == 2
-
+from claims import _in_words as W
 
 CLAIMS = translated(
     nb06,
@@ -43,10 +34,10 @@ CLAIMS = translated(
         "each buy at most one card": "最多买 1 张牌",
     },
     extra=[
-        Claim("立即从储备拿 1 Deben", _arrival_and_deben_square),
-        Claim("从这个市场的储备拿 1 Deben", _arrival_and_deben_square),
-        Claim("也拿 1 Deben", _arrival_and_deben_square),
-        Claim("两者可以同时发生", _arrival_and_deben_square),
-        Claim("各从储备拿 1 Deben", _arrival_and_deben_square),
+        Claim("立即从储备拿 1 Deben", W.arrival_and_deben_square),
+        Claim("从这个市场的储备拿 1 Deben", W.arrival_and_deben_square),
+        Claim("也拿 1 Deben", W.arrival_and_deben_square),
+        Claim("两者可以同时发生", W.arrival_and_deben_square),
+        Claim("各从储备拿 1 Deben", W.arrival_and_deben_square),
     ],
 )
