@@ -105,14 +105,18 @@ def test_the_widgets_of_a_lesson_follow_use_language(lang):
 
 
 def _notebook_calls() -> set[tuple[str, str]]:
-    """(module, name) of every callable a notebook imports from the lesson package or the apps."""
+    """(module, name) of every callable a notebook imports: from the lesson package, the apps and
+    the engine (whose texts default to English: a cell printing ``narrate(state)`` from
+    ``nefertiti_core`` printed English in a German notebook)."""
     found = set()
     for path in TUTORIALS.glob("[0-9][0-9]-*.ipynb"):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] != "code":
                 continue
             for node in ast.walk(ast.parse("".join(cell["source"]))):
-                if isinstance(node, ast.ImportFrom) and node.module.startswith("widgets"):
+                if isinstance(node, ast.ImportFrom) and node.module.startswith(
+                    ("widgets", "nefertiti_core")
+                ):
                     found.update((node.module, alias.name) for alias in node.names)
     return found
 
@@ -133,3 +137,26 @@ def test_every_widget_a_notebook_calls_has_no_fixed_language():
         if lang is not None and lang.default is not None:
             fixed.append(f"{module}.{name}: lang={lang.default!r}")
     assert not fixed, fixed
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_games_story_score_players_and_variants_follow_use_language(lang):
+    """Notebooks 13 and 14 print these from their own cells with no ``lang=`` (the three
+    languages' notebooks have the same code)."""
+    from nefertiti_core.engine import variants
+    from nefertiti_core.teaching import explain
+    from widgets.lesson import colour_name, describe_variant, narrate, score_table
+
+    bots = GameSession(seats=["greedy"] * 3, bot_seed=3)
+    state = bots.state
+    use_language(lang)
+    assert narrate(state)[-3:] == explain.narrate(state, lang)[-3:]
+    assert narrate(state, start=len(state.log) - 2) == explain.narrate(
+        state, lang, len(state.log) - 2
+    )
+    assert score_table(state) == explain.score_table(state, lang)
+    assert colour_name(state, 0) == tr(lang, f"colour.{state.colours[0]}")
+    variant = "merchant_pays_reserve"
+    assert describe_variant(variant) == variants.describe_variant(variant, lang)
+    assert describe_variant(variant) != variants.describe_variant(variant, "en")
+    assert narrate(state, "en") == explain.narrate(state, "en")  # a call's lang= still chooses
