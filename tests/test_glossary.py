@@ -228,6 +228,14 @@ def test_a_german_count_before_a_plural_has_a_sentence_for_one():
     assert not _COUNT_BEFORE_PLURAL.search(german["ev.reopen.one"])
 
 
+def test_a_german_character_is_played_as_a_card_not_a_bare_name():
+    """'Erster Händler ausspielen' reads as the wrong case; 'die Karte Erster Händler ausspielen'
+    names the card and needs no declension of the character's name."""
+    bare = re.compile(r"(?<!Karte )(?<!Personenkarte )\{character\} aus(?:zu)?spielen")
+    assert bare.search("{character} ausspielen") and not bare.search("Karte {character} ausspielen")
+    assert [key for key, text in catalog("de").items() if bare.search(text)] == []
+
+
 # --- teaching texts in every language ------------------------------------------------------------
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_scenario_teaches_in_german_and_chinese_with_the_same_rules_and_numbers(path):
