@@ -160,3 +160,40 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
     assert describe_variant(variant) == variants.describe_variant(variant, lang)
     assert describe_variant(variant) != variants.describe_variant(variant, "en")
     assert narrate(state, "en") == explain.narrate(state, "en")  # a call's lang= still chooses
+
+
+def _run_cells(path: Path, numbers: list[int]) -> list[str]:
+    """Run some code cells of a notebook in one namespace, as its kernel would, and return the
+    text of each cell's last expression (the Markdown pane it shows)."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    namespace: dict = {"pn": importlib.import_module("panel")}
+    shown = []
+    for number in numbers:
+        tree = ast.parse("".join(cells[number]["source"]))
+        last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, f"{path.name} cell {number}", "exec"), namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)
+            shown.append(getattr(value, "object", ""))
+    return shown
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
+    """The German and Chinese notebook 13 run in their folder (as JupyterLab and Voilà start the
+    kernel there): the bots' steps, whose turn it is and the score table are in that language."""
+    from nefertiti_core.teaching import explain
+
+    monkeypatch.chdir(TUTORIALS / lang)
+    path = TUTORIALS / lang / "13-play-a-whole-game.ipynb"
+    steps, scores = _run_cells(path, [6, 8, 18])  # imports, the bots' first steps, a bots' game
+    session = GameSession(seats=["human", "greedy", "greedy", "greedy"])
+    session.new_game(4, seed=7, layout="random")
+    for line in explain.narrate(session.state, lang)[-4:]:
+        assert line in steps
+    assert f"**{tr(lang, 'colour.green')}**" in steps
+    assert f"{session.history.length()} " in steps and "place " not in steps  # a count, no notation
+    assert "puts a servant" not in steps and "**Green**" not in steps
+    bots = GameSession(seats=["greedy"] * 4, bot_seed=3)
+    assert explain.score_table(bots.state, lang)[0] in scores
+    assert explain.score_table(bots.state, "en")[0] not in scores
