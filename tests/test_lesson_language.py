@@ -162,9 +162,9 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
     assert narrate(state, "en") == explain.narrate(state, "en")  # a call's lang= still chooses
 
 
-def _run_cells(path: Path, numbers: list[int]) -> list[str]:
-    """Run some code cells of a notebook in one namespace, as its kernel would, and return the
-    text of each cell's last expression (the Markdown pane it shows)."""
+def _run_cells(path: Path, numbers: list[int]) -> tuple[list[str], dict]:
+    """Run some code cells of a notebook in one namespace, as its kernel would: the text of each
+    cell's last expression (the Markdown pane it shows) and the namespace."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     namespace: dict = {"pn": importlib.import_module("panel")}
     shown = []
@@ -175,7 +175,7 @@ def _run_cells(path: Path, numbers: list[int]) -> list[str]:
         if last is not None:
             value = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)
             shown.append(getattr(value, "object", ""))
-    return shown
+    return shown, namespace
 
 
 @pytest.mark.parametrize("lang", ["de", "zh"])
@@ -186,14 +186,13 @@ def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
 
     monkeypatch.chdir(TUTORIALS / lang)
     path = TUTORIALS / lang / "13-play-a-whole-game.ipynb"
-    steps, scores = _run_cells(path, [6, 8, 18])  # imports, the bots' first steps, a bots' game
-    session = GameSession(seats=["human", "greedy", "greedy", "greedy"])
-    session.new_game(4, seed=7, layout="random")
+    # the imports, the bots' first steps, a game of bots only
+    (steps, scores), cells = _run_cells(path, [6, 8, 18])
+    session, bots = cells["session"], cells["bots"]
     for line in explain.narrate(session.state, lang)[-4:]:
         assert line in steps
     assert f"**{tr(lang, 'colour.green')}**" in steps
     assert f"{session.history.length()} " in steps and "place " not in steps  # a count, no notation
     assert "puts a servant" not in steps and "**Green**" not in steps
-    bots = GameSession(seats=["greedy"] * 4, bot_seed=3)
     assert explain.score_table(bots.state, lang)[0] in scores
     assert explain.score_table(bots.state, "en")[0] not in scores
