@@ -61,7 +61,7 @@ def test_undo_announces_the_step_before():
 @pytest.mark.parametrize(
     "lang, expected",
     [
-        ("de", "Blau setzt einen Diener auf die linke Preistabelle von Gizeh, und zwar auf die 5"),
+        ("de", "Blau setzt einen Diener auf die 5 der linken Preistabelle von Gizeh"),
         ("zh", "蓝方把一个仆人放在Gizeh的左大厅的标有5的方块上"),
     ],
 )

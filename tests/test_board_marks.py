@@ -159,6 +159,10 @@ def test_the_teachers_tools_make_highlights_and_arrows(klass):
     tools.mode.value = "arrow"
     assert not tools.click_square(second)  # the arrow's start: nothing sent yet
     assert "6" in tools.hint.object or tools.hint.object
+    session.lang = "de"
+    tools.label()
+    assert "Pfeil von der " in tools.hint.object, tools.hint.object  # "von" takes the dative
+    session.lang = "en"
     assert tools.click_square(first)
     assert room.marks[-1] == Mark("arrow", (second.option, first.option))
     assert tools.clear() and room.marks == ()

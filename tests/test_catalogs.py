@@ -210,6 +210,9 @@ def synthetic_events() -> list[tuple[str, dict]]:
         # drawn on an exercise's copy: the hidden deck's cards are counted, never named
         ("reopen", dict(market=R.LOUQSOR, drawn=[R.K_HARP], seal=True, rule="R6.7", hidden=True)),
         ("akhenaton", dict(market=R.GIZEH, drawn=[R.K_HARP], rule="R6.8", hidden=True)),
+        # two cards: the plural sentence (one card has its own, "1 new card is drawn")
+        ("reopen", dict(market=R.GIZEH, drawn=[R.K_HARP] * 2, seal=True, rule="R6.7", hidden=True)),
+        ("akhenaton", dict(market=R.GIZEH, drawn=[R.K_HARP] * 2, rule="R6.8", hidden=True)),
         ("game_over", dict(winners=(0,), rule="R7.1")),
         ("game_over", dict(winners=(0, 2), rule="R7.1")),
         (
@@ -357,3 +360,12 @@ def test_every_explanation_message_is_used(monkeypatch):
         E.winner_line(g)
         E.score_table(g)
     assert sorted(explain_ids() - used) == []
+
+
+def test_one_card_drawn_is_said_in_the_singular():
+    """'1 new cards are drawn' (and German '1 neue Karten werden gezogen') read wrong."""
+    one = dict(market=R.LOUQSOR, drawn=[R.K_HARP], seal=True, rule="R6.7")
+    assert "1 new card is drawn (harp)" in E.describe_event("reopen", one, R.COLOURS, "en")
+    assert "1 neue Karte wird gezogen (Harfe)" in E.describe_event("reopen", one, R.COLOURS, "de")
+    two = dict(one, drawn=[R.K_HARP, R.K_CHAIR])
+    assert "2 neue Karten werden gezogen" in E.describe_event("reopen", two, R.COLOURS, "de")

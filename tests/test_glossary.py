@@ -137,6 +137,105 @@ def test_no_notebook_markdown_uses_a_variant():
     assert found == []
 
 
+# --- German slips the glossary's variants cannot name ---------------------------------------------
+#: (pattern, what is wrong) for German texts: words that are right elsewhere but wrong for this
+#: concept (Personen for people is German, for character cards it is Personenkarten), the game's
+#: German name (the German play report's title: Nofretete), and a plural after one.
+_COUNTED = (
+    "Karten|Punkte|Felder|Würfe|Züge|Schritte|Märkte|Preistabellen|Geschenke|Geschenkkarten|"
+    "Personenkarten|Aufgaben|Fragen|Antworten|Partien|Werte"
+)
+GERMAN_SLIPS = [
+    (
+        re.compile(r"(?<!\d )(?<!drei )(?<!vier )(?<!zwei )\bPersonen\b"),
+        "'Personen' for character cards (the glossary says 'Personenkarte'; people are "
+        "'3 oder 4 Personen')",
+    ),
+    (re.compile(r"\bRunden?\b"), "'Runde(n)' for turns (a turn is a 'Zug', turns are 'Züge')"),
+    (re.compile(r"\bNefertiti\b"), "the game's German name is 'Nofretete' (the German report)"),
+    (
+        # "eine deiner Karten" (one of your cards) is German; "eine neue Karten" is not
+        re.compile(
+            rf"(?<![\d.,/])\b(?:1|eine?) (?!(?:deiner|seiner|ihrer|der|dieser) )"
+            rf"(?:[a-zäöü]\w* )?(?:{_COUNTED})\b"
+        ),
+        "a plural after one ('1 neue Karten')",
+    ),
+]
+#: A count before a plural noun in a template: "{count} neue Karten" needs a sentence for one.
+_COUNT_BEFORE_PLURAL = re.compile(rf"\{{(?:n|count)\}} (?:[a-zäöü]\w* )?(?:{_COUNTED})\b")
+#: Counts that are never one: a server's limit of classes.
+_NEVER_ONE = {"class.refuse.too_many"}
+_CODE = re.compile(r"`[^`]*`")
+
+
+def german_slips(texts: dict[str, str]) -> list[str]:
+    """'where: what' for each German slip in ``texts`` (code in backticks left out)."""
+    found = []
+    for where, text in texts.items():
+        prose = _CODE.sub("", text)
+        found += [f"{where}: {what}" for pattern, what in GERMAN_SLIPS if pattern.search(prose)]
+    return found
+
+
+def german_texts() -> dict[str, str]:
+    """Every German text: the catalog, the scenarios' titles and teaching, the notebooks' prose."""
+    texts = {f"catalog {key}": text for key, text in catalog("de").items()}
+    texts.update({f"de {where}": text for where, text in scenario_texts("de").items()})
+    for path in TRANSLATED["de"]:
+        for index, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            if cell["cell_type"] == "markdown":
+                texts[f"de/{path.name} cell {index}"] = "".join(cell["source"])
+    return texts
+
+
+def test_the_german_checks_find_each_kind_of_slip():
+    old = {
+        "a": "Ohne Personen spielt ihr das Grundspiel.",
+        "b": "Die Partie dauert 25 Runden.",
+        "c": "Willkommen bei Nefertiti",
+        "d": "und 1 neue Karten werden gezogen",
+        "e": "Verbleibende Personen (oberste Karte)",
+    }
+    assert [slip.split(":")[0] for slip in german_slips(old)] == ["a", "b", "c", "d", "e"]
+    fine = {
+        "a": "Nofretete ist ein Spiel für drei oder vier Personen; eine Partie (4 Personen).",
+        "b": "Zug 25; aufgerundet und abgerundet; eine Personenkarte ausspielen.",
+        "c": "Starte `nefertiti serve` oder `Nefertiti`; 1 neue Karte, 11 Karten, 2/1 Karten.",
+        "d": "Werte eine deiner Geschenkarten; eine der Karten.",
+    }
+    assert german_slips(fine) == []
+
+
+def test_no_german_text_has_a_slip():
+    texts = german_texts()
+    assert len(texts) > 1000
+    assert german_slips(texts) == []
+
+
+def test_a_german_count_before_a_plural_has_a_sentence_for_one():
+    """The sentence "{count} neue Karten werden gezogen" read "1 neue Karten" for one card."""
+    german = catalog("de")
+    missing = [
+        key
+        for key, text in german.items()
+        if _COUNT_BEFORE_PLURAL.search(text)
+        and not key.endswith(".one")
+        and f"{key}.one" not in german
+        and key not in _NEVER_ONE
+    ]
+    assert missing == []
+    assert not _COUNT_BEFORE_PLURAL.search(german["ev.reopen.one"])
+
+
+def test_a_german_character_is_played_as_a_card_not_a_bare_name():
+    """'Erster Händler ausspielen' reads as the wrong case; 'die Karte Erster Händler ausspielen'
+    names the card and needs no declension of the character's name."""
+    bare = re.compile(r"(?<!Karte )(?<!Personenkarte )\{character\} aus(?:zu)?spielen")
+    assert bare.search("{character} ausspielen") and not bare.search("Karte {character} ausspielen")
+    assert [key for key, text in catalog("de").items() if bare.search(text)] == []
+
+
 # --- teaching texts in every language ------------------------------------------------------------
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_every_scenario_teaches_in_german_and_chinese_with_the_same_rules_and_numbers(path):

@@ -139,14 +139,18 @@ def test_a_session_on_a_served_page_does_not_follow_the_notebook_language(
 
 
 def _notebook_calls() -> set[tuple[str, str]]:
-    """(module, name) of every callable a notebook imports from the lesson package or the apps."""
+    """(module, name) of every callable a notebook imports: from the lesson package, the apps and
+    the engine (whose texts default to English: a cell printing ``narrate(state)`` from
+    ``nefertiti_core`` printed English in a German notebook)."""
     found = set()
     for path in TUTORIALS.glob("[0-9][0-9]-*.ipynb"):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] != "code":
                 continue
             for node in ast.walk(ast.parse("".join(cell["source"]))):
-                if isinstance(node, ast.ImportFrom) and node.module.startswith("widgets"):
+                if isinstance(node, ast.ImportFrom) and node.module.startswith(
+                    ("widgets", "nefertiti_core")
+                ):
                     found.update((node.module, alias.name) for alias in node.names)
     return found
 
@@ -167,3 +171,62 @@ def test_every_widget_a_notebook_calls_has_no_fixed_language():
         if lang is not None and lang.default is not None:
             fixed.append(f"{module}.{name}: lang={lang.default!r}")
     assert not fixed, fixed
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_games_story_score_players_and_variants_follow_use_language(lang):
+    """Notebooks 13 and 14 print these from their own cells with no ``lang=`` (the three
+    languages' notebooks have the same code)."""
+    from nefertiti_core.engine import variants
+    from nefertiti_core.teaching import explain
+    from widgets.lesson import colour_name, describe_variant, narrate, score_table
+
+    bots = GameSession(seats=["greedy"] * 3, bot_seed=3)
+    state = bots.state
+    use_language(lang)
+    assert narrate(state)[-3:] == explain.narrate(state, lang)[-3:]
+    assert narrate(state, start=len(state.log) - 2) == explain.narrate(
+        state, lang, len(state.log) - 2
+    )
+    assert score_table(state) == explain.score_table(state, lang)
+    assert colour_name(state, 0) == tr(lang, f"colour.{state.colours[0]}")
+    variant = "merchant_pays_reserve"
+    assert describe_variant(variant) == variants.describe_variant(variant, lang)
+    assert describe_variant(variant) != variants.describe_variant(variant, "en")
+    assert narrate(state, "en") == explain.narrate(state, "en")  # a call's lang= still chooses
+
+
+def _run_cells(path: Path, numbers: list[int]) -> tuple[list[str], dict]:
+    """Run some code cells of a notebook in one namespace, as its kernel would: the text of each
+    cell's last expression (the Markdown pane it shows) and the namespace."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    namespace: dict = {"pn": importlib.import_module("panel")}
+    shown = []
+    for number in numbers:
+        tree = ast.parse("".join(cells[number]["source"]))
+        last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, f"{path.name} cell {number}", "exec"), namespace)
+        if last is not None:
+            value = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)
+            shown.append(getattr(value, "object", ""))
+    return shown, namespace
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
+    """The German and Chinese notebook 13 run in their folder (as JupyterLab and Voilà start the
+    kernel there): the bots' steps, whose turn it is and the score table are in that language."""
+    from nefertiti_core.teaching import explain
+
+    monkeypatch.chdir(TUTORIALS / lang)
+    path = TUTORIALS / lang / "13-play-a-whole-game.ipynb"
+    # the imports, the bots' first steps, a game of bots only
+    (steps, scores), cells = _run_cells(path, [6, 8, 18])
+    session, bots = cells["session"], cells["bots"]
+    for line in explain.narrate(session.state, lang)[-4:]:
+        assert line in steps
+    assert f"**{tr(lang, 'colour.green')}**" in steps
+    assert f"{session.history.length()} " in steps and "place " not in steps  # a count, no notation
+    assert "puts a servant" not in steps and "**Green**" not in steps
+    assert explain.score_table(bots.state, lang)[0] in scores
+    assert explain.score_table(bots.state, "en")[0] not in scores

@@ -79,9 +79,10 @@ def all_square_words(state: GameState, lang: str = "en", hints: bool = True) -> 
 
 
 def market_title(state: GameState, market: int, lang: str = "en") -> str:
-    """The market's name and its visible stall ("Gizeh — left")."""
+    """The market's name and its visible stall ("Gizeh — left", "Gizeh — linke Preistabelle":
+    German's adjective needs its noun), as the board's title over the market says it."""
     side = tr(lang, f"side.{R.SIDES[state.side[market]]}")
-    return f"{tr(lang, f'market.{R.MARKETS[market]}')} — {side}"
+    return tr(lang, "board.market_title", market=tr(lang, f"market.{R.MARKETS[market]}"), side=side)
 
 
 def row_words(state: GameState, market: int, row: int, lang: str = "en") -> str:

@@ -296,11 +296,17 @@ def _ev_market_closed(w: Words, d: dict) -> str:
     )
 
 
+def _one(key: str, count: int) -> str:
+    """``key`` or, for exactly one, its singular sentence ``key.one`` ("1 new card is drawn")."""
+    return f"{key}.one" if count == 1 else key
+
+
 def _ev_akhenaton(w: Words, d: dict) -> str:
     market = w.market(d["market"])
     ref = w.ref_to("R6.8, R7.1")
     if d["drawn"] and d.get("hidden"):  # drawn on a copy: the deck's order is no one's to tell
-        return w.s("ev.akhenaton.after_hidden", market=market, count=len(d["drawn"]), ref=ref)
+        key = _one("ev.akhenaton.after_hidden", len(d["drawn"]))
+        return w.s(key, market=market, count=len(d["drawn"]), ref=ref)
     if d["drawn"]:
         return w.s("ev.akhenaton.after", market=market, cards=w.cards(d["drawn"]), ref=ref)
     return w.s("ev.akhenaton", market=market, ref=ref)
@@ -310,10 +316,15 @@ def _ev_reopen(w: Words, d: dict) -> str:
     market = w.market(d["market"])
     ref = w.ref_to(d["rule"])
     if d["drawn"] and d.get("hidden"):  # an exercise's copy: which cards come up is unknown (R12)
-        head = w.s("ev.reopen.hidden", market=market, count=len(d["drawn"]), ref=ref)
+        key = _one("ev.reopen.hidden", len(d["drawn"]))
+        head = w.s(key, market=market, count=len(d["drawn"]), ref=ref)
     elif d["drawn"]:
         head = w.s(
-            "ev.reopen", market=market, count=len(d["drawn"]), cards=w.cards(d["drawn"]), ref=ref
+            _one("ev.reopen", len(d["drawn"])),
+            market=market,
+            count=len(d["drawn"]),
+            cards=w.cards(d["drawn"]),
+            ref=ref,
         )
     else:
         head = w.s("ev.reopen.nodraw", market=market, ref=ref)

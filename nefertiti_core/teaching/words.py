@@ -25,6 +25,7 @@ from fractions import Fraction
 from ..engine import rules as R
 from ..engine.i18n import tr
 from ..engine.squares import square_name, square_names
+from ..engine.stall_names import stall_name
 
 # --- language-neutral message parameters -------------------------------------------------------
 # A Message holds a catalog key and parameters, never sentences. Parameters that need words in
@@ -221,9 +222,8 @@ class Words:
         return self(f"side.{side if isinstance(side, str) else R.SIDES[side]}")
 
     def stall(self, stall: R.Stall | int) -> str:
-        if isinstance(stall, int):
-            stall = R.STALLS[stall]
-        return self("stall.name", market=self.market(stall.market), side=self.side(stall.side))
+        """The stall's name, declined for German templates (``{stall:gen}``, ``{stall:dat}``)."""
+        return stall_name(stall, self.lang)
 
     def square(self, stall: R.Stall | int, index: int) -> str:
         return square_name(stall, index, self.lang)

@@ -156,7 +156,7 @@ def test_a_chinese_page_in_voila_on_a_phone_and_its_german_link(work, chromium):
             page.get_by_role("link", name="Deutsch", exact=True).first.click()
             page.wait_for_url(re.compile(r"/voila/render/de/00-welcome\.ipynb"), timeout=WAIT)
             _rendered(page, "de")
-            expect(page.get_by_role("heading", name="Willkommen bei Nefertiti")).to_be_visible()
+            expect(page.get_by_role("heading", name="Willkommen bei Nofretete")).to_be_visible()
             text = page.locator("body").inner_text()
             assert tr("zh", "lesson.exercises_intro") not in text
             assert "Your servants bid" not in text

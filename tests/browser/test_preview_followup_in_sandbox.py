@@ -53,8 +53,8 @@ def test_the_preview_of_a_louqsor_placement_names_the_forced_second_roll(page, t
     page.get_by_role("button", name="Deutsch", exact=True).click()
     expect(
         page.get_by_text(
-            "Danach muss Blau einen Diener auf die linke Preistabelle von Luxor setzen, und zwar "
-            "auf die 5 (das einzige freie Feld), und würfeln: Jeder mögliche Wurf schließt Luxor.",
+            "Danach muss Blau einen Diener auf die 5 der linken Preistabelle von Luxor setzen "
+            "(das einzige freie Feld) und würfeln: Jeder mögliche Wurf schließt Luxor.",
             exact=False,
         )
     ).to_be_visible()

@@ -217,5 +217,6 @@ class MarkTools(pn.viewable.Viewer):
 
 
 def _square_words(square: int, lang: str) -> str:
+    """The square's name, declined by the catalog's template (German "Pfeil von {square:dat}")."""
     stall = O.SQUARE_STALL[square]
-    return square_name(stall, O.SQUARE_INDEX[square], lang).dative
+    return square_name(stall, O.SQUARE_INDEX[square], lang)

@@ -233,7 +233,11 @@ class DecisionPanel(pn.viewable.Viewer):
         # browser's "no selection" could come back after it is filled again, which Panel refuses
         # (ValueError: None not in list).
         place_label = (
-            tr(lang, "panel.decision.placements", count=len(placements))
+            tr(
+                lang,
+                "panel.decision.placements" + (".one" if len(placements) == 1 else ""),
+                count=len(placements),
+            )
             if placements
             else tr(lang, "panel.decision.more")
         )

@@ -4,7 +4,8 @@ lesson (``pieces``, ``stall_tables``, ``rule_summaries``, ``score_sheet``, ``set
 ``game_length``, ``branches``).
 
 A notebook imports the calls it uses from here: ``from widgets.lesson import Lesson, demo``.
-Its first cell may choose the language of all of them: ``use_language("de")`` (``language``).
+Its first cell may choose the language of all of them: ``use_language("de")`` (``language``);
+a game's story, score and players a cell prints itself follow it too (``game_words``).
 
 A lesson's first cell loads Panel's notebook extension. A learner who runs a later cell first (out
 of order, or after restarting the kernel) would otherwise see Panel's text for each object
@@ -15,6 +16,7 @@ the text around by colour alone.
 """
 
 from widgets.lesson.demos import demo, watch_game
+from widgets.lesson.game_words import colour_name, describe_variant, narrate, score_table
 from widgets.lesson.kernel import load_panel_in_this_kernel, underline_links_in_this_kernel
 from widgets.lesson.language import lesson_language, use_language
 from widgets.lesson.notebook import Lesson, coverage_html, coverage_rows, coverage_view, exercises
@@ -24,12 +26,16 @@ underline_links_in_this_kernel()
 
 __all__ = [
     "Lesson",
+    "colour_name",
     "coverage_html",
     "coverage_rows",
     "coverage_view",
     "demo",
+    "describe_variant",
     "exercises",
     "lesson_language",
+    "narrate",
+    "score_table",
     "use_language",
     "watch_game",
 ]

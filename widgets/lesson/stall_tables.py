@@ -28,6 +28,7 @@ import panel as pn
 
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.stall_names import stall_name
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
 from nefertiti_core.teaching.status import format_probability, louqsor_probability, stall_status
@@ -90,12 +91,7 @@ def position(scenario, *steps: str):
 
 
 def _stall_name(lang: str, stall: R.Stall) -> str:
-    return tr(
-        lang,
-        "stall.name",
-        market=tr(lang, f"market.{R.MARKETS[stall.market]}"),
-        side=tr(lang, f"side.{R.SIDES[stall.side]}"),
-    )
+    return stall_name(stall, lang)
 
 
 def _sums(stall: R.Stall) -> bool:

@@ -1,0 +1,45 @@
+"""A game's story, score and players in the lesson's language, for a notebook's own cells.
+
+Notebook 13 builds a game in a cell (``GameSession``) and prints what happened (``narrate``),
+the scores (``score_table``) and whose turn it is (``colour_name``); notebook 14 lists the rule
+variants (``describe_variant``). The engine's functions take ``lang="en"`` by default, so a German or Chinese notebook calling them as the English one does
+printed English. These wrappers speak the lesson language (``use_language``, then
+``NEFERTITI_LANG``, then the notebook's folder: :mod:`widgets.lesson.language`), so the three
+notebooks keep the same code and each prints its own language; ``lang=`` still chooses one.
+"""
+
+from __future__ import annotations
+
+from nefertiti_core.engine import variants
+from nefertiti_core.engine.state import GameState
+from nefertiti_core.teaching import explain
+from nefertiti_core.teaching.words import Words
+from widgets.lesson.language import in_lesson_language
+
+
+@in_lesson_language
+def narrate(state: GameState, lang: str | None = None, start: int = 0) -> list[str]:
+    """What happened in ``state``'s game from event ``start`` on, one sentence a step
+    (:func:`nefertiti_core.teaching.explain.narrate`), in the lesson language."""
+    return explain.narrate(state, lang, start)
+
+
+@in_lesson_language
+def score_table(state: GameState, lang: str | None = None) -> list[str]:
+    """Every player's score breakdown and the winner line
+    (:func:`nefertiti_core.teaching.explain.score_table`), in the lesson language."""
+    return explain.score_table(state, lang)
+
+
+@in_lesson_language
+def colour_name(state: GameState, seat: int | None = None, lang: str | None = None) -> str:
+    """The colour of ``seat`` (None: the player who decides now), as the lesson language names
+    it ("Grün", "绿方")."""
+    return Words(lang, state.colours).player(state.decider if seat is None else seat)
+
+
+@in_lesson_language
+def describe_variant(name: str, lang: str | None = None) -> str:
+    """What rule variant ``name`` changes, with the rule it departs from
+    (:func:`nefertiti_core.engine.variants.describe_variant`), in the lesson language."""
+    return variants.describe_variant(name, lang)
