@@ -44,8 +44,8 @@ def _single_card() -> bool:
 
 
 CLAIMS = [
-    Claim("两个骰子", lambda: dice_of(LEFT.id) == 2),
-    Claim("一个骰子", lambda: dice_of(RIGHT.id) == 1),
+    Claim("两颗骰子", lambda: dice_of(LEFT.id) == 2),
+    Claim("一颗骰子", lambda: dice_of(RIGHT.id) == 1),
     Claim("5 和 6 虽然不在同一行，也算相邻", _five_six_neighbours),
     Claim(
         "红方占着 2，蓝方占着 7，轮到绿方",

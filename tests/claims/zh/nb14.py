@@ -61,7 +61,7 @@ CLAIMS = [
         lambda: _standard_error_points(400) == 1.6,
     ),
     Claim("带 95% 区间", lambda: round(Z95, 2) == 1.96),
-    Claim("两个骰子", lambda: dice_of(LEFT.id) == 2),
+    Claim("两颗骰子", lambda: dice_of(LEFT.id) == 2),
     Claim("最下面 5 张", _akhenaton_in_the_bottom_five),
     Claim(
         "相差两三个百分点只是平常的运气",
