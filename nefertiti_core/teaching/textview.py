@@ -118,7 +118,7 @@ def position_text(state: GameState, lang: str = "en", previews: bool = True) -> 
     for cards in state.piles:
         if cards:
             top = tr(lang, f"character.{R.CHARACTER_CARDS[cards[0]]}")
-            piles.append(f"{top} ({len(cards)})")
+            piles.append(tr(lang, "bracket.after", text=top, note=len(cards)))
     out.append(
         tr(
             lang,

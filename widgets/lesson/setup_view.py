@@ -93,7 +93,7 @@ def layout_rows(
             side = tr(lang, f"side.{R.SIDES[state.side[market]]}")
             shown = tr(lang, "stall.name", market=row[0], side=side)
             if market not in state.open_markets():
-                shown += f" ({tr(lang, 'setup.table.closed')})"
+                shown = tr(lang, "bracket.after", text=shown, note=tr(lang, "setup.table.closed"))
             row.append(shown)
         rows.append(row)
     return header, rows
