@@ -327,5 +327,6 @@ def test_the_chinese_lists_the_code_joins_take_chinese_punctuation():
     for _ in range(60):  # far enough for collections, piles and drawn cards
         game.apply(rng.choice(game.legal_options()))
     said = position_text(game, "zh", previews=False) + collections_text(game, "zh")
-    assert "宰相（1）" in said and "2张椅子、1张黄金工艺品" in said
+    assert "宰相（1）" in said and "2张椅子、1张黄金工艺品" in said and "：  " not in said
+    assert "各玩家手中的礼物：绿方：" in said  # no space after a full-width colon
     assert zh_wrong_words({"the text view": said}) == []

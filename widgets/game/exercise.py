@@ -66,7 +66,8 @@ def collections_text(state, lang: str) -> str:
         held = tr(lang, "status.list.sep").join(gifts) or tr(lang, "exercise.card.holds_nothing")
         head = tr(lang, "score.player", player=colour_name(lang, colour))  # "Green:", "绿方："
         parts.append(head + ("" if head.endswith("：") else " ") + held)  # no space after "："
-    return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
+    title = tr(lang, "exercise.card.collections")
+    return title + ("" if title.endswith("：") else " ") + " · ".join(parts)
 
 
 class AnswerFirstSession(GameSession):
