@@ -62,7 +62,7 @@ def test_undo_announces_the_step_before():
     "lang, expected",
     [
         ("de", "Blau setzt einen Diener auf die 5 der linken Preistabelle von Gizeh"),
-        ("zh", "蓝方把一个仆人放在Gizeh的左大厅的标有5的方块上"),
+        ("zh", "蓝方把一个仆人放在Gizeh的左侧大厅的标有5的方块上"),
     ],
 )
 def test_the_words_are_the_pages_language(lang, expected):

@@ -310,3 +310,122 @@ def test_a_lesson_shows_its_teaching_text_in_the_boards_language():
     assert scenario.teachings["zh"].strip() in lesson.teaching.object
     lesson.lang = "en"
     assert "The Treasurer takes at most 4" in lesson.teaching.object.replace("\n", " ")
+
+
+# --- Chinese: one word each for the tutor, the classroom, a turn; the guide's measure words ------
+#: What the Chinese texts must not say, each with what to say instead. The tutor calls itself
+#: 本教程 (教程 as a plain noun); the game is 娜芙蒂蒂, as the Chinese guide titles it; a classroom
+#: is 教室 and a learner 学员 (the classroom catalogue's words); a turn is 回合 (轮到 "it is X's
+#: turn" stays); Chinese sentences and lists take full-width punctuation; servants are counted
+#: with 个, gift cards with 张, dice with 颗, seals and characters with 个 (as the guide does); a
+#: stall is 左侧大厅 / 右侧大厅.
+ZH_WRONG = [
+    (r"导师", "the tutor is 本教程"),
+    (r"(?<![\w`/.-])Nefertiti(?![\w`-])", "the game is 娜芙蒂蒂"),
+    (r"房间", "a classroom is 教室"),
+    (r"学生|学习者", "a learner is 学员"),
+    (
+        r"第\s*[\d一二三四五六七八九十两{][^，。；：、\s]{0,8}?\s*轮(?![到流换转廓])"
+        r"|[每本这上下一两三四五六七八九十几多]轮(?![到流换转廓])|轮次",
+        "a turn is 回合",
+    ),
+    (
+        r"[\u4e00-\u9fff] ?[,:;(]|[,:;)] ?[\u4e00-\u9fff]",
+        "Chinese text takes ，：；（） not , : ; ( )",
+    ),
+    (r"(?<!姓)[名位只]\s*仆人", "servants are counted with 个"),
+    (r"件\s*礼物|[个枚份件]\s*礼物牌|礼物卡", "gift cards are counted with 张 (礼物牌)"),
+    (r"[个只枚粒]\s*骰子", "dice are counted with 颗"),
+    (r"[枚颗]\s*(?:皇家)?印章", "Royal Seals are counted with 个, as in the Chinese guide"),
+    (r"[名位]\s*角色", "characters are counted with 个, as in the Chinese guide"),
+    (r"(?<![侧左])[左右]大厅|侧侧", "a stall is 左侧大厅 / 右侧大厅"),
+    (r"(R\d+(?:\.\d+)?|\{rule\})\s*[，,;；/]\s*(?=R\d|\{rule\})", "rule IDs are listed with 、"),
+    (
+        r"(?<!中的)\{(?:paid|due|amount|left|deben|reserve|most|pay)\}"
+        r"(?=\{ref\}|\{cite\}|[。，；）：]|$)",
+        "an amount of money says Deben",
+    ),
+]
+
+
+def zh_wrong_words(texts: dict[str, str]) -> list[str]:
+    """'where: found (what to say)' for every wrong Chinese word of ``ZH_WRONG`` in ``texts``."""
+    found = []
+    for pattern, say in ZH_WRONG:
+        for where, text in texts.items():
+            found += [f"{where}: {m.group(0)!r} ({say})" for m in re.finditer(pattern, text)]
+    return found
+
+
+def chinese_texts() -> dict[str, str]:
+    """Every Chinese text a learner or teacher reads: the catalogue, the scenarios' titles and
+    teaching texts, the Chinese notebooks' markdown and the server's refusals of a page."""
+    from widgets.server.limits import REFUSALS
+
+    texts = {f"catalog {key}": text for key, text in catalog("zh").items()}
+    texts.update(scenario_texts("zh"))
+    for path in TRANSLATED["zh"]:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for index, cell in enumerate(cells):
+            if cell["cell_type"] == "markdown":
+                texts[f"zh/{path.name} cell {index}"] = "".join(cell["source"])
+    texts.update({f"limits {kind}": words["zh"] for kind, words in REFUSALS.items()})
+    return texts
+
+
+def test_the_chinese_texts_keep_one_word_for_each_thing():
+    texts = chinese_texts()
+    assert len(texts) > 1000 and any(w.startswith("zh/") for w in texts)
+    assert zh_wrong_words(texts) == []
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "你的规则记录{path}由更新版本的导师写入。",
+        "Nefertiti 规则教学",
+        "为你的班级开一个房间：你会得到一个加入代码、给学生设备的链接。",
+        "第3轮：轮到红方。",
+        "礼物：2张竖琴, 1张椅子",
+        "绿方: 2张竖琴",
+        "剩余角色：宰相 (1)、首领 (1)",
+        "雇佣一名角色或放置一名仆人（R5.1、R5.2）",
+        "因出价超过所持金钱而弃掉一件礼物",
+        "{player}花费一枚皇家印章雇佣一名角色",
+        "3张礼物卡",
+        "每个骰子的点数都对应一个有仆人的方块",
+        "Gizeh的左大厅：四个相连的方块",
+        "{market} — 左侧侧大厅",
+        "以后可雇佣角色，或在终局值3分（R5.1，R9.1）",
+        "储备只有{paid} Deben，{player}只得到{paid}{ref}。",
+    ],
+)
+def test_the_chinese_check_catches_each_kind_of_old_wrong_word(old):
+    assert zh_wrong_words({"old": old}), old
+
+
+def test_the_chinese_check_leaves_the_right_words_alone():
+    right = (
+        "第3回合：轮到红方。本教程按顺时针轮流行动。老师为班级开设一个教室，学员加入。"
+        "放置一个仆人，拿一张礼物牌，掷两颗骰子；Gizeh的左侧大厅（R5.1、R5.2）。"
+        "拿取储备的一半：5 Deben中的{amount}。运行 `nefertiti serve`。带轮廓的方块。"
+    )
+    assert zh_wrong_words({"right": right}) == []
+
+
+def test_the_chinese_lists_the_code_joins_take_chinese_punctuation():
+    """The text view and the players' collections join their lists in code: in Chinese with 、
+    and full-width brackets and colons, never ", " or "(1)"."""
+    import random
+
+    from nefertiti_core import new_game
+    from nefertiti_core.teaching.textview import position_text
+    from widgets.game.exercise import collections_text
+
+    game, rng = new_game(4, seed=3), random.Random(3)
+    for _ in range(60):  # far enough for collections, piles and drawn cards
+        game.apply(rng.choice(game.legal_options()))
+    said = position_text(game, "zh", previews=False) + collections_text(game, "zh")
+    assert "宰相（1）" in said and "2张椅子、1张黄金工艺品" in said and "：  " not in said
+    assert "各玩家手中的礼物：绿方：" in said  # no space after a full-width colon
+    assert zh_wrong_words({"the text view": said}) == []

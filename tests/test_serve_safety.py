@@ -157,7 +157,7 @@ def test_the_guard_caps_each_clients_open_pages_before_the_servers_total():
     assert guard.admit("10.0.0.2", live=6, open_here=0) is None  # another: still in
     assert guard.admit("10.0.0.3", live=10, open_here=0) == "full"
     assert "already has 3 tutor pages open" in guard.message("client")
-    assert "3 个导师页面" in guard.message("client", "zh")
+    assert "3 个教程页面" in guard.message("client", "zh")
 
 
 def test_the_guard_caps_live_sessions_and_each_clients_rate():

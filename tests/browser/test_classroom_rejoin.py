@@ -131,7 +131,7 @@ def test_a_chinese_learner_comes_back_by_the_teachers_leave(klass, server):
     stranger = klass.page(LAPTOP, locale="zh-CN")
     join_room(stranger, server.base, klass.code, "王芳", wait=False)
     expect(stranger.locator(".room-rejoin")).to_contain_text(
-        "王芳 已经在这个房间里", timeout=LOAD_MS
+        "王芳 已经在这个教室里", timeout=LOAD_MS
     )
     stranger.locator(".room-ask-teacher button").click()
     expect(stranger.locator(".room-rejoin-message")).to_contain_text("正在等老师")

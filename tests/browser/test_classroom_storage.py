@@ -299,7 +299,7 @@ def test_a_store_that_cannot_be_opened_is_said_on_the_teachers_page(
         open_room(teacher, server.base)
         warning = teacher.locator(".room-storage")
         expect(warning).to_be_visible()
-        expect(warning).to_contain_text("此服务器不保存房间记录")
+        expect(warning).to_contain_text("此服务器不保存教室记录")
         # the class itself works
         teacher.get_by_role("button", name=tr("zh", "panel.decision.place"), exact=True).click()
         expect_step(teacher, 1)

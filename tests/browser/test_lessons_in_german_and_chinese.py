@@ -145,7 +145,7 @@ def test_a_chinese_page_in_voila_on_a_phone_and_its_german_link(work, chromium):
         with _screenshot_on_failure(page, "lesson-zh-voila"):
             page.goto(f"{url}/voila/render/zh/00-welcome.ipynb", timeout=WAIT)
             _rendered(page, "zh")
-            expect(page.get_by_role("heading", name="欢迎来到 Nefertiti")).to_be_visible()
+            expect(page.get_by_role("heading", name="欢迎来到娜芙蒂蒂")).to_be_visible()
             text = page.locator("body").inner_text()
             assert tr("en", "lesson.exercises_intro") not in text
             assert "Your servants bid" not in text

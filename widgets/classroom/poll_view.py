@@ -586,10 +586,14 @@ class TeacherPollPanel(_FollowsPolls):
             self.reveal_button.visible = not poll.revealed
             self.result.object = _reveal_html(poll, lang, size) if poll.revealed else ""
             return
-        names = ", ".join(esc(self.polls.name(x)) for x in tally.answered)
+        names = tr(lang, "status.list.sep").join(esc(self.polls.name(x)) for x in tally.answered)
         if tally.waiting:  # after the reveal they will not answer any more
             key = "poll.teacher.no_answer" if tally.revealed else "poll.teacher.waiting"
-            still = tr(lang, key, names=", ".join(map(self.polls.name, tally.waiting)))
+            still = tr(
+                lang,
+                key,
+                names=tr(lang, "status.list.sep").join(map(self.polls.name, tally.waiting)),
+            )
         else:
             still = tr(lang, "poll.teacher.all_answered")
         self.who.object = (
@@ -943,7 +947,7 @@ class ClassView(_FollowsPolls):
                 continue
             row = record.row(learner)
             current = "" if poll is None else _class_answer_html(poll, learner, lang)
-            rules = esc(", ".join(row.rules_seen))
+            rules = esc(tr(lang, "status.list.sep").join(row.rules_seen))
             rows.append(
                 f"<tr class='poll-class-row'>"
                 f"<td style='padding:4px 10px'>{esc(row.name)}</td>"

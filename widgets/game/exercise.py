@@ -63,9 +63,11 @@ def collections_text(state, lang: str) -> str:
             if count:
                 gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
                 gifts.append(tr(lang, "count.gift", n=count, gift=gift))
-        held = ", ".join(gifts) or tr(lang, "exercise.card.holds_nothing")
-        parts.append(f"{colour_name(lang, colour)}: {held}")
-    return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
+        held = tr(lang, "status.list.sep").join(gifts) or tr(lang, "exercise.card.holds_nothing")
+        head = tr(lang, "score.player", player=colour_name(lang, colour))  # "Green:", "绿方："
+        parts.append(head + ("" if head.endswith("：") else " ") + held)  # no space after "："
+    title = tr(lang, "exercise.card.collections")
+    return title + ("" if title.endswith("：") else " ") + " · ".join(parts)
 
 
 class AnswerFirstSession(GameSession):

@@ -154,10 +154,11 @@ class GameReplay(pn.viewable.Viewer):
         self.steps = self.session.history.length()
         self.turns = final.turn_no
         ending = tr(lang, "lesson.replay.end", turns=self.turns, steps=self.steps)
-        scores = ", ".join(
+        scores = tr(lang, "status.list.sep").join(
             f"{colour_name(lang, c)} {points}" for c, points in self.final_totals.items()
         )
-        self.summary = f"{ending} {winner_line(final, lang)} ({scores})"
+        sentences = ending + tr(lang, "status.sentence_sep") + winner_line(final, lang)
+        self.summary = tr(lang, "bracket.after", text=sentences, note=scores)
         self.session.jump(0)
         self.player = pn.widgets.Player(
             name=tr(lang, "lesson.replay.step"),

@@ -41,7 +41,7 @@ def setup_facts(state, lang: str | None = None) -> dict[str, str]:
         tr(lang, "setup.table.gifts"): str(len(gifts)),
         tr(lang, "setup.table.senets"): str(sum(R.KIND_TYPE[c] == R.SENET for c in gifts)),
         tr(lang, "setup.table.characters"): str(sum(len(pile) for pile in state.piles)),
-        tr(lang, "setup.table.scribes"): ", ".join(
+        tr(lang, "setup.table.scribes"): tr(lang, "status.list.sep").join(
             tr(lang, f"character.{R.CHARACTER_CARDS[c]}") for c in scribes
         ),
         tr(lang, "setup.table.first"): colour_name(lang, state.colours[state.turn_player]),
@@ -93,7 +93,7 @@ def layout_rows(
             side = tr(lang, f"side.{R.SIDES[state.side[market]]}")
             shown = tr(lang, "stall.name", market=row[0], side=side)
             if market not in state.open_markets():
-                shown += f" ({tr(lang, 'setup.table.closed')})"
+                shown = tr(lang, "bracket.after", text=shown, note=tr(lang, "setup.table.closed"))
             row.append(shown)
         rows.append(row)
     return header, rows

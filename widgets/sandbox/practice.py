@@ -173,7 +173,7 @@ class Practice(pn.viewable.Viewer):
         )
         answered = self.card is not None and self.card.attempts > 0
         if answered:
-            rules = ", ".join(g.rule_ids)
+            rules = tr(lang, "status.list.sep").join(g.rule_ids)
             text = esc(tr(lang, "practice.answered", rules=rules))
             self.rules.object = link_rule_ids(
                 f"<div class='practice-rule-ids' style='font-family:{esc(FONT_STACK)}'>{text}</div>",

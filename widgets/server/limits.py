@@ -35,14 +35,14 @@ REFUSALS = {
         "Try again in a few minutes.",
         "de": "Der Tutor ist voll: {n} Partien sind auf diesem Server offen (--max-sessions). "
         "Versuche es in ein paar Minuten wieder.",
-        "zh": "导师已满：此服务器上已有 {n} 局游戏（--max-sessions）。请几分钟后再试。",
+        "zh": "本教程已满员：此服务器上已有 {n} 局游戏（--max-sessions）。请几分钟后再试。",
     },
     "client": {
         "en": "This computer already has {n} tutor pages open (--sessions-per-client): close one, "
         "then reload.",
         "de": "Dieser Computer hat schon {n} Seiten des Tutors offen (--sessions-per-client): "
         "schließe eine und lade dann neu.",
-        "zh": "此电脑已打开 {n} 个导师页面（--sessions-per-client）：请关闭一个后再刷新。",
+        "zh": "此电脑已打开 {n} 个教程页面（--sessions-per-client）：请关闭一个后再刷新。",
     },
     "rate": {
         "en": "Too many new games from this computer: at most {n} a minute "

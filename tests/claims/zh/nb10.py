@@ -8,8 +8,8 @@ from claims import nb10, translated
 CLAIMS = translated(
     nb10,
     {
-        "**two dice**": "两个骰子",
-        "**one die**": "一个骰子",
+        "**two dice**": "两颗骰子",
+        "**one die**": "一颗骰子",
         "the 5 and the 6 count as neighbours": "5 和 6 虽然不在同一行，也算相邻",
         "Red holds the 2, Blue the 7, and Green is to play": "红方占着 2，蓝方占着 7，轮到绿方",
         "No die ever shows a 7": (

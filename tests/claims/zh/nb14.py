@@ -24,7 +24,7 @@ CLAIMS = translated(
         "differ by the 2 that Red owed her": "相差的正是红方欠她的那 2 Deben",
         "with 400 rolls one standard\nerror is about 1.6 percentage points": "掷 400 次时，一个标准误差约为 1.6 个百分点",
         "with 95% intervals": "带 95% 区间",
-        "that the two dice then close the stall": "两个骰子",
+        "that the two dice then close the stall": "两颗骰子",
         "among the bottom five": "最下面 5 张",
         "a gap of two or three points is ordinary luck": "相差两三个百分点只是平常的运气",
     },
