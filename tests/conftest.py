@@ -2,8 +2,9 @@
 
 ``make test`` runs the tests on three processes (pytest-xdist, ``--dist loadfile``): the tests of
 one module stay together in one process (their module-scoped servers, kernels and browsers are
-started once, and a journey's steps run in order); the long every-exercise journey comes in two
-modules, one per half of the notebooks, so that two processes share it.
+started once, and a journey's steps run in order); the long every-exercise journey comes in three
+modules, one per language (each notebook answered in one of them), so that the processes share
+it.
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ def pytest_configure(config):
 #: that the processes end together instead of one working alone through a long module at the
 #: end (docs/benchmarks.md, "Test suite").
 LONGEST_FIRST = (
-    "test_every_exercise_first_half",
-    "test_every_exercise_second_half",
+    "test_every_exercise_in_english",
+    "test_every_exercise_in_german",
+    "test_every_exercise_in_chinese",
     "test_cli_fuzz",
     "test_classroom_lesson",
     "test_classroom",

@@ -2,8 +2,9 @@
 shown must have its models known to the kernel's document, or every message from the page about
 them is refused ("Comm received message that could not be deserialized") and the exercise is dead.
 
-The browser test (tests/browser/test_every_exercise_first_half.py and ..._second_half.py) presses every exercise's buttons in
-JupyterLab; this one checks the cause in a second, without a browser.
+The browser tests (tests/browser/test_every_exercise_in_english.py, ..._in_german.py and
+..._in_chinese.py) press every exercise's buttons in JupyterLab; this one checks the cause in a
+second, without a browser.
 """
 
 from __future__ import annotations

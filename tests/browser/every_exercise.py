@@ -1,18 +1,22 @@
-"""Every exercise of every tutorial, answered in the real client: what the two halves' test
-modules (``test_every_exercise_first_half.py``, ``..._second_half.py``) share.
+"""Every exercise of every tutorial, answered in the real client, each notebook in one of the
+three languages: what the three test modules (``test_every_exercise_in_english.py``,
+``..._in_german.py``, ``..._in_chinese.py``) share.
 
-One JupyterLab serves a copy of ``tutorials/``. Each notebook is opened, run (Run > Run All Cells)
-and its exercise block is worked through tab by tab as a learner does: each exercise is answered
-once wrong and once right, by its kind (a choice pressed, a number or a chance typed and Checked, a
-square clicked on the card's board), and the feedback shown must be the engine's verdict for that
-answer. A "click the square" exercise also gets a click on another market first, which must be
-refused, not judged (item 8). The right answers come from the engine (``Exercise.right_answer``).
+One JupyterLab serves a copy of ``tutorials/`` (with its ``de/`` and ``zh/`` copies). Each notebook
+is opened in its language's folder (the kernel's folder gives the lesson's language), run (Run >
+Run All Cells) and its exercise block is worked through tab by tab as a learner does: each
+exercise is answered once wrong and once right, by its kind (a choice pressed, a number or a
+chance typed and Checked, a square clicked on the card's board), and the feedback shown must be
+the engine's verdict for that answer, in that language. A "click the square" exercise also gets a
+click on another market first, which must be refused, not judged. The right answers come from the
+engine (``Exercise.right_answer``).
 
-The exercises are enumerated from the engine's table (``EXERCISES``): the notebooks come in two
-halves, one test module each (``make test`` works through them on its two processes); the last
-test of each half fails if one of its exercises was not answered, and the first half's module
-checks that the halves' topics together are the whole table, so no exercise can exist that no
-browser test has pressed.
+The notebooks take the languages in turn (00 English, 01 German, 02 Chinese, 03 English, ...:
+:data:`LANGUAGE_OF`), so every exercise is pressed once, the journey runs in every language, and
+each language's module takes about a third of the time. The exercises are enumerated from the
+engine's table (``EXERCISES``): the last test of each module fails if one of its exercises was
+not answered, and the English module checks that the three parts' topics together are the whole
+table, so no exercise can exist that no browser test has pressed.
 """
 
 from __future__ import annotations
@@ -37,6 +41,14 @@ EXERCISE_CALL = re.compile(r"""exercises\(\s*["']([a-z-]+)["']""")
 DEMO_CALL = re.compile(r"""\bdemo\(""")
 
 
+LANGUAGES = ("en", "de", "zh")
+
+
+def _path(notebook: str, lang: str) -> Path:
+    """The notebook's copy in ``lang`` (English in ``tutorials/``, the others in a folder)."""
+    return TUTORIALS / notebook if lang == "en" else TUTORIALS / lang / notebook
+
+
 def _topics_by_notebook() -> dict[str, str]:
     found = {}
     for path in sorted(TUTORIALS.glob("*.ipynb")):
@@ -50,30 +62,22 @@ def _topics_by_notebook() -> dict[str, str]:
     return found
 
 
-def _demos_by_notebook() -> dict[str, int]:
-    return {
-        path.name: sum(
-            len(DEMO_CALL.findall("".join(cell["source"])))
-            for cell in json.loads(path.read_text())["cells"]
-            if cell["cell_type"] == "code"
-        )
-        for path in sorted(TUTORIALS.glob("*.ipynb"))
-    }
-
-
 NOTEBOOKS = _topics_by_notebook()
-DEMOS = _demos_by_notebook()
-#: How many code cells each notebook has (each must have run).
-CODE_CELLS = {
-    path.name: sum(1 for c in json.loads(path.read_text())["cells"] if c["cell_type"] == "code")
-    for path in sorted(TUTORIALS.glob("*.ipynb"))
-}
-#: The notebooks in two halves (every other one), one test module each: with ``make test``'s
-#: two processes, one process works through each half.
-HALVES = {
-    "first": sorted(NOTEBOOKS)[0::2],
-    "second": sorted(NOTEBOOKS)[1::2],
-}
+#: The language each notebook is answered in: the three in turn.
+LANGUAGE_OF = {nb: LANGUAGES[i % len(LANGUAGES)] for i, nb in enumerate(sorted(NOTEBOOKS))}
+#: The notebooks of each language's module.
+PARTS = {lang: [nb for nb in sorted(NOTEBOOKS) if LANGUAGE_OF[nb] == lang] for lang in LANGUAGES}
+
+
+def _code_cells(notebook: str) -> list[str]:
+    cells = json.loads(_path(notebook, LANGUAGE_OF[notebook]).read_text())["cells"]
+    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+
+
+#: How many demonstrations each notebook's copy shows, and how many code cells it has (each
+#: must have run).
+DEMOS = {nb: sum(len(DEMO_CALL.findall(src)) for src in _code_cells(nb)) for nb in NOTEBOOKS}
+CODE_CELLS = {nb: len(_code_cells(nb)) for nb in NOTEBOOKS}
 DEMOS_PRESSED: dict[str, int] = {}
 ANSWERED: dict[str, tuple[str, str]] = {}  # exercise id -> (the wrong verdict, the right one)
 TIMES: dict[str, float] = {}
@@ -112,18 +116,20 @@ def answer_every_exercise(lab, notebook: str) -> None:
     its demonstrations and open its folds."""
     url, browser = lab
     topic = NOTEBOOKS[notebook]
+    lang = LANGUAGE_OF[notebook]
     exercises = exercises_for(topic)
     start = time.monotonic()
+    folder = "" if lang == "en" else f"{lang}/"
     page = open_and_run_all(
-        browser, f"{url}/lab/tree/{notebook}?reset", {"width": 1400, "height": 1000}
+        browser, f"{url}/lab/tree/{folder}{notebook}?reset", {"width": 1400, "height": 1000}
     )
     try:
         # the topic's block: a notebook may show other exercises too (15: a teacher's file's),
         # so the block is the one that opens on the topic's first exercise
         blocks = page.locator(".jp-OutputArea-output").filter(
-            has_text=tr("en", "lesson.exercises_intro")
+            has_text=tr(lang, "lesson.exercises_intro")
         )
-        first = exercises[0].prompt("en")[:60]
+        first = exercises[0].prompt(lang)[:60]
         expect(blocks.filter(has_text=first)).to_have_count(1, timeout=WAIT * 2)
         shows = [blocks.nth(i).filter(has_text=first).count() for i in range(blocks.count())]
         block = blocks.nth(shows.index(1))  # (has_text sees into the shadow DOM; inner_text not)
@@ -132,32 +138,32 @@ def answer_every_exercise(lab, notebook: str) -> None:
             if number > 1:
                 tabs.nth(number - 1).click()
             prompt = block.locator(".exercise-prompt")
-            expect(prompt).to_contain_text(ex.prompt("en")[:60], timeout=WAIT * 2)
+            expect(prompt).to_contain_text(ex.prompt(lang)[:60], timeout=WAIT * 2)
             STEPS.append((notebook, ex.id, "shown", time.monotonic() - start))
             wrong, right = wrong_and_right(ex)
             if ex.answer_kind == "square":
                 # a square of another market is refused, not judged (#13 item 8)
                 other = (ex.market + 1) % 4
-                give_answer(page, block, ex, (other, 0))
-                refused = ex.check((other, 0), "en")
+                give_answer(page, block, ex, (other, 0), lang)
+                refused = ex.check((other, 0), lang)
                 assert not refused.valid
                 expect_verdict(block, "invalid", refused.headline)
-            wrong_feedback = ex.check(wrong, "en")
-            right_feedback = ex.check(right, "en")
+            wrong_feedback = ex.check(wrong, lang)
+            right_feedback = ex.check(right, lang)
             assert wrong_feedback.valid and not wrong_feedback.correct, (ex.id, wrong_feedback)
             assert right_feedback.correct, (ex.id, right_feedback)
-            give_answer(page, block, ex, wrong)
+            give_answer(page, block, ex, wrong, lang)
             shown_wrong = expect_verdict(block, "wrong", wrong_feedback.headline)
-            assert shown_wrong.lstrip("\u2717 ").startswith("Not quite"), shown_wrong
-            give_answer(page, block, ex, right)
+            assert shown_wrong.lstrip("\u2717 ").startswith(_opening(lang, "wrong")), shown_wrong
+            give_answer(page, block, ex, right, lang)
             shown_right = expect_verdict(block, "right", right_feedback.headline)
-            assert shown_right.lstrip("\u2714 ").startswith("Right"), shown_right
+            assert shown_right.lstrip("\u2714 ").startswith(_opening(lang, "right")), shown_right
             ANSWERED[ex.id] = (shown_wrong, shown_right)
             STEPS.append((notebook, ex.id, "answered", time.monotonic() - start))
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         block.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / f"every-exercise-{Path(notebook).stem}.png"))
-        _press_every_demo(page, notebook)
+        _press_every_demo(page, notebook, lang)
         _open_every_fold(page)
         _no_cell_failed(page, notebook)
     except Exception as failure:
@@ -177,6 +183,12 @@ def answer_every_exercise(lab, notebook: str) -> None:
         TIMES[notebook] = time.monotonic() - start
 
 
+def _opening(lang: str, verdict: str) -> str:
+    """How a verdict opens in ``lang`` ("Not quite", "Richtig", "正确"): its text up to the colon."""
+    text = tr(lang, f"exercise.verdict.{verdict}", answer="", right="")
+    return text.replace("\uff1a", ":").split(":")[0]
+
+
 def _no_cell_failed(page, notebook: str) -> None:
     """Run All went through: the last code cell shows what it made (the learner's record: a
     cell after a failed one is never run and shows nothing), and no cell shows a Python
@@ -189,7 +201,7 @@ def _no_cell_failed(page, notebook: str) -> None:
     assert not failed, f"{notebook}: a cell failed:\n" + "\n".join(t[-800:] for t in failed)
 
 
-def _press_every_demo(page, notebook: str) -> None:
+def _press_every_demo(page, notebook: str, lang: str) -> None:
     """Each folded demonstration ("Show what happens") unfolds to its board and the engine's
     account of the steps, with no step refused (#13 item 3)."""
     # one demonstration per cell (the count of outputs holding one must match the cells')
@@ -201,9 +213,10 @@ def _press_every_demo(page, notebook: str) -> None:
         button.scroll_into_view_if_needed()
         button.click()
         account = demo.locator(".lesson-demo-account")
-        expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=WAIT)
+        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=WAIT)
         expect(account.locator("li").first).to_be_visible(timeout=WAIT)
-        assert "The demonstration stopped" not in account.inner_text(), account.inner_text()
+        stopped = tr(lang, "lesson.demo.refused", why="").rstrip(": \uff1a")
+        assert stopped not in account.inner_text(), account.inner_text()
         expect(demo.locator("canvas").first).to_be_attached(timeout=WAIT)
         DEMOS_PRESSED[notebook] = DEMOS_PRESSED.get(notebook, 0) + 1
     if DEMOS[notebook]:
@@ -220,13 +233,13 @@ def _open_every_fold(page) -> None:
         expect(fold.locator("table").first).to_be_visible(timeout=WAIT)
 
 
-def check_half(half: str) -> None:
-    """After its half: every exercise of the half's topics was answered wrong and right, every
-    demonstration of its notebooks unfolded."""
-    notebooks = HALVES[half]
+def check_part(lang: str) -> None:
+    """After its language's part: every exercise of the part's topics was answered wrong and
+    right, every demonstration of its notebooks unfolded."""
+    notebooks = PARTS[lang]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     times = {"times": TIMES, "steps": STEPS}
-    (ARTIFACTS / f"every-exercise-times-{half}.json").write_text(json.dumps(times, indent=1))
+    (ARTIFACTS / f"every-exercise-times-{lang}.json").write_text(json.dumps(times, indent=1))
     expected = {ex.id for nb in notebooks for ex in exercises_for(NOTEBOOKS[nb])}
     missing = sorted(expected - set(ANSWERED))
     assert not missing, f"{len(missing)} exercises no browser test answered: {missing}"

@@ -453,15 +453,16 @@ def click_square(page, block, ex: Exercise, market: int, index: int) -> None:
     )
 
 
-def give_answer(page, block, ex: Exercise, value) -> None:
-    """Answer as a learner does: press the choice, type the number, or click the square."""
+def give_answer(page, block, ex: Exercise, value, lang: str = "en") -> None:
+    """Answer as a learner does: press the choice (its label in the page's ``lang``), type the
+    number, or click the square."""
     kind = ex.answer_kind
     if kind == "square":
         click_square(page, block, ex, *value)
         return
     answer = block.locator(".exercise-answer")
     if kind == "choice":
-        label = dict(ex.choices("en"))[value]
+        label = dict(ex.choices(lang))[value]
         answer.get_by_role("button", name=label, exact=True).click()
     else:
         field = answer.locator("input")
