@@ -169,3 +169,10 @@ def who_decides(state: GameState, lang: str = "en") -> str:
         player=_colour(state, state.decider, lang),
         turn_player=_colour(state, state.turn_player, lang),
     )
+
+
+def chosen_square_words(state: GameState, market: int, index: int, lang: str = "en") -> str:
+    """The name of one square of ``market``'s visible stall, as a square's words start (market,
+    stall, value and mark) and nothing more: what an exercise answered on the board says the
+    learner chose (its verdict then says whether that was right)."""
+    return describe_option(state, O.place_id(market, state.side[market], index), lang, short=True)

@@ -9,7 +9,9 @@ the text view's headings and lines follow (checked through the accessibility tre
 classroom learner's page (a Pixel 5, once in German and once in Chinese) a learner joins, gets
 Blue's seat and places the first servant of the first game the same way, the squares' names and
 the announcement in that language. axe-core finds no serious or critical violation on either
-page. Only ``page.keyboard`` plays: no mouse, no ``click``. Chromium missing is a failure.
+page. The Sandbox's journey ends in German, then in Chinese: the language switched by keyboard,
+the live region, the grid and its squares speak it. Only ``page.keyboard`` plays: no mouse, no
+``click``. Chromium missing is a failure.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from axe import check
+from board_keyboard import focused, on_board, press_until
 from playwright.sync_api import expect
 from support import ARTIFACTS
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server
@@ -31,44 +34,13 @@ from nefertiti_core.files.announce import last_step
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.history import History
 from nefertiti_core.files.scenario import load
-from nefertiti_core.teaching.board_words import square_words
+from nefertiti_core.teaching.board_words import chosen_square_words, square_words
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ARTIFACTS / "keyboard-board"
 VIEWPORT = {"width": 1280, "height": 800}
 STEP_MS = STEP_MS
 expect.set_options(timeout=STEP_MS)
-MOST_KEYS = 120  # Tab presses to reach a control (a bound, so a lost focus fails)
-
-#: The focused element, through the shadow roots Panel and Bokeh draw in: its role and name.
-FOCUSED_JS = """() => {
-  let el = document.activeElement;
-  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-  if (!el) return null;
-  return {role: el.getAttribute("role") || el.tagName.toLowerCase(),
-          name: el.getAttribute("aria-label") || el.textContent.trim()};
-}"""
-
-
-def focused(page) -> dict:
-    return page.evaluate(FOCUSED_JS) or {"role": "", "name": ""}
-
-
-def press_until(page, key: str, test, most: int = MOST_KEYS, what: str = "") -> dict:
-    """Press ``key`` until the focused element passes ``test`` (``what``: it, in words); fail
-    after ``most`` presses."""
-    seen = []
-    for _ in range(most):
-        page.keyboard.press(key)
-        now = focused(page)
-        if test(now):
-            return now
-        seen.append(now["name"][:40])
-    raise AssertionError(f"{key} never reached {what or 'it'}; focus went through: {seen[-12:]}")
-
-
-def on_board(now: dict) -> bool:
-    return now["role"] == "gridcell"
 
 
 def live(page):
@@ -175,6 +147,25 @@ def test_a_learner_closes_and_settles_a_market_by_keyboard_in_the_sandbox(page):
     press_until(page, "Shift+Tab", on_board, 300, what="the board")
     page.keyboard.press("Escape")
     assert not on_board(focused(page))
+    # the same board in German, then in Chinese (the language buttons, pressed by keyboard):
+    # the live region, the grid's name and the squares' names speak the page's language
+    for lang in ("de", "zh"):
+        button = page.get_by_role("button", name=tr(lang, f"panel.lang.{lang}"), exact=True)
+        button.focus()
+        page.keyboard.press("Enter")
+        red = tr(lang, "colour.red")
+        decider = tr(lang, "text.decider", turn=2, player=red, turn_player=red)
+        expect(live(page)).to_contain_text(decider)
+        expect(page.get_by_role("grid", name=tr(lang, "keys.board"), exact=True)).to_have_count(1)
+        press_until(page, "Tab", on_board, what="the board")  # the square last visited
+        gizeh = tuple(chosen_square_words(state, 0, i, lang) for i in range(7))
+        press_until(page, "ArrowDown", lambda f, g=gizeh: f["name"].startswith(g), 30, what="Gizeh")
+        page.keyboard.press("Home")  # the market's first square, named in the page's language
+        assert focused(page)["name"].startswith(gizeh[0]), focused(page)
+        page.keyboard.press("ArrowRight")
+        assert focused(page)["name"].startswith(chosen_square_words(state, 0, 1, lang))
+        page.keyboard.press("Escape")
+    shot(page, "sandbox-1280-zh")
 
 
 # --- a classroom learner's page, on a phone, in German and in Chinese ------------------------

@@ -1,69 +1,74 @@
-"""A tutorial in the real client: JupyterLab opens the Abou Simbel notebook, runs it, and the
-learner answers its "click the square that closes the market" exercise on the board; the
-lesson's outputs pass axe-core (no serious or critical violation)."""
+"""A tutorial in the real client, in German: JupyterLab opens the German copy of the Abou Simbel
+notebook (``tutorials/de``), runs it, and the learner answers its "click the square that closes
+the market" exercise on the board: once wrong with the mouse, then right with the keyboard alone
+(Tab onto the board's grid, the arrow keys, Enter; the grid, its squares and the line saying the
+square chosen named in German, checked through ARIA queries), and reads the engine's German
+verdicts; Escape leaves the board. The lesson's outputs pass axe-core (no serious or critical
+violation). The same by keyboard in Chinese in Voilà: test_voila.py."""
 
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 from axe import check
-from playwright.sync_api import sync_playwright
-from support import ARTIFACTS, launch
+from board_keyboard import answer_by_keyboard, focused, on_board
+from playwright.sync_api import expect
+from support import ARTIFACTS, expect_verdict, give_answer, wrong_and_right
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
+from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES
-from widgets.game import geometry as G
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
-NOTEBOOK = "09-closing-abou-simbel.ipynb"
+NOTEBOOK = "de/09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
+WAIT = 120_000  # ms: a kernel running the notebook's cells on a loaded machine answers late
 
 
-def test_a_tutorial_exercise_answered_by_clicking_the_board(tmp_path):
+def test_a_german_tutorial_exercise_answered_on_the_board_by_mouse_and_by_keyboard(
+    tmp_path, chromium
+):
     # A copy: JupyterLab saves what it runs, and the repository's notebooks stay without outputs.
     work = tmp_path / "tutorials"
     shutil.copytree(TUTORIALS, work)
-    exercise = EXERCISES[EXERCISE]
-    state = exercise.state()
-    (right,) = exercise.right_answer()
-    market = 2  # Abou Simbel
-    cell = next(c for c in G.squares(state.side) if c.market == market and c.index == right)
-    prompt = exercise.prompt("en")[:40]
+    ex = EXERCISES[EXERCISE]
+    wrong, right = wrong_and_right(ex)
+    wrong_feedback, right_feedback = ex.check(wrong, "de"), ex.check(right, "de")
+    assert not wrong_feedback.correct and right_feedback.correct
 
-    with start_jupyterlab(tmp_path / "home", work) as lab, sync_playwright() as p:
-        browser = launch(p)
+    with start_jupyterlab(tmp_path / "home", work) as lab:
         page = open_and_run_all(
-            browser, f"{lab}/lab/tree/{NOTEBOOK}?reset", {"width": 1500, "height": 1100}
+            chromium, f"{lab}/lab/tree/{NOTEBOOK}?reset", {"width": 1024, "height": 768}
         )
-        question = page.get_by_text(prompt).first
-        question.wait_for(timeout=120_000)
-        question.scroll_into_view_if_needed()
-        time.sleep(1.0)
-        top = question.bounding_box()["y"]
-        canvases = page.locator(".bk-Canvas")
-        below = [
-            (box["y"], i)
-            for i in range(canvases.count())
-            if (box := canvases.nth(i).bounding_box()) and box["y"] > top
-        ]
-        board = canvases.nth(min(below)[1])
-        board.scroll_into_view_if_needed()
-        box = board.bounding_box()
-        page.mouse.click(
-            box["x"] + cell.x / G.WIDTH * box["width"],
-            box["y"] + (1 - cell.y / G.HEIGHT) * box["height"],
-        )
-        # The card's feedback, from the engine: its verdict first ("Right: ..."), then why
-        headline = exercise.check((market, right), "en").headline
-        feedback = page.locator(".exercise-feedback .verdict-right").first
-        feedback.wait_for(timeout=30_000)
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "tutorial-exercise.png"))
-        text = feedback.inner_text()
-        assert headline in text and "R3.5" in text, text
-        # the lesson's outputs (not JupyterLab's own interface) pass axe-core: no serious or
-        # critical violation (test_accessibility.py checks the served pages)
-        check(page, "the lesson's outputs in JupyterLab", include=".jp-OutputArea-output")
-        browser.close()
+        try:
+            block = page.locator(".jp-OutputArea-output").filter(
+                has_text=tr("de", "lesson.exercises_intro")
+            )
+            expect(block.locator(".exercise-prompt").first).to_contain_text(
+                ex.prompt("de")[:40], timeout=WAIT
+            )
+            give_answer(page, block, ex, wrong)  # a click on a square of the card's board
+            shown = expect_verdict(block, "wrong", wrong_feedback.headline)
+            assert shown.lstrip("\u2717 ").startswith("Nicht ganz"), shown
+            # the keyboard alone: Tab onto the board, the arrows to the square, Enter
+            said = answer_by_keyboard(page, block, ex, *right, "de")
+            assert said.startswith("Deine Antwort: "), said
+            shown = expect_verdict(block, "right", right_feedback.headline)
+            assert shown.lstrip("\u2714 ").startswith("Richtig") and "R3.5" in shown, shown
+            assert on_board(focused(page))  # the focus stays on the square answered
+            page.keyboard.press("Escape")  # leaves the board (and not JupyterLab's cell)
+            assert not on_board(focused(page))
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "tutorial-exercise-de-keyboard.png"))
+            # the lesson's outputs (not JupyterLab's own interface) pass axe-core: no serious or
+            # critical violation (test_accessibility.py checks the served pages)
+            check(
+                page, "the German lesson's outputs in JupyterLab", include=".jp-OutputArea-output"
+            )
+        except Exception:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "tutorial-exercise-de-failed.png"))
+            raise
+        finally:
+            page.close()

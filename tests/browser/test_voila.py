@@ -3,7 +3,9 @@
 One Voilà serves ``tutorials/`` (it runs a notebook per page and saves nothing); Chromium opens the
 Abou Simbel lesson. The learner answers its first exercise wrong, then right, and sees the engine's
 verdicts; a click on a lesson board places a servant there. No code of the notebook is shown,
-and axe-core finds no serious or critical violation on the page.
+and axe-core finds no serious or critical violation on the page. The Chinese copy of the lesson
+(``tutorials/zh``, the same Voilà) on a phone is answered with the keyboard alone: Tab onto the
+exercise's board, the arrow keys, Enter (widgets/game/board_keys.py).
 
 Voilà cannot load Panel's JupyterLab extension, so Panel talks to the kernel over ipywidgets'
 comms there (``widgets.server.patches.use_ipywidgets_comms_in_voila``, which needs jupyter_bokeh).
@@ -30,10 +32,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from axe import check
+from board_keyboard import answer_by_keyboard, focused, on_board
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
     CLIPPED_BUTTONS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
     expect_verdict,
     free_port,
     give_answer,
@@ -115,32 +120,38 @@ def watch_requests_and_console(page) -> None:
 
 
 @pytest.fixture(scope="module")
-def lesson(tmp_path_factory, chromium):
+def voila(tmp_path_factory):
+    """One Voilà for the module, serving ``tutorials/`` (and so its German and Chinese copies):
+    its address."""
+    with start_voila(tmp_path_factory.mktemp("voila"), TUTORIALS) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def lesson(voila, chromium):
     """The lesson's page, once for the module: (page, the exercise block)."""
-    home = tmp_path_factory.mktemp("voila")
-    with start_voila(home, TUTORIALS) as url:
-        page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-        watch_requests_and_console(page)
-        try:
-            start = time.monotonic()
-            page.goto(f"{url}/voila/render/{NOTEBOOK}", timeout=WAIT)
-            block = page.locator(".jp-OutputArea-output").filter(
-                has_text=tr("en", "lesson.exercises_intro")
-            )
-            ex = EXERCISES[EXERCISE]
-            expect(block.locator(".exercise-prompt")).to_contain_text(
-                ex.prompt("en")[:60], timeout=WAIT
-            )
-            TIMES["page to exercise shown"] = time.monotonic() - start
-            yield page, block
-        except Exception:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(Exception):
-                page.screenshot(path=str(ARTIFACTS / "voila-failed.png"))
-            raise
-        finally:
-            page.close()
-            print(f"\nvoila times: {json.dumps({k: round(v, 1) for k, v in TIMES.items()})}")
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    watch_requests_and_console(page)
+    try:
+        start = time.monotonic()
+        page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=WAIT)
+        block = page.locator(".jp-OutputArea-output").filter(
+            has_text=tr("en", "lesson.exercises_intro")
+        )
+        ex = EXERCISES[EXERCISE]
+        expect(block.locator(".exercise-prompt")).to_contain_text(
+            ex.prompt("en")[:60], timeout=WAIT
+        )
+        TIMES["page to exercise shown"] = time.monotonic() - start
+        yield page, block
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(Exception):
+            page.screenshot(path=str(ARTIFACTS / "voila-failed.png"))
+        raise
+    finally:
+        page.close()
+        print(f"\nvoila times: {json.dumps({k: round(v, 1) for k, v in TIMES.items()})}")
 
 
 def test_voila_shows_the_lesson_without_its_code(lesson):
@@ -281,6 +292,54 @@ def test_voila_lesson_fits_at_1440_and_1024(lesson):
             page.screenshot(path=str(ARTIFACTS / f"voila-{width}.png"))
     finally:
         page.set_viewport_size({"width": 1400, "height": 1000})
+
+
+def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voila, chromium):
+    """The Chinese copy of the lesson (``tutorials/zh``) on a Pixel 5 with a keyboard: the
+    learner Tabs onto the square exercise's board, moves with the arrow keys to the square that
+    closes Abou Simbel and answers with Enter; the grid, each square passed and the line saying
+    the square chosen are named in Chinese (ARIA queries), the engine's verdict is Chinese, and
+    Escape leaves the board. Every output of the page rendered (no "model not found": each
+    exercise board carries its grid) and axe-core finds no serious or critical violation."""
+    ex = EXERCISES[EXERCISE]
+    _, right = wrong_and_right(ex)
+    feedback = ex.check(right, "zh")
+    context = chromium.new_context(viewport=PIXEL_5_VIEWPORT, **PIXEL_5)
+    page = context.new_page()
+    watch_requests_and_console(page)  # offline and without errors too (the last test)
+    try:
+        start = time.monotonic()
+        page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=WAIT)
+        block = page.locator(".jp-OutputArea-output").filter(
+            has_text=tr("zh", "lesson.exercises_intro")
+        )
+        expect(block.locator(".exercise-prompt").first).to_contain_text(
+            ex.prompt("zh")[:30], timeout=WAIT
+        )
+        TIMES["Chinese page to exercise shown"] = time.monotonic() - start
+        start = time.monotonic()
+        said = answer_by_keyboard(page, block, ex, *right, "zh")
+        assert said.startswith("你的答案："), said
+        shown = expect_verdict(block, "right", feedback.headline)
+        TIMES["Chinese keyboard answer to verdict"] = time.monotonic() - start
+        assert on_board(focused(page))
+        page.keyboard.press("Escape")
+        assert not on_board(focused(page))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        block.locator(".exercise-feedback").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "voila-zh-keyboard-phone.png"))
+        assert "R3.5" in shown, shown
+        # every output rendered: the lesson's boards and the record at the end
+        expect(page.get_by_text(tr("zh", "coverage.view.title")).first).to_be_visible(timeout=WAIT)
+        assert page.get_by_text("Error displaying widget").count() == 0
+        check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(Exception):
+            page.screenshot(path=str(ARTIFACTS / "voila-zh-keyboard-failed.png"))
+        raise
+    finally:
+        context.close()
 
 
 def test_voila_page_asks_only_this_machine(lesson):

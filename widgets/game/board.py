@@ -408,8 +408,9 @@ class Board(pn.viewable.Viewer):
     keys = param.Boolean(
         default=False,
         doc="Lay the keyboard grid over the board (board_keys.py): its squares focusable, "
-        "named for screen readers, played by Enter or Space (the boards a game is played on: "
-        "the Sandbox's, a classroom table's, a lesson's)",
+        "named for screen readers, played by Enter or Space (the boards something is played or "
+        "answered on: the Sandbox's, a classroom table's, a lesson's, an exercise's answered by "
+        "a square)",
     )
     shared = param.Boolean(
         default=False,

@@ -209,6 +209,9 @@ class BoardKeys(ReactiveHTML):
         )
         super().__init__(**params)
         self._board = board
+        #: The message that names the grid: what Enter does there (an exercise's board answers
+        #: with the square: ``keys.board.answer``).
+        self.label_key = "keys.board"
         self._keys: list[KeySquare] = []
         self._seen = 0
         self.param.watch(self._on_pressed, "pressed")
@@ -242,7 +245,7 @@ class BoardKeys(ReactiveHTML):
                     end=k.end,
                 )
             )
-        label = tr(lang, "keys.board")
+        label = tr(lang, self.label_key)
         if squares != self.squares or label != self.label:
             self.param.update(squares=squares, label=label)
 

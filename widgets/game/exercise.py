@@ -17,6 +17,7 @@ import param
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import Exercise, Feedback
+from nefertiti_core.teaching.board_words import chosen_square_words
 from nefertiti_core.teaching.coverage import Coverage, answer_rules
 from widgets.game.accessible import name_for_readers
 from widgets.game.board import Board
@@ -128,12 +129,20 @@ class ExerciseCard(pn.viewable.Viewer):
         if answer_first:
             self.session.param.watch(lambda *_: self._show_board_note(), "refused")
         square_answer = exercise.answer_kind == "square"
+        # A square's answer is given on the board: by a click, or by the keyboard grid
+        # (board_keys.py: Tab to the board, the arrow keys, Enter or Space).
         self.board = Board(
             self.session,
             width=board_width,
             on_square=self._answer_square if square_answer else None,
+            keys=square_answer,
         )
+        if self.board.board_keys is not None:  # named: Enter answers there (places nothing)
+            self.board.board_keys.label_key = "keys.board.answer"
+            self.board.board_keys.refresh()
         self._answered = None  # the last answer as given (to judge it again in another language)
+        self._chosen = None  # a square's answer: (market, index) chosen on the board
+        self.square_line = ""
         self._played = False  # whether the board played the asked move after the answer
         self._asked = exercise.asked_option() if answer_first else None
         self._prompt = pn.pane.Markdown(
@@ -194,8 +203,9 @@ class ExerciseCard(pn.viewable.Viewer):
         if kind == "probability":
             # the placeholder shows the form, never a value (a value would be some question's answer)
             return pn.widgets.TextInput(width=200, css_classes=["exercise-answer"])
-        # square: the answer is a click on the board
-        return pn.pane.Markdown("", css_classes=["exercise-answer"])
+        # square: the answer is a click on the board (or Enter on the keyboard grid's square);
+        # this line says how, then which square was chosen (a live region: read out)
+        return HTML("", css_classes=["exercise-answer"])
 
     def answer(self, value) -> Feedback:
         """Check an answer (what the widgets pass; also callable from a notebook cell)."""
@@ -215,7 +225,25 @@ class ExerciseCard(pn.viewable.Viewer):
 
     def _answer_square(self, cell) -> None:
         # the market too: a square of another market is not an answer (the engine says so)
+        self._chosen = (cell.market, cell.index)
+        self._show_square_line()
         self.answer((cell.market, cell.index))
+
+    def _show_square_line(self) -> None:
+        """How to answer on the board, or which square was chosen: in a live region, so that a
+        learner on the keyboard hears the square Enter chose before the verdict."""
+        lang = self.lang
+        if self._chosen is None:
+            text = tr(lang, "exercise.card.click_board")
+        else:
+            square = chosen_square_words(self.session.state, *self._chosen, lang)
+            text = tr(lang, "exercise.card.your_square", square=square)
+        #: A square's answer: the line that says how to answer, or which square was chosen.
+        self.square_line = text
+        self._answer.object = (
+            f'<p class="exercise-square-line" role="status" aria-live="polite" '
+            f'style="margin:4px 0">{esc(text)}</p>'
+        )
 
     @after_page_message  # the answer typed in the same message as the click
     def _on_check(self, _event) -> None:
@@ -223,11 +251,17 @@ class ExerciseCard(pn.viewable.Viewer):
         self.answer(value)
 
     def _on_reset(self, _event) -> None:
-        """A fresh copy of the position, to answer again or replay."""
+        self.reset()
+
+    def reset(self) -> None:
+        """A fresh copy of the position, to answer again or replay (the button's action)."""
         self.session.load_state(self.exercise.state())
         self.feedback = None
         self._answered = None
         self.result.visible = False
+        if self._chosen is not None:
+            self._chosen = None
+            self._show_square_line()
 
     def _show_board_note(self) -> None:
         if not self.answer_first:
@@ -276,7 +310,7 @@ class ExerciseCard(pn.viewable.Viewer):
         if self.exercise.answer_kind == "choice":
             self._answer.options = {label: value for value, label in self.exercise.choices(lang)}
         if self.exercise.answer_kind == "square":
-            self._answer.object = tr(lang, "exercise.card.click_board")
+            self._show_square_line()
         if self.exercise.answer_kind == "probability":
             self._answer.placeholder = tr(lang, "poll.learner.placeholder.probability")
         if self.exercise.answer_kind in (

@@ -25,6 +25,7 @@ from nefertiti_core.engine.scoring import totals
 from nefertiti_core.teaching.explain import narrate, winner_line
 from nefertiti_core.teaching.status import describe_status, stall_status
 from widgets.game.board import Board
+from widgets.game.board_text import BoardText
 from widgets.game.common import HTML, colour_name
 from widgets.game.log import Log
 from widgets.game.session import GameSession
@@ -169,6 +170,9 @@ class GameReplay(pn.viewable.Viewer):
             width=min(width, 560),
         )
         self.player.param.watch(lambda event: self.session.jump(event.new), "value")
+        #: The board in words, each step stepped to announced: a replay's board is watched, not
+        #: played, so it has the text view and no keyboard grid (board_text.py).
+        self.board_text = BoardText(self.session)
         self._layout = pn.Column(
             self.player,
             pn.FlexBox(
@@ -178,6 +182,7 @@ class GameReplay(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
             ),
             Timeline(self.session),
+            self.board_text,
             pn.pane.Markdown(self.summary, css_classes=["lesson-replay-summary"]),
             sizing_mode="stretch_width",
         )

@@ -68,7 +68,7 @@ def compare_setups(seed: int = 5, lang: str | None = None, width: int = 450) -> 
     table = _facts_table({label: s.state for label, s in games.items()}, lang)
     boards = pn.FlexBox(
         *(
-            pn.Column(f"### {label}", Board(session, width=width), width=width + 20)
+            pn.Column(f"### {label}", Board(session, width=width, keys=True), width=width + 20)
             for label, session in games.items()
         ),
         flex_wrap="wrap",
@@ -117,7 +117,7 @@ def compare_layouts(
     }
     header, rows = layout_rows(games, lang)
     return pn.Column(
-        Board(session, width=width),
+        Board(session, width=width, keys=True),  # played on: the keyboard grid too
         pn.pane.HTML(html_table(header, rows, lang)),
         sizing_mode="stretch_width",
     )
