@@ -68,6 +68,40 @@ def collections_text(state, lang: str) -> str:
     return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
 
 
+#: The narrowest the question's column gets beside the board; narrower, it goes above it.
+QUESTION_MIN_PX = 300
+#: The narrowest the board's column gets beside the question (a phone's board is narrower: there
+#: the two are one column, and the board takes the whole width).
+BOARD_MIN_PX = 480
+
+
+def card_layout(question: pn.Column, board: pn.Column, board_width: int) -> pn.FlexBox:
+    """An exercise card's two columns: the question (prompt, answer, verdict) on the left and the
+    board on the right, the board growing up to ``board_width`` and the question taking the rest
+    of the width (a wide notebook left empty strips beside a fixed board); where both do not fit
+    side by side (a phone, a narrow column), the question above the board, which then scales to
+    the whole width."""
+    question.param.update(
+        sizing_mode="stretch_width",
+        css_classes=["exercise-question"],
+        styles={"flex": f"1 1 {QUESTION_MIN_PX}px", "min-width": "0"},
+    )
+    board.param.update(
+        sizing_mode="stretch_width",
+        css_classes=["exercise-board"],
+        max_width=board_width,
+        styles={"flex": f"2 1 {min(board_width, BOARD_MIN_PX)}px", "min-width": "0"},
+    )
+    return pn.FlexBox(
+        question,
+        board,
+        flex_wrap="wrap",
+        align_items="flex-start",
+        sizing_mode="stretch_width",
+        css_classes=["exercise-card"],
+    )
+
+
 class AnswerFirstSession(GameSession):
     """A card's game that plays none of the learner's moves until the question is answered
     (:attr:`opened`): clicked before, the move is refused in words (``refused`` counts them), so
@@ -126,9 +160,12 @@ class ExerciseCard(pn.viewable.Viewer):
         if answer_first:
             self.session.param.watch(lambda *_: self._show_board_note(), "refused")
         square_answer = exercise.answer_kind == "square"
+        # The board scales to its column (at most ``board_width`` wide): the same card fits a
+        # phone, a projector and a wide notebook (layout below).
         self.board = Board(
             self.session,
             width=board_width,
+            fit=True,
             on_square=self._answer_square if square_answer else None,
         )
         self._answered = None  # the last answer as given (to judge it again in another language)
@@ -158,14 +195,10 @@ class ExerciseCard(pn.viewable.Viewer):
         self.session.param.watch(self._on_play, "version")
         self._controls = pn.Row(self._answer, self._check, self._again)
         self._controls[1].visible = not square_answer
-        self._layout = pn.Column(
-            self._prompt,
-            self._collections,
-            self._controls,
-            self.result,
-            self.board_note,
-            self.board,
-            sizing_mode="stretch_width",
+        self._layout = card_layout(
+            pn.Column(self._prompt, self._collections, self._controls, self.result),
+            pn.Column(self.board_note, self.board),
+            board_width,
         )
         self._render()
         self.param.watch(lambda *_: self._render(), "lang")
