@@ -193,7 +193,10 @@ class ExerciseCard(pn.viewable.Viewer):
             visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
         )
         self.session.param.watch(self._on_play, "version")
-        self._controls = pn.Row(self._answer, self._check, self._again)
+        # on several lines where the column is narrow (a phone): never wider than the page
+        self._controls = pn.FlexBox(
+            self._answer, self._check, self._again, flex_wrap="wrap", align_items="center"
+        )
         self._controls[1].visible = not square_answer
         self._layout = card_layout(
             pn.Column(self._prompt, self._collections, self._controls, self.result),
@@ -211,7 +214,10 @@ class ExerciseCard(pn.viewable.Viewer):
         kind = self.exercise.answer_kind
         if kind == "choice":
             return pn.widgets.RadioButtonGroup(
-                options={}, button_type="light", css_classes=["exercise-answer"]
+                options={},
+                button_type="light",
+                css_classes=["exercise-answer"],
+                stylesheets=[".bk-btn-group { flex-wrap: wrap; }"],  # a phone: several lines
             )
         if kind == "integer":
             # The learner types the number. Bokeh's up and down arrows are buttons without a
