@@ -208,10 +208,13 @@ def start_jupyterlab(home: Path, root: Path):
         yield url
 
 
-def open_and_run_all(browser, url: str, viewport: dict):
+def open_and_run_all(browser, url: str, viewport: dict, watch=None):
     """A page on the notebook at ``url``: once the kernel is idle, Run > Run All Cells
-    (../shared/STACK-NOTES.md)."""
+    (../shared/STACK-NOTES.md). ``watch(page)``, if given, is called before the page loads
+    (to record its requests from the first one)."""
     page = browser.new_page(viewport=viewport)
+    if watch is not None:
+        watch(page)
     page.goto(url)
     # the status bar says the kernel is starting meanwhile (240 s: see start_jupyterlab)
     page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=240_000)
@@ -397,16 +400,21 @@ def code_notebook(*sources: str) -> dict:
 
 
 @contextlib.contextmanager
-def notebook_in_jupyterlab(browser, folder: Path, name: str, notebook: dict, viewport=None):
+def notebook_in_jupyterlab(
+    browser, folder: Path, name: str, notebook: dict, viewport=None, watch=None
+):
     """A JupyterLab of its own on ``notebook`` (saved as ``folder/work/name``), its cells run in
-    a new page of ``browser``: yields the page. The kernel's $NEFERTITI_HOME is
-    ``folder/home/nefertiti``."""
+    a new page of ``browser`` (``watch``: see :func:`open_and_run_all`): yields the page. The
+    kernel's $NEFERTITI_HOME is ``folder/home/nefertiti``."""
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
     (work / name).write_text(json.dumps(notebook))
     with start_jupyterlab(folder / "home", work) as lab:
         yield open_and_run_all(
-            browser, f"{lab}/lab/tree/{name}?reset", viewport or {"width": 1400, "height": 1000}
+            browser,
+            f"{lab}/lab/tree/{name}?reset",
+            viewport or {"width": 1400, "height": 1000},
+            watch,
         )
 
 

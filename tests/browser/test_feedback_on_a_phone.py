@@ -1,9 +1,12 @@
 """Feedback that teaches, read on a phone: the Sandbox's Practice view on Playwright's Pixel 5
-(``is_mobile``, touch, device scale), in German and in Chinese (the browser's language). The
-learner answers the first question wrong: the verdict says "not quite" without the answer, the
-reason names the rule by ID and title (as the rules reference gives it in that language) and ends
-with the right answer; how it plays out, step by step, is folded and opens on a tap.
-Screenshots in artifacts/feedback-phone-*.png.
+(``is_mobile``, touch, device scale), in English, German and Chinese (the browser's language).
+The learner answers the first question wrong: the verdict says "not quite" without the answer,
+the reason names the rule by ID and title (as the rules reference gives it in that language) and
+ends with the right answer; how it plays out, step by step, is folded and opens on a tap.
+Then the learner taps the right answer and "Next exercise": each tap reaches its button (nothing
+laid over it: the side column once covered the answer buttons after the first verdict), and the
+page is never wider than the phone (the exercise's board was a fixed 820 pixels, and the page
+scrolled sideways). Screenshots in artifacts/feedback-phone-*.png.
 
 One server for the module (conftest.py's Sandbox); Chromium missing is a failure, never a skip.
 """
@@ -48,15 +51,27 @@ def chromium():
         browser.close()
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("de-DE", "de"), ("zh-CN", "zh")])
+def no_sideways_scroll(page, when: str) -> None:
+    """The page is no wider than the phone's screen. (Not ``window.innerWidth``: a mobile
+    browser widens its layout viewport to a page wider than the screen, and zooms out.)"""
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    screen = page.viewport_size["width"]
+    assert wide <= screen, f"{when}: the page is {wide} px wide on a {screen} px phone"
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("de-DE", "de"), ("zh-CN", "zh")])
 def test_a_wrong_answer_on_a_phone_reads_the_reason_first_and_folds_the_details(
     chromium, sandbox_url, locale, lang
 ):
     pixel_5 = dict(chromium.devices["Pixel 5"])
     assert pixel_5["is_mobile"] and pixel_5["has_touch"]  # a phone, not a small window
-    first = P.Scheduler(P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS).next()
+    scheduler = P.Scheduler(P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS)
+    first = scheduler.next()
     ex = first.exercise
-    wrong, _ = wrong_and_right(ex)
+    wrong, right = wrong_and_right(ex)
+    scheduler.answered(first, False)
+    scheduler.answered(first, True)
+    second = scheduler.next()  # what "Next exercise" brings after a wrong and a right answer
     wrong_fb = ex.check(wrong if ex.answer_kind != "square" else wrong[1], lang)
     context = chromium.new_context(**pixel_5, locale=locale)
     context.set_default_timeout(STEP_MS)
@@ -71,6 +86,7 @@ def test_a_wrong_answer_on_a_phone_reads_the_reason_first_and_folds_the_details(
         expect(view.locator(".exercise-prompt")).to_contain_text(
             ex.prompt(lang)[:15], timeout=LOAD_MS
         )
+        no_sideways_scroll(page, "the question")
 
         _answer(page, view, ex, wrong, lang)
         said = expect_verdict(view, "wrong", wrong_fb.headline)
@@ -94,6 +110,17 @@ def test_a_wrong_answer_on_a_phone_reads_the_reason_first_and_folds_the_details(
         page.touchscreen.tap(box["x"] + min(40, box["width"] / 2), box["y"] + box["height"] / 2)
         expect(details).to_have_attribute("open", "")
         page.screenshot(path=str(ARTIFACTS / f"feedback-phone-details-{lang}.png"), full_page=True)
+        no_sideways_scroll(page, "the first verdict")
+
+        # tapped, not clicked: Playwright's tap fails when another element would take the touch
+        _answer(page, view, ex, right, lang)
+        expect_verdict(view, "right", ex.check(right, lang).headline)
+        no_sideways_scroll(page, "the second verdict")
+        page.screenshot(path=str(ARTIFACTS / f"feedback-phone-right-{lang}.png"), full_page=True)
+        view.locator(".practice-next").get_by_role("button").tap()
+        expect(view.locator(".exercise-prompt")).to_contain_text(second.exercise.prompt(lang)[:15])
+        expect(view.locator(".exercise-feedback .verdict-right")).to_have_count(0)
+        no_sideways_scroll(page, "the next question")
 
         assert not errors, errors
     finally:

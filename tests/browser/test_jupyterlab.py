@@ -1,5 +1,8 @@
 """End to end in the real client: JupyterLab, headless on 127.0.0.1, a notebook that shows the
-Sandbox, run in Chromium; a click on a square places a servant, through the kernel."""
+Sandbox, run in Chromium; a click on a square places a servant, through the kernel. A lesson's
+cells run out of order show their boards; their exercise cards and demonstrations use the
+notebook's width (no empty strip beside a board at 1440 x 900, every board in view at a
+projector's 1024 x 768), and the lesson's page asks nothing of another host than this machine."""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ from support import (  # noqa: F401 - open_and_run_all, start_jupyterlab: other 
     open_and_run_all,
     start_jupyterlab,
 )
+from test_voila import is_outside  # the same test of "another host" as the Voilà page's
 
+from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
 
 NOTEBOOK = code_notebook(
@@ -73,21 +78,63 @@ def check_a_click_places_a_servant(page) -> None:
 
 #: A lesson's board cell and its exercises cell, run without the notebook's first cell (the one
 #: that loads Panel's extension): what a learner does who restarts the kernel and runs a cell.
+#: Then exercises in Chinese and a demonstration in English (all three languages' cards laid out).
 OUT_OF_ORDER = code_notebook(
     "from widgets.lesson import Lesson\nLesson('a-turn', lang='de')",
     "from widgets.lesson import exercises\nexercises('a-turn', lang='de')",
+    "exercises('welcome', lang='zh')",
+    "from widgets.lesson.demos import demo\n"
+    "demo('a-turn', 'place akhet_aton.left#4', market='akhet_aton', lang='en')",
 )
+#: The widest empty strip allowed between a board (or the column beside it) and the edge of
+#: its card: the layouts' own margins, not a column left empty.
+STRIP_PX = 24
+DESKTOP = {"width": 1440, "height": 900}
+PROJECTOR = {"width": 1024, "height": 768}
+
+
+def strips(page, card, parts) -> tuple[float, float]:
+    """The empty widths left and right of ``parts`` (locators, each the first of its kind) in
+    ``card``, in pixels."""
+    outer = card.bounding_box()
+    boxes = [part.first.bounding_box() for part in parts]
+    left = min(box["x"] for box in boxes) - outer["x"]
+    right = outer["x"] + outer["width"] - max(box["x"] + box["width"] for box in boxes)
+    return left, right
+
+
+def wait_for_strips(page, card, parts, what: str, timeout: float = 60) -> None:
+    """The card's parts fill its width (a board fit to its column tells the kernel its width and
+    is redrawn for it: the layout settles after a round trip)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left, right = strips(page, card, parts)
+        if left <= STRIP_PX and right <= STRIP_PX:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: empty strips of {left:.0f} and {right:.0f} px")
+        page.wait_for_timeout(200)
 
 
 def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chromium):
     """No cell loads Panel's extension: the lesson's own import does, so the board and the
     exercises are drawn, not Panel's text for them ("Column", "Displaying Panel objects in the
-    notebook requires the panel extension")."""
-    with notebook_in_jupyterlab(chromium, tmp_path, "out-of-order.ipynb", OUT_OF_ORDER) as page:
+    notebook requires the panel extension"). At 1440 x 900 each exercise card lays its question
+    beside its board and each lesson board (the demonstration's too) has its decision column
+    beside it, together as wide as the output; at 1024 x 768 every board is whole in the window.
+    The page asks nothing of another host (every request recorded, from the first)."""
+    requests: list[str] = []
+    watch = lambda page: page.on("request", lambda request: requests.append(request.url))  # noqa: E731
+    with notebook_in_jupyterlab(
+        chromium, tmp_path, "out-of-order.ipynb", OUT_OF_ORDER, DESKTOP, watch
+    ) as page:
         expect(page.locator(".jp-OutputArea-output .bk-Canvas").first).to_be_visible(
             timeout=240_000
         )
         expect(page.locator(".exercise-prompt").first).to_be_visible(timeout=240_000)
+        expect(page.locator(".exercise-prompt")).to_have_count(2, timeout=240_000)  # de, zh
+        show = page.get_by_role("button", name=tr("en", "lesson.demo.show"))
+        expect(show).to_be_visible(timeout=240_000)
         outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
         text = "\n".join(outputs)
         assert "requires the panel extension" not in text, text[:500]
@@ -109,3 +156,43 @@ def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chrom
         )
         assert cut == [], cut
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-out-of-order.png"))
+
+        show.click()  # the demonstration's board, built now (its components too)
+        demo = page.locator(".jp-OutputArea-output", has=page.locator(".lesson-demo-account"))
+        expect(demo.locator(".bk-Canvas")).to_be_visible(timeout=120_000)
+        cards = page.locator(".exercise-card").filter(has=page.locator(".exercise-question"))
+        expect(cards).to_have_count(2)  # the first tab's card of each block (de, zh)
+        for i in range(cards.count()):
+            card = cards.nth(i)
+            card.scroll_into_view_if_needed()
+            parts = (card.locator(".exercise-question"), card.locator(".bk-Canvas"))
+            wait_for_strips(page, card, parts, f"exercise card {i + 1}")
+            question, board = (part.first.bounding_box() for part in parts)
+            assert question["x"] + question["width"] <= board["x"] + 1, "not side by side"
+        lessons = page.locator(".jp-OutputArea-output", has=page.locator(".lesson-side"))
+        assert lessons.count() == 2  # the lesson's own board and the demonstration's
+        for i in range(lessons.count()):
+            output = lessons.nth(i)
+            output.locator(".bk-Canvas").first.scroll_into_view_if_needed()
+            parts = (output.locator(".bk-Canvas"), output.locator(".lesson-side"))
+            wait_for_strips(page, output, parts, f"lesson board {i + 1}")
+        demo.locator(".bk-Canvas").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-demo-1440.png"))
+        cards.first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-exercise-1440.png"))
+
+        # a projector: every board whole in the window (scrolled to), its card's question too
+        page.set_viewport_size(PROJECTOR)
+        page.wait_for_function(f"() => window.innerWidth === {PROJECTOR['width']}")
+        for canvas in page.locator(".jp-OutputArea-output .bk-Canvas").all():
+            canvas.scroll_into_view_if_needed()
+            box = canvas.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"] + 0.5, box
+            assert box["height"] <= PROJECTOR["height"], box
+        cards.first.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "jupyterlab-exercise-1024.png"))
+
+    # nothing from another host (an offline classroom), the components built by the press too
+    assert any("/lab" in url for url in requests), requests[:5]
+    outside = sorted({url for url in requests if is_outside(url)})
+    assert not outside, "requests to other hosts:\n" + "\n".join(outside)

@@ -71,6 +71,40 @@ def collections_text(state, lang: str) -> str:
     return title + ("" if title.endswith("：") else " ") + " · ".join(parts)
 
 
+#: The narrowest the question's column gets beside the board; narrower, it goes above it.
+QUESTION_MIN_PX = 300
+#: The narrowest the board's column gets beside the question (a phone's board is narrower: there
+#: the two are one column, and the board takes the whole width).
+BOARD_MIN_PX = 480
+
+
+def card_layout(question: pn.Column, board: pn.Column, board_width: int) -> pn.FlexBox:
+    """An exercise card's two columns: the question (prompt, answer, verdict) on the left and the
+    board on the right, the board growing up to ``board_width`` and the question taking the rest
+    of the width (a wide notebook left empty strips beside a fixed board); where both do not fit
+    side by side (a phone, a narrow column), the question above the board, which then scales to
+    the whole width."""
+    question.param.update(
+        sizing_mode="stretch_width",
+        css_classes=["exercise-question"],
+        styles={"flex": f"1 1 {QUESTION_MIN_PX}px", "min-width": "0"},
+    )
+    board.param.update(
+        sizing_mode="stretch_width",
+        css_classes=["exercise-board"],
+        max_width=board_width,
+        styles={"flex": f"2 1 {min(board_width, BOARD_MIN_PX)}px", "min-width": "0"},
+    )
+    return pn.FlexBox(
+        question,
+        board,
+        flex_wrap="wrap",
+        align_items="flex-start",
+        sizing_mode="stretch_width",
+        css_classes=["exercise-card"],
+    )
+
+
 class AnswerFirstSession(GameSession):
     """A card's game that plays none of the learner's moves until the question is answered
     (:attr:`opened`): clicked before, the move is refused in words (``refused`` counts them), so
@@ -129,11 +163,14 @@ class ExerciseCard(pn.viewable.Viewer):
         if answer_first:
             self.session.param.watch(lambda *_: self._show_board_note(), "refused")
         square_answer = exercise.answer_kind == "square"
+        # The board scales to its column (at most ``board_width`` wide): the same card fits a
+        # phone, a projector and a wide notebook (layout below).
         # A square's answer is given on the board: by a click, or by the keyboard grid
         # (board_keys.py: Tab to the board, the arrow keys, Enter or Space).
         self.board = Board(
             self.session,
             width=board_width,
+            fit=True,
             on_square=self._answer_square if square_answer else None,
             keys=square_answer,
         )
@@ -167,16 +204,15 @@ class ExerciseCard(pn.viewable.Viewer):
             visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
         )
         self.session.param.watch(self._on_play, "version")
-        self._controls = pn.Row(self._answer, self._check, self._again)
+        # on several lines where the column is narrow (a phone): never wider than the page
+        self._controls = pn.FlexBox(
+            self._answer, self._check, self._again, flex_wrap="wrap", align_items="center"
+        )
         self._controls[1].visible = not square_answer
-        self._layout = pn.Column(
-            self._prompt,
-            self._collections,
-            self._controls,
-            self.result,
-            self.board_note,
-            self.board,
-            sizing_mode="stretch_width",
+        self._layout = card_layout(
+            pn.Column(self._prompt, self._collections, self._controls, self.result),
+            pn.Column(self.board_note, self.board),
+            board_width,
         )
         self._render()
         self.param.watch(lambda *_: self._render(), "lang")
@@ -189,7 +225,10 @@ class ExerciseCard(pn.viewable.Viewer):
         kind = self.exercise.answer_kind
         if kind == "choice":
             return pn.widgets.RadioButtonGroup(
-                options={}, button_type="light", css_classes=["exercise-answer"]
+                options={},
+                button_type="light",
+                css_classes=["exercise-answer"],
+                stylesheets=[".bk-btn-group { flex-wrap: wrap; }"],  # a phone: several lines
             )
         if kind == "integer":
             # The learner types the number. Bokeh's up and down arrows are buttons without a

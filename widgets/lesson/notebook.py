@@ -128,7 +128,11 @@ class Lesson(pn.viewable.Viewer):
                     # wraps when the words are long (German): never cut at the column's edge
                     pn.FlexBox(self._undo, self._redo, self._restart, flex_wrap="wrap"),
                     self.decision,
-                    width=380,
+                    # the rest of the row's width: no empty strip beside a wide notebook's board
+                    sizing_mode="stretch_width",
+                    min_width=300,
+                    styles={"flex": "1 1 380px"},
+                    css_classes=["lesson-side"],
                 ),
                 flex_wrap="wrap",
                 align_items="flex-start",
@@ -206,12 +210,13 @@ class Account(list):
 
 
 @in_lesson_language
-def exercises(topic, lang: str | None = None, board_width: int = 620) -> pn.Column:
+def exercises(topic, lang: str | None = None, board_width: int = 760) -> pn.Column:
     """The topic's exercises (or those of a position file: ``exercises("lesson.yaml")``, each
     checked on the engine first), one per tab, each with its own board.
 
     The tabs are dynamic: a card's board is built and sent to the page when its tab is opened,
-    so a notebook shows (and executes) one board here, not one per exercise.
+    so a notebook shows (and executes) one board here, not one per exercise. Each card lays its
+    question beside its board (at most ``board_width`` wide), or above it in a narrow column.
     """
     import os
 
