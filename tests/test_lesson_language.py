@@ -94,6 +94,7 @@ def test_the_widgets_of_a_lesson_follow_use_language(lang):
     lesson = Lesson("a-turn")
     assert lesson.lang == lesson.session.lang == lang
     assert lesson.note_card.title == tr(lang, "lesson.note")
+    assert lesson.log_card.title == tr(lang, "lesson.log")  # not "Log"
     shown = demo("a-turn", "place akhet_aton.left#4", market="akhet_aton")
     shown.show()
     assert shown.lang == lang and shown.lesson.lang == lang

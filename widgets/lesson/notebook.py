@@ -112,6 +112,9 @@ class Lesson(pn.viewable.Viewer):
         )
         self.session.param.watch(self._on_play, "version")
         self.param.watch(self._on_lang, "lang")
+        #: The log, folded, under the heading "What happened, step by step" in the lesson's
+        #: language (the notebooks' prose names it so).
+        self.log_card = pn.Card(self.log, collapsed=True, sizing_mode="stretch_width")
         self._layout = pn.Column(
             self.heading,
             self.note_card,
@@ -135,7 +138,7 @@ class Lesson(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
             ),
             self.board_text,
-            pn.Card(self.log, title="Log", collapsed=True, sizing_mode="stretch_width"),
+            self.log_card,
             sizing_mode="stretch_width",
         )
         self._on_lang()
@@ -180,7 +183,7 @@ class Lesson(pn.viewable.Viewer):
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
-        self._layout[3].title = tr(lang, "lesson.log")
+        self.log_card.title = tr(lang, "lesson.log")
 
 
 def lines_html(lines, lang: str) -> str:
