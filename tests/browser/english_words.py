@@ -10,10 +10,10 @@ each. Words that German shares with English ("in", "an", "am", "so", "also", "wa
 "die", "man") are not on the list, so a German sentence is never mistaken for English.
 
 Names stay out of the count: the game's proper names (Gizeh, Louqsor, Abou Simbel, Akhet-Aton,
-Nefertiti, Deben, the players' colours within names) are not function words, and the language
-line under each lesson's title ("English · Deutsch · 中文") is dropped before looking.
+Nefertiti, Deben: :data:`NAMES`) are never English to translate, and the language line under
+each lesson's title ("English · Deutsch · 中文") is dropped before looking.
 :func:`english_messages` finds the short English labels too: the English catalogue's texts
-shown on the page.
+shown on the page, a one-word label ("Log", "Undo", a colour alone: "Blue") as a whole word.
 
 :data:`VISIBLE_TEXT` is the JavaScript that reads a page's text the way a learner sees it,
 through Panel's and Bokeh's shadow roots (``inner_text`` stops at them): pass it the elements
@@ -41,8 +41,12 @@ FUNCTION_WORDS = frozenset(
 AT_LEAST = 3
 #: ... within this many consecutive words make an English sentence.
 WINDOW = 6
-#: The game's proper names: never English to be translated, whatever the page's language.
-NAMES = re.compile(r"Gizeh|Louqsor|Luxor|Abou Simbel|Abu Simbel|Akhet-Aton|Nefertiti|Deben|Senet")
+#: The game's proper names: never English to be translated, whatever the page's language; and
+#: JupyterLab's menu ("Run → Run All Cells"), which the notebooks name as JupyterLab shows it.
+NAMES = re.compile(
+    r"Gizeh|Louqsor|Luxor|Abou Simbel|Abu Simbel|Akhet-Aton|Nefertiti|Deben|Senet"
+    r"|\bRun All Cells\b|\bRun\b"
+)
 #: Lines that name the other languages (links to the same lesson in each).
 LANGUAGE_LINE = re.compile(r"English\s*·\s*Deutsch\s*·\s*中文")
 #: A word: a run of Latin letters (with an apostrophe inside), or one Chinese character (which
@@ -71,6 +75,12 @@ def _english_fragments(lang: str) -> dict[str, str]:
     own = "\n".join(catalog(lang).values())
     found: dict[str, str] = {}
     for key, template in catalog("en").items():
+        # a one-word label ("Log", "Undo"), unless the language's catalogue has the word too
+        word = template.strip(" .:")
+        if re.fullmatch(r"[A-Z][a-z]{2,}", word) and not re.search(rf"\b{word}\b", own):
+            if not NAMES.fullmatch(word):
+                found.setdefault(word, key)
+            continue
         for part in re.split(r"\{[^}]*\}", template):
             part = part.strip(" .,:;()–—-")
             words = re.findall(r"[A-Za-z]+", NAMES.sub(" ", part))
@@ -82,9 +92,15 @@ def _english_fragments(lang: str) -> dict[str, str]:
 def english_messages(text: str, lang: str) -> list[tuple[str, str]]:
     """The English catalogue's texts (of two words or more) that ``text`` shows although the
     page speaks ``lang``: (the text, its message id). This finds the short English labels
-    that hold too few small words to look like a sentence ("Blue decides now")."""
-    text = LANGUAGE_LINE.sub(" ", text)
-    return [(part, key) for part, key in _english_fragments(lang).items() if part in text]
+    that hold too few small words to look like a sentence ("Blue decides now"), and a label of
+    one word ("Log") as a whole word, with its capitals."""
+    text = NAMES.sub(" ", LANGUAGE_LINE.sub(" ", text))
+    words = set(re.findall(r"[A-Za-z]+", text))
+    return [
+        (part, key)
+        for part, key in _english_fragments(lang).items()
+        if (part in words if part.isalpha() else part in text)
+    ]
 
 
 #: JavaScript: the text of the given elements as a learner sees it, through open shadow roots
