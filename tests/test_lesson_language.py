@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import exercises_for
+from widgets.game.exercise import collections_text
 from widgets.game.session import GameSession
 from widgets.lesson import Lesson, coverage_view, demo, exercises, lesson_language, use_language
 from widgets.lesson.language import folder_language
@@ -103,6 +105,15 @@ def test_the_widgets_of_a_lesson_follow_use_language(lang):
     assert tr(lang, "coverage.view.title") in coverage_view().object
     assert tr(lang, "pieces.stalls.stall") in stalls_table().object
     assert GameSession().lang == lang  # a session the notebook makes itself
+
+
+def test_what_each_player_holds_in_chinese_punctuation():
+    """The exercise card's line on what each player holds: Chinese punctuation in Chinese (a
+    full-width colon, the enumeration comma), the English one in English."""
+    state = exercises_for("gift-cards")[0].state()
+    zh, en = collections_text(state, "zh"), collections_text(state, "en")
+    assert f"{tr('zh', 'colour.green')}：" in zh and ": " not in zh and ", " not in zh, zh
+    assert "、" in zh and f"{tr('en', 'colour.green')}: " in en and ", " in en, (zh, en)
 
 
 def _notebook_calls() -> set[tuple[str, str]]:

@@ -63,9 +63,10 @@ def collections_text(state, lang: str) -> str:
             if count:
                 gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
                 gifts.append(tr(lang, "count.gift", n=count, gift=gift))
-        held = ", ".join(gifts) or tr(lang, "exercise.card.holds_nothing")
-        parts.append(f"{colour_name(lang, colour)}: {held}")
-    return f"{tr(lang, 'exercise.card.collections')} " + " · ".join(parts)
+        held = tr(lang, "status.list.sep").join(gifts) or tr(lang, "exercise.card.holds_nothing")
+        parts.append(tr(lang, "exercise.card.held", colour=colour_name(lang, colour), held=held))
+    label = tr(lang, "exercise.card.collections")
+    return tr(lang, "exercise.card.collections_line", label=label, players=" · ".join(parts))
 
 
 class AnswerFirstSession(GameSession):

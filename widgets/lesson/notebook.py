@@ -302,7 +302,7 @@ def coverage_html(coverage: Coverage, lang: str | None = None) -> str:
     )
     missing = coverage.missing()
     rest = (
-        tr(lang, "coverage.view.not_yet", ids=", ".join(missing))
+        tr(lang, "coverage.view.not_yet", ids=tr(lang, "status.list.sep").join(missing))
         if missing
         else tr(lang, "coverage.view.all_seen")
     )
@@ -322,8 +322,8 @@ def coverage_html(coverage: Coverage, lang: str | None = None) -> str:
 
 def _cell(ids: tuple[str, ...], total: int, lang: str) -> str:
     """A table cell: "2 of 8: R3.1, R3.5" (of the section's tracked rules), or the IDs, or a dash."""
-    listed = ", ".join(ids) if ids else "\u2014"
+    listed = tr(lang, "status.list.sep").join(ids) if ids else "\u2014"
     if not total:
         return listed
     share = tr(lang, "coverage.view.of", count=len(set(ids) & set(ALL_RULE_IDS)), total=total)
-    return f"{share}: {listed}" if ids else share
+    return tr(lang, "coverage.view.listed", share=share, ids=listed) if ids else share
