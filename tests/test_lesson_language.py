@@ -14,6 +14,7 @@ import pytest
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for
+from nefertiti_core.teaching.textview import position_text
 from widgets.game.exercise import collections_text
 from widgets.game.session import GameSession
 from widgets.lesson import Lesson, coverage_view, demo, exercises, lesson_language, use_language
@@ -114,6 +115,9 @@ def test_what_each_player_holds_in_chinese_punctuation():
     zh, en = collections_text(state, "zh"), collections_text(state, "en")
     assert f"{tr('zh', 'colour.green')}：" in zh and ": " not in zh and ", " not in zh, zh
     assert "、" in zh and f"{tr('en', 'colour.green')}: " in en and ", " in en, (zh, en)
+    # the board in words (the text view under every board) lists the same way
+    words = position_text(state, "zh")
+    assert "、" in words and ", " not in words, words
 
 
 def _notebook_calls() -> set[tuple[str, str]]:

@@ -114,7 +114,7 @@ def market_words(state: GameState, market: int, lang: str = "en", hints: bool = 
             lang,
             "view.cards",
             upper=_card(cards[0], lang) + seal,
-            lower=", ".join(_card(c, lang) for c in cards[1:]),
+            lower=tr(lang, "status.list.sep").join(_card(c, lang) for c in cards[1:]),
         )
     )
     if state.status[market] == OPEN:
@@ -153,7 +153,7 @@ def player_words(state: GameState, seat: int, lang: str = "en") -> str:
         seals=state.seals[seat],
         servants=state.hand[seat],
         prestige=state.prestige[seat],
-        gifts=", ".join(parts) if parts else tr(lang, "view.none"),
+        gifts=tr(lang, "status.list.sep").join(parts) if parts else tr(lang, "view.none"),
     )
 
 

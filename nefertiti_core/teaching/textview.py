@@ -27,7 +27,7 @@ def _gifts(state: GameState, seat: int, lang: str) -> str:
     for kind, count in enumerate(state.gifts[seat]):
         if count:
             parts.append(f"{count} × {tr(lang, f'card.{R.CARD_KINDS[kind]}')}")
-    return ", ".join(parts) if parts else tr(lang, "view.none")
+    return tr(lang, "status.list.sep").join(parts) if parts else tr(lang, "view.none")
 
 
 def _card(kind: int, lang: str) -> str:
@@ -106,7 +106,7 @@ def position_text(state: GameState, lang: str = "en", previews: bool = True) -> 
                 lang,
                 "view.cards",
                 upper=_card(cards[0], lang) + seal,
-                lower=", ".join(_card(c, lang) for c in cards[1:]),
+                lower=tr(lang, "status.list.sep").join(_card(c, lang) for c in cards[1:]),
             )
         )
         if state.status[m] == 0:
@@ -119,7 +119,13 @@ def position_text(state: GameState, lang: str = "en", previews: bool = True) -> 
         if cards:
             top = tr(lang, f"character.{R.CHARACTER_CARDS[cards[0]]}")
             piles.append(f"{top} ({len(cards)})")
-    out.append(tr(lang, "view.characters", piles=", ".join(piles) or tr(lang, "view.none")))
+    out.append(
+        tr(
+            lang,
+            "view.characters",
+            piles=tr(lang, "status.list.sep").join(piles) or tr(lang, "view.none"),
+        )
+    )
     gifts_left = sum(1 for c in state.deck if c != R.AKHENATON)
     key = "view.deck_drawn" if state.akhenaton_drawn else "view.deck"
     out.append(tr(lang, key, cards=gifts_left))
