@@ -453,15 +453,16 @@ def click_square(page, block, ex: Exercise, market: int, index: int) -> None:
     )
 
 
-def give_answer(page, block, ex: Exercise, value) -> None:
-    """Answer as a learner does: press the choice, type the number, or click the square."""
+def give_answer(page, block, ex: Exercise, value, lang: str = "en") -> None:
+    """Answer as a learner does: press the choice (labelled in the page's ``lang``), type the
+    number, or click the square."""
     kind = ex.answer_kind
     if kind == "square":
         click_square(page, block, ex, *value)
         return
     answer = block.locator(".exercise-answer")
     if kind == "choice":
-        label = dict(ex.choices("en"))[value]
+        label = dict(ex.choices(lang))[value]
         answer.get_by_role("button", name=label, exact=True).click()
     else:
         field = answer.locator("input")
@@ -471,6 +472,17 @@ def give_answer(page, block, ex: Exercise, value) -> None:
         field.fill(str(value))
         field.press("Enter")
     block.locator(".exercise-check").get_by_role("button").click()
+
+
+def shut_down_kernels(page, url: str) -> None:
+    """Free the machine for the next notebook: delete every session (and its kernel) of the
+    JupyterLab at ``url``, as the page's JupyterLab would (its cookies, its XSRF token)."""
+    request = page.context.request
+    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
+    headers = {"X-XSRFToken": xsrf}
+    for session in request.get(f"{url}/api/sessions", headers=headers).json():
+        response = request.delete(f"{url}/api/sessions/{session['id']}", headers=headers)
+        assert response.ok, (response.status, response.text())
 
 
 def expect_verdict(block, kind: str, headline: str) -> str:
