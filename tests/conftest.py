@@ -38,6 +38,7 @@ def pytest_configure(config):
 #: that the processes end together instead of one working alone through a long module at the
 #: end (docs/benchmarks.md, "Test suite").
 LONGEST_FIRST = (
+    "test_lessons_in_german_and_chinese",  # the first-game path: 16 lesson pages, 2 languages
     "test_every_exercise_in_english",
     "test_every_exercise_in_german",
     "test_every_exercise_in_chinese",
@@ -58,7 +59,6 @@ LONGEST_FIRST = (
     "test_practice_in_sandbox",
     "test_bots_in_sandbox",
     "test_first_game_in_sandbox",
-    "test_lessons_in_german_and_chinese",
     "test_keyboard_board",
     "test_board_fits",
     "test_table_boards",

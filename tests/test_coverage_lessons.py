@@ -162,6 +162,10 @@ def test_the_coverage_view_in_every_language(coverage, lang):
     for key in ("title", "legend", "seen", "practised", "right", "wrong"):
         assert tr(lang, f"coverage.view.{key}") in text
     assert tr(lang, "coverage.view.of", count=1, total=8) in text
+    # "1 of 8: R3.5", with the language's own colon (Chinese: a full-width one)
+    share = tr(lang, "coverage.view.of", count=1, total=8)
+    assert tr(lang, "coverage.view.listed", share=share, ids="R3.5") in text
+    assert (f"{share}：R3.5" in text) == (lang == "zh")
     assert "{" not in text
 
 

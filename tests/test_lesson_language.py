@@ -14,6 +14,9 @@ import pytest
 from panel.io.state import set_curdoc
 
 from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files.exercises import exercises_for
+from nefertiti_core.teaching.textview import position_text
+from widgets.game.exercise import collections_text
 from widgets.game.session import GameSession
 from widgets.lesson import Lesson, coverage_view, demo, exercises, lesson_language, use_language
 from widgets.lesson.language import folder_language
@@ -95,6 +98,7 @@ def test_the_widgets_of_a_lesson_follow_use_language(lang):
     lesson = Lesson("a-turn")
     assert lesson.lang == lesson.session.lang == lang
     assert lesson.note_card.title == tr(lang, "lesson.note")
+    assert lesson.log_card.title == tr(lang, "lesson.log")  # not "Log"
     shown = demo("a-turn", "place akhet_aton.left#4", market="akhet_aton")
     shown.show()
     assert shown.lang == lang and shown.lesson.lang == lang
@@ -136,6 +140,18 @@ def test_a_session_on_a_served_page_does_not_follow_the_notebook_language(
     with set_curdoc(_ServedPage()):
         assert GameSession().lang == "en"
         assert GameSession(lang=lang).lang == lang  # what the page passes
+
+
+def test_what_each_player_holds_in_chinese_punctuation():
+    """The exercise card's line on what each player holds: Chinese punctuation in Chinese (a
+    full-width colon, the enumeration comma), the English one in English."""
+    state = exercises_for("gift-cards")[0].state()
+    zh, en = collections_text(state, "zh"), collections_text(state, "en")
+    assert f"{tr('zh', 'colour.green')}：" in zh and ": " not in zh and ", " not in zh, zh
+    assert "、" in zh and f"{tr('en', 'colour.green')}: " in en and ", " in en, (zh, en)
+    # the board in words (the text view under every board) lists the same way
+    words = position_text(state, "zh")
+    assert "、" in words and ", " not in words, words
 
 
 def _notebook_calls() -> set[tuple[str, str]]:

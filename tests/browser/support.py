@@ -482,6 +482,17 @@ def give_answer(page, block, ex: Exercise, value, lang: str = "en") -> None:
     block.locator(".exercise-check").get_by_role("button").click()
 
 
+def shut_down_kernels(page, url: str) -> None:
+    """Free the machine for the next notebook: delete every session (and its kernel) of the
+    JupyterLab at ``url``, as the page's JupyterLab would (its cookies, its XSRF token)."""
+    request = page.context.request
+    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
+    headers = {"X-XSRFToken": xsrf}
+    for session in request.get(f"{url}/api/sessions", headers=headers).json():
+        response = request.delete(f"{url}/api/sessions/{session['id']}", headers=headers)
+        assert response.ok, (response.status, response.text())
+
+
 def expect_verdict(block, kind: str, headline: str) -> str:
     verdict = block.locator(f".exercise-feedback .verdict-{kind}")
     expect(verdict).to_contain_text(headline, timeout=WAIT)

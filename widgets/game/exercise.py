@@ -65,10 +65,9 @@ def collections_text(state, lang: str) -> str:
                 gift = tr(lang, f"card.{name}") if count == 1 else tr(lang, f"gift.{name}")
                 gifts.append(tr(lang, "count.gift", n=count, gift=gift))
         held = tr(lang, "status.list.sep").join(gifts) or tr(lang, "exercise.card.holds_nothing")
-        head = tr(lang, "score.player", player=colour_name(lang, colour))  # "Green:", "绿方："
-        parts.append(head + ("" if head.endswith("：") else " ") + held)  # no space after "："
-    title = tr(lang, "exercise.card.collections")
-    return title + ("" if title.endswith("：") else " ") + " · ".join(parts)
+        parts.append(tr(lang, "exercise.card.held", colour=colour_name(lang, colour), held=held))
+    label = tr(lang, "exercise.card.collections")
+    return tr(lang, "exercise.card.collections_line", label=label, players=" · ".join(parts))
 
 
 #: The narrowest the question's column gets beside the board; narrower, it goes above it.

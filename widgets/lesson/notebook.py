@@ -112,6 +112,9 @@ class Lesson(pn.viewable.Viewer):
         )
         self.session.param.watch(self._on_play, "version")
         self.param.watch(self._on_lang, "lang")
+        #: The log, folded, under the heading "What happened, step by step" in the lesson's
+        #: language (the notebooks' prose names it so).
+        self.log_card = pn.Card(self.log, collapsed=True, sizing_mode="stretch_width")
         self._layout = pn.Column(
             self.heading,
             self.note_card,
@@ -139,7 +142,7 @@ class Lesson(pn.viewable.Viewer):
                 sizing_mode="stretch_width",
             ),
             self.board_text,
-            pn.Card(self.log, title="Log", collapsed=True, sizing_mode="stretch_width"),
+            self.log_card,
             sizing_mode="stretch_width",
         )
         self._on_lang()
@@ -184,7 +187,7 @@ class Lesson(pn.viewable.Viewer):
         self._undo.name = tr(lang, "lesson.undo")
         self._redo.name = tr(lang, "lesson.redo")
         self._restart.name = tr(lang, "lesson.restart")
-        self._layout[3].title = tr(lang, "lesson.log")
+        self.log_card.title = tr(lang, "lesson.log")
 
 
 def lines_html(lines, lang: str) -> str:
@@ -304,7 +307,7 @@ def coverage_html(coverage: Coverage, lang: str | None = None) -> str:
     )
     missing = coverage.missing()
     rest = (
-        tr(lang, "coverage.view.not_yet", ids=", ".join(missing))
+        tr(lang, "coverage.view.not_yet", ids=tr(lang, "status.list.sep").join(missing))
         if missing
         else tr(lang, "coverage.view.all_seen")
     )
@@ -324,8 +327,8 @@ def coverage_html(coverage: Coverage, lang: str | None = None) -> str:
 
 def _cell(ids: tuple[str, ...], total: int, lang: str) -> str:
     """A table cell: "2 of 8: R3.1, R3.5" (of the section's tracked rules), or the IDs, or a dash."""
-    listed = ", ".join(ids) if ids else "\u2014"
+    listed = tr(lang, "status.list.sep").join(ids) if ids else "\u2014"
     if not total:
         return listed
     share = tr(lang, "coverage.view.of", count=len(set(ids) & set(ALL_RULE_IDS)), total=total)
-    return f"{share}: {listed}" if ids else share
+    return tr(lang, "coverage.view.listed", share=share, ids=listed) if ids else share
