@@ -38,7 +38,8 @@ def pytest_configure(config):
 #: that the processes end together instead of one working alone through a long module at the
 #: end (docs/benchmarks.md, "Test suite").
 LONGEST_FIRST = (
-    "test_lessons_in_german_and_chinese",  # the first-game path: 16 lesson pages, 2 languages
+    "test_lessons_in_german_and_chinese",  # the first-game path: 8 JupyterLab pages
+    "test_voila_in_german_and_chinese",  # and 8 Voilà pages
     "test_every_exercise_in_english",
     "test_every_exercise_in_german",
     "test_every_exercise_in_chinese",

@@ -11,9 +11,10 @@ the engine's verdict for that answer, in that language. A "click the square" exe
 click on another market first, which must be refused, not judged. The right answers come from the
 engine (``Exercise.right_answer``).
 
-The notebooks take the languages in turn (00 English, 01 German, 02 Chinese, 03 English, ...:
+The first-game path (00-03) is answered in English, the whole of it as a newcomer takes it; the
+other notebooks take the languages in turn (04 German, 05 Chinese, 06 English, ...:
 :data:`LANGUAGE_OF`), so every exercise is pressed once, the journey runs in every language, and
-each language's module takes about a third of the time. The exercises are enumerated from the
+the work is shared by three modules. The exercises are enumerated from the
 engine's table (``EXERCISES``): the last test of each module fails if one of its exercises was
 not answered, and the English module checks that the three parts' topics together are the whole
 table, so no exercise can exist that no browser test has pressed.
@@ -28,6 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect, sync_playwright
 from support import ARTIFACTS, expect_verdict, give_answer, launch, wrong_and_right
 from test_jupyterlab import open_and_run_all, start_jupyterlab
@@ -63,8 +65,15 @@ def _topics_by_notebook() -> dict[str, str]:
 
 
 NOTEBOOKS = _topics_by_notebook()
-#: The language each notebook is answered in: the three in turn.
-LANGUAGE_OF = {nb: LANGUAGES[i % len(LANGUAGES)] for i, nb in enumerate(sorted(NOTEBOOKS))}
+#: The first-game path (00-03): in English here, the whole of it as a newcomer takes it (its
+#: German and Chinese copies: test_lessons_in_german_and_chinese.py, ..._voila_...).
+PATH = {p.name for p in first_game_notebooks(TUTORIALS)}
+#: The language each notebook is answered in: the path in English, the others in turn German,
+#: Chinese, English.
+LANGUAGE_OF = {
+    nb: "en" if nb in PATH else ("de", "zh", "en")[i % 3]
+    for i, nb in enumerate(nb for nb in sorted(NOTEBOOKS) if nb not in PATH)
+} | {nb: "en" for nb in PATH}
 #: The notebooks of each language's module.
 PARTS = {lang: [nb for nb in sorted(NOTEBOOKS) if LANGUAGE_OF[nb] == lang] for lang in LANGUAGES}
 

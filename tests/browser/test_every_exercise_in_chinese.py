@@ -1,4 +1,4 @@
-"""Every exercise of the Chinese part of the tutorials (02, 05, 08, ...: every third notebook,
+"""Every exercise of the Chinese part of the tutorials (05, 08, 11, 14,
 from ``tutorials/zh``), answered wrong and right in JupyterLab as a Chinese learner does, the
 verdicts the engine's Chinese ones (``every_exercise.py`` says how)."""
 

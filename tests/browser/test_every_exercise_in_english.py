@@ -1,4 +1,5 @@
-"""Every exercise of the English part of the tutorials (00, 03, 06, ...: every third notebook),
+"""Every exercise of the English part of the tutorials (the first-game path 00-03, then 06, 09,
+12, 15),
 answered wrong and right in JupyterLab as a learner does (``every_exercise.py`` says how); and
 the checks that the three languages' parts are every notebook and every exercise of the
 engine's table."""

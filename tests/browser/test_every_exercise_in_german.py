@@ -1,4 +1,4 @@
-"""Every exercise of the German part of the tutorials (01, 04, 07, ...: every third notebook,
+"""Every exercise of the German part of the tutorials (04, 07, 10, 13,
 from ``tutorials/de``), answered wrong and right in JupyterLab as a German learner does, the
 verdicts the engine's German ones (``every_exercise.py`` says how)."""
 
