@@ -82,7 +82,6 @@ __all__ = [
     "kind_key",
     "level_of",
     "prior_rating",
-    "record_reveal",
     "shared",
 ]
 
@@ -502,23 +501,3 @@ def shared(path: str | Path | None = None) -> Calibration:
         if store is None:
             store = _SHARED[key] = Calibration(target, background=True)
         return store
-
-
-_PRACTICE_ID = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
-
-
-def record_reveal(exercise, outcomes: Iterable[bool], store: Calibration | None = None) -> int:
-    """A classroom question's answers at its reveal (right or wrong, one per learner who
-    answered): counted for the kind of the generated exercise it asked (a lesson's own exercise
-    has no kind here: 0 counted). ``store``: default :func:`shared`."""
-    if getattr(exercise, "topic", "") != "practice":
-        return 0
-    match = _PRACTICE_ID.fullmatch(getattr(exercise, "id", "") or "")
-    if match is None:
-        return 0
-    from .practice import shared as shared_supply  # the generator imports this module
-
-    for g in shared_supply([int(match.group(1))]):
-        if g.exercise is exercise or g.key == exercise.id:
-            return (store if store is not None else shared()).record_class(g, list(outcomes))
-    return 0

@@ -81,6 +81,7 @@ __all__ = [
     "Scheduler",
     "difficulty",
     "generate",
+    "generated_of",
     "on_screen",
     "practice_path",
     "screen_texts",
@@ -865,6 +866,18 @@ def shared(seeds: Iterable[int]) -> list[Generated]:
                 _SHARED[seed] = tuple(generate(seed))
             out += _SHARED[seed]
     return out
+
+
+_KEY = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
+
+
+def generated_of(exercise: Exercise) -> Generated | None:
+    """The generated exercise (of :func:`shared`) that ``exercise`` is, by its key; None for
+    any other (a lesson's exercise, a key of no game)."""
+    match = _KEY.fullmatch(exercise.id or "") if exercise.topic == "practice" else None
+    if match is None:
+        return None
+    return next((g for g in shared([int(match.group(1))]) if g.key == exercise.id), None)
 
 
 # ------------------------------------------------------------------------------------ scheduling

@@ -890,7 +890,7 @@ class Polls:
         a question asked anonymously: :mod:`.poll_controls`). The answers to a generated
         exercise also calibrate its kind's difficulty, once the reveal is made and kept (a
         change overtaken by another process is made again: it must not count twice), and
-        without a name (:func:`nefertiti_core.files.calibration.record_reveal`)."""
+        without a name (:meth:`nefertiti_core.files.calibration.Calibration.record_class`)."""
         made: list[bool] = []
 
         def change():
@@ -899,8 +899,9 @@ class Polls:
             return result, what
 
         result = self._apply(change)
-        if made == [True]:
-            calibration.record_reveal(result.poll.exercise, result.correct.values())
+        generated = P.generated_of(result.poll.exercise) if made == [True] else None
+        if generated is not None:  # a lesson's own exercise has no kind to calibrate
+            calibration.shared().record_class(generated, result.correct.values())
         return result
 
     def _reveal(self) -> tuple[Reveal, str | None]:
