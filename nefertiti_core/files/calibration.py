@@ -22,6 +22,9 @@ answer moves both:
   come in (after 40 answers a wrong one moves it by about a tenth of a level); ``v_b`` never
   drops below :data:`MIN_ITEM_VAR` and a learner's below :data:`MIN_LEARNER_VAR`, so a kind
   whose questions change, and a learner who learns, are still followed;
+- until a kind is calibrated, a learner is measured against it (their rating's step, and the
+  scheduler's expected chance) at its prior, the level the view shows: a few answers on other
+  pages never change what this one is offered, only the kind's own rating gathers them;
 - the **calibrated level** of a kind is its rating mapped back to the scale by the prior's own
   rule, rounded half up and kept in 1..5: ``level = clamp(1, 5, floor(3 + b / STEP + 0.5))``,
   once the kind has :data:`MIN_ANSWERS` (10) answers; until then it is the formula's level
