@@ -18,10 +18,11 @@ answer moves both:
   from the prior (Glickman's update without the deviation's ``g`` factor):
   ``b ← b − v_b (y − p) / (1 + v_b p (1 − p))`` and ``v_b ← 1 / (1 / v_b + p (1 − p))``, the
   learner's ``θ`` and ``v_θ`` the same way with the opposite sign. A new kind starts at
-  ``v_b`` = :data:`ITEM_VAR` (1.0: one answer moves it by up to a level) and settles as answers
-  come in (after 40 answers a wrong one moves it by about a tenth of a level); ``v_b`` never
-  drops below :data:`MIN_ITEM_VAR` and a learner's below :data:`MIN_LEARNER_VAR`, so a kind
-  whose questions change, and a learner who learns, are still followed;
+  ``v_b`` = :data:`ITEM_VAR` (1.0: at an even chance its first answer moves it by half a
+  level) and settles as answers come in (after 40 answers a wrong one moves it by about a
+  tenth of a level); ``v_b`` never drops below :data:`MIN_ITEM_VAR` and a learner's below
+  :data:`MIN_LEARNER_VAR`, so a kind whose questions change, and a learner who learns, are
+  still followed;
 - until a kind is calibrated, a learner is measured against it (their rating's step, and the
   scheduler's expected chance) at its prior, the level the view shows: a few answers on other
   pages never change what this one is offered, only the kind's own rating gathers them;

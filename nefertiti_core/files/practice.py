@@ -1017,10 +1017,11 @@ class Scheduler:
     2. a rule whose interval is over (due), the longest overdue first;
     3. the rest, the soonest due first.
 
-    By the difficulty calibration (:mod:`.calibration`), within orders 1 to 3 an exercise the learner
-    should get right with a chance in :data:`.calibration.TARGET` (70-85 %, by their rating and
-    the kind's calibrated rating) comes before the others, the nearer to that band the sooner
-    (in steps of 5 points); a rule answered wrong (order 0) comes back whatever its difficulty.
+    By the difficulty calibration (:mod:`.calibration`), within orders 1 to 3 an exercise the
+    learner should get right with a chance in :data:`.calibration.TARGET` (70-85 %, by their
+    rating and the kind's: calibrated, or its formula's level until then) comes before the
+    others, the nearer to that band the sooner (in steps of 5 points); a rule answered wrong
+    (order 0) comes back whatever its difficulty.
     The learner's first answer to each exercise served moves both ratings (:meth:`answered`).
 
     Practice goes **across rules**: while the supply offers one, the next exercise shares
