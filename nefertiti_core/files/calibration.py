@@ -101,6 +101,7 @@ MIN_ANSWERS = 10  # answers before a kind's level is its calibrated one
 TARGET = (0.70, 0.85)
 MAX_BYTES = 128 * 1024
 MAX_KINDS = 400  # the generator makes ~20 kinds x 5 levels: room to spare, never unbounded
+MAX_PENDING = 10_000  # answers kept for a file that cannot be written, the latest
 MAX_RATING = 10.0  # a rating beyond this is no rating (a hand-edited file)
 _KEY = re.compile(r"[a-z_]{1,30}/[a-z_]{1,40}@[1-5]")
 
@@ -455,6 +456,7 @@ class Calibration:
                 self.warning = f"{self.path}: {error.strerror or error}"
                 with self._lock:  # kept in memory; tried again with the next answer
                     self._pending[:0] = batch
+                    del self._pending[:-MAX_PENDING]  # a disk that never takes them: the latest
                 return self.warning
             with self._lock:
                 self._adopt(table)
