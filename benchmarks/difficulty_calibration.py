@@ -19,7 +19,9 @@ the true difficulty, the share of kinds calibrated, of kinds at their true level
 difficulty mapped to 1..5 by the same rule) and within one level, the levels used, and how
 many answers a kind whose formula was off by half a level or more needed until its rating
 stayed within half a level of the truth. Each kind
-counts once (not weighted by how often it is asked). Deterministic by ``--seed``.
+counts once (not weighted by how often it is asked). Last, the share of right answers in each
+learner's first and second half of answers (``--no-preference``: with a scheduler that does not
+prefer exercises by the learner's chance, for comparison). Deterministic by ``--seed``.
 """
 
 from __future__ import annotations
@@ -78,6 +80,13 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return cov / (sx * sy) if sx and sy else float("nan")
 
 
+class Unpreferring(P.Scheduler):
+    """The scheduler as it was before the calibration: every exercise fits."""
+
+    def fit(self, g) -> int:
+        return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=_number(1, 20), default=3)
@@ -85,6 +94,11 @@ def main(argv=None) -> int:
     parser.add_argument("--answers", type=_number(1, 500), default=25)
     parser.add_argument("--seed", type=_number(0, 10**6), default=1)
     parser.add_argument("--spread", type=_number(0.0, 3.0, float), default=1.0)
+    parser.add_argument(
+        "--no-preference",
+        action="store_true",
+        help="the scheduler without its preference for a 70-85 %% chance (for comparison)",
+    )
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
@@ -112,6 +126,7 @@ def main(argv=None) -> int:
     keys = sorted(kinds)
     settled_at: dict[str, int | None] = dict.fromkeys(keys)
     answers = 0
+    right_answers = [0, 0]  # in the first and the second half of each learner's answers
     rows = []
 
     def checkpoint() -> None:
@@ -142,11 +157,14 @@ def main(argv=None) -> int:
     marks = [c for c in CHECKPOINTS if c > 0]
     for _ in range(args.learners):
         ability = rng.gauss(0, 1)
-        s = P.Scheduler(supply, persist=False, calibration=cal, refill_below=0)
-        for _ in range(args.answers):
+        s = (Unpreferring if args.no_preference else P.Scheduler)(
+            supply, persist=False, calibration=cal, refill_below=0
+        )
+        for n in range(args.answers):
             g = s.next()
             right = rng.random() < C.expected(ability, truth[C.kind_key(g)])
             s.answered(g, right)
+            right_answers[n >= args.answers // 2] += right
             answers += 1
             for k in keys:  # when each kind's rating came (and stays) within half a level
                 r = cal.rating(k, kinds[k])
@@ -187,6 +205,13 @@ def main(argv=None) -> int:
             f"({len(needed)} of the {len(off)} kinds whose formula was off by half a level "
             f"or more got there)"
         )
+    half = args.learners * (args.answers // 2)
+    print(
+        f"learners' right answers: {right_answers[0] / half:.0%} in their first "
+        f"{args.answers // 2} answers, "
+        f"{right_answers[1] / (answers - half):.0%} in the rest (the scheduler aims at "
+        f"{C.TARGET[0]:.0%}-{C.TARGET[1]:.0%} among the rules due)"
+    )
     print(f"{time.perf_counter() - started:.1f} s")
     return 0
 
