@@ -90,8 +90,9 @@ class Practice(pn.viewable.Viewer):
         self._reason = ""
         self._title = HTML("", sizing_mode="stretch_width")
         self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
-        #: The level and what it stands on: learners' answers, or the question itself.
-        self.level_line = HTML("", sizing_mode="stretch_width", css_classes=["practice-level"])
+        #: The level line's text: the level and what it stands on (learners' answers, or the
+        #: question itself), shown under the theme.
+        self.level_text = ""
         #: The position in words (what each player holds, who decides now).
         self.table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
         #: The rules the current position practises.
@@ -105,7 +106,6 @@ class Practice(pn.viewable.Viewer):
         self._layout = pn.Column(
             self._title,
             self._info,
-            self.level_line,
             self._holder,
             self.table,
             self.rules,
@@ -192,12 +192,11 @@ class Practice(pn.viewable.Viewer):
             f" style='color:{ACCENT};margin-left:8px'>{dots} "
             f"{esc(tr(lang, 'practice.difficulty', level=level))}</span>"
             f"<div style='color:{TEXT_HINT};font-size:0.9em'>{esc(tr(lang, self._reason))} "
-            f"{esc(tr(lang, 'practice.source', seed=g.seed, ply=g.ply))}</div></div>"
+            f"{esc(tr(lang, 'practice.source', seed=g.seed, ply=g.ply))}</div>"
+            f"<div class='practice-level' style='color:{TEXT_HINT};font-size:0.9em'>"
+            f"{esc(source)}</div></div>"
         )
-        self.level_line.object = (
-            f"<div class='practice-level-line' style='color:{TEXT_HINT};font-size:0.9em;"
-            f"font-family:{esc(FONT_STACK)}'>{esc(source)}</div>"
-        )
+        self.level_text = source
         answered = self.card is not None and self.card.attempts > 0
         if answered:
             rules = ", ".join(g.rule_ids)
