@@ -136,6 +136,7 @@ bench: $(VENV)/.installed-bots
 	$(BIN)/python benchmarks/odds_speed.py --playouts 1000
 	$(BIN)/python benchmarks/odds_speed.py --playouts 120 --bots greedy
 	$(BIN)/python benchmarks/practice_supply.py --games 10
+	$(BIN)/python benchmarks/difficulty_calibration.py
 	$(BIN)/python benchmarks/mcts_decision_time.py --games 2
 
 clean:

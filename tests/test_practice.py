@@ -285,12 +285,13 @@ def test_the_scheduler_reads_wrong_answers_and_unseen_rules_from_the_learner_rec
     record = Coverage(tmp_path / "coverage.json")
     record.answered(["R10.7"], False)
     record.answered(["R8"], True)
-    assert P.Scheduler([a, b], record, persist=False).next() is b
+    # refill_below=0: the pool is these (a refill's easier questions would come first)
+    assert P.Scheduler([a, b], record, persist=False, refill_below=0).next() is b
     record.answered(["R10.7"], True)
     record.answered(["R10.7"], True)
     record.add(["R8"])
     c = next(g for g in supply if g.rule_ids == ("R5.5",))  # never met
-    assert P.Scheduler([a, b, c], record, persist=False).next() is c
+    assert P.Scheduler([a, b, c], record, persist=False, refill_below=0).next() is c
 
 
 def test_a_right_answer_moves_a_rule_to_a_longer_interval_and_wrong_back_to_box_one():
@@ -320,7 +321,7 @@ def test_a_damaged_practice_file_is_set_aside_with_a_warning_and_practice_goes_o
     path = tmp_path / "practice.json"
     path.write_text('{"version": 1, "step": "many"')
     a, b = _two(supply)
-    s = P.Scheduler([a, b], path=path)
+    s = P.Scheduler([a, b], path=path, refill_below=0)
     assert s.warning and "practice.json" in s.warning and "\n" not in s.warning
     assert (tmp_path / "practice.json.broken").read_text().startswith('{"version": 1')
     assert s.next() in (a, b)

@@ -56,6 +56,7 @@ from ..play.bots import make_bot
 from ..teaching.coverage import default_path, normalise, rule_key, rules_in
 from ..teaching.status import describe_status, format_probability, stall_status
 from ..teaching.words import Words
+from .calibration import TARGET, Calibration, LearnerRating
 from .exercises import (
     ClickClosingSquare,
     ClosingChance,
@@ -80,6 +81,7 @@ __all__ = [
     "Scheduler",
     "difficulty",
     "generate",
+    "generated_of",
     "on_screen",
     "practice_path",
     "screen_texts",
@@ -866,6 +868,18 @@ def shared(seeds: Iterable[int]) -> list[Generated]:
     return out
 
 
+_KEY = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
+
+
+def generated_of(exercise: Exercise) -> Generated | None:
+    """The generated exercise (of :func:`shared`) that ``exercise`` is, by its key; None for
+    any other (a lesson's exercise, a key of no game)."""
+    match = _KEY.fullmatch(exercise.id or "") if exercise.topic == "practice" else None
+    if match is None:
+        return None
+    return next((g for g in shared([int(match.group(1))]) if g.key == exercise.id), None)
+
+
 # ------------------------------------------------------------------------------------ scheduling
 STATE_FILE = "practice.json"
 STATE_VERSION = 1
@@ -889,6 +903,8 @@ class PracticeState:
     due: dict[str, int] = field(default_factory=dict)
     wrong_at: dict[str, int] = field(default_factory=dict)
     step: int = 0
+    #: The learner's rating for the difficulty calibration (:mod:`.calibration`).
+    learner: LearnerRating = field(default_factory=LearnerRating)
 
     def answered(self, rule_ids: Iterable[str], correct: bool) -> None:
         """A rule answered right moves up a box (a longer interval), wrong goes back to box 1."""
@@ -912,6 +928,7 @@ class PracticeState:
                 }
                 for r in sorted(self.boxes, key=rule_key)
             },
+            "learner": self.learner.as_dict(),
         }
 
     @classmethod
@@ -926,6 +943,8 @@ class PracticeState:
         if not isinstance(rules, dict):
             raise ValueError("'rules' is not a table")
         state = cls(step=step)
+        if "learner" in data:  # absent in a file saved before the calibration
+            state.learner = LearnerRating.from_dict(data["learner"])
         for rule, entry in rules.items():
             rid = normalise(rule)
             if rid is None or not isinstance(entry, dict):
@@ -998,6 +1017,13 @@ class Scheduler:
     2. a rule whose interval is over (due), the longest overdue first;
     3. the rest, the soonest due first.
 
+    By the difficulty calibration (:mod:`.calibration`), within orders 1 to 3 an exercise the
+    learner should get right with a chance in :data:`.calibration.TARGET` (70-85 %, by their
+    rating and the kind's: calibrated, or its formula's level until then) comes before the
+    others, the nearer to that band the sooner (in steps of 5 points); a rule answered wrong
+    (order 0) comes back whatever its difficulty.
+    The learner's first answer to each exercise served moves both ratings (:meth:`answered`).
+
     Practice goes **across rules**: while the supply offers one, the next exercise shares
     neither its theme nor any rule ID with the one just served (:meth:`repeats`); so a rule
     answered wrong comes back every other exercise, not every one, and a tag that many
@@ -1021,8 +1047,13 @@ class Scheduler:
         seeds: Iterable[int] = (0, 1),
         refill_below: int = 5,
         background: bool = False,
+        calibration: Calibration | None = None,
     ):
         seeds = list(seeds)
+        #: The kinds' ratings (default: a fresh one in memory, where every kind is at its
+        #: formula's level and only this learner's rating moves).
+        self.calibration = calibration if calibration is not None else Calibration()
+        self._first_answered: set[str] = set()  # exercises served whose first answer is in
         self.exercises = list(exercises) if exercises is not None else supply(seeds)
         self._next_seed = (max(seeds) + 1) if seeds else 0
         self.coverage = coverage
@@ -1061,7 +1092,16 @@ class Scheduler:
             record = self.coverage.marks() if self.coverage is not None else {}
         best = min((self._rule_rank(r, record) for r in g.rule_ids), default=(4, 0))
         same_theme = self.current is not None and g.theme == self.current.theme
-        return (*best, self.served.get(g.key, 0), same_theme)
+        fit = self.fit(g) if best[0] else 0
+        return (best[0], fit, best[1], self.served.get(g.key, 0), same_theme)
+
+    def fit(self, g: Generated) -> int:
+        """How far the learner's chance on ``g`` lies from :data:`.calibration.TARGET`, in
+        steps of 5 points (0: inside the band)."""
+        p = self.calibration.chance(g, self.state.learner)
+        low, high = TARGET
+        gap = low - p if p < low else p - high if p > high else 0.0
+        return int(gap / 0.05 + 0.999)
 
     def repeats(self, g: Generated) -> bool:
         """Whether ``g`` would practise what the exercise just served did: the same theme, or
@@ -1074,6 +1114,7 @@ class Scheduler:
 
     def next(self) -> Generated:
         """The exercise to practise now (and marks it served)."""
+        self.calibration.refresh()  # another page or process may have moved the kinds
         with self._lock:
             unserved = sum(1 for g in self.exercises if g.key not in self.served)
             if unserved < self.refill_below:
@@ -1085,6 +1126,7 @@ class Scheduler:
                 pool = other
             choice = min(enumerate(pool), key=lambda item: (self.rank(item[1], record), item[0]))[1]
             self.served[choice.key] = self.served.get(choice.key, 0) + 1
+            self._first_answered.discard(choice.key)
             self.current = choice
             return choice
 
@@ -1112,9 +1154,13 @@ class Scheduler:
         threading.Thread(target=work, name=f"practice-seed-{seed}", daemon=True).start()
 
     def answered(self, g: Generated, correct: bool) -> str | None:
-        """Move ``g``'s rules between the boxes and save; returns a warning if the save failed."""
+        """Move ``g``'s rules between the boxes and save; returns a warning if the save failed.
+        The first answer since ``g`` was served also moves the difficulty calibration."""
         with self._lock:
             self.state.answered(g.rule_ids, correct)
+            if g.key not in self._first_answered:
+                self._first_answered.add(g.key)
+                self.calibration.record(g, correct, self.state.learner)
             if self.persist and self.path is not None:
                 self.warning = save_state(self.state, self.path) or None
             return self.warning

@@ -4,8 +4,12 @@ The learner opens the Practice view, answers the generated exercise wrong, then 
 verdict each time, then the rule IDs it tests, as links), and "Next exercise" brings another
 exercise: the one the scheduler chooses after a wrong and a right answer; then the page's
 language (中文, Deutsch) reaches the view. The expected exercises
-are worked out here with the same seeds (the supply is deterministic). One server for the module
-(conftest.py); Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*.png.
+are worked out here with the same seeds (the supply is deterministic). The level line says what
+the exercise's level stands on: the server's calibration file is given nine answers to the first
+exercise's kind beforehand, so the learner's first answer (only the first counts) calibrates it
+and the line changes from the question's own level to the calibrated one, "from 10 learners'
+answers", in English, then in Chinese and German. One server for the module (conftest.py);
+Chromium missing is a failure, never a skip. Screenshots in artifacts/practice-*.png.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from support import (
     wrong_and_right,
 )
 
+from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files import calibration as C
 from nefertiti_core.files import practice as P
 from widgets.sandbox.practice import FIRST_SEEDS
 
@@ -32,10 +38,27 @@ STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 
+def _level_line(calibration: C.Calibration, g: P.Generated, lang: str) -> str:
+    """The level line the view should show for ``g`` by ``calibration``."""
+    level, answers, calibrated = calibration.level(g)
+    if calibrated:
+        return tr(lang, "calibration.level.answers", level=level, answers=answers)
+    return tr(lang, "calibration.level.formula", level=level, answers=answers, needed=C.MIN_ANSWERS)
+
+
 def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(page, sandbox_home):
-    expected = P.Scheduler(P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS)
+    mirror = C.Calibration()  # what the server's calibration holds, answer for answer
+    expected = P.Scheduler(
+        P.supply(FIRST_SEEDS), persist=False, seeds=FIRST_SEEDS, calibration=mirror
+    )
     first = expected.next()
     wrong, right = wrong_and_right(first.exercise)
+    # other learners' answers, nine of the ten a kind needs: all wrong (a hard kind)
+    seeded = C.Calibration(sandbox_home / C.FILE)
+    for _ in range(C.MIN_ANSWERS - 1):
+        seeded.record(first, False)
+        mirror.record(first, False)
+    assert seeded.warning is None
 
     page.get_by_role("button", name="Practice", exact=True).click()
     view = page.locator(".practice-view")
@@ -43,6 +66,9 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
         first.exercise.prompt("en")[:60], timeout=LOAD_MS
     )
     expect(view.locator(".practice-info")).to_contain_text(f"Difficulty {first.difficulty} of 5")
+    level = view.locator(".practice-level")
+    expect(level).to_contain_text(_level_line(mirror, first, "en"))
+    expect(level).to_contain_text("estimated from the question itself")
     expect(view.locator(".practice-table")).to_contain_text("decides now")
     expect(view.locator(".practice-rules")).to_contain_text("shown once you have answered")
     for rule in first.rule_ids:  # not before the answer: it would give it away
@@ -52,6 +78,11 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
 
     give_answer(page, view, first.exercise, wrong)
     expect_verdict(view, "wrong", "Not quite")
+    expected.answered(first, False)  # the tenth answer: the kind is calibrated now
+    calibrated = mirror.level(first)
+    assert calibrated[1:] == (C.MIN_ANSWERS, True) and calibrated[0] > first.difficulty
+    expect(level).to_contain_text(f"Level {calibrated[0]} · from 10 learners' answers")
+    expect(view.locator(".practice-info")).to_contain_text(f"Difficulty {calibrated[0]} of 5")
     rules = view.locator(".practice-rules")
     expect(rules).to_contain_text("Rules tested")
     for rule in first.rule_ids:
@@ -63,9 +94,9 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
 
     give_answer(page, view, first.exercise, right)
     expect_verdict(view, "right", "Right")
+    expect(level).to_contain_text("from 10 learners' answers")  # a second try is not counted
     view.screenshot(path=str(ARTIFACTS / "practice-answered.png"))
 
-    expected.answered(first, False)
     expected.answered(first, True)
     second = expected.next()
     assert second.key != first.key
@@ -80,13 +111,24 @@ def test_practice_view_answer_wrong_then_right_then_next_shows_another_exercise(
     expect(view.locator(".exercise-prompt")).to_contain_text(second.exercise.prompt("zh")[:20])
     expect(view.locator(".practice-next").get_by_role("button")).to_have_text("下一题")
     expect(view.locator(".practice-table")).to_contain_text("现在做决定")
+    expect(level).to_contain_text(_level_line(mirror, second, "zh"))
     view.screenshot(path=str(ARTIFACTS / "practice-zh.png"))
     page.get_by_role("button", name="Deutsch", exact=True).click()
     expect(view.locator(".practice-next").get_by_role("button")).to_have_text("Nächste Übung")
+    expect(level).to_contain_text(_level_line(mirror, second, "de"))
     view.screenshot(path=str(ARTIFACTS / "practice-de.png"))
 
     # a served page practises in memory: nothing written into the server's home for everyone
     assert not (sandbox_home / "practice.json").exists()
+    # but the kinds' calibration is the server's: the answer is in its file (written off the
+    # page's event loop, so it may land a moment after the page showed it)
+    key, saved = C.kind_key(first), C.Calibration(sandbox_home / C.FILE)
+    deadline = time.monotonic() + STEP_MS / 1000
+    while saved.rating(key, first.difficulty).answers < C.MIN_ANSWERS:
+        assert time.monotonic() < deadline, saved.kinds()
+        time.sleep(0.1)
+        saved.refresh()
+    assert saved.kinds()[key].answers == C.MIN_ANSWERS and saved.warning is None
 
 
 NOTEBOOK = code_notebook(

@@ -31,6 +31,7 @@ from fractions import Fraction
 from nefertiti_core.engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
 from nefertiti_core.engine.limits import MAX_NAME_CHARS, echo
 from nefertiti_core.engine.squares import square_name
+from nefertiti_core.files import calibration
 from nefertiti_core.files import exercises as E
 from nefertiti_core.files import practice as P
 from nefertiti_core.files.exercises import ClickClosingSquare, Exercise, ExerciseError, Feedback
@@ -886,8 +887,22 @@ class Polls:
 
     def reveal(self) -> Reveal:
         """Reveal the current poll and record each answer in the class record (once; never for
-        a question asked anonymously: :mod:`.poll_controls`)."""
-        return self._apply(self._reveal)
+        a question asked anonymously: :mod:`.poll_controls`). The answers to a generated
+        exercise also calibrate its kind's difficulty, once the reveal is made and kept (a
+        change overtaken by another process is made again: it must not count twice), and
+        without a name (:meth:`nefertiti_core.files.calibration.Calibration.record_class`)."""
+        made: list[bool] = []
+
+        def change():
+            result, what = self._reveal()
+            made[:] = [what is not None]
+            return result, what
+
+        result = self._apply(change)
+        generated = P.generated_of(result.poll.exercise) if made == [True] else None
+        if generated is not None:  # a lesson's own exercise has no kind to calibrate
+            calibration.shared().record_class(generated, result.correct.values())
+        return result
 
     def _reveal(self) -> tuple[Reveal, str | None]:
         poll = self._poll()

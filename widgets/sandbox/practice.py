@@ -12,6 +12,13 @@ they would give the answer away ("R6.1" on "who decides next?" says that the mar
 In a notebook ``widgets.Practice()`` keeps its spaced-repetition state next to the learner record
 (``$NEFERTITI_HOME/practice.json``) and records the answers in it; in the served Sandbox each page
 practises on its own, in memory.
+
+The level shown is the kind's calibrated one (:mod:`nefertiti_core.files.calibration`: every
+learner's first answer, here and in the classroom, moves it), with how many answers it stands on,
+or the question's own level while there are too few; the scheduler prefers exercises the learner
+should get right 70-85 % of the time. The kinds' ratings are the process's
+(``$NEFERTITI_HOME/calibration.json``, written off the event loop); a served page's own rating
+lives in memory like the rest of its practice.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import panel as pn
 import param
 
 from nefertiti_core.engine.i18n import tr
+from nefertiti_core.files import calibration as C
 from nefertiti_core.files import practice as P
 from nefertiti_core.teaching.coverage import Coverage
 from widgets.game.common import HTML, esc
@@ -74,6 +82,7 @@ class Practice(pn.viewable.Viewer):
             persist=persist,
             seeds=FIRST_SEEDS,
             background=session is not None,  # a served page never waits for a game to be played
+            calibration=C.shared(),
         )
         self.board_width = board_width
         self.card: ExerciseCard | None = None
@@ -81,6 +90,9 @@ class Practice(pn.viewable.Viewer):
         self._reason = ""
         self._title = HTML("", sizing_mode="stretch_width")
         self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
+        #: The level line's text: the level and what it stands on (learners' answers, or the
+        #: question itself), shown under the theme.
+        self.level_text = ""
         #: The position in words (what each player holds, who decides now).
         self.table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
         #: The rules the current position practises.
@@ -160,17 +172,31 @@ class Practice(pn.viewable.Viewer):
         self.next_button.name = tr(lang, "practice.next")
         if g is None:
             return
-        dots = "\u25cf" * g.difficulty + "\u25cb" * (5 - g.difficulty)
+        level, answers, calibrated = self.scheduler.calibration.level(g)
+        dots = "\u25cf" * level + "\u25cb" * (5 - level)
+        if calibrated:
+            source = tr(lang, "calibration.level.answers", level=level, answers=answers)
+        else:
+            source = tr(
+                lang,
+                "calibration.level.formula",
+                level=level,
+                answers=answers,
+                needed=C.MIN_ANSWERS,
+            )
         self._info.object = (
             f"<div style='font-family:{esc(FONT_STACK)};line-height:1.5'>"
             f"<span class='practice-theme' style='background:{CHIP};border-radius:8px;"
             f"padding:1px 8px;font-weight:600'>{esc(tr(lang, f'practice.theme.{g.theme}'))}"
-            f"</span> <span class='practice-difficulty' title='{esc(tr(lang, 'practice.difficulty', level=g.difficulty))}'"
+            f"</span> <span class='practice-difficulty' title='{esc(tr(lang, 'practice.difficulty', level=level))}'"
             f" style='color:{ACCENT};margin-left:8px'>{dots} "
-            f"{esc(tr(lang, 'practice.difficulty', level=g.difficulty))}</span>"
+            f"{esc(tr(lang, 'practice.difficulty', level=level))}</span>"
             f"<div style='color:{TEXT_HINT};font-size:0.9em'>{esc(tr(lang, self._reason))} "
-            f"{esc(tr(lang, 'practice.source', seed=g.seed, ply=g.ply))}</div></div>"
+            f"{esc(tr(lang, 'practice.source', seed=g.seed, ply=g.ply))}</div>"
+            f"<div class='practice-level' style='color:{TEXT_HINT};font-size:0.9em'>"
+            f"{esc(source)}</div></div>"
         )
+        self.level_text = source
         answered = self.card is not None and self.card.attempts > 0
         if answered:
             rules = tr(lang, "status.list.sep").join(g.rule_ids)
