@@ -315,7 +315,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         state = GameRecord(start, steps).replay(source=name).state
     if teaching and teaching.get(args.lang):  # in the language asked for, else English
         print(teaching[args.lang].rstrip() + "\n")
-    print(position_text(state, args.lang, previews=not args.no_previews))
+    print(position_text(state, args.lang, previews=not args.no_previews, notation=True))
     return 0
 
 
