@@ -230,3 +230,6 @@ def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
     assert "puts a servant" not in steps and "**Green**" not in steps
     assert explain.score_table(bots.state, lang)[0] in scores
     assert explain.score_table(bots.state, "en")[0] not in scores
+    # how far the game came in a sentence, not a Python value ("Spiel vorbei: True")
+    assert tr(lang, "view.game_over", turn=bots.state.turn_no) in scores
+    assert "True" not in scores and "False" not in scores

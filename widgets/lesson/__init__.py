@@ -16,7 +16,13 @@ the text around by colour alone.
 """
 
 from widgets.lesson.demos import demo, watch_game
-from widgets.lesson.game_words import colour_name, describe_variant, narrate, score_table
+from widgets.lesson.game_words import (
+    colour_name,
+    describe_variant,
+    game_progress,
+    narrate,
+    score_table,
+)
 from widgets.lesson.kernel import load_panel_in_this_kernel, underline_links_in_this_kernel
 from widgets.lesson.language import lesson_language, use_language
 from widgets.lesson.notebook import Lesson, coverage_html, coverage_rows, coverage_view, exercises
@@ -33,6 +39,7 @@ __all__ = [
     "demo",
     "describe_variant",
     "exercises",
+    "game_progress",
     "lesson_language",
     "narrate",
     "score_table",

@@ -1,7 +1,8 @@
 """A game's story, score and players in the lesson's language, for a notebook's own cells.
 
 Notebook 13 builds a game in a cell (``GameSession``) and prints what happened (``narrate``),
-the scores (``score_table``) and whose turn it is (``colour_name``); notebook 14 lists the rule
+the scores (``score_table``), how far the game has come (``game_progress``) and whose turn it
+is (``colour_name``); notebook 14 lists the rule
 variants (``describe_variant``). The engine's functions take ``lang="en"`` by default, so a German or Chinese notebook calling them as the English one does
 printed English. These wrappers speak the lesson language (``use_language``, then
 ``NEFERTITI_LANG``, then the notebook's folder: :mod:`widgets.lesson.language`), so the three
@@ -11,6 +12,7 @@ notebooks keep the same code and each prints its own language; ``lang=`` still c
 from __future__ import annotations
 
 from nefertiti_core.engine import variants
+from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.state import GameState
 from nefertiti_core.teaching import explain
 from nefertiti_core.teaching.words import Words
@@ -36,6 +38,26 @@ def colour_name(state: GameState, seat: int | None = None, lang: str | None = No
     """The colour of ``seat`` (None: the player who decides now), as the lesson language names
     it ("Grün", "绿方")."""
     return Words(lang, state.colours).player(state.decider if seat is None else seat)
+
+
+@in_lesson_language
+def game_progress(state: GameState, steps: int, lang: str | None = None) -> str:
+    """How far a game has come, in sentences: ``steps`` played, then that the game is over or
+    who decides now ("Steps played: 812. Turn 35: the game is over."), in the lesson language
+    (a notebook printed ``state.is_over``, a Python value, before)."""
+    said = tr(lang, "progress.steps", steps=steps)
+    w = Words(lang, state.colours)
+    if state.is_over:
+        now = tr(lang, "view.game_over", turn=state.turn_no)
+    else:
+        now = tr(
+            lang,
+            "view.to_decide",
+            turn=state.turn_no,
+            player=w.player(state.decider),
+            turn_player=w.player(state.turn_player),
+        )
+    return f"{said}{'' if lang == 'zh' else ' '}{now}"
 
 
 @in_lesson_language
