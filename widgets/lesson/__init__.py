@@ -18,9 +18,11 @@ the text around by colour alone.
 from widgets.lesson.demos import demo, watch_game
 from widgets.lesson.game_words import (
     colour_name,
+    compare_rules,
     describe_variant,
     game_progress,
     narrate,
+    outcome_line,
     score_table,
 )
 from widgets.lesson.kernel import load_panel_in_this_kernel, underline_links_in_this_kernel
@@ -33,6 +35,7 @@ underline_links_in_this_kernel()
 __all__ = [
     "Lesson",
     "colour_name",
+    "compare_rules",
     "coverage_html",
     "coverage_rows",
     "coverage_view",
@@ -42,6 +45,7 @@ __all__ = [
     "game_progress",
     "lesson_language",
     "narrate",
+    "outcome_line",
     "score_table",
     "use_language",
     "watch_game",

@@ -11,6 +11,7 @@ notebooks keep the same code and each prints its own language; ``lang=`` still c
 
 from __future__ import annotations
 
+from nefertiti_core.engine import rules as R
 from nefertiti_core.engine import variants
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.state import GameState
@@ -65,3 +66,37 @@ def describe_variant(name: str, lang: str | None = None) -> str:
     """What rule variant ``name`` changes, with the rule it departs from
     (:func:`nefertiti_core.engine.variants.describe_variant`), in the lesson language."""
     return variants.describe_variant(name, lang)
+
+
+def _rules_words(rules: dict, lang: str) -> str:
+    """A set of rules (:func:`variants.with_rules`'s keywords) in words."""
+    changes = [tr(lang, f"compare.variant.{name}") for name in rules.get("variants") or []]
+    for card, values in (rules.get("gift_values") or {}).items():
+        name = tr(lang, f"card.{card}") if card in R.CARD_KINDS else card
+        changes.append(
+            tr(lang, "compare.gift_values", card=name, values="/".join(map(str, values)))
+        )
+    if not changes:
+        return tr(lang, "compare.as_printed")
+    return tr(lang, "compare.with", changes=tr(lang, "compare.sep").join(changes))
+
+
+@in_lesson_language
+def compare_rules(state: GameState, a: dict, b: dict, lang: str | None = None, **options):
+    """:func:`nefertiti_core.engine.variants.compare_rules`, each side labelled with its rules in
+    the lesson language ("Mit einem Händler, der den Wertunterschied in den Vorrat zahlt"), not
+    the variants' code names."""
+    labels = (_rules_words(a, lang), _rules_words(b, lang))
+    return variants.compare_rules(state, a, b, labels=labels, **options)
+
+
+@in_lesson_language
+def outcome_line(outcome, colours, lang: str | None = None) -> str:
+    """One side of a rules comparison in a sentence: its rules, then every player's Deben and
+    points ("The rules as printed: Red 12 Deben and 15 points, …"), not Python tuples."""
+    w = Words(lang, tuple(colours))
+    players = tr(lang, "compare.sep").join(
+        tr(lang, "compare.player", player=w.player(p), deben=deben, points=points)
+        for p, (deben, points) in enumerate(zip(outcome.deben, outcome.scores, strict=True))
+    )
+    return tr(lang, "compare.outcome", rules=outcome.label, players=players)
