@@ -233,3 +233,17 @@ def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
     # how far the game came in a sentence, not a Python value ("Spiel vorbei: True")
     assert tr(lang, "view.game_over", turn=bots.state.turn_no) in scores
     assert "True" not in scores and "False" not in scores
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_notebook_14_compares_the_rules_in_its_language(monkeypatch, lang):
+    """The German and Chinese notebook 14's rules comparison names each side's rules and every
+    player's Deben and points in that language: no variant code name, Python tuple or English."""
+    monkeypatch.chdir(TUTORIALS / lang)
+    path = TUTORIALS / lang / "14-what-if-explorer.ipynb"
+    (shown,), _cells = _run_cells(path, [2, 26])
+    assert tr(lang, "compare.as_printed") in shown
+    assert tr(lang, "compare.variant.merchant_pays_reserve") in shown
+    assert tr(lang, "colour.green") in shown
+    for english in ("merchant_pays_reserve", "as printed", "scores", "(", "points"):
+        assert english not in shown, (english, shown)
