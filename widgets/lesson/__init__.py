@@ -15,6 +15,7 @@ links of the lesson's text (``kernel.UNDERLINED_LINKS``), which the notebook's p
 the text around by colour alone.
 """
 
+from widgets.lesson.commands import output_of
 from widgets.lesson.demos import demo, watch_game
 from widgets.lesson.game_words import (
     colour_name,
@@ -45,6 +46,7 @@ __all__ = [
     "game_progress",
     "lesson_language",
     "narrate",
+    "output_of",
     "outcome_line",
     "score_table",
     "use_language",
