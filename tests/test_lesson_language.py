@@ -247,3 +247,14 @@ def test_notebook_14_compares_the_rules_in_its_language(monkeypatch, lang):
     assert tr(lang, "colour.green") in shown
     for english in ("merchant_pays_reserve", "as printed", "scores", "(", "points"):
         assert english not in shown, (english, shown)
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_notebook_15_shows_the_commands_in_its_language(monkeypatch, lang):
+    """The German and Chinese notebook 15 show ``nefertiti explain`` and ``replay`` on their
+    lesson in that language (the commands' ``--lang`` defaults to the lesson language there)."""
+    monkeypatch.chdir(TUTORIALS / lang)
+    path = TUTORIALS / lang / "15-teaching-a-group.ipynb"
+    (*_, explained, replayed), _cells = _run_cells(path, [2, 10, 14, 22, 23])
+    assert tr(lang, "view.options") in explained and tr("en", "view.options") not in explained
+    assert tr(lang, "colour.blue") in replayed and "Blue" not in replayed
