@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from importlib.metadata import entry_points
 
@@ -80,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(run=_run_simulate)
 
-    langs = ("en", "de", "zh")
+    langs = LANGS
+    default_lang = _default_language()
     exp = sub.add_parser(
         "explain",
         help="a position in words: who decides, the options with previews, each market's status",
@@ -88,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
         "moves) or a game record (the position after its moves).",
     )
     exp.add_argument("file", help="a scenario (.yaml) or a game record")
-    exp.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    exp.add_argument(
+        "--lang",
+        choices=langs,
+        default=default_lang,
+        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
+    )
     exp.add_argument("--no-previews", action="store_true", help="list options without previews")
     exp.set_defaults(run=_run_explain)
 
@@ -102,7 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--to", type=_non_negative_int, default=None, metavar="N", help="stop at step N"
     )
-    rep.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    rep.add_argument(
+        "--lang",
+        choices=langs,
+        default=default_lang,
+        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
+    )
     rep.set_defaults(run=_run_replay)
 
     hint = sub.add_parser(
@@ -113,7 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
         "VALUE is an estimate in prestige points ahead of the opponents (higher is better).",
     )
     hint.add_argument("file", help="a scenario (.yaml) or a game record")
-    hint.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    hint.add_argument(
+        "--lang",
+        choices=langs,
+        default=default_lang,
+        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
+    )
     hint.add_argument("--seed", type=_int, default=0, help="seed of the playouts (0)")
     hint.add_argument(
         "--time-budget",
@@ -217,7 +234,12 @@ def build_parser() -> argparse.ArgumentParser:
         "nothing, list every rule. Entries marked * are the project's reading or estimate.",
     )
     rules.add_argument("query", nargs="*", help="a rule ID, or words to search for")
-    rules.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    rules.add_argument(
+        "--lang",
+        choices=langs,
+        default=default_lang,
+        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
+    )
     rules.set_defaults(run=_run_rules)
 
     check = sub.add_parser(
@@ -229,7 +251,12 @@ def build_parser() -> argparse.ArgumentParser:
         "the file, the line and the field (docs/scenario-format.md).",
     )
     check.add_argument("file", help="a scenario (.yaml)")
-    check.add_argument("--lang", choices=langs, default="en", help="language (en, de, zh)")
+    check.add_argument(
+        "--lang",
+        choices=langs,
+        default=default_lang,
+        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
+    )
     check.set_defaults(run=_run_check)
 
     # Commands of other packages (the widgets' ``serve``) plug in through an entry point, so the
@@ -315,7 +342,7 @@ def _run_explain(args: argparse.Namespace) -> int:
         state = GameRecord(start, steps).replay(source=name).state
     if teaching and teaching.get(args.lang):  # in the language asked for, else English
         print(teaching[args.lang].rstrip() + "\n")
-    print(position_text(state, args.lang, previews=not args.no_previews))
+    print(position_text(state, args.lang, previews=not args.no_previews, notation=True))
     return 0
 
 
@@ -583,7 +610,26 @@ def output_of(argv: list[str]) -> str:
     return buffer.getvalue().rstrip()
 
 
+#: The languages the commands speak (``--lang``).
+LANGS = ("en", "de", "zh")
+#: The environment variable that chooses the commands' language when ``--lang`` is not given
+#: (the same one a notebook's kernel reads, so a German class's commands answer in German).
+LANG_VARIABLE = "NEFERTITI_LANG"
+
+
+def _default_language() -> str:
+    """``NEFERTITI_LANG`` when set (checked in :func:`main`), else English."""
+    return os.environ.get(LANG_VARIABLE, "").strip() or "en"
+
+
 def main(argv: list[str] | None = None) -> int:
+    if _default_language() not in LANGS:
+        print(
+            f"nefertiti: error: {LANG_VARIABLE}={_default_language()!r} is not a language the "
+            f"commands speak; use one of {', '.join(LANGS)}",
+            file=sys.stderr,
+        )
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

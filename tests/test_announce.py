@@ -141,12 +141,12 @@ def test_a_branch_in_words_is_every_step_in_order_and_cached_by_node():
     assert len(branch_steps(history, "en")) == 3  # the whole branch, also ahead of here
 
 
-def test_a_game_without_events_falls_back_to_the_notation():
+def test_a_game_without_events_names_the_option_in_words():
     start = new_game(4, 0)  # no events recorded
     after = start.copy()
     after.apply(start.parse("place gizeh.left#4"))
     words = describe_step(start, after, "en", ("option", start.parse("place gizeh.left#4")))
-    assert words.text == "place gizeh.left#4"
+    assert words.text == "The 5 of Gizeh's left stall"  # as the option's button says, no notation
 
 
 def test_first_sentence_keeps_rule_ids_whole():

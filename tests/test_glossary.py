@@ -45,9 +45,10 @@ def terms(lang: str) -> dict[str, str]:
 
 def variant_pattern(lang: str, variant: str) -> re.Pattern:
     """A variant as a whole word (German and English; English ignores case), or anywhere in
-    Chinese text, which has no spaces between words."""
+    Chinese text, which has no spaces between words (but not as part of a key's name: 空格键 is
+    the Space key, not 空格 for a square)."""
     if lang == "zh":
-        return re.compile(re.escape(variant))
+        return re.compile(re.escape(variant) + "(?!键)")
     flags = re.IGNORECASE if lang == "en" else 0
     return re.compile(r"(?<![\w-])" + re.escape(variant) + r"(?![\w-])", flags)
 

@@ -246,3 +246,31 @@ def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
     assert "puts a servant" not in steps and "**Green**" not in steps
     assert explain.score_table(bots.state, lang)[0] in scores
     assert explain.score_table(bots.state, "en")[0] not in scores
+    # how far the game came in a sentence, not a Python value ("Spiel vorbei: True")
+    assert tr(lang, "view.game_over", turn=bots.state.turn_no) in scores
+    assert "True" not in scores and "False" not in scores
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_notebook_14_compares_the_rules_in_its_language(monkeypatch, lang):
+    """The German and Chinese notebook 14's rules comparison names each side's rules and every
+    player's Deben and points in that language: no variant code name, Python tuple or English."""
+    monkeypatch.chdir(TUTORIALS / lang)
+    path = TUTORIALS / lang / "14-what-if-explorer.ipynb"
+    (shown,), _cells = _run_cells(path, [2, 26])
+    assert tr(lang, "compare.as_printed") in shown
+    assert tr(lang, "compare.variant.merchant_pays_reserve") in shown
+    assert tr(lang, "colour.green") in shown
+    for english in ("merchant_pays_reserve", "as printed", "scores", "(", "points"):
+        assert english not in shown, (english, shown)
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_notebook_15_shows_the_commands_in_its_language(monkeypatch, lang):
+    """The German and Chinese notebook 15 show ``nefertiti explain`` and ``replay`` on their
+    lesson in that language (the commands' ``--lang`` defaults to the lesson language there)."""
+    monkeypatch.chdir(TUTORIALS / lang)
+    path = TUTORIALS / lang / "15-teaching-a-group.ipynb"
+    (*_, explained, replayed), _cells = _run_cells(path, [2, 10, 14, 22, 23])
+    assert tr(lang, "view.options") in explained and tr("en", "view.options") not in explained
+    assert tr(lang, "colour.blue") in replayed and "Blue" not in replayed

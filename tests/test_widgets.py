@@ -121,7 +121,7 @@ def test_decision_panel_during_a_market_resolution_says_who_bids_and_why():
     for option, button in zip(panel.button_options, panel.buttons, strict=False):
         assert button.visible
         assert button.name == describe_option(state, option, "en")
-        hover = describe_preview(preview(state, option), state.colours, "en")
+        hover = describe_preview(preview(state, option), state.colours, "en", state)
         assert button.description.content == hover
     assert not any(b.visible for b in panel.buttons[len(panel.button_options) :])
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..engine import rules as R
 from ..engine.state import GameState
 from ..engine.steps import step_text
-from ..teaching.explain import SILENT_EVENTS, describe_event
+from ..teaching.explain import SILENT_EVENTS, describe_event, describe_option
 from .history import History
 
 #: Events that only say what comes next, or repeat what the step's first line says.
@@ -76,7 +76,8 @@ def step_events(before: GameState, after: GameState) -> list[tuple[str, dict]]:
 
 def describe_step(before: GameState, after: GameState, lang: str = "en", step=None) -> StepWords:
     """The step from ``before`` to ``after`` in words (``step``: the history's step tuple, used
-    only when the game logs no events: then its notation is all there is to say)."""
+    only when the game logs no events: then the option is named as its button names it, a
+    chance step by its notation)."""
     events = step_events(before, after)
     colours = after.colours
     seat = before.decider if before.decider >= 0 else -1
@@ -102,8 +103,11 @@ def describe_step(before: GameState, after: GameState, lang: str = "en", step=No
         if not text:
             continue
         lines.append(_headline(text) if name == "market_closes" and lines else first_sentence(text))
-    if not lines and step is not None:
-        lines.append(step_text(before, step))
+    if not lines and step is not None:  # the option in words, as its button named it
+        if step[0] == "option":
+            lines.append(describe_option(before, step[1], lang, short=True))
+        else:
+            lines.append(step_text(before, step))
     sep = "" if lang == "zh" else " "
     forced: list[str] = []
     forced_seats: list[int] = []

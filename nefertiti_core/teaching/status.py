@@ -31,6 +31,7 @@ from ..engine import rules as R
 from ..engine.chance import ROLL, chance_node, closing_probability, roll_at, roll_outcomes
 from ..engine.deck import unseen
 from ..engine.state import OPEN as _MARKET_OPEN
+from .explain import describe_option
 from .words import (  # noqa: F401 (the message types are status's public names too)
     Cards,
     Chances,
@@ -695,8 +696,10 @@ def _then_rolls_message(follow: FollowUpRoll) -> Message:
     )
 
 
-def describe_preview(p: Preview, colours, lang: str = "en") -> str:
-    """A preview in words (``colours``: the game's colours, seat by seat)."""
+def describe_preview(p: Preview, colours, lang: str = "en", state: GameState | None = None) -> str:
+    """A preview in words (``colours``: the game's colours, seat by seat). ``state``: the
+    position the preview was made in; given, the option is named in words ("take the upper
+    card"), as a learner reads it, else by its notation ("take upper", for the command line)."""
     if O.OPTION_KIND[p.option] == O.PLACE:  # a sentence names the square by its bid, not p.text
         stall_id = O.SQUARE_STALL[p.option]
         message = Message.of(
@@ -706,6 +709,10 @@ def describe_preview(p: Preview, colours, lang: str = "en") -> str:
             square=Squares(stall_id, (O.SQUARE_INDEX[p.option],)),
         )
     else:
-        message = Message.of("preview.intro", player=Seats((p.decider,)), option=p.text)
+        if state is not None:
+            named = describe_option(state, p.option, lang, short=True)
+        else:
+            named = p.text
+        message = Message.of("preview.intro", player=Seats((p.decider,)), option=named)
     intro = render(message, colours, lang)
     return _sentences(lang, [intro] + _preview_sentences(p, colours, lang))

@@ -45,8 +45,12 @@ def stall_lines(state: GameState, market: int, lang: str = "en") -> list[str]:
     return ["    " + " ".join(cells) for _, cells in sorted(rows.items())]
 
 
-def position_text(state: GameState, lang: str = "en", previews: bool = True) -> str:
-    """The whole position as text (see the module docstring)."""
+def position_text(
+    state: GameState, lang: str = "en", previews: bool = True, notation: bool = False
+) -> str:
+    """The whole position as text (see the module docstring). Each option is named in words
+    only ("Discard a chair"), as a learner reads it; ``notation``: its move notation first too
+    ("discard chair — Discard a chair"), for the command line, where options are typed so."""
     from .explain import describe_option
     from .status import describe_preview, describe_status, preview, stall_status
 
@@ -65,9 +69,12 @@ def position_text(state: GameState, lang: str = "en", previews: bool = True) -> 
         )
         out.append(tr(lang, "view.options"))
         for number, option in enumerate(state.legal_options(), 1):
-            line = f"  {number:>2}. {state.option_text(option)} — {describe_option(state, option, lang)}"
+            words = describe_option(state, option, lang)
+            if notation:
+                words = f"{state.option_text(option)} — {words}"
+            line = f"  {number:>2}. {words}"
             if previews:
-                line += f" → {describe_preview(preview(state, option), state.colours, lang)}"
+                line += f" → {describe_preview(preview(state, option), state.colours, lang, state)}"
             out.append(line)
     out.append("")
     out.append(tr(lang, "view.players"))

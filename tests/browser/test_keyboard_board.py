@@ -35,6 +35,7 @@ from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.history import History
 from nefertiti_core.files.scenario import load
 from nefertiti_core.teaching.board_words import chosen_square_words, square_words
+from tests.test_refusal_in_words import notation_in
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ARTIFACTS / "keyboard-board"
@@ -231,4 +232,8 @@ def test_a_learner_places_by_keyboard_on_a_phone(klass, server, lang):
     where = square_name(state.visible_stall(0), 1, lang, marked=True)
     servant = tr(lang, "text.servant", player=tr(lang, "colour.blue"), square=where)
     expect(text).to_contain_text(tr(lang, "text.servants", servants=servant))
+    # the text view and the decision panel name options and steps in words, not move notation
+    shown = text.inner_text() + " ".join(learner.locator(".decision-option").all_inner_texts())
+    assert not notation_in(shown), notation_in(shown)
+    shot(learner, f"learner-pixel5-{lang}-text-view")
     check(learner, f"a learner's page on a phone ({lang}) with the keyboard board")

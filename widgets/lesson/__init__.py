@@ -15,8 +15,17 @@ links of the lesson's text (``kernel.UNDERLINED_LINKS``), which the notebook's p
 the text around by colour alone.
 """
 
+from widgets.lesson.commands import output_of
 from widgets.lesson.demos import demo, watch_game
-from widgets.lesson.game_words import colour_name, describe_variant, narrate, score_table
+from widgets.lesson.game_words import (
+    colour_name,
+    compare_rules,
+    describe_variant,
+    game_progress,
+    narrate,
+    outcome_line,
+    score_table,
+)
 from widgets.lesson.kernel import load_panel_in_this_kernel, underline_links_in_this_kernel
 from widgets.lesson.language import lesson_language, use_language
 from widgets.lesson.notebook import Lesson, coverage_html, coverage_rows, coverage_view, exercises
@@ -27,14 +36,18 @@ underline_links_in_this_kernel()
 __all__ = [
     "Lesson",
     "colour_name",
+    "compare_rules",
     "coverage_html",
     "coverage_rows",
     "coverage_view",
     "demo",
     "describe_variant",
     "exercises",
+    "game_progress",
     "lesson_language",
     "narrate",
+    "output_of",
+    "outcome_line",
     "score_table",
     "use_language",
     "watch_game",
