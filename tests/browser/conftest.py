@@ -6,7 +6,7 @@ killable one) overrides ``sandbox_url``. Chromium missing is a failure, never a 
 (``support.launch`` raises).
 
 A module tunes the page with module-level names: ``VIEWPORT`` (default 1500 x 1150) and
-``STEP_MS`` (the page's default timeout, 30 s).
+``STEP_MS`` (the page's default timeout; support.STEP_MS by default).
 
 Every test here is marked ``slow`` (a server, a browser, often a kernel: seconds to minutes
 each); ``make test-fast`` leaves them out, ``make test`` runs them.
@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from support import SANDBOX, launch, served, wait_rows
+from support import LOAD_MS, SANDBOX, STEP_MS, launch, served, wait_rows
 
 BROWSER_TESTS = Path(__file__).resolve().parent
-LOAD_MS = 60_000  # the first page of a server (and its first update) can be slow on 2 cores
 
 
 def pytest_collection_modifyitems(items):
@@ -55,7 +54,7 @@ def sandbox_url(sandbox_home):
 def page(request, chromium, sandbox_url):
     """A new browser context on the Sandbox (a new Bokeh session, so a new game), once the board
     is drawn and Blue is to decide. JavaScript errors in the page fail the test."""
-    step_ms = getattr(request.module, "STEP_MS", 30_000)
+    step_ms = getattr(request.module, "STEP_MS", STEP_MS)
     viewport = getattr(request.module, "VIEWPORT", {"width": 1500, "height": 1150})
     context = chromium.new_context(viewport=viewport, accept_downloads=True)
     context.set_default_timeout(step_ms)

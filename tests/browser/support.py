@@ -52,12 +52,34 @@ PIXEL_5 = dict(
 PIXEL_5_VIEWPORT = {"width": 393, "height": 727}
 
 
+def wait_scale(cores: int | None = None, told: str | None = None) -> float:
+    """How many times the browser tests' waits are stretched: ``$NEFERTITI_WAIT_SCALE`` (a
+    number) if set, else 2 on a machine of 2 cores or fewer (where other work shares the cores:
+    at a load of 25 a first page, a Python start with Panel's imports, took over a minute),
+    1 on a bigger one. A wait is a limit, not a pause: a passing test never sits it out."""
+    told = os.environ.get("NEFERTITI_WAIT_SCALE") if told is None else told
+    if told:
+        try:
+            return max(1.0, float(told))
+        except ValueError:
+            raise ValueError(f"$NEFERTITI_WAIT_SCALE must be a number, not {told!r}") from None
+    cores = (os.cpu_count() or 1) if cores is None else cores
+    return 2.0 if cores <= 2 else 1.0
+
+
+#: Milliseconds a page may take to load (a new Bokeh session: its document built on a busy
+#: server) and a step of a test to show (one round trip of a click, a store write, a feed between
+#: processes). Every browser journey waits with these, never with a number of its own.
+LOAD_MS = int(120_000 * wait_scale())
+STEP_MS = int(60_000 * wait_scale())
+
+
 def open_room(page, base: str) -> str:
     """The teacher opens a room at ``/classroom`` (the code shown, with its link and QR code);
     its join code."""
-    page.goto(f"{base}/classroom", timeout=60_000)
-    page.locator(".room-open button").click(timeout=60_000)
-    expect(page.locator(".room-join-code")).to_be_visible(timeout=60_000)
+    page.goto(f"{base}/classroom", timeout=LOAD_MS)
+    page.locator(".room-open button").click(timeout=LOAD_MS)
+    expect(page.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
     return page.locator(".room-code").inner_text().strip()
 
 
@@ -68,19 +90,19 @@ def join_room(page, base: str, code: str, name: str, *, lang=None, link=False, w
     are, a text waits for the status to say it, False waits for nothing (a refusal follows)."""
     from nefertiti_core.engine.i18n import tr
 
-    page.goto(f"{base}/join?code={code}" if link else f"{base}/join", timeout=60_000)
+    page.goto(f"{base}/join?code={code}" if link else f"{base}/join", timeout=LOAD_MS)
     if lang is not None:
         page.locator(".room-join-form").get_by_role(
             "button", name=tr(lang, f"panel.lang.{lang}"), exact=True
-        ).click(timeout=60_000)
+        ).click(timeout=LOAD_MS)
         expect(page.locator(".room-join button")).to_have_text(tr(lang, "room.join"))
     if not link:
         page.locator(".room-code-input input").fill(code)
     page.locator(".room-name-input input").fill(name)
-    page.locator(".room-join button").click(timeout=60_000)
+    page.locator(".room-join button").click(timeout=LOAD_MS)
     if wait:
         says = name if wait is True else wait
-        expect(page.locator(".room-status")).to_contain_text(says, timeout=60_000)
+        expect(page.locator(".room-status")).to_contain_text(says, timeout=LOAD_MS)
 
 
 def free_port() -> int:
@@ -262,7 +284,7 @@ class Served:
             if self.process.poll() is None:
                 self.process.terminate()
                 try:
-                    self.process.wait(timeout=20)
+                    self.process.wait(timeout=STEP_MS / 1000)  # its stores written first
                 except subprocess.TimeoutExpired:
                     self.process.kill()
                     self.process.wait(timeout=10)
@@ -331,12 +353,12 @@ BACK_JS = (
 )
 
 
-def wait_covered(page, timeout: int = 30_000) -> None:
+def wait_covered(page, timeout: int = STEP_MS) -> None:
     """The page knows its server went away (its cover is up)."""
     page.locator(OFFLINE).wait_for(state="attached", timeout=timeout)
 
 
-def wait_back(page, timeout: int = 60_000) -> None:
+def wait_back(page, timeout: int = LOAD_MS) -> None:
     """The page reloaded itself once its server answered again. A test never reloads such a
     page itself: its reload would race the page's own (and be aborted by it)."""
     page.wait_for_function(BACK_JS, polling=100, timeout=timeout)
@@ -368,7 +390,7 @@ def rows(page, name: str) -> int:
     return page.evaluate(ROWS, name)
 
 
-def wait_rows(page, name: str, test: str, timeout: int = 30_000, polling: int = 10) -> None:
+def wait_rows(page, name: str, test: str, timeout: int = STEP_MS, polling: int = 10) -> None:
     """Wait until the number of rows ``n`` of source ``name`` satisfies ``test`` (JS, on ``n``)."""
     page.wait_for_function(
         f"([name]) => {{ const n = ({ROWS})(name); return n >= 0 && ({test}); }}",
@@ -499,7 +521,7 @@ def expect_verdict(block, kind: str, headline: str) -> str:
     return verdict.inner_text()
 
 
-def cookie(context, name: str, timeout: float = 30) -> dict:
+def cookie(context, name: str, timeout: float = STEP_MS / 1000) -> dict:
     """The browser's cookie ``name`` once the server has set it."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -18,12 +18,19 @@ from __future__ import annotations
 import pytest
 from axe import check
 from playwright.sync_api import expect
-from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, Served, open_room, wait_rows
+from support import (
+    ARTIFACTS,
+    LOAD_MS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
+    STEP_MS,
+    Served,
+    open_room,
+    wait_rows,
+)
 
 from nefertiti_core.engine.i18n import tr
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 SHOTS = ARTIFACTS / "accessibility"
 LOCALES = {"en": "en-GB", "de": "de-DE", "zh": "zh-CN"}

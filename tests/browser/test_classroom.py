@@ -21,8 +21,10 @@ import pytest
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    LOAD_MS,
     PIXEL_5,
     PIXEL_5_VIEWPORT,
+    STEP_MS,
     Served,
     canvas_point,
     join_room,
@@ -37,8 +39,6 @@ from nefertiti_core.engine import options as O
 from nefertiti_core.teaching.explain import describe_option
 from widgets.game import geometry as G
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 SHOTS = ARTIFACTS / "classroom"
 #: The first game (seed 0): Blue, Black, Green, Red place in turn (R5.2).

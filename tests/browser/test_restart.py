@@ -20,11 +20,14 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    LOAD_MS,
     SANDBOX,
     SOURCE,
+    STEP_MS,
     Served,
     canvas_point,
     rows,
@@ -35,10 +38,8 @@ from support import (
 from widgets import serve
 from widgets.game import geometry as G
 
-LOAD_MS = 60_000
 #: the server's INFO lines in its log (as ``nefertiti serve`` prints them)
 LOGGED = "import logging; logging.basicConfig(level=logging.INFO); "
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 #: Every select of the page (the timeline's steps and branches, the seats, the new game's
@@ -107,7 +108,7 @@ def token_of(page) -> str:
 def wait_saved(server: Served, token: str, needles: list[str], step: int) -> str:
     """Wait until the store holds the game ``token`` at ``step`` with every needle in it."""
     path = server.home / "games.sqlite3"
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + STEP_MS / 1000
     row = None
     while time.monotonic() < deadline:
         if path.exists():
@@ -121,16 +122,49 @@ def wait_saved(server: Served, token: str, needles: list[str], step: int) -> str
     raise AssertionError(f"game {token} not saved at step {step} with {needles}: {row}")
 
 
-def what_the_page_shows(page) -> dict:
+#: The page's servants and selects (as :data:`SELECTS`) once they are what ``like`` holds (what
+#: another page showed), or without ``like`` once they hold the game played here
+#: (:func:`play_a_game_with_a_branch_and_a_bot_seat`: its second branch, Green's bot); else null.
+SHOWN_JS = f"""(like) => {{
+    const shown = {{servants: ({SOURCE})("board-servants"), selects: ({SELECTS})()}};
+    if (like) return JSON.stringify(shown) === JSON.stringify(like) ? shown : null;
+    const played = shown.selects.some((s) => s.includes('"main-2"'))
+        && shown.selects.some((s) => s.startsWith('["Green"') && s.endsWith(',"random"]'));
+    return played ? shown : null;
+}}"""
+
+
+def what_the_page_shows(page, like: dict | None = None) -> dict:
     """The servants on the board and every select of the page: with the new game's view shown
-    (the seats among them), then with the timeline shown (its steps and branches)."""
+    (the seats among them), then with the timeline shown (its steps and branches).
+
+    A view fills its lists when it is shown, after it appears (a busy server sends them later):
+    the page is read once its selects hold the game played here, or, given ``like`` (what
+    another page showed), once they are the same (else, after STEP_MS, as they are: the
+    caller's comparison then says what differs)."""
     view(page, "Timeline")
     expect(page.get_by_text("Name of a new branch")).to_be_visible()
-    time.sleep(0.5)  # a view fills its lists when it is shown
     view(page, "New game and files")
     expect(page.get_by_text("Who plays each colour", exact=False)).to_be_visible()
-    time.sleep(0.5)
-    return {"servants": source(page, "board-servants"), "selects": page.evaluate(SELECTS)}
+    wanted = {"servants": like["servants"], "selects": like["selects"]} if like else None
+    try:
+        return page.wait_for_function(SHOWN_JS, arg=wanted, polling=100).json_value()
+    except PlaywrightTimeout:
+        if like is None:
+            raise
+        return {"servants": source(page, "board-servants"), "selects": page.evaluate(SELECTS)}
+
+
+def wait_token(page, other_than: str) -> str:
+    """The game's token in the page's address once the page has put its own there (it does so
+    after the board is drawn): another than ``other_than``."""
+    page.wait_for_function(
+        "(old) => { const t = new URL(location.href).searchParams.get('game'); "
+        "return !!t && t !== old; }",
+        arg=other_than,
+        polling=100,
+    )
+    return token_of(page)
 
 
 def assert_same_page(after: dict, before: dict) -> None:
@@ -195,7 +229,7 @@ def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(pag
     wait_loaded(page)
     expect(page.get_by_text("Your game is back where you left it", exact=False)).to_be_visible()
     assert token_of(page) == token
-    after = what_the_page_shows(page)
+    after = what_the_page_shows(page, like=before)
     page.screenshot(path=str(ARTIFACTS / "restart-game-back.png"))
     assert_same_page(after, before)
 
@@ -277,8 +311,8 @@ def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):
     tab.get_by_role("button", name="Resume", exact=True).click()
     expect(offer).to_be_hidden()
     expect(tab.get_by_text("open in another tab as well", exact=False)).to_be_visible()
-    assert_same_page(what_the_page_shows(tab), before)
-    assert token_of(tab) not in ("", token)
+    assert_same_page(what_the_page_shows(tab, like=before), before)
+    wait_token(tab, other_than=token)  # a copy: its own token
 
 
 def test_another_browser_with_the_link_gets_a_new_game(chromium, page, server):
@@ -290,7 +324,7 @@ def test_another_browser_with_the_link_gets_a_new_game(chromium, page, server):
         stranger = other.new_page()
         open_sandbox(stranger, f"{server.url}?game={token}")
         assert rows(stranger, "board-servants") == 0
-        assert token_of(stranger) != token
+        wait_token(stranger, other_than=token)  # a new game of its own
         expect(stranger.get_by_text("Resume your game", exact=False)).to_be_hidden()
     finally:
         other.close()
@@ -312,4 +346,4 @@ def test_save_downloads_the_whole_game_and_load_gives_it_back(page, tmp_path):
     wait_rows(page, "board-servants", "n === 0")
     page.locator("input[type=file]").set_input_files(str(path))
     expect(page.get_by_text("Loaded game.yaml", exact=False)).to_be_visible()
-    assert_same_page(what_the_page_shows(page), before)
+    assert_same_page(what_the_page_shows(page, like=before), before)
