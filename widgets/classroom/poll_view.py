@@ -542,12 +542,12 @@ class TeacherPollPanel(_FollowsPolls):
         self.close_button.visible = self._board_box.visible = poll is not None
         self.countdown.show(poll, lang)
         self.lock_button.visible = poll is not None and not poll.revealed
+        locked = poll is not None and poll.answers_locked()
+        # named even while hidden (no question yet): a button without a name is what a screen
+        # reader and axe-core's button-name rule refuse, hidden or not
+        self.lock_button.name = tr(lang, "poll.teacher.unlock" if locked else "poll.teacher.lock")
         if poll is not None:
             at_deadline(poll, self._doc, self._refresh_safely, self._deadlines)
-            locked = poll.answers_locked()
-            self.lock_button.name = tr(
-                lang, "poll.teacher.unlock" if locked else "poll.teacher.lock"
-            )
         if poll is None:
             last = self.polls.last  # closed by the teacher, or none asked yet
             none = (

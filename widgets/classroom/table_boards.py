@@ -483,6 +483,8 @@ class TableLog(pn.viewable.Viewer):
                     self.earlier_button.param.update(name=name, visible=True)
             elif self.earlier_button.visible:
                 self.earlier_button.visible = False
+            if not self.earlier_button.name:  # named while hidden too (axe's button-name rule)
+                self.earlier_button.name = tr(lang, "room.boards.earlier", n=0)
             text = ""
             if older and self.earlier_button.value:  # sent only to a page that asked
                 text = SHARED_POSITIONS.get(
