@@ -1,0 +1,50 @@
+"""A file's error or warning that can be said in any of the catalogs' languages.
+
+What is wrong with a position file is first worded in English (``str(error)``, the command line's
+default, the logs and many tests rely on that text), but a German or Chinese teacher reads it in
+their language. :class:`Said` is that English text, a ``str``, which also keeps its catalog key and
+named parameters (``messages/<lang>/file_errors.json``), so :func:`in_lang` can word it again in
+another language. Parameters quoted from the file (a field's name, a value, a field path) stay as
+written: they are the file's own syntax. A parameter that is itself a :class:`Said` (the kind of
+value expected, a "did you mean" hint) is worded in the same language.
+"""
+
+from __future__ import annotations
+
+from ..engine.i18n import DEFAULT_LANGUAGE, tr
+
+
+class Said(str):
+    """The English text of catalog message ``key`` filled in with ``params``; see :func:`in_lang`."""
+
+    key: str
+    params: dict
+
+    def __new__(cls, key: str, **params):
+        self = super().__new__(cls, _word(DEFAULT_LANGUAGE, key, params))
+        self.key, self.params = key, params
+        return self
+
+    def __reduce__(self):  # pickled and copied as the message, not as its English text
+        return (_said, (self.key, self.params))
+
+    def in_lang(self, lang: str) -> str:
+        return _word(lang, self.key, self.params)
+
+
+def _said(key: str, params: dict) -> Said:
+    return Said(key, **params)
+
+
+def said(key: str, **params) -> Said:
+    """The message ``key`` (``file_errors.json``) with its named parameters."""
+    return Said(key, **params)
+
+
+def in_lang(text: str, lang: str) -> str:
+    """``text`` in ``lang`` when it is a :class:`Said`; any other text as it is (English)."""
+    return text.in_lang(lang) if isinstance(text, Said) else str(text)
+
+
+def _word(lang: str, key: str, params: dict) -> str:
+    return tr(lang, key, **{name: in_lang(value, lang) for name, value in params.items()})
