@@ -10,8 +10,8 @@ from __future__ import annotations
 import difflib
 
 from ..engine.errors import NefertitiError
-from ..engine.limits import MAX_COUNT, MAX_MOVE_CHARS, MAX_STEPS, echo
 from ..engine.i18n import DEFAULT_LANGUAGE, tr
+from ..engine.limits import MAX_COUNT, MAX_MOVE_CHARS, MAX_STEPS, echo
 from .said import in_lang, said
 from .yaml_subset import Document
 
@@ -28,7 +28,8 @@ class ScenarioError(NefertitiError):
         worded in that language (a problem that is not a :class:`.said.Said` stays English)."""
         where = self.source + (tr(lang, "file.at_line", line=self.line) if self.line else "")
         field_path = ".".join(str(p) for p in self.path)
-        return f"{where}: {field_path + ': ' if field_path else ''}{in_lang(self.problem, lang)}"
+        sep = tr(lang, "file.sep")
+        return f"{where}{sep}{field_path + sep if field_path else ''}{in_lang(self.problem, lang)}"
 
 
 class Reader:
@@ -46,7 +47,9 @@ class Reader:
         if not isinstance(value, dict):
             self.fail(
                 path,
-                said("file.expected_mapping", fields=", ".join(map(str, allowed)), value=echo(value)),
+                said(
+                    "file.expected_mapping", fields=", ".join(map(str, allowed)), value=echo(value)
+                ),
             )
         for key in value:
             if key not in allowed:
@@ -105,7 +108,7 @@ def _closest(word: str, choices) -> str | None:
 
 
 def _hint(word: str | None) -> str:
-    """" (did you mean 'word'?)" in the message's language, or nothing."""
+    """ " (did you mean 'word'?)" in the message's language, or nothing."""
     return said("file.did_you_mean", word=repr(word)) if word else ""
 
 
@@ -120,6 +123,8 @@ def read_moves(rd: Reader, value, path=("moves",)) -> list[str]:
             rd.fail(path + (j,), said("file.step_not_text", value=echo(move)))
         text = "null" if move is None else str(move)
         if len(text) > MAX_MOVE_CHARS:
-            rd.fail(path + (j,), said("file.step_too_long", count=f"{len(text):,}", value=echo(text)))
+            rd.fail(
+                path + (j,), said("file.step_too_long", count=f"{len(text):,}", value=echo(text))
+            )
         out.append(text)
     return out

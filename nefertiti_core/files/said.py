@@ -11,7 +11,7 @@ value expected, a "did you mean" hint) is worded in the same language.
 
 from __future__ import annotations
 
-from ..engine.i18n import DEFAULT_LANGUAGE, tr
+from ..engine.i18n import DEFAULT_LANGUAGE, catalog
 
 
 class Said(str):
@@ -47,4 +47,6 @@ def in_lang(text: str, lang: str) -> str:
 
 
 def _word(lang: str, key: str, params: dict) -> str:
-    return tr(lang, key, **{name: in_lang(value, lang) for name, value in params.items()})
+    """As :func:`..engine.i18n.tr` does, but any parameter name is allowed (``lang`` too)."""
+    template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE)[key]
+    return template.format(**{name: in_lang(value, lang) for name, value in params.items()})
