@@ -348,6 +348,7 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 def _run_replay(args: argparse.Namespace) -> int:
     from .files.history import History
+    from .files.said import refused
     from .files.scenario import ScenarioError, dumps_scenario
     from .teaching.explain import narrate
 
@@ -362,7 +363,7 @@ def _run_replay(args: argparse.Namespace) -> int:
         try:
             state = history.play(text)
         except NefertitiError as error:
-            raise ScenarioError(name, ("moves", index), str(error)) from None
+            raise ScenarioError(name, ("moves", index), refused(history.state, error)) from None
         if args.to is None:
             print(f"{index + 1}. {text}")
             for line in narrate(state, args.lang, seen):

@@ -28,6 +28,7 @@ from ..engine.limits import (
 from ..engine.scoring import totals, winners
 from ..engine.state import GameState
 from ..engine.steps import Step, apply_step, check_step, parse_step, step_text
+from .said import refused
 
 
 class HistoryError(NefertitiError):
@@ -311,7 +312,8 @@ class History:
                     new_state = state.copy()
                     apply_step(new_state, step)
                 except NefertitiError as error:
-                    raise ScenarioError(source, ("branches", b, "moves", m), str(error)) from None
+                    why = refused(state, error)
+                    raise ScenarioError(source, ("branches", b, "moves", m), why) from None
                 history._nodes.append(_Node(node, step, new_state, history._nodes[node].depth + 1))
                 history._nodes[node].children.append(len(history._nodes) - 1)
                 node = len(history._nodes) - 1
@@ -415,7 +417,8 @@ class GameRecord:
             except NefertitiError as error:
                 from .scenario import ScenarioError
 
-                raise ScenarioError(source, ("moves", index), str(error)) from None
+                why = refused(history.state, error)
+                raise ScenarioError(source, ("moves", index), why) from None
         return history
 
     @property

@@ -32,6 +32,42 @@ class Said(str):
         return _word(lang, self.key, self.params)
 
 
+class Worded(str):
+    """A text already worded in each language (``{lang: text}``); its English is the str."""
+
+    texts: dict
+
+    def __new__(cls, texts: dict):
+        self = super().__new__(cls, texts[DEFAULT_LANGUAGE])
+        self.texts = dict(texts)
+        return self
+
+    def __reduce__(self):
+        return (Worded, (self.texts,))
+
+    def in_lang(self, lang: str) -> str:
+        return self.texts.get(lang) or str(self)
+
+
+def refused(state, error) -> str:
+    """Why the file's step was refused (``error``, raised by the engine on ``state``, which the
+    refusal left unchanged), worded in every language when the engine can say why in words; else
+    the engine's English message."""
+    from ..engine.errors import IllegalOptionError
+    from ..engine.explain_illegal import why_illegal
+    from ..engine.i18n import LANGUAGES
+
+    option = getattr(error, "option", None)
+    if type(error) is not IllegalOptionError or option is None:  # not a game over, a notation
+        return str(error)
+    try:
+        texts = {lang: why_illegal(state, option, lang)[0] for lang in LANGUAGES}
+    except Exception:  # an option the explainer cannot name: the English message as it is
+        return str(error)
+    texts[DEFAULT_LANGUAGE] = str(error)  # the English exactly as the engine said it
+    return Worded(texts)
+
+
 def _said(key: str, params: dict) -> Said:
     return Said(key, **params)
 
@@ -42,8 +78,8 @@ def said(key: str, **params) -> Said:
 
 
 def in_lang(text: str, lang: str) -> str:
-    """``text`` in ``lang`` when it is a :class:`Said`; any other text as it is (English)."""
-    return text.in_lang(lang) if isinstance(text, Said) else str(text)
+    """``text`` in ``lang`` when it is a :class:`Said` or :class:`Worded`; any other text as it is (English)."""
+    return text.in_lang(lang) if isinstance(text, (Said, Worded)) else str(text)
 
 
 def _word(lang: str, key: str, params: dict) -> str:

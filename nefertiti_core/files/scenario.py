@@ -60,7 +60,7 @@ from ..engine.state import (
 )
 from .exercise_block import read_block
 from .reader import Reader, ScenarioError, read_moves
-from .said import in_lang, said
+from .said import in_lang, refused, said
 from .yaml_subset import Document, YamlError, dumps, loads
 
 FORMAT_VERSION = 1
@@ -157,7 +157,8 @@ class Scenario:
             try:
                 apply_step(self.state, parse_step(self.state, text))
             except NefertitiError as error:
-                raise ScenarioError(self.source, ("moves", index), str(error)) from None
+                problem = refused(self.state, error)
+                raise ScenarioError(self.source, ("moves", index), problem) from None
         return self.state
 
 
