@@ -352,8 +352,8 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    from .engine.said import refused
     from .files.history import History
-    from .files.said import refused
     from .files.scenario import ScenarioError, dumps_scenario
     from .teaching.explain import narrate
 

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 from ..engine import rules as R
 from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from ..engine.limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, echo
+from ..engine.said import said
 from ..teaching.rules_reference import ids as rule_ids
 from .reader import ScenarioError, read_moves
-from .said import said
 
 if TYPE_CHECKING:
     from ..engine.state import GameState

@@ -25,10 +25,10 @@ from ..engine.limits import (
     MAX_STEPS,
     echo,
 )
+from ..engine.said import refused
 from ..engine.scoring import totals, winners
 from ..engine.state import GameState
 from ..engine.steps import Step, apply_step, check_step, parse_step, step_text
-from .said import refused
 
 
 class HistoryError(NefertitiError):

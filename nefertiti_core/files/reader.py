@@ -12,7 +12,7 @@ import difflib
 from ..engine.errors import NefertitiError
 from ..engine.i18n import DEFAULT_LANGUAGE, tr
 from ..engine.limits import MAX_COUNT, MAX_MOVE_CHARS, MAX_STEPS, echo
-from .said import in_lang, said
+from ..engine.said import in_lang, said
 from .yaml_subset import Document
 
 

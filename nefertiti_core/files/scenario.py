@@ -35,6 +35,7 @@ from ..engine.limits import (
     echo,
     read_text,
 )
+from ..engine.said import in_lang, refused, said
 from ..engine.state import (
     AFTER_ACTION,
     AFTER_REROLL,
@@ -60,7 +61,6 @@ from ..engine.state import (
 )
 from .exercise_block import read_block
 from .reader import Reader, ScenarioError, read_moves
-from .said import in_lang, refused, said
 from .yaml_subset import Document, YamlError, dumps, loads
 
 FORMAT_VERSION = 1

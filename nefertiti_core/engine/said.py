@@ -1,5 +1,8 @@
 """A file's error or warning that can be said in any of the catalogs' languages.
 
+In the engine (below ``files``) because the engine's own checks of a position
+(:func:`.invariants.violations`) are a file's warnings too.
+
 What is wrong with a position file is first worded in English (``str(error)``, the command line's
 default, the logs and many tests rely on that text), but a German or Chinese teacher reads it in
 their language. :class:`Said` is that English text, a ``str``, which also keeps its catalog key and
@@ -11,7 +14,7 @@ value expected, a "did you mean" hint) is worded in the same language.
 
 from __future__ import annotations
 
-from ..engine.i18n import DEFAULT_LANGUAGE, catalog
+from .i18n import DEFAULT_LANGUAGE, catalog
 
 
 class Said(str):
@@ -53,9 +56,9 @@ def refused(state, error) -> str:
     """Why the file's step was refused (``error``, raised by the engine on ``state``, which the
     refusal left unchanged), worded in every language when the engine can say why in words; else
     the engine's English message."""
-    from ..engine.errors import IllegalOptionError
-    from ..engine.explain_illegal import why_illegal
-    from ..engine.i18n import LANGUAGES
+    from .errors import IllegalOptionError
+    from .explain_illegal import why_illegal
+    from .i18n import LANGUAGES
 
     option = getattr(error, "option", None)
     if type(error) is not IllegalOptionError or option is None:  # not a game over, a notation
@@ -83,6 +86,6 @@ def in_lang(text: str, lang: str) -> str:
 
 
 def _word(lang: str, key: str, params: dict) -> str:
-    """As :func:`..engine.i18n.tr` does, but any parameter name is allowed (``lang`` too)."""
+    """As :func:`.i18n.tr` does, but any parameter name is allowed (``lang`` too)."""
     template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE)[key]
     return template.format(**{name: in_lang(value, lang) for name, value in params.items()})
