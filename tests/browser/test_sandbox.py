@@ -266,7 +266,11 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     assert "die Farbe 'blu' gibt es nicht (meintest du 'blue'?)" in said, said
     assert english_sentences(said) == [], said
     expect(page.get_by_text("Blau entscheidet jetzt")).to_be_visible()  # the game as it was
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1024, "height": 768})  # as on a classroom's projector
+    refusal.scroll_into_view_if_needed()
     screenshot(page, "bad-file-deutsch")
+    page.set_viewport_size(size)
     view(page, "Personenkarten")  # back to the characters, whose buttons are checked below
 
     page.get_by_role("button", name="中文", exact=True).click()
