@@ -167,3 +167,11 @@ def test_the_corpus_of_bad_files_names_file_and_line_in_each_language():
         except NefertitiError:
             pass
     assert worded >= 10
+
+
+def test_a_game_records_errors_are_said_in_german_and_chinese_too():
+    with pytest.raises(ScenarioError) as info:
+        load_any("nefertiti_record: 3\n", "partie.yaml")
+    assert str(info.value) == "partie.yaml: line 1: nefertiti_record: record format 3 is not 1 or 2"
+    assert info.value.message("de").endswith("das Aufzeichnungsformat 3 ist weder 1 noch 2")
+    assert info.value.message("zh").endswith("记录格式 3 既不是 1 也不是 2")
