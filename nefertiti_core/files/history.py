@@ -531,7 +531,7 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
     if "current" in data:
         current = data["current"]
         if not isinstance(current, dict) or set(current) - {"branch", "step"}:
-            fail(("current",), "current is {branch: NAME, step: N}")
+            fail(("current",), said("file.rec.current"))
         name = current.get("branch", next(iter(lines)))
         if not isinstance(name, str) or name not in lines:
             fail(
@@ -586,30 +586,33 @@ def _steps(moves: list, path: tuple, fail) -> list[str]:
 
 def _read_branches(items, fail) -> list[BranchRecord]:
     if not isinstance(items, list) or not items:
-        fail(("branches",), "branches are a list of {name, from, moves}, the first without from")
+        fail(("branches",), said("file.rec.branches"))
     if len(items) > MAX_BRANCHES:
-        fail(("branches",), f"{len(items):,} branches; a record has at most {MAX_BRANCHES}")
+        fail(
+            ("branches",),
+            said("file.rec.too_many_branches", count=f"{len(items):,}", most=str(MAX_BRANCHES)),
+        )
     total = 0
     branches: list[BranchRecord] = []
     lengths: dict[str, int] = {}
     for b, item in enumerate(items):
         if not isinstance(item, dict) or set(item) - {"name", "from", "moves"}:
-            fail(("branches", b), "a branch is {name: NAME, from: {branch, step}, moves: [...]}")
+            fail(("branches", b), said("file.rec.branch"))
         name = item.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
-            fail(("branches", b, "name"), "a branch needs a name (at most 100 characters)")
+            fail(("branches", b, "name"), said("file.rec.branch_name"))
         if name in lengths:
-            fail(("branches", b, "name"), f"a branch called {name!r} is already listed")
+            fail(("branches", b, "name"), said("file.rec.branch_twice", name=repr(name)))
         moves = item.get("moves") or []
         if not isinstance(moves, list):
             fail(("branches", b, "moves"), said("file.rec.moves_list"))
         parent, fork = None, 0
         if b == 0 and "from" in item:
-            fail(("branches", 0, "from"), "the first branch starts at the start (no from)")
+            fail(("branches", 0, "from"), said("file.rec.first_branch"))
         if b > 0:
             source = item.get("from")
             if not isinstance(source, dict) or set(source) != {"branch", "step"}:
-                fail(("branches", b, "from"), "from is {branch: NAME, step: N}")
+                fail(("branches", b, "from"), said("file.rec.from"))
             parent, fork = source["branch"], source["step"]
             if not isinstance(parent, str) or parent not in lengths:
                 fail(
@@ -628,7 +631,9 @@ def _read_branches(items, fail) -> list[BranchRecord]:
                 )
         total += len(moves)
         if total > MAX_STEPS:
-            fail(("branches", b, "moves"), f"over {MAX_STEPS:,} steps in all the branches")
+            fail(
+                ("branches", b, "moves"), said("file.rec.steps_in_branches", most=f"{MAX_STEPS:,}")
+            )
         branches.append(
             BranchRecord(name, _steps(moves, ("branches", b, "moves"), fail), parent, fork)
         )
@@ -650,7 +655,7 @@ def _read_seats(seats, players: int, fail) -> list[str]:
 
     kinds = ("human", *bot_kinds())
     if not isinstance(seats, list) or len(seats) != players:
-        fail(("seats",), f"seats are a list of {players} kinds ({', '.join(kinds)})")
+        fail(("seats",), said("file.rec.seats", count=str(players), kinds=", ".join(kinds)))
     for s, kind in enumerate(seats):
         if kind not in kinds:
             fail(
