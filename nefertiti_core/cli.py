@@ -309,7 +309,12 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
-def _load_any(path: str):
+def _lang(args: argparse.Namespace) -> str:
+    """The language a command speaks (``--lang``; a command without it speaks English)."""
+    return getattr(args, "lang", None) or "en"
+
+
+def _load_any(path: str, lang: str = "en"):
     """A scenario or a game record from a file: (start state, steps, teaching text by language)."""
     from pathlib import Path
 
@@ -326,7 +331,7 @@ def _load_any(path: str):
     if isinstance(loaded, GameRecord):
         return loaded.start, loaded.steps, "", True, file.name
     scenario = loaded
-    for warning in scenario.warnings:
+    for warning in scenario.warnings_in(lang):
         print(f"warning: {file.name}: {warning}", file=sys.stderr)
     teaching = {lang: scenario.teaching_in(lang) for lang in ("en", "de", "zh")}
     return scenario.state, scenario.moves, teaching, False, file.name
@@ -336,7 +341,7 @@ def _run_explain(args: argparse.Namespace) -> int:
     from .files.history import GameRecord
     from .teaching.textview import position_text
 
-    start, steps, teaching, is_record, name = _load_any(args.file)
+    start, steps, teaching, is_record, name = _load_any(args.file, _lang(args))
     state = start
     if is_record:
         state = GameRecord(start, steps).replay(source=name).state
@@ -347,11 +352,12 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    from .engine.said import refused
     from .files.history import History
     from .files.scenario import ScenarioError, dumps_scenario
     from .teaching.explain import narrate
 
-    start, steps, _, _, name = _load_any(args.file)
+    start, steps, _, _, name = _load_any(args.file, _lang(args))
     start.log = []
     if args.to is not None and args.to > len(steps):
         raise ScenarioError(name, ("moves",), f"--to {args.to}: the file has {len(steps)} steps")
@@ -362,7 +368,7 @@ def _run_replay(args: argparse.Namespace) -> int:
         try:
             state = history.play(text)
         except NefertitiError as error:
-            raise ScenarioError(name, ("moves", index), str(error)) from None
+            raise ScenarioError(name, ("moves", index), refused(history.state, error)) from None
         if args.to is None:
             print(f"{index + 1}. {text}")
             for line in narrate(state, args.lang, seen):
@@ -397,7 +403,7 @@ def _run_hint(args: argparse.Namespace) -> int:
     from .files.history import GameRecord
     from .play.hints import hints
 
-    start, steps, _, is_record, name = _load_any(args.file)
+    start, steps, _, is_record, name = _load_any(args.file, _lang(args))
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
     found = hints(state, args.lang, time_budget=args.time_budget, seed=args.seed)
     if not found:
@@ -424,7 +430,7 @@ def _run_odds(args: argparse.Namespace) -> int:
     from .files.history import GameRecord
     from .play.odds import odds
 
-    start, steps, _, is_record, name = _load_any(args.file)
+    start, steps, _, is_record, name = _load_any(args.file, _lang(args))
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
     bots = args.bots[0] if len(args.bots) == 1 else args.bots
     if args.cluster:
@@ -576,7 +582,7 @@ def _run_check(args: argparse.Namespace) -> int:
     scenario = load_any(text, name)
     if isinstance(scenario, GameRecord):
         raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")
-    for warning in scenario.warnings:
+    for warning in scenario.warnings_in(args.lang):
         print(f"warning: {name}: {warning}", file=sys.stderr)
     written = 0
     for entry in scenario.exercises:
@@ -634,8 +640,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except NefertitiError as error:
-        print(one_line(f"nefertiti {args.command}: error: {error}"), file=sys.stderr)
+    except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
+        said = error.message(_lang(args)) if hasattr(error, "message") else str(error)
+        print(one_line(f"nefertiti {args.command}: error: {said}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nefertiti: interrupted", file=sys.stderr)

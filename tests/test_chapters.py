@@ -423,7 +423,7 @@ def test_a_bad_file_is_said_with_its_line_and_a_good_one_becomes_a_chapter():
     said = esc_back(panel.file_status.object)
     assert panel.file_status.alert_type == "danger"
     assert said.startswith("kaputt.yaml lässt sich nicht verwenden: Zeile 5:"), said
-    assert "pink" in said
+    assert "players.2.colour: die Farbe 'pink' gibt es nicht" in said  # the file's words too
     assert "Traceback" not in said and where(room) == before and len(room.chapters) == 1
     panel.read_file(b"\xff\xfe not text", "binary.yaml")
     assert "binary.yaml" in esc_back(panel.file_status.object) and len(room.chapters) == 1

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from . import rules as R
 from .errors import require_state
+from .said import said
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -21,9 +22,9 @@ def violations(state: GameState) -> list[str]:
 
     money = sum(state.deben) + sum(state.reserve)
     if money != R.TOTAL_DEBEN[n]:
-        out.append(f"Deben: players + reserves = {money}, not {R.TOTAL_DEBEN[n]} (R12)")
+        out.append(said("file.check.deben", money=str(money), total=str(R.TOTAL_DEBEN[n])))
     if any(d < 0 for d in state.deben) or any(r < 0 for r in state.reserve):
-        out.append("Deben: a negative amount (R11)")
+        out.append(said("file.check.negative_deben"))
 
     on_markets = sum(1 for cards in state.cards for c in cards if c >= 0)
     held = sum(sum(g) for g in state.gifts)
@@ -31,8 +32,15 @@ def violations(state: GameState) -> list[str]:
     gifts = in_deck + on_markets + held + sum(state.out_of_game)
     if gifts != R.TOTAL_GIFTS[n]:
         out.append(
-            f"Gifts: deck {in_deck} + markets {on_markets} + collections {held} + out "
-            f"{sum(state.out_of_game)} = {gifts}, not {R.TOTAL_GIFTS[n]} (R12)"
+            said(
+                "file.check.gifts",
+                deck=str(in_deck),
+                markets=str(on_markets),
+                held=str(held),
+                out=str(sum(state.out_of_game)),
+                gifts=str(gifts),
+                total=str(R.TOTAL_GIFTS[n]),
+            )
         )
     for kind in range(R.NUM_KINDS):
         count = (
@@ -43,16 +51,18 @@ def violations(state: GameState) -> list[str]:
         )
         box = 0 if n == 3 and R.KIND_TYPE[kind] == R.SENET else R.CARDS_PER_KIND[kind]
         if count != box:
-            out.append(f"Gifts: {count} {R.CARD_KINDS[kind]} cards, the box has {box} (R2.1)")
+            out.append(
+                said("file.check.kind", count=str(count), card=R.CARD_KINDS[kind], box=str(box))
+            )
     if any(c < 0 for g in state.gifts for c in g):
         out.append("Gifts: a negative count in a collection")
     akh = state.deck.count(R.AKHENATON)
     if akh + state.akhenaton_drawn != 1:
-        out.append(f"Akhenaton card: {akh} in the deck, drawn={state.akhenaton_drawn} (R12)")
+        out.append(said("file.check.akhenaton", count=str(akh), drawn=str(state.akhenaton_drawn)))
 
     seals = sum(state.seals) + sum(state.seal_on_upper) + state.seal_supply
     if seals != R.SEALS:
-        out.append(f"Seals: cards + players + supply = {seals}, not {R.SEALS} (R12)")
+        out.append(said("file.check.seals", seals=str(seals), total=str(R.SEALS)))
     for m in range(4):
         if state.seal_on_upper[m] and state.cards[m][0] < 0:
             out.append(f"Seals: a seal on {R.MARKETS[m]}'s empty upper slot")
@@ -61,14 +71,21 @@ def violations(state: GameState) -> list[str]:
         placed = sum(owners.count(p) for owners in state.owners)
         if placed + state.hand[p] != R.SERVANTS_PER_PLAYER:
             out.append(
-                f"Servants: {state.colours[p]} has {placed} on stalls + {state.hand[p]} in hand, "
-                f"not {R.SERVANTS_PER_PLAYER} (R12)"
+                said(
+                    "file.check.servants",
+                    colour=state.colours[p],
+                    placed=str(placed),
+                    hand=str(state.hand[p]),
+                    total=str(R.SERVANTS_PER_PLAYER),
+                )
             )
 
     chars = sum(len(pl) for pl in state.piles) + len(state.used_characters)
     chars += state.characters_set_aside
     if chars != R.TOTAL_CHARACTERS[n]:
-        out.append(f"Characters: {chars}, not {R.TOTAL_CHARACTERS[n]} (R12)")
+        out.append(
+            said("file.check.characters", count=str(chars), total=str(R.TOTAL_CHARACTERS[n]))
+        )
 
     between_turns = state.phase in (P_TURN, P_PLACE) and state.res_market < 0
     for m in range(4):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..engine import rules as R
 from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalog
 from ..engine.limits import MAX_MOVE_CHARS, MAX_TEXT_CHARS, echo
+from ..engine.said import said
 from ..teaching.rules_reference import ids as rule_ids
 from .reader import ScenarioError, read_moves
 
@@ -60,11 +61,11 @@ ARGUMENTS = {
     "square": "square",
 }
 _WHAT = {
-    "option": "a step in the move notation, like 'place gizeh.left#3'",
-    "seat": "a player's colour",
-    "gift": f"a gift type: {', '.join(R.GIFT_TYPES)}",
-    "market": f"a market: {', '.join(R.MARKETS)}",
-    "square": "a square's number, from 0",
+    "option": said("file.ex.what.option"),
+    "seat": said("file.ex.what.seat"),
+    "gift": said("file.ex.what.gift", choices=", ".join(R.GIFT_TYPES)),
+    "market": said("file.ex.what.market", choices=", ".join(R.MARKETS)),
+    "square": said("file.ex.what.square"),
 }
 _NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 #: An exercise's id, "topic/name", and a topic: lower-case words and digits joined by "-".
@@ -133,14 +134,14 @@ def read_block(rd, value, state: GameState) -> list[ExerciseEntry]:
     for i, item in enumerate(items):
         path = ("exercises", i)
         if not isinstance(item, dict):
-            rd.fail(path, f"an exercise is a mapping of fields (id:, kind:, ...), not {echo(item)}")
+            rd.fail(path, said("file.ex.not_mapping", value=echo(item)))
         if "kind" not in item:
-            rd.fail(path, f"each exercise needs a kind: one of {', '.join(KIND_FIELDS)}")
+            rd.fail(path, said("file.ex.needs_kind", kinds=", ".join(KIND_FIELDS)))
         kind = rd.choice(item["kind"], path + ("kind",), tuple(KIND_FIELDS), "exercise kind")
         needs, may = KIND_FIELDS[kind]
         rd.mapping(item, path, ENTRY_FIELDS[:2] + needs + may + ENTRY_FIELDS[2:])
         if "id" not in item:
-            rd.fail(path, "each exercise needs an id, like 'markets/deben-square' (topic/name)")
+            rd.fail(path, said("file.ex.needs_id"))
         ident = item["id"]
         if (
             not isinstance(ident, str)
@@ -149,18 +150,17 @@ def read_block(rd, value, state: GameState) -> list[ExerciseEntry]:
         ):
             rd.fail(
                 path + ("id",),
-                "an id is lower-case words and digits joined by '-', with one '/' after the "
-                f"topic at most, like 'markets/deben-square'; not {echo(ident)}",
+                said("file.ex.bad_id", value=echo(ident)),
             )
         if ident in seen:
             rd.fail(
-                path + ("id",), f"the id {ident!r} is taken already, by exercises.{seen[ident]}"
+                path + ("id",), said("file.ex.id_taken", id=repr(ident), other=str(seen[ident]))
             )
         seen[ident] = i
         arguments = {}
         for name in needs:
             if name not in item:
-                rd.fail(path, f"a {kind} exercise needs '{name}:' ({_WHAT[name]})")
+                rd.fail(path, said("file.ex.needs_field", kind=kind, field=name, what=_WHAT[name]))
         for name in needs + may:
             if name in item:
                 arguments[ARGUMENTS[name]] = _read_field(rd, name, item[name], path, state)
@@ -204,9 +204,9 @@ def _read_field(rd, name: str, value, path, state: GameState):
     path = path + (name,)
     if name == "option":
         if not isinstance(value, str) or not value.strip():
-            rd.fail(path, f"expected {_WHAT[name]}, found {echo(value)}")
+            rd.fail(path, said("file.ex.expected", what=_WHAT[name], value=echo(value)))
         if len(value) > MAX_MOVE_CHARS:
-            rd.fail(path, f"a step of {len(value):,} characters: {echo(value)}")
+            rd.fail(path, said("file.step_too_long", count=f"{len(value):,}", value=echo(value)))
         return value
     if name == "seat":
         return rd.choice(value, path, state.colours, "player colour")
@@ -226,17 +226,18 @@ def _read_texts(rd, value, path) -> dict[str, str]:
     elif isinstance(value, dict):
         texts = rd.mapping(value, path, LANGUAGES)
         if DEFAULT_LANGUAGE not in texts:
-            rd.fail(path, "a text in several languages needs the English one too ('en:')")
+            rd.fail(path, said("file.ex.text_needs_en"))
     else:
-        rd.fail(
-            path, f"expected a text, or one text per language (en:, de:, zh:), not {echo(value)}"
-        )
+        rd.fail(path, said("file.ex.text_or_languages", value=echo(value)))
     for lang, text in texts.items():
         where = path + (lang,) if isinstance(value, dict) else path
         if not isinstance(text, str) or not text.strip():
-            rd.fail(where, f"expected a text, found {echo(text)}")
+            rd.fail(where, said("file.ex.expected_text", value=echo(text)))
         if len(text) > MAX_TEXT_CHARS:
-            rd.fail(where, f"{len(text):,} characters; a text has at most {MAX_TEXT_CHARS:,}")
+            rd.fail(
+                where,
+                said("file.ex.text_too_long", count=f"{len(text):,}", most=f"{MAX_TEXT_CHARS:,}"),
+            )
     return dict(texts)
 
 
@@ -253,9 +254,13 @@ def _read_rules(rd, value, path) -> tuple[str, ...]:
             hint = difflib.get_close_matches(str(item), known, n=1, cutoff=0.6)
             rd.fail(
                 where,
-                f"unknown rule ID {echo(item)}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
-                + f"; the rules reference has {known[0]} to {known[-1]} (nefertiti rules)",
+                said(
+                    "file.ex.unknown_rule",
+                    rule=echo(item),
+                    hint=said("file.did_you_mean", word=repr(hint[0])) if hint else "",
+                    first=known[0],
+                    last=known[-1],
+                ),
             )
         out.append(item)
     return tuple(out)
@@ -268,6 +273,5 @@ def _read_answer(rd, value, path) -> None:
     if not ok:
         rd.fail(
             path,
-            'an answer is one value, like 3, yes, red or "4/36" (a list of square numbers for '
-            f"a click-closing-square exercise), not {echo(value)}",
+            said("file.ex.bad_answer", value=echo(value)),
         )

@@ -25,6 +25,7 @@ from ..engine.limits import (
     MAX_STEPS,
     echo,
 )
+from ..engine.said import refused, said
 from ..engine.scoring import totals, winners
 from ..engine.state import GameState
 from ..engine.steps import Step, apply_step, check_step, parse_step, step_text
@@ -311,7 +312,8 @@ class History:
                     new_state = state.copy()
                     apply_step(new_state, step)
                 except NefertitiError as error:
-                    raise ScenarioError(source, ("branches", b, "moves", m), str(error)) from None
+                    why = refused(state, error)
+                    raise ScenarioError(source, ("branches", b, "moves", m), why) from None
                 history._nodes.append(_Node(node, step, new_state, history._nodes[node].depth + 1))
                 history._nodes[node].children.append(len(history._nodes) - 1)
                 node = len(history._nodes) - 1
@@ -415,7 +417,8 @@ class GameRecord:
             except NefertitiError as error:
                 from .scenario import ScenarioError
 
-                raise ScenarioError(source, ("moves", index), str(error)) from None
+                why = refused(history.state, error)
+                raise ScenarioError(source, ("moves", index), why) from None
         return history
 
     @property
@@ -498,27 +501,27 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
 
     version = data.get("nefertiti_record")
     if not _is_int(version) or version not in (RECORD_VERSION, WHOLE_RECORD_VERSION):
-        fail(("nefertiti_record",), f"record format {version!r} is not 1 or 2")
+        fail(("nefertiti_record",), said("file.rec.version", version=repr(version)))
     fields = _V1_FIELDS if version == RECORD_VERSION else _V2_FIELDS
     unknown = set(data) - set(fields)
     if unknown:
         fail(
             (sorted(map(str, unknown))[0],),
-            "unknown field; fields: " + ", ".join(f for f in fields if f != "title"),
+            said("file.rec.unknown_field", fields=", ".join(f for f in fields if f != "title")),
         )
     start = data.get("start")
     if not isinstance(start, dict):
-        fail(("start",), "the record's starting position (a scenario) is missing")
+        fail(("start",), said("file.rec.no_start"))
     sub = Document(start, {k[1:]: v for k, v in doc.lines.items() if k[:1] == ("start",)})
     try:
         scenario = from_data(start, source, sub)
     except ScenarioError as error:
         raise ScenarioError(source, ("start",) + error.path, error.problem, error.line) from None
     if "branches" in data and "moves" in data:
-        fail(("moves",), "a record has either moves (one line) or branches, not both")
+        fail(("moves",), said("file.rec.moves_or_branches"))
     moves = data.get("moves") or []
     if not isinstance(moves, list):
-        fail(("moves",), "moves are a list of steps in the move notation")
+        fail(("moves",), said("file.rec.moves_list"))
     record = GameRecord(scenario.state, _steps(moves, ("moves",), fail))
     if version == RECORD_VERSION:
         return record
@@ -528,15 +531,23 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
     if "current" in data:
         current = data["current"]
         if not isinstance(current, dict) or set(current) - {"branch", "step"}:
-            fail(("current",), "current is {branch: NAME, step: N}")
+            fail(("current",), said("file.rec.current"))
         name = current.get("branch", next(iter(lines)))
         if not isinstance(name, str) or name not in lines:
-            fail(("current", "branch"), f"no branch called {name!r}; branches: {', '.join(lines)}")
+            fail(
+                ("current", "branch"),
+                said("file.rec.no_branch", name=repr(name), branches=", ".join(lines)),
+            )
         step = current.get("step", len(lines[name]))
         if not _is_int(step) or not 0 <= step <= len(lines[name]):
             fail(
                 ("current", "step"),
-                f"step {step!r} does not exist: branch {name!r} has steps 0 to {len(lines[name])}",
+                said(
+                    "file.rec.no_step",
+                    step=repr(step),
+                    branch=repr(name),
+                    last=str(len(lines[name])),
+                ),
             )
         record.current = (name, step)
         if record.branches is None:
@@ -548,7 +559,7 @@ def record_from_data(data, source: str = "<record>", doc=None) -> GameRecord:
     if "bot_seed" in data:
         seed = data["bot_seed"]
         if not _is_int(seed) or not 0 <= seed < 2**32:
-            fail(("bot_seed",), f"bot_seed is a whole number from 0 to 2**32-1, not {seed!r}")
+            fail(("bot_seed",), said("file.rec.bot_seed", value=repr(seed)))
         record.bot_seed = seed
     return record
 
@@ -561,58 +572,68 @@ def _steps(moves: list, path: tuple, fail) -> list[str]:
     """A record's steps, within the limits (nefertiti_core/engine/limits.py): at most MAX_STEPS, each a
     text of at most MAX_MOVE_CHARS."""
     if len(moves) > MAX_STEPS:
-        fail(path, f"{len(moves):,} steps; a record has at most {MAX_STEPS:,}")
+        fail(path, said("file.rec.too_many_steps", count=f"{len(moves):,}", most=f"{MAX_STEPS:,}"))
     out = []
     for j, move in enumerate(moves):
         if isinstance(move, (list, dict)):
-            fail(path + (j,), f"a step is a text like 'place gizeh.left#0', not {echo(move)}")
+            fail(path + (j,), said("file.step_not_text", value=echo(move)))
         text = "null" if move is None else str(move)
         if len(text) > MAX_MOVE_CHARS:
-            fail(path + (j,), f"a step of {len(text):,} characters: {echo(text)}")
+            fail(path + (j,), said("file.step_too_long", count=f"{len(text):,}", value=echo(text)))
         out.append(text)
     return out
 
 
 def _read_branches(items, fail) -> list[BranchRecord]:
     if not isinstance(items, list) or not items:
-        fail(("branches",), "branches are a list of {name, from, moves}, the first without from")
+        fail(("branches",), said("file.rec.branches"))
     if len(items) > MAX_BRANCHES:
-        fail(("branches",), f"{len(items):,} branches; a record has at most {MAX_BRANCHES}")
+        fail(
+            ("branches",),
+            said("file.rec.too_many_branches", count=f"{len(items):,}", most=str(MAX_BRANCHES)),
+        )
     total = 0
     branches: list[BranchRecord] = []
     lengths: dict[str, int] = {}
     for b, item in enumerate(items):
         if not isinstance(item, dict) or set(item) - {"name", "from", "moves"}:
-            fail(("branches", b), "a branch is {name: NAME, from: {branch, step}, moves: [...]}")
+            fail(("branches", b), said("file.rec.branch"))
         name = item.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
-            fail(("branches", b, "name"), "a branch needs a name (at most 100 characters)")
+            fail(("branches", b, "name"), said("file.rec.branch_name"))
         if name in lengths:
-            fail(("branches", b, "name"), f"a branch called {name!r} is already listed")
+            fail(("branches", b, "name"), said("file.rec.branch_twice", name=repr(name)))
         moves = item.get("moves") or []
         if not isinstance(moves, list):
-            fail(("branches", b, "moves"), "moves are a list of steps in the move notation")
+            fail(("branches", b, "moves"), said("file.rec.moves_list"))
         parent, fork = None, 0
         if b == 0 and "from" in item:
-            fail(("branches", 0, "from"), "the first branch starts at the start (no from)")
+            fail(("branches", 0, "from"), said("file.rec.first_branch"))
         if b > 0:
             source = item.get("from")
             if not isinstance(source, dict) or set(source) != {"branch", "step"}:
-                fail(("branches", b, "from"), "from is {branch: NAME, step: N}")
+                fail(("branches", b, "from"), said("file.rec.from"))
             parent, fork = source["branch"], source["step"]
             if not isinstance(parent, str) or parent not in lengths:
                 fail(
                     ("branches", b, "from", "branch"),
-                    f"{parent!r} is not a branch listed before this one",
+                    said("file.rec.no_parent", branch=repr(parent)),
                 )
             if not _is_int(fork) or not 0 <= fork <= lengths[parent]:
                 fail(
                     ("branches", b, "from", "step"),
-                    f"step {fork!r} does not exist: {parent!r} has steps 0 to {lengths[parent]}",
+                    said(
+                        "file.rec.no_fork",
+                        step=repr(fork),
+                        branch=repr(parent),
+                        last=str(lengths[parent]),
+                    ),
                 )
         total += len(moves)
         if total > MAX_STEPS:
-            fail(("branches", b, "moves"), f"over {MAX_STEPS:,} steps in all the branches")
+            fail(
+                ("branches", b, "moves"), said("file.rec.steps_in_branches", most=f"{MAX_STEPS:,}")
+            )
         branches.append(
             BranchRecord(name, _steps(moves, ("branches", b, "moves"), fail), parent, fork)
         )
@@ -634,8 +655,11 @@ def _read_seats(seats, players: int, fail) -> list[str]:
 
     kinds = ("human", *bot_kinds())
     if not isinstance(seats, list) or len(seats) != players:
-        fail(("seats",), f"seats are a list of {players} kinds ({', '.join(kinds)})")
+        fail(("seats",), said("file.rec.seats", count=str(players), kinds=", ".join(kinds)))
     for s, kind in enumerate(seats):
         if kind not in kinds:
-            fail(("seats", s), f"{str(kind)[:40]!r} is not a seat kind; kinds: {', '.join(kinds)}")
+            fail(
+                ("seats", s),
+                said("file.rec.seat_kind", kind=repr(str(kind)[:40]), kinds=", ".join(kinds)),
+            )
     return [str(kind) for kind in seats]

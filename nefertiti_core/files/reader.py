@@ -10,7 +10,9 @@ from __future__ import annotations
 import difflib
 
 from ..engine.errors import NefertitiError
+from ..engine.i18n import DEFAULT_LANGUAGE, tr
 from ..engine.limits import MAX_COUNT, MAX_MOVE_CHARS, MAX_STEPS, echo
+from ..engine.said import in_lang, said
 from .yaml_subset import Document
 
 
@@ -19,9 +21,15 @@ class ScenarioError(NefertitiError):
 
     def __init__(self, source: str, path: tuple, message: str, line: int | None = None):
         self.source, self.path, self.line, self.problem = source, tuple(path), line, message
-        where = source + (f": line {line}" if line else "")
-        field_path = ".".join(str(p) for p in path)
-        super().__init__(f"{where}: {field_path + ': ' if field_path else ''}{message}")
+        super().__init__(self.message(DEFAULT_LANGUAGE))
+
+    def message(self, lang: str) -> str:
+        """The same sentence in ``lang``: the file, line and field path as written, the problem
+        worded in that language (a problem that is not a :class:`.said.Said` stays English)."""
+        where = self.source + (tr(lang, "file.at_line", line=self.line) if self.line else "")
+        field_path = ".".join(str(p) for p in self.path)
+        sep = tr(lang, "file.sep")
+        return f"{where}{sep}{field_path + sep if field_path else ''}{in_lang(self.problem, lang)}"
 
 
 class Reader:
@@ -38,31 +46,37 @@ class Reader:
             return {}
         if not isinstance(value, dict):
             self.fail(
-                path, f"expected a mapping of {', '.join(map(str, allowed))}, found {echo(value)}"
+                path,
+                said(
+                    "file.expected_mapping", fields=", ".join(map(str, allowed)), value=echo(value)
+                ),
             )
         for key in value:
             if key not in allowed:
                 hint = _closest(str(key), allowed)
                 self.fail(
                     tuple(path) + (key,),
-                    f"unknown field {echo(key)}"
-                    + (f" (did you mean {hint!r}?)" if hint else "")
-                    + f"; fields here: {', '.join(map(str, allowed))}",
+                    said(
+                        "file.unknown_field",
+                        field=echo(key),
+                        hint=_hint(hint),
+                        fields=", ".join(map(str, allowed)),
+                    ),
                 )
         return value
 
     def integer(self, value, path, low=None, high=MAX_COUNT) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            self.fail(path, f"expected a whole number, found {echo(value)}")
+            self.fail(path, said("file.expected_integer", value=echo(value)))
         if low is not None and value < low:
-            self.fail(path, f"{value} is below the smallest allowed, {low}")
+            self.fail(path, said("file.below", value=str(value), low=str(low)))
         if high is not None and value > high:
-            self.fail(path, f"{value} is above the largest allowed, {high}")
+            self.fail(path, said("file.above", value=str(value), high=str(high)))
         return value
 
     def boolean(self, value, path) -> bool:
         if not isinstance(value, bool):
-            self.fail(path, f"expected true or false, found {echo(value)}")
+            self.fail(path, said("file.expected_boolean", value=echo(value)))
         return value
 
     def choice(self, value, path, choices, what) -> str:
@@ -70,9 +84,13 @@ class Reader:
             hint = _closest(str(value), choices)
             self.fail(
                 path,
-                f"unknown {what} {echo(value)}"
-                + (f" (did you mean {hint!r}?)" if hint else "")
-                + f"; one of {', '.join(map(str, choices))}",
+                said(
+                    "file.unknown_choice",
+                    what=said(f"file.what.{what.replace(' ', '_')}"),
+                    value=echo(value),
+                    hint=_hint(hint),
+                    choices=", ".join(map(str, choices)),
+                ),
             )
         return value
 
@@ -80,7 +98,7 @@ class Reader:
         if value is None:
             return []
         if not isinstance(value, list):
-            self.fail(path, f"expected a list, found {echo(value)}")
+            self.fail(path, said("file.expected_list", value=echo(value)))
         return value
 
 
@@ -89,17 +107,24 @@ def _closest(word: str, choices) -> str | None:
     return found[0] if found else None
 
 
+def _hint(word: str | None) -> str:
+    """ " (did you mean 'word'?)" in the message's language, or nothing."""
+    return said("file.did_you_mean", word=repr(word)) if word else ""
+
+
 def read_moves(rd: Reader, value, path=("moves",)) -> list[str]:
     """A list of steps in the move notation: at most MAX_STEPS, each a short text."""
     moves = rd.sequence(value, path)
     if len(moves) > MAX_STEPS:
-        rd.fail(path, f"{len(moves):,} steps; a file has at most {MAX_STEPS:,}")
+        rd.fail(path, said("file.too_many_steps", count=f"{len(moves):,}", most=f"{MAX_STEPS:,}"))
     out = []
     for j, move in enumerate(moves):
         if isinstance(move, (list, dict)):
-            rd.fail(path + (j,), f"a step is a text like 'place gizeh.left#0', not {echo(move)}")
+            rd.fail(path + (j,), said("file.step_not_text", value=echo(move)))
         text = "null" if move is None else str(move)
         if len(text) > MAX_MOVE_CHARS:
-            rd.fail(path + (j,), f"a step of {len(text):,} characters: {echo(text)}")
+            rd.fail(
+                path + (j,), said("file.step_too_long", count=f"{len(text):,}", value=echo(text))
+            )
         out.append(text)
     return out

@@ -35,6 +35,7 @@ from ..engine.limits import (
     echo,
     read_text,
 )
+from ..engine.said import in_lang, refused, said
 from ..engine.state import (
     AFTER_ACTION,
     AFTER_REROLL,
@@ -140,6 +141,10 @@ class Scenario:
         """The title in ``lang`` when the file has it, else the English one."""
         return self.titles.get(lang) or self.title
 
+    def warnings_in(self, lang: str) -> list[str]:
+        """The file's warnings in ``lang`` (``warnings`` holds them in English)."""
+        return [in_lang(warning, lang) for warning in self.warnings]
+
     def teaching_in(self, lang: str) -> str:
         """The teaching text in ``lang`` when the file has it, else the English one."""
         return self.teachings.get(lang) or self.teaching
@@ -152,7 +157,8 @@ class Scenario:
             try:
                 apply_step(self.state, parse_step(self.state, text))
             except NefertitiError as error:
-                raise ScenarioError(self.source, ("moves", index), str(error)) from None
+                problem = refused(self.state, error)
+                raise ScenarioError(self.source, ("moves", index), problem) from None
         return self.state
 
 
@@ -170,7 +176,7 @@ def load(path: str | Path) -> Scenario:
 def loads_scenario(text: str, source: str = "<text>") -> Scenario:
     """Load a scenario from YAML text."""
     if not isinstance(text, str):
-        raise ScenarioError(str(source), (), f"a scenario is YAML text (a str), not {echo(text)}")
+        raise ScenarioError(str(source), (), said("file.not_text", value=echo(text)))
     try:
         doc = loads(text)
     except YamlError as error:
@@ -182,30 +188,26 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     """Build the position from already-parsed data (a dict in the file format)."""
     rd = Reader(source, doc or Document(data))
     if not isinstance(data, dict):
-        rd.fail((), "a scenario file is a mapping of fields (nefertiti: 1, players: ..., ...)")
+        rd.fail((), said("file.not_mapping"))
     rd.mapping(data, (), TOP_LEVEL)
     if "nefertiti" not in data:
-        rd.fail((), "the first field must be 'nefertiti: 1', the version of the file format")
+        rd.fail((), said("file.no_version"))
     version = data["nefertiti"]
     if version != FORMAT_VERSION:
-        rd.fail(
-            ("nefertiti",), f"format version {echo(version)} is not supported; this tutor reads 1"
-        )
+        rd.fail(("nefertiti",), said("file.bad_version", version=echo(version)))
 
     # --- players (R1) -------------------------------------------------------------------------
     seats = rd.sequence(data.get("players"), ("players",))
     if len(seats) not in (3, 4):
-        rd.fail(
-            ("players",), f"Nefertiti is for 3 or 4 players (R1.1); the file lists {len(seats)}"
-        )
+        rd.fail(("players",), said("file.player_count", count=str(len(seats))))
     colours = []
     for i, seat in enumerate(seats):
         seat = rd.mapping(seat, ("players", i), SEAT_FIELDS)
         if "colour" not in seat:
-            rd.fail(("players", i), "each player needs a colour")
+            rd.fail(("players", i), said("file.player_needs_colour"))
         colour = rd.choice(seat["colour"], ("players", i, "colour"), R.COLOURS, "colour")
         if colour in colours:
-            rd.fail(("players", i, "colour"), f"{colour} is already the colour of another player")
+            rd.fail(("players", i, "colour"), said("file.colour_taken", colour=colour))
         colours.append(colour)
     n = len(seats)
 
@@ -226,7 +228,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         path = ("options", "gift_values", name)
         row = rd.sequence(row, path)
         if len(row) != 4:
-            rd.fail(path, "give four values: for 1, 2, 3 and 4 holders (R8)")
+            rd.fail(path, said("file.four_values"))
         values[R.GIFT_TYPES.index(name)] = [
             rd.integer(v, path + (j,), 0) for j, v in enumerate(row)
         ]
@@ -255,13 +257,12 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     def card(value, path) -> int:
         kind = R.CARD_KINDS.index(rd.choice(value, path, R.CARD_KINDS, "gift card"))
         if box[kind] == 0:
-            rd.fail(path, "there are no senets with 3 players (R2.1)")
+            rd.fail(path, said("file.no_senet"))
         used_cards[kind] += 1
         if used_cards[kind] > box[kind]:
             rd.fail(
                 path,
-                f"one {value} too many: the box holds {box[kind]} {value} cards (R2.1) and the "
-                f"file already placed them all",
+                said("file.card_too_many", card=str(value), count=str(box[kind])),
             )
         return kind
 
@@ -319,14 +320,14 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             cards[0] = card(spec["upper"], path + ("upper",))
         lower = rd.sequence(spec.get("lower"), path + ("lower",))
         if len(lower) > 3:
-            rd.fail(path + ("lower",), f"a market has three lower cards at most, not {len(lower)}")
+            rd.fail(path + ("lower",), said("file.lower_cards", count=str(len(lower))))
         for j, kind in enumerate(lower):
             if kind is not None:  # null: an empty slot (after a purchase, before the refill)
                 cards[1 + j] = card(kind, path + ("lower", j))
         state.cards[m] = cards
         seal = rd.boolean(spec.get("seal", cards[0] >= 0 or m in deal), path + ("seal",))
         if seal and cards[0] < 0 and m not in deal:
-            rd.fail(path + ("seal",), "a seal lies on the upper card, and there is none (R2.9)")
+            rd.fail(path + ("seal",), said("file.seal_no_upper"))
         state.seal_on_upper[m] = seal
         state.seal_supply -= seal
         owners = [-1] * len(stall.squares)
@@ -336,71 +337,68 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             if not 0 <= index < len(stall.squares):
                 rd.fail(
                     sq_path,
-                    f"{stall.name} has squares 0 to {len(stall.squares) - 1} (R3: counted from 0 "
-                    f"in the listing order)",
+                    said("file.stall_squares", stall=stall.name, last=str(len(stall.squares) - 1)),
                 )
             seat = seat_of(owner, sq_path)
             if status != "open":
-                rd.fail(sq_path, f"{name} is closed: servants stand only on open markets (R5.2)")
+                rd.fail(sq_path, said("file.servant_on_closed", market=name))
             owners[index] = seat
             state.hand[seat] -= 1
             if state.hand[seat] < 0:
                 rd.fail(
                     sq_path,
-                    f"{colours[seat]} would have a fifth servant on the board; each player has "
-                    f"{R.SERVANTS_PER_PLAYER} (R1.2)",
+                    said(
+                        "file.fifth_servant", colour=colours[seat], count=str(R.SERVANTS_PER_PLAYER)
+                    ),
                 )
         state.owners[m] = owners
         state.mask[m] = sum(1 << i for i, o in enumerate(owners) if o >= 0)
         if status == "open":
             to_check.append((m, path + ("servants",)))
     if state.seal_supply < 0:
-        rd.fail(
-            ("players",), f"the file hands out {R.SEALS - state.seal_supply} seals; the box has 12"
-        )
+        rd.fail(("players",), said("file.too_many_seals", count=str(R.SEALS - state.seal_supply)))
     if len(tile) != 1:
         rd.fail(
             ("markets",),
-            "exactly one market lies under the Market Closed tile (state: tile) (R6.6, R7.1); "
-            f"found {len(tile)}",
+            said("file.one_tile", count=str(len(tile))),
         )
     state.tile = tile[0]
     if len(dead) > 1:
-        rd.fail(("markets",), "only one market can be closed by the Akhenaton card (R6.8)")
+        rd.fail(("markets",), said("file.one_dead"))
 
     # --- the deck (R2.2) ------------------------------------------------------------------------
     deck_spec = rd.mapping(data.get("deck"), ("deck",), DECK_FIELDS)
     akh = deck_spec.get("akhenaton", "drawn" if dead else "bottom5")
     drawn = akh == "drawn"
     if dead and not drawn:
-        rd.fail(("deck", "akhenaton"), "a market is closed by the Akhenaton card, so it was drawn")
+        rd.fail(("deck", "akhenaton"), said("file.dead_so_drawn"))
     if drawn and not dead:
         rd.fail(
             ("deck", "akhenaton"),
-            "the Akhenaton card was drawn, so one market must have state: akhenaton (R6.8)",
+            said("file.drawn_so_dead"),
         )
     closed_plain = [m for m in range(4) if state.status[m] == CLOSED and m not in tile + dead]
     if closed_plain and not drawn:
         rd.fail(
             ("markets", R.MARKETS[closed_plain[0]], "state"),
-            "before the Akhenaton card, the only closed market is the one under the tile (R12)",
+            said("file.closed_before_akhenaton"),
         )
     if not drawn and state.status.count(OPEN) != 3:
-        rd.fail(("markets",), "before the Akhenaton card, exactly three markets are open (R12)")
+        rd.fail(("markets",), said("file.three_open"))
     if "order" in deck_spec:
         if "top" in deck_spec or "shuffle" in deck_spec:
-            rd.fail(("deck",), "give either 'order' (the whole deck) or 'top'/'shuffle', not both")
+            rd.fail(("deck",), said("file.order_or_top"))
         order = rd.sequence(deck_spec["order"], ("deck", "order"))
         deck_top_first = []
         for j, name in enumerate(order):
             if name == "akhenaton":
                 if drawn or R.AKHENATON in deck_top_first:
-                    rd.fail(("deck", "order", j), "the Akhenaton card is in the game once")
+                    rd.fail(("deck", "order", j), said("file.akhenaton_once"))
                 deck_top_first.append(R.AKHENATON)
             else:
                 deck_top_first.append(card(name, ("deck", "order", j)))
         if not drawn and R.AKHENATON not in deck_top_first:
-            rd.fail(("deck", "order"), "the Akhenaton card is missing (or say akhenaton: drawn)")
+            rd.fail(("deck", "order"), said("file.akhenaton_missing"))
         state.deck = deck_top_first[::-1]
     else:
         top = [
@@ -422,14 +420,14 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             elif isinstance(akh, int) and not isinstance(akh, bool):
                 size = len(top) + len(rest)
                 if not 0 <= akh <= size:
-                    rd.fail(("deck", "akhenaton"), f"a position from 0 (next card) to {size}")
+                    rd.fail(("deck", "akhenaton"), said("file.akhenaton_position", size=str(size)))
                 top_first = top + rest[::-1]
                 top_first.insert(akh, R.AKHENATON)
                 top, rest = [], top_first[::-1]
             else:
                 rd.fail(
                     ("deck", "akhenaton"),
-                    f"say bottom5 (R2.2), drawn, or a position from the top; not {echo(akh)}",
+                    said("file.akhenaton_value", value=echo(akh)),
                 )
         state.deck = rest + top[::-1]
     for m in deal:  # R2.9: upper card first, then the lower row left to right
@@ -437,8 +435,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             if not state.deck or state.deck[-1] == R.AKHENATON:
                 rd.fail(
                     ("markets", R.MARKETS[m]),
-                    "the deck runs out before this market's cards "
-                    "are dealt: list its cards (upper, lower)",
+                    said("file.deck_runs_out"),
                 )
             state.cards[m][slot] = state.deck.pop()
     state.akhenaton_drawn = drawn
@@ -450,10 +447,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         + sum(state.out_of_game)
     )
     if placed < sum(box):
-        warnings.append(
-            f"{sum(box) - placed} gift cards are missing from the game: the deck's order leaves "
-            "them out (conservation, R12)"
-        )
+        warnings.append(said("file.cards_missing", count=str(sum(box) - placed)))
 
     # --- characters (R2.3) -----------------------------------------------------------------------
     _read_characters(rd, state, data.get("characters", "all" if characters_on else "none"), n)
@@ -465,7 +459,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     if dice.get("holder") is not None:
         state.holder = seat_of(dice["holder"], ("dice", "holder"))
         if state.status[R.LOUQSOR] != OPEN:
-            rd.fail(("dice", "holder"), "Louqsor is closed, so nobody holds its dice (R4.3)")
+            rd.fail(("dice", "holder"), said("file.louqsor_closed"))
         state.holder_turn = rd.integer(
             dice.get("rolled_on_turn", state.turn_no - 1), ("dice", "rolled_on_turn"), 0
         )
@@ -476,7 +470,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
 
     forced = rd.mapping(data.get("forced"), ("forced",), ("rolls", "draws"))
     if len(rd.sequence(forced.get("rolls"), ("forced", "rolls"))) > MAX_FORCED_ROLLS:
-        rd.fail(("forced", "rolls"), f"at most {MAX_FORCED_ROLLS} dice are fixed ahead (R4.4)")
+        rd.fail(("forced", "rolls"), said("file.forced_rolls", most=str(MAX_FORCED_ROLLS)))
     state.forced_rolls = [
         rd.integer(d, ("forced", "rolls", j), 1, 6)
         for j, d in enumerate(rd.sequence(forced.get("rolls"), ("forced", "rolls")))
@@ -487,7 +481,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     for j, name in enumerate(draws):
         kind = names.index(rd.choice(name, ("forced", "draws", j), names, "card"))
         if state.deck.count(kind) <= fixed.count(kind):
-            rd.fail(("forced", "draws", j), f"no {name} card is left in the deck to draw")
+            rd.fail(("forced", "draws", j), said("file.no_card_left", card=name))
         fixed.append(kind)
     state.forced_draws = fixed
 
@@ -508,8 +502,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
     if state.phase != P_OVER and not state.legal_options():
         rd.fail(
             ("pending", "phase"),
-            f"phase {state.phase}: {state.colours[state.decider]} would have no option at all, "
-            "so this position cannot happen",
+            said("file.no_option", phase=state.phase, colour=state.colours[state.decider]),
         )
     for problem in violations(state):
         warnings.append(problem)
@@ -519,7 +512,7 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
         if len(text) > MAX_TEXT_CHARS:
             rd.fail(
                 ("teaching", lang) if lang else ("teaching",),
-                f"{len(text):,} characters; a teaching text has at most {MAX_TEXT_CHARS:,}",
+                said("file.teaching_too_long", count=f"{len(text):,}", most=f"{MAX_TEXT_CHARS:,}"),
             )
     title, titles = _read_title(rd, data.get("title"))
     exercises = []
@@ -535,16 +528,16 @@ def _read_teaching(rd: Reader, value) -> tuple[str, dict[str, str]]:
     if isinstance(value, str):
         return value, {}
     if not isinstance(value, dict):
-        rd.fail(("teaching",), "the teaching text is text (use 'teaching: |' and indent it)")
+        rd.fail(("teaching",), said("file.teaching_not_text"))
     teachings = rd.mapping(value, ("teaching",), LANGUAGES)
     for lang, text in teachings.items():
         if not isinstance(text, str) or not text.strip():
             rd.fail(
                 ("teaching", lang),
-                f"expected the teaching text in {lang} as text (use '{lang}: |')",
+                said("file.teaching_lang_not_text", lang=lang),
             )
     if "en" not in teachings:
-        rd.fail(("teaching",), "a translated teaching text needs the English one too ('en:')")
+        rd.fail(("teaching",), said("file.teaching_needs_en"))
     return teachings["en"], dict(teachings)
 
 
@@ -554,19 +547,19 @@ def _read_title(rd: Reader, value) -> tuple[str, dict[str, str]]:
         return "", {}
     if not isinstance(value, dict):
         if isinstance(value, list):
-            rd.fail(("title",), f"a title is a text, not {echo(value)}")
+            rd.fail(("title",), said("file.title_not_text", value=echo(value)))
         value = str(value)
         if len(value) > MAX_TITLE_CHARS:
-            rd.fail(("title",), f"a title has at most {MAX_TITLE_CHARS} characters")
+            rd.fail(("title",), said("file.title_too_long", most=str(MAX_TITLE_CHARS)))
         return value, {}
     titles = rd.mapping(value, ("title",), LANGUAGES)
     for lang, text in titles.items():
         if not isinstance(text, str) or not text.strip():
-            rd.fail(("title", lang), f"expected the title in {lang} as text, found {echo(text)}")
+            rd.fail(("title", lang), said("file.title_lang_not_text", lang=lang, value=echo(text)))
         if len(text) > MAX_TITLE_CHARS:
-            rd.fail(("title", lang), f"a title has at most {MAX_TITLE_CHARS} characters")
+            rd.fail(("title", lang), said("file.title_too_long", most=str(MAX_TITLE_CHARS)))
     if "en" not in titles:
-        rd.fail(("title",), "a translated title needs the English one too ('en:')")
+        rd.fail(("title",), said("file.title_needs_en"))
     return titles["en"], dict(titles)
 
 
@@ -586,10 +579,10 @@ def _servants(rd: Reader, value, path, stall) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        rd.fail(path, "servants are a mapping of square number to colour, like {3: red, 5: blue}")
+        rd.fail(path, said("file.servants_mapping"))
     for key in value:
         if not isinstance(key, int):
-            rd.fail(path + (key,), f"a square is a number from 0 to {len(stall.squares) - 1}")
+            rd.fail(path + (key,), said("file.square_number", last=str(len(stall.squares) - 1)))
     return value
 
 
@@ -601,17 +594,20 @@ def _check_not_closing(rd: Reader, state: GameState, m: int, path) -> None:
         on = R.seats_on(state.owners[m])
         rd.fail(
             path,
-            f"{len(on)} servants of {len(set(on))} colours: {stall.name} would "
-            "already have closed (R3.2)",
+            said(
+                "file.already_closed_colours",
+                count=str(len(on)),
+                colours=str(len(set(on))),
+                stall=stall.name,
+            ),
         )
     elif closes:
         rd.fail(
             path,
-            f"these servants meet {stall.name}'s closing condition, so it would "
-            f"already have closed ({stall.rule_id})",
+            said("file.already_closed", stall=stall.name, rule=stall.rule_id),
         )
     if state.owners[m] and all(o >= 0 for o in state.owners[m]):
-        rd.fail(path, f"every square of {stall.name} is taken; an open stall has room (R3.10)")
+        rd.fail(path, said("file.stall_full", stall=stall.name))
 
 
 def _read_characters(rd: Reader, state: GameState, spec, n: int) -> None:
@@ -630,13 +626,16 @@ def _read_characters(rd: Reader, state: GameState, spec, n: int) -> None:
                 rd.choice(card, ("characters", name, j), R.CHARACTER_CARDS, "character card")
                 cid = R.CHARACTER_CARDS.index(card)
                 if R.CARD_PILE[cid] != i:
-                    rd.fail(("characters", name, j), f"the {card} card belongs to another pile")
+                    rd.fail(("characters", name, j), said("file.other_pile", card=card))
                 ids.append(cid)
             if ids != full[i][len(full[i]) - len(ids) :] if ids else False:
                 rd.fail(
                     ("characters", name),
-                    f"{cards} cannot be what is left of this pile: cards leave from the top and "
-                    f"the full pile is {[R.CHARACTER_CARDS[c] for c in full[i]]} (R2.3)",
+                    said(
+                        "file.pile_rest",
+                        cards=str(cards),
+                        full=str([R.CHARACTER_CARDS[c] for c in full[i]]),
+                    ),
                 )
             piles.append(ids)
     state.piles = piles
@@ -675,28 +674,27 @@ def _read_pending(rd: Reader, state: GameState, spec, seat_of) -> None:
         if phase in (P_TAKE, P_SHAME, P_BID) and pos >= len(queue):
             rd.fail(
                 path + ("position",),
-                f"phase {phase} waits on a servant of the queue: a position from 0 to "
-                f"{len(queue) - 1}, not {pos} (the queue's end: nobody left to settle)"
+                said("file.queue_position", phase=phase, last=str(len(queue) - 1), pos=str(pos))
                 if queue
-                else f"phase {phase} waits on a servant of the queue, which is empty",
+                else said("file.queue_empty", phase=phase),
             )
         squares = len(state.owners[m])
         for j, sq in enumerate(queue):
             if sq >= squares:
                 rd.fail(
                     path + ("queue", j),
-                    f"square {sq} is past the stall: it has squares 0 to {squares - 1}",
+                    said("file.past_stall", square=str(sq), last=str(squares - 1)),
                 )
         for j, sq in enumerate(queue[pos:]):
             if state.owners[m][sq] < 0:
-                rd.fail(path + ("queue", pos + j), "no servant waits on that square")
+                rd.fail(path + ("queue", pos + j), said("file.no_servant_there"))
         after = rd.choice(
             res.get("after", "action"), path + ("after",), ("action", "reroll"), "continuation"
         )
         state.res_market, state.res_queue, state.res_pos = m, queue, pos
         state.res_after = AFTER_REROLL if after == "reroll" else AFTER_ACTION
     elif phase in (P_TAKE, P_SHAME, P_BID):
-        rd.fail(("pending", "resolution"), f"phase {phase} needs the market being resolved")
+        rd.fail(("pending", "resolution"), said("file.needs_resolution", phase=phase))
     char = p.get("character")
     state.character = -1
     if char is not None:
@@ -716,7 +714,7 @@ def _read_pending(rd: Reader, state: GameState, spec, seat_of) -> None:
     if p.get("exchange_take") is not None:
         take = rd.sequence(p["exchange_take"], ("pending", "exchange_take"))
         if len(take) != 2:
-            rd.fail(("pending", "exchange_take"), "write [colour, card]")
+            rd.fail(("pending", "exchange_take"), said("file.write_colour_card"))
         who = seat_of(take[0], ("pending", "exchange_take", 0))
         kind = R.CARD_KINDS.index(
             rd.choice(take[1], ("pending", "exchange_take", 1), R.CARD_KINDS, "card")
@@ -734,9 +732,9 @@ def _read_pending(rd: Reader, state: GameState, spec, seat_of) -> None:
         P_EXCHANGE_TAKE: state.character in (R.C_FIRST_MERCHANT, R.C_MERCHANT),
     }
     if not needs.get(phase, True):
-        rd.fail(("pending",), f"phase {phase} needs more of the pending decision's context")
+        rd.fail(("pending",), said("file.needs_context", phase=phase))
     if phase in (P_CHIEF,) and not any(c >= 0 for c in state.cards[state.tile]):
-        rd.fail(("pending", "phase"), "the Chief needs a card under the Market Closed tile (R10.5)")
+        rd.fail(("pending", "phase"), said("file.chief_needs_card"))
 
 
 def _decode_random_state(rd: Reader, text, rng: random.Random) -> None:
@@ -746,13 +744,11 @@ def _decode_random_state(rd: Reader, text, rng: random.Random) -> None:
     MAX_RANDOM_STATE_BYTES (a zlib bomb stops there, its rest never inflated).
     """
     path = ("random_state",)
-    why = "not a random state written by this tutor; delete it to use seed"
+    why = said("file.bad_random_state")
     if not isinstance(text, str):
         rd.fail(path, why)
     if len(text) > MAX_RANDOM_STATE_CHARS:
-        rd.fail(
-            path, f"too long for a random state ({len(text):,} characters); delete it to use seed"
-        )
+        rd.fail(path, said("file.random_state_long", count=f"{len(text):,}"))
     try:
         inflater = zlib.decompressobj()
         unpacked = inflater.decompress(base64.b64decode(text), MAX_RANDOM_STATE_BYTES)
@@ -761,8 +757,7 @@ def _decode_random_state(rd: Reader, text, rng: random.Random) -> None:
     if inflater.unconsumed_tail:
         rd.fail(
             path,
-            f"unpacks to over {MAX_RANDOM_STATE_BYTES:,} bytes, too much for a random state; "
-            "delete it to use seed",
+            said("file.random_state_big", most=f"{MAX_RANDOM_STATE_BYTES:,}"),
         )
     try:
         raw = json.loads(unpacked)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from english_words import english_sentences
 from playwright.sync_api import expect
 from support import ARTIFACTS, SOURCE, canvas_point, rows, source, wait_rows
 
@@ -27,6 +28,9 @@ LOAD_MS = 60_000  # serving the first page (and its first update) can be slow on
 STEP_MS = 30_000
 BETWEEN_CLICKS = 0.35  # a person's pause between two placements
 expect.set_options(timeout=STEP_MS)  # the default 5 s is short on a busy 2-core machine
+
+#: A position file with a typo in a colour (line 4: the second player's).
+BAD_COLOUR = "nefertiti: 1\nplayers:\n- {colour: red}\n- {colour: blu}\n- {colour: green}\n"
 
 # The first-game layout (R2.8): every market on its left stall, Louqsor closed; Blue starts.
 START = new_game(4, 0)
@@ -242,13 +246,32 @@ def test_undo_in_the_timeline_takes_the_servant_back(page):
     screenshot(page, "undo")
 
 
-def test_switching_the_language_relabels_the_board_and_the_panels(page):
+def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path):
     page.get_by_role("button", name="Deutsch", exact=True).click()
     wait_texts(page, "Vorrat")
     expect(page.get_by_role("button", name="Ausspielen", exact=True).first).to_be_visible()
     expect(page.get_by_role("button", name="Einsetzen", exact=True)).to_be_visible()
     expect(page.get_by_text("Blau entscheidet jetzt")).to_be_visible()
     screenshot(page, "deutsch")
+
+    # A German teacher's file with a typo: refused in German, naming the file, line and field.
+    bad = tmp_path / "tippfehler.yaml"
+    bad.write_text(BAD_COLOUR, encoding="utf-8")
+    view(page, "Neues Spiel und Dateien")
+    page.locator("input[type=file]").set_input_files(str(bad))
+    # said twice: as the file's status and as the decision panel's error
+    refusal = page.get_by_text("tippfehler.yaml: Zeile 4: players.1.colour:", exact=False).first
+    expect(refusal).to_be_visible()
+    said = refusal.inner_text()
+    assert "die Farbe 'blu' gibt es nicht (meintest du 'blue'?)" in said, said
+    assert english_sentences(said) == [], said
+    expect(page.get_by_text("Blau entscheidet jetzt")).to_be_visible()  # the game as it was
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1024, "height": 768})  # as on a classroom's projector
+    refusal.scroll_into_view_if_needed()
+    screenshot(page, "bad-file-deutsch")
+    page.set_viewport_size(size)
+    view(page, "Personenkarten")  # back to the characters, whose buttons are checked below
 
     page.get_by_role("button", name="中文", exact=True).click()
     wait_texts(page, "储备")

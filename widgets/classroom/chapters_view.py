@@ -119,9 +119,10 @@ class Confirm:
 
 def bad_file_text(lang: str, name: str, error: str) -> str:
     """An upload's refusal (``widgets.server.upload``'s one line: the file, the line, the field,
-    the problem) worded in ``lang``, the line said apart when there is one."""
-    rest = error[len(name) + 2 :] if error.startswith(f"{name}: ") else error
-    found = re.match(r"line (\d+): (.*)$", rest)
+    the problem, itself in the page's language) worded in ``lang``, the line said apart when
+    there is one."""
+    rest = error[len(name) + 2 :] if error.startswith((f"{name}: ", f"{name}：")) else error
+    found = re.match(r"(?:line |Zeile |第 )(\d+)(?: 行)?(?:: |：)(.*)$", rest)
     if found:
         return tr(lang, "chapters.bad_file_line", name=name, line=found[1], problem=found[2])
     return tr(lang, "chapters.bad_file", name=name, problem=rest)
@@ -419,16 +420,17 @@ class ChapterPanel(pn.viewable.Viewer):
                 upload = Upload(name, error=f"{name}: too large ({len(data):,} bytes)")
             else:
                 try:
-                    upload = read_upload(data, name)
+                    upload = read_upload(data, name, self.lang)
                 except Exception as error:
                     from widgets.server.upload import Upload
 
-                    upload = Upload(name, error=str(error).splitlines()[0][:300])
+                    said = error.message(self.lang) if hasattr(error, "message") else str(error)
+                    upload = Upload(name, error=said.splitlines()[0][:300])
             self._file_read(token, upload)
             return
 
         def work():
-            on_page(doc, self._file_read, token, load_checked(data, name))
+            on_page(doc, self._file_read, token, load_checked(data, name, self.lang))
 
         threading.Thread(target=work, name="chapter-upload", daemon=True).start()
 

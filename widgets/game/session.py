@@ -362,12 +362,12 @@ class GameSession(param.Parameterized):
                 self.load_record(loaded, name)
                 return []
             scenario = loaded
-        except NefertitiError as error:
-            self.error = str(error)
+        except NefertitiError as error:  # a file's error in the page's language
+            self.error = error.message(self.lang) if hasattr(error, "message") else str(error)
             return []
         scenario.state.log = []
         self._set_history(scenario.state)
-        return scenario.warnings
+        return scenario.warnings_in(self.lang)
 
     def load_record(
         self, record: GameRecord, name: str = "game.yaml", resume=False, history=None

@@ -452,7 +452,7 @@ class Sandbox(pn.viewable.Viewer):
         )
 
         def work():
-            upload = load_checked(data, name)
+            upload = load_checked(data, name, self.session.lang)
             doc.add_next_tick_callback(functools.partial(self._file_read, doc, token, upload))
 
         threading.Thread(target=work, name="upload", daemon=True).start()

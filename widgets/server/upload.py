@@ -59,7 +59,8 @@ except MemoryError:
 except RecursionError:
     print(json.dumps({"error": "nested too deeply"}))
 except Exception as error:
-    print(json.dumps({"error": str(error), "kind": type(error).__name__}))
+    said = error.message(sys.argv[5]) if hasattr(error, "message") else str(error)
+    print(json.dumps({"error": said, "kind": type(error).__name__}))
 """
 
 
@@ -75,9 +76,10 @@ class Upload:
     error: str = ""
 
 
-def read_upload(data: bytes, name: str) -> Upload:
+def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
     """Read an upload as the session loads it (raises the engine's errors; for the worker and
-    for the thread). A record is replayed here, so that the loop only installs the result."""
+    for the thread). A record is replayed here, so that the loop only installs the result.
+    A scenario's warnings are worded in ``lang``, the page's language."""
     from nefertiti_core.files.history import GameRecord, load_any
     from nefertiti_core.files.scenario import ScenarioError
 
@@ -90,12 +92,12 @@ def read_upload(data: bytes, name: str) -> Upload:
         loaded.start.log = []
         return Upload(name, record=loaded, history=loaded.replay(source=name))
     scenario = loaded
-    return Upload(name, scenario=scenario, warnings=list(scenario.warnings))
+    return Upload(name, scenario=scenario, warnings=scenario.warnings_in(lang))
 
 
-def check_in_worker(data: bytes, name: str) -> str | None:
+def check_in_worker(data: bytes, name: str, lang: str = "en") -> str | None:
     """Load the upload in a worker process within the budget: None if it loads, else the reason
-    in one line (at most 200 characters) naming the file."""
+    in one line (at most 200 characters) naming the file; a file's error is worded in ``lang``."""
     shown = one_line(name, 60)
     if len(data) > MAX_FILE_BYTES:
         return one_line(
@@ -105,12 +107,12 @@ def check_in_worker(data: bytes, name: str) -> str | None:
     if not WORKER_SLOTS.acquire(timeout=WORKER_QUEUE_SECONDS):
         return f"{shown}: refused: the server is busy reading other files; try again soon"
     try:
-        return _run_worker(data, shown)
+        return _run_worker(data, shown, lang)
     finally:
         WORKER_SLOTS.release()
 
 
-def _run_worker(data: bytes, shown: str) -> str | None:
+def _run_worker(data: bytes, shown: str, lang: str = "en") -> str | None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     try:
@@ -123,6 +125,7 @@ def _run_worker(data: bytes, shown: str) -> str | None:
                 str(WORKER_MEMORY_MIB),
                 str(WORKER_CPU_SECONDS),
                 os.path.abspath(__file__),
+                lang,
             ],
             input=data,
             capture_output=True,
@@ -152,14 +155,16 @@ def _run_worker(data: bytes, shown: str) -> str | None:
     return one_line(error)
 
 
-def load_checked(data: bytes, name: str) -> Upload:
-    """Both steps, for a thread: the worker's check, then the reading. Never raises."""
+def load_checked(data: bytes, name: str, lang: str = "en") -> Upload:
+    """Both steps, for a thread: the worker's check, then the reading; a file's errors and
+    warnings worded in ``lang``. Never raises."""
     try:
-        refused = check_in_worker(data, name)
+        refused = check_in_worker(data, name, lang)
         if refused:
             return Upload(name, error=refused)
-        return read_upload(data, name)
+        return read_upload(data, name, lang)
     except NefertitiError as error:  # the worker passed it but this process refused it
-        return Upload(name, error=one_line(str(error)))
+        said = error.message(lang) if hasattr(error, "message") else str(error)
+        return Upload(name, error=one_line(said))
     except Exception as error:  # pragma: no cover - a bug: never into the page's loop
         return Upload(name, error=one_line(f"{name}: cannot be read ({error})"))

@@ -1,0 +1,91 @@
+"""A file's error or warning that can be said in any of the catalogs' languages.
+
+In the engine (below ``files``) because the engine's own checks of a position
+(:func:`.invariants.violations`) are a file's warnings too.
+
+What is wrong with a position file is first worded in English (``str(error)``, the command line's
+default, the logs and many tests rely on that text), but a German or Chinese teacher reads it in
+their language. :class:`Said` is that English text, a ``str``, which also keeps its catalog key and
+named parameters (``messages/<lang>/file_errors.json``), so :func:`in_lang` can word it again in
+another language. Parameters quoted from the file (a field's name, a value, a field path) stay as
+written: they are the file's own syntax. A parameter that is itself a :class:`Said` (the kind of
+value expected, a "did you mean" hint) is worded in the same language.
+"""
+
+from __future__ import annotations
+
+from .i18n import DEFAULT_LANGUAGE, catalog
+
+
+class Said(str):
+    """The English text of catalog message ``key`` filled in with ``params``; see :func:`in_lang`."""
+
+    key: str
+    params: dict
+
+    def __new__(cls, key: str, **params):
+        self = super().__new__(cls, _word(DEFAULT_LANGUAGE, key, params))
+        self.key, self.params = key, params
+        return self
+
+    def __reduce__(self):  # pickled and copied as the message, not as its English text
+        return (_said, (self.key, self.params))
+
+    def in_lang(self, lang: str) -> str:
+        return _word(lang, self.key, self.params)
+
+
+class Worded(str):
+    """A text already worded in each language (``{lang: text}``); its English is the str."""
+
+    texts: dict
+
+    def __new__(cls, texts: dict):
+        self = super().__new__(cls, texts[DEFAULT_LANGUAGE])
+        self.texts = dict(texts)
+        return self
+
+    def __reduce__(self):
+        return (Worded, (self.texts,))
+
+    def in_lang(self, lang: str) -> str:
+        return self.texts.get(lang) or str(self)
+
+
+def refused(state, error) -> str:
+    """Why the file's step was refused (``error``, raised by the engine on ``state``, which the
+    refusal left unchanged), worded in every language when the engine can say why in words; else
+    the engine's English message."""
+    from .errors import IllegalOptionError
+    from .explain_illegal import why_illegal
+    from .i18n import LANGUAGES
+
+    option = getattr(error, "option", None)
+    if type(error) is not IllegalOptionError or option is None:  # not a game over, a notation
+        return str(error)
+    try:
+        texts = {lang: why_illegal(state, option, lang)[0] for lang in LANGUAGES}
+    except Exception:  # an option the explainer cannot name: the English message as it is
+        return str(error)
+    texts[DEFAULT_LANGUAGE] = str(error)  # the English exactly as the engine said it
+    return Worded(texts)
+
+
+def _said(key: str, params: dict) -> Said:
+    return Said(key, **params)
+
+
+def said(key: str, **params) -> Said:
+    """The message ``key`` (``file_errors.json``) with its named parameters."""
+    return Said(key, **params)
+
+
+def in_lang(text: str, lang: str) -> str:
+    """``text`` in ``lang`` when it is a :class:`Said` or :class:`Worded`; any other text as it is (English)."""
+    return text.in_lang(lang) if isinstance(text, (Said, Worded)) else str(text)
+
+
+def _word(lang: str, key: str, params: dict) -> str:
+    """As :func:`.i18n.tr` does, but any parameter name is allowed (``lang`` too)."""
+    template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE)[key]
+    return template.format(**{name: in_lang(value, lang) for name, value in params.items()})

@@ -1,0 +1,177 @@
+"""A position file's errors and warnings in the reader's language (German, Chinese), the English
+unchanged: ``ScenarioError.message(lang)``, ``Scenario.warnings_in(lang)`` and
+``nefertiti explain --lang``.
+
+Each kind of error is made by a small bad file; its German and Chinese sentences must hold no
+English sentence (``tests/browser/english_words.py``), name the file, the line and the field path
+as the file writes them, and make the command line's one short line (at most 200 characters).
+The files of ``tests/corpus/bad`` are read too: whatever their error, each is one short line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "browser"))
+
+from english_words import english_sentences  # noqa: E402
+
+from nefertiti_core import cli  # noqa: E402
+from nefertiti_core.engine.errors import NefertitiError  # noqa: E402
+from nefertiti_core.engine.i18n import placeholders  # noqa: E402
+from nefertiti_core.engine.limits import one_line  # noqa: E402
+from nefertiti_core.engine.said import in_lang  # noqa: E402
+from nefertiti_core.files.history import load_any  # noqa: E402
+from nefertiti_core.files.scenario import ScenarioError, loads_scenario  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+MESSAGES = ROOT / "nefertiti_core" / "messages"
+MARKETS = ("gizeh", "akhet_aton", "abou_simbel")
+BAD = ROOT / "tests" / "corpus" / "bad"
+PLAYERS = "nefertiti: 1\nplayers:\n- {colour: red}\n- {colour: blue}\n- {colour: green}\n"
+EXERCISE = PLAYERS + "exercises:\n- {id: a/b"
+
+#: (what is wrong, the file's text, the English problem's start, the field path)
+CASES = [
+    ("unknown field", "nefertiti: 1\nplayrs: 3\n", "unknown field 'playrs'", "playrs"),
+    ("unknown colour", PLAYERS.replace("blue", "blu"), "unknown colour 'blu'", "players.1.colour"),
+    ("unknown market", PLAYERS + "markets:\n  gize: {}\n", "unknown field 'gize'", "markets.gize"),
+    ("unknown stall", PLAYERS + "markets:\n  gizeh: {stall: middle}\n", "unknown stall", ""),
+    ("whole number", PLAYERS + "seed: x\n", "expected a whole number", "seed"),
+    ("below", PLAYERS + "turn_number: 0\n", "0 is below the smallest allowed", "turn_number"),
+    ("above", PLAYERS + "dice:\n  last_roll: [7]\n", "7 is above the largest", "dice.last_roll.0"),
+    ("true or false", PLAYERS + "options: {characters: 3}\n", "expected true or false", ""),
+    ("a list", PLAYERS + "moves: 3\n", "expected a list", "moves"),
+    ("a mapping", PLAYERS + "options: 3\n", "expected a mapping of", "options"),
+    ("players", "nefertiti: 1\nplayers:\n- {colour: red}\n", "Nefertiti is for 3 or 4", ""),
+    ("same colour", PLAYERS.replace("blue", "red"), "red is already the colour", ""),
+    ("version", "nefertiti: 2\n", "format version 2 is not supported", "nefertiti"),
+    ("a card too many", PLAYERS + "out_of_game: {harp: 9}\n", "one harp too many", ""),
+    ("move step", PLAYERS + "moves: [[1]]\n", "a step is a text like", "moves.0"),
+    ("title", PLAYERS + "title: [1]\n", "a title is a text", "title"),
+    ("exercise kind", EXERCISE + "}\n", "each exercise needs a kind", "exercises.0"),
+    (
+        "exercise rule",
+        EXERCISE + ", kind: click-closing-square, market: gizeh, rules: R99}\n",
+        "unknown rule ID 'R99'",
+        "",
+    ),
+    (
+        "exercise text",
+        EXERCISE + ", kind: click-closing-square, market: gizeh, question: {de: x}}\n",
+        "a text in several languages",
+        "",
+    ),
+]
+
+
+def words(lang: str) -> dict:
+    return json.loads((MESSAGES / lang / "file_errors.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_every_file_message_has_its_german_and_chinese_with_the_same_placeholders(lang):
+    english, other = words("en"), words(lang)
+    assert set(other) == set(english)
+    for key, text in english.items():
+        if not key.startswith("_"):
+            assert placeholders(other[key]) == placeholders(text), key
+            assert other[key] != text or key == "file.sep", key  # written, not copied
+
+
+def refusal(text: str, source: str = "lesson.yaml") -> ScenarioError:
+    with pytest.raises(ScenarioError) as info:
+        loads_scenario(text, source).play_moves()
+    return info.value
+
+
+def check_said(error: ScenarioError, lang: str, path: str) -> str:
+    said = error.message(lang)
+    assert said.startswith("lesson.yaml"), said
+    if error.line:
+        assert {"de": f"Zeile {error.line}", "zh": f"第 {error.line} 行"}[lang] in said, said
+    assert path in said, said
+    assert english_sentences(said) == [], said
+    assert "\n" not in said
+    return said
+
+
+@pytest.mark.parametrize("what, text, english, path", CASES, ids=[c[0] for c in CASES])
+def test_each_kind_of_error_is_said_in_german_and_chinese_and_in_english_as_before(
+    what, text, english, path
+):
+    error = refusal(text)
+    assert english in str(error) and str(error) == error.message("en")
+    assert error.line, what  # every case names its line
+    for lang in ("de", "zh"):
+        said = check_said(error, lang, path)
+        assert english not in said, said
+
+
+def test_a_refused_move_is_said_with_the_engines_refusal_in_the_language():
+    error = refusal(PLAYERS + "moves: ['place louqsor.left#0']\n")
+    assert str(error).startswith("lesson.yaml: moves.0: 'place louqsor.left#0' is not allowed")
+    assert "Luxor ist geschlossen" in check_said(error, "de", "moves.0")
+    assert "Louqsor已关闭" in check_said(error, "zh", "moves.0")
+
+
+def test_a_warning_is_english_in_warnings_and_german_or_chinese_in_warnings_in():
+    markets = "".join(f"  {m}: {{upper: harp, lower: [gold]}}\n" for m in MARKETS)
+    text = PLAYERS + "markets:\n" + markets + "deck: {order: [akhenaton]}\n"
+    scenario = loads_scenario(text, "lesson.yaml")
+    english = [w for w in scenario.warnings if "gift cards are missing" in w]
+    assert english and english[0].startswith(tuple("0123456789"))
+    for lang in ("de", "zh"):
+        told = scenario.warnings_in(lang)
+        assert len(told) == len(scenario.warnings)
+        said = told[scenario.warnings.index(english[0])]
+        assert english_sentences(said) == [] and "R12" in said, said
+    assert scenario.warnings_in("en") == scenario.warnings
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_the_command_line_says_a_bad_file_in_one_short_line_in_its_language(lang, tmp_path, capsys):
+    for _what, text, english, _path in CASES + [("corpus", None, "", "")]:
+        files = sorted(BAD.glob("*.yaml")) if text is None else [tmp_path / "lesson.yaml"]
+        if text is not None:
+            files[0].write_text(text, encoding="utf-8")
+        for file in files:
+            assert cli.main(["explain", "--lang", lang, str(file)]) == 2, file
+            lines = capsys.readouterr().err.splitlines()
+            assert len(lines) == 1 and len(lines[0]) <= 200, (file, lines)
+            assert "Traceback" not in lines[0]
+            if english:
+                assert english not in lines[0] and file.name in lines[0], lines
+
+
+def test_the_corpus_of_bad_files_names_file_and_line_in_each_language():
+    """Every bad file of the corpus: one line per language, the English unchanged; a file's own
+    error (not the YAML syntax's or the engine's) in German and Chinese words."""
+    worded = 0
+    for file in sorted(BAD.glob("*.yaml")):
+        try:
+            load_any(file.read_bytes().decode("utf-8", "replace"), file.name)
+            continue  # a file that loads and fails only when played
+        except ScenarioError as error:
+            assert error.message("en") == str(error)
+            for lang in ("de", "zh"):
+                said = one_line(error.message(lang))
+                assert said.startswith(file.name) and len(said) <= 200, said
+            if in_lang(error.problem, "de") != str(error.problem):
+                worded += 1
+                assert english_sentences(error.message("de")) == [], file.name
+        except NefertitiError:
+            pass
+    assert worded >= 10
+
+
+def test_a_game_records_errors_are_said_in_german_and_chinese_too():
+    with pytest.raises(ScenarioError) as info:
+        load_any("nefertiti_record: 3\n", "partie.yaml")
+    assert str(info.value) == "partie.yaml: line 1: nefertiti_record: record format 3 is not 1 or 2"
+    assert info.value.message("de").endswith("das Aufzeichnungsformat 3 ist weder 1 noch 2")
+    assert info.value.message("zh").endswith("记录格式 3 既不是 1 也不是 2")
