@@ -337,7 +337,11 @@ def from_data(data, source: str = "<data>", doc: Document | None = None) -> Scen
             if not 0 <= index < len(stall.squares):
                 rd.fail(
                     sq_path,
-                    said("file.stall_squares", stall=stall.name, last=str(len(stall.squares) - 1)),
+                    said(
+                        "file.stall_squares",
+                        stall_field=stall.name,
+                        last=str(len(stall.squares) - 1),
+                    ),
                 )
             seat = seat_of(owner, sq_path)
             if status != "open":
@@ -598,16 +602,16 @@ def _check_not_closing(rd: Reader, state: GameState, m: int, path) -> None:
                 "file.already_closed_colours",
                 count=str(len(on)),
                 colours=str(len(set(on))),
-                stall=stall.name,
+                stall_field=stall.name,  # the file's own name of it ("gizeh.left")
             ),
         )
     elif closes:
         rd.fail(
             path,
-            said("file.already_closed", stall=stall.name, rule=stall.rule_id),
+            said("file.already_closed", stall_field=stall.name, rule=stall.rule_id),
         )
     if state.owners[m] and all(o >= 0 for o in state.owners[m]):
-        rd.fail(path, said("file.stall_full", stall=stall.name))
+        rd.fail(path, said("file.stall_full", stall_field=stall.name))
 
 
 def _read_characters(rd: Reader, state: GameState, spec, n: int) -> None:
