@@ -80,7 +80,19 @@ def open_room(page, base: str) -> str:
     page.goto(f"{base}/classroom", timeout=LOAD_MS)
     page.locator(".room-open button").click(timeout=LOAD_MS)
     expect(page.locator(".room-join-code")).to_be_visible(timeout=LOAD_MS)
-    return page.locator(".room-code").inner_text().strip()
+    code = page.locator(".room-code").inner_text().strip()
+    # The teacher's key reaches this browser a moment later, as an HttpOnly cookie the server
+    # sets when the page posts its grant: the projector view opened from this page and a reload
+    # need it, so a teacher's page is ready once it holds the key to this room.
+    room = code.replace(" ", "")
+    deadline = time.monotonic() + LOAD_MS / 1000
+    while not any(
+        c["name"] == "nefertiti_teacher" and c["value"].startswith(f"{room}:")
+        for c in page.context.cookies()
+    ):
+        assert time.monotonic() < deadline, f"no teacher's cookie for room {code}"
+        page.wait_for_timeout(100)
+    return code
 
 
 def join_room(page, base: str, code: str, name: str, *, lang=None, link=False, wait=True) -> None:
