@@ -25,6 +25,7 @@ from board_keyboard import focused, on_board, press_until
 from playwright.sync_api import expect
 from support import ARTIFACTS
 from test_classroom import LOAD_MS, PIXEL_5, STEP_MS, Class, Server
+from test_refusal_in_words import notation_in
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import options as O
@@ -35,7 +36,6 @@ from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.history import History
 from nefertiti_core.files.scenario import load
 from nefertiti_core.teaching.board_words import chosen_square_words, square_words
-from tests.test_refusal_in_words import notation_in
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ARTIFACTS / "keyboard-board"
