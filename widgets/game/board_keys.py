@@ -192,9 +192,11 @@ class BoardKeys(ReactiveHTML):
     pressed = param.List(default=[-1, 0])
 
     _template = '<div id="grid" class="keys" role="grid" aria-label="${label}"></div>'
+    # No "after_layout" script: in Voilà it can run before "render" has made the grid's node
+    # ("DOM node 'grid' could not be found"), and a board built by a press (a demonstration
+    # unfolded) then failed to get a view at all ("Could not create a view for model").
     _scripts = {
         "render": "self.build()",
-        "after_layout": "self.build()",
         "squares": "self.build()",
         "build": BUILD_JS,
     }
