@@ -37,23 +37,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arguments import number_in  # noqa: E402
+
 from nefertiti_core.files import calibration as C  # noqa: E402
 from nefertiti_core.files import practice as P  # noqa: E402
 
 CHECKPOINTS = (0, 100, 250, 500, 1000, 2000, 3000, 5000, 10000)
-
-
-def _number(low: float, high: float, kind=int):
-    def read(value: str):
-        try:
-            number = kind(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
-        if not low <= number <= high:
-            raise argparse.ArgumentTypeError(f"{number} is outside {low}..{high}")
-        return number
-
-    return read
 
 
 def ranks(values: list[float]) -> list[float]:
@@ -89,11 +78,11 @@ class Unpreferring(P.Scheduler):
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=_number(1, 20), default=3)
-    parser.add_argument("--learners", type=_number(1, 5000), default=200)
-    parser.add_argument("--answers", type=_number(1, 500), default=25)
-    parser.add_argument("--seed", type=_number(0, 10**6), default=1)
-    parser.add_argument("--spread", type=_number(0.0, 3.0, float), default=1.0)
+    parser.add_argument("--games", type=number_in(1, 20), default=3)
+    parser.add_argument("--learners", type=number_in(1, 5000), default=200)
+    parser.add_argument("--answers", type=number_in(1, 500), default=25)
+    parser.add_argument("--seed", type=number_in(0, 10**6), default=1)
+    parser.add_argument("--spread", type=number_in(0.0, 3.0, float), default=1.0)
     parser.add_argument(
         "--no-preference",
         action="store_true",

@@ -22,27 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arguments import number_in  # noqa: E402
+
 from nefertiti_core.files import practice as P  # noqa: E402
 from nefertiti_core.files import practice_balance as B  # noqa: E402
 
 
-def _number(low: int, high: int):
-    def read(value: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-        if not low <= number <= high:
-            raise argparse.ArgumentTypeError(f"{number} is outside {low}..{high}")
-        return number
-
-    return read
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=_number(1, 1000), default=10, help="games (1-1000)")
-    parser.add_argument("--seed", type=_number(0, 10**9), default=0, help="the first seed")
+    parser.add_argument("--games", type=number_in(1, 1000), default=10, help="games (1-1000)")
+    parser.add_argument("--seed", type=number_in(0, 10**9), default=0, help="the first seed")
     args = parser.parse_args()
     seeds = range(args.seed, args.seed + args.games)
     items = P.supply(seeds)

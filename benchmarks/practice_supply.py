@@ -20,34 +20,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from arguments import number_in  # noqa: E402
+
 from nefertiti_core.files import practice as P  # noqa: E402
 from nefertiti_core.teaching.coverage import rule_key  # noqa: E402
 
 
-def _count(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if not 1 <= number <= 1000:
-        raise argparse.ArgumentTypeError(f"{number} is outside 1..1000")
-    return number
-
-
-def _seed(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if not 0 <= number <= 10**9:
-        raise argparse.ArgumentTypeError(f"{number} is outside 0..1000000000")
-    return number
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=_count, default=10, help="self-play games (1-1000)")
-    parser.add_argument("--seed", type=_seed, default=0, help="the first game's seed")
+    parser.add_argument(
+        "--games", type=number_in(1, 1000), default=10, help="self-play games (1-1000)"
+    )
+    parser.add_argument("--seed", type=number_in(0, 10**9), default=0, help="the first game's seed")
     args = parser.parse_args()
     seeds = range(args.seed, args.seed + args.games)
     times = []
