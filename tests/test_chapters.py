@@ -10,11 +10,11 @@ import json
 import logging
 
 import pytest
+from pg import fresh_database
 from sqlalchemy import create_engine, inspect, text
 
 from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.files.history import History
-from tests.pg import fresh_database
 from widgets.classroom.chapters import (
     CLASS_GAME,
     MAX_CHAPTERS,

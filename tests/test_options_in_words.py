@@ -15,11 +15,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_refusal_in_words import notation_in
 
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import LANGUAGES
 from nefertiti_core.teaching.textview import position_text
-from tests.test_refusal_in_words import notation_in
 from widgets.game.board_text import text_view
 from widgets.game.decision import DecisionPanel
 from widgets.game.session import GameSession

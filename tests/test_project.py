@@ -157,3 +157,21 @@ def test_no_two_test_modules_share_a_name():
             clashes.append((str(seen[path.name]), str(path)))
         seen[path.name] = path
     assert not clashes, clashes
+
+
+def test_no_test_module_imports_the_tests_folder_as_a_package():
+    """``tests/`` is not a package: pytest puts the test's own folder on the path, so ``from
+    tests.x import y`` works only when the repository happens to be on ``sys.path`` too (an
+    editor, ``python -m pytest``, another module's insert) and fails under ``make test``'s
+    ``.venv/bin/pytest`` on a fresh clone. Import the helper module by its name."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(parse(path.read_text(encoding="utf-8"), str(path))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            if any(n == "tests" or n.startswith("tests.") for n in names):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, found
