@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, expect_verdict, give_answer, launch, wrong_and_right
+from support import ARTIFACTS, answer_wrong_then_right, expect_verdict, give_answer, launch
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
@@ -149,7 +149,6 @@ def answer_every_exercise(lab, notebook: str) -> None:
             prompt = block.locator(".exercise-prompt")
             expect(prompt).to_contain_text(ex.prompt(lang)[:60], timeout=WAIT * 2)
             STEPS.append((notebook, ex.id, "shown", time.monotonic() - start))
-            wrong, right = wrong_and_right(ex)
             if ex.answer_kind == "square":
                 # a square of another market is refused, not judged (#13 item 8)
                 other = (ex.market + 1) % 4
@@ -157,16 +156,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
                 refused = ex.check((other, 0), lang)
                 assert not refused.valid
                 expect_verdict(block, "invalid", refused.headline)
-            wrong_feedback = ex.check(wrong, lang)
-            right_feedback = ex.check(right, lang)
-            assert wrong_feedback.valid and not wrong_feedback.correct, (ex.id, wrong_feedback)
-            assert right_feedback.correct, (ex.id, right_feedback)
-            give_answer(page, block, ex, wrong, lang)
-            shown_wrong = expect_verdict(block, "wrong", wrong_feedback.headline)
-            assert shown_wrong.lstrip("\u2717 ").startswith(_opening(lang, "wrong")), shown_wrong
-            give_answer(page, block, ex, right, lang)
-            shown_right = expect_verdict(block, "right", right_feedback.headline)
-            assert shown_right.lstrip("\u2714 ").startswith(_opening(lang, "right")), shown_right
+            shown_wrong, shown_right = answer_wrong_then_right(page, block, ex, lang)
             ANSWERED[ex.id] = (shown_wrong, shown_right)
             STEPS.append((notebook, ex.id, "answered", time.monotonic() - start))
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -190,12 +180,6 @@ def answer_every_exercise(lab, notebook: str) -> None:
         _shut_down_kernels(page, url)
         page.close()
         TIMES[notebook] = time.monotonic() - start
-
-
-def _opening(lang: str, verdict: str) -> str:
-    """How a verdict opens in ``lang`` ("Not quite", "Richtig", "正确"): its text up to the colon."""
-    text = tr(lang, f"exercise.verdict.{verdict}", answer="", right="")
-    return text.replace("\uff1a", ":").split(":")[0]
 
 
 def _no_cell_failed(page, notebook: str) -> None:

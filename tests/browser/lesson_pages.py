@@ -8,7 +8,6 @@ so that two test processes share the path's sixteen pages."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shutil
@@ -20,14 +19,12 @@ from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
-    expect_verdict,
-    give_answer,
+    answer_wrong_then_right,
     start_jupyterlab,
-    wrong_and_right,
 )
 from test_voila import start_voila
 
-from nefertiti_core.engine.i18n import catalog, tr
+from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for, scenario_path
 from nefertiti_core.files.scenario import load
 
@@ -52,11 +49,6 @@ DEMOS = {name: len(called(name, "demo")) for name in PATH}
 NO_MODEL = "Error displaying widget: model not found"
 
 
-def opening(lang: str, key: str) -> str:
-    """A verdict's fixed opening in ``lang`` ("Nicht ganz: ..."), before its first placeholder."""
-    return catalog(lang)[key].split("{")[0].split(":")[0].split("：")[0]
-
-
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lessons-in-languages")
@@ -76,17 +68,6 @@ def voila(work):
         yield url
 
 
-@contextlib.contextmanager
-def screenshot_on_failure(page, name: str):
-    try:
-        yield
-    except Exception:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / f"{name}-failed.png"), full_page=True)
-        raise
-
-
 def board_speaks(page, lang: str, notebook: str) -> None:
     """The lesson's board: its heading and its Undo button in ``lang``."""
     title = load(scenario_path(BOARD[notebook])).title_in(lang)
@@ -100,18 +81,11 @@ def answer_first_exercise(page, lang: str, notebook: str) -> None:
     """The notebook's first exercise, answered wrong then right: the engine's verdicts, in
     ``lang``."""
     (ex, *_) = exercises_for(TOPIC[notebook])
-    wrong, right = wrong_and_right(ex)
-    wrong_feedback, right_feedback = ex.check(wrong, lang), ex.check(right, lang)
     block = page.locator(".jp-OutputArea-output").filter(
         has_text=tr(lang, "lesson.exercises_intro")
     )
     expect(block.locator(".exercise-prompt")).to_contain_text(ex.prompt(lang)[:60], timeout=WAIT)
-    give_answer(page, block, ex, wrong, lang)
-    shown = expect_verdict(block, "wrong", wrong_feedback.headline)
-    assert shown.lstrip("\u2717 ").startswith(opening(lang, "exercise.verdict.wrong")), shown
-    give_answer(page, block, ex, right, lang)
-    shown = expect_verdict(block, "right", right_feedback.headline)
-    assert shown.lstrip("\u2714 ").startswith(opening(lang, "exercise.verdict.right")), shown
+    answer_wrong_then_right(page, block, ex, lang)
 
 
 def no_english(page, selector: str, lang: str, notebook: str) -> None:

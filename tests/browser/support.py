@@ -533,6 +533,44 @@ def expect_verdict(block, kind: str, headline: str) -> str:
     return verdict.inner_text()
 
 
+def verdict_opening(lang: str, verdict: str) -> str:
+    """How a ``verdict`` ("right", "wrong") opens in ``lang`` ("Not quite", "Richtig", "正确"):
+    the catalogue's text up to its colon."""
+    from nefertiti_core.engine.i18n import tr
+
+    text = tr(lang, f"exercise.verdict.{verdict}", answer="", right="")
+    return text.replace("\uff1a", ":").split(":")[0]
+
+
+def answer_wrong_then_right(page, block, ex: Exercise, lang: str = "en") -> tuple[str, str]:
+    """Answer ``ex`` in ``block`` wrong, then right, as a learner does (:func:`give_answer`):
+    each time the engine's verdict in ``lang`` must show, opening as it should; the two
+    verdicts as shown."""
+    wrong, right = wrong_and_right(ex)
+    wrong_feedback, right_feedback = ex.check(wrong, lang), ex.check(right, lang)
+    assert wrong_feedback.valid and not wrong_feedback.correct, (ex.id, wrong_feedback)
+    assert right_feedback.correct, (ex.id, right_feedback)
+    give_answer(page, block, ex, wrong, lang)
+    shown_wrong = expect_verdict(block, "wrong", wrong_feedback.headline)
+    assert shown_wrong.lstrip("\u2717 ").startswith(verdict_opening(lang, "wrong")), shown_wrong
+    give_answer(page, block, ex, right, lang)
+    shown_right = expect_verdict(block, "right", right_feedback.headline)
+    assert shown_right.lstrip("\u2714 ").startswith(verdict_opening(lang, "right")), shown_right
+    return shown_wrong, shown_right
+
+
+@contextlib.contextmanager
+def screenshot_on_failure(page, name: str, full_page: bool = True):
+    """Keep what ``page`` showed (``ARTIFACTS/<name>-failed.png``) if the block fails."""
+    try:
+        yield
+    except Exception:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(Exception):
+            page.screenshot(path=str(ARTIFACTS / f"{name}-failed.png"), full_page=full_page)
+        raise
+
+
 def cookie(context, name: str, timeout: float = STEP_MS / 1000) -> dict:
     """The browser's cookie ``name`` once the server has set it."""
     deadline = time.monotonic() + timeout

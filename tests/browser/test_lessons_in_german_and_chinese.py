@@ -24,7 +24,6 @@ from lesson_pages import (  # the shared checks; the module's fixtures
     board_speaks,
     lab,  # noqa: F401 - a fixture
     no_english,
-    screenshot_on_failure,
     unfold_demos,
     whole_page_screenshot,
     work,  # noqa: F401 - a fixture
@@ -32,6 +31,7 @@ from lesson_pages import (  # the shared checks; the module's fixtures
 from playwright.sync_api import expect
 from support import (
     open_and_run_all,
+    screenshot_on_failure,
     shut_down_kernels,
 )
 

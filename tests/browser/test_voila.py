@@ -44,6 +44,7 @@ from support import (
     give_answer,
     jupyter_env,
     running,
+    screenshot_on_failure,
     wrong_and_right,
 )
 
@@ -133,22 +134,18 @@ def lesson(voila, chromium):
     page = chromium.new_page(viewport={"width": 1400, "height": 1000})
     watch_requests_and_console(page)
     try:
-        start = time.monotonic()
-        page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=WAIT)
-        block = page.locator(".jp-OutputArea-output").filter(
-            has_text=tr("en", "lesson.exercises_intro")
-        )
-        ex = EXERCISES[EXERCISE]
-        expect(block.locator(".exercise-prompt")).to_contain_text(
-            ex.prompt("en")[:60], timeout=WAIT
-        )
-        TIMES["page to exercise shown"] = time.monotonic() - start
+        with screenshot_on_failure(page, "voila", full_page=False):
+            start = time.monotonic()
+            page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=WAIT)
+            block = page.locator(".jp-OutputArea-output").filter(
+                has_text=tr("en", "lesson.exercises_intro")
+            )
+            ex = EXERCISES[EXERCISE]
+            expect(block.locator(".exercise-prompt")).to_contain_text(
+                ex.prompt("en")[:60], timeout=WAIT
+            )
+            TIMES["page to exercise shown"] = time.monotonic() - start
         yield page, block
-    except Exception:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / "voila-failed.png"))
-        raise
     finally:
         page.close()
         print(f"\nvoila times: {json.dumps({k: round(v, 1) for k, v in TIMES.items()})}")
@@ -308,36 +305,35 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
     page = context.new_page()
     watch_requests_and_console(page)  # offline and without errors too (the last test)
     try:
-        start = time.monotonic()
-        page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=WAIT)
-        block = page.locator(".jp-OutputArea-output").filter(
-            has_text=tr("zh", "lesson.exercises_intro")
-        )
-        expect(block.locator(".exercise-prompt").first).to_contain_text(
-            ex.prompt("zh")[:30], timeout=WAIT
-        )
-        TIMES["Chinese page to exercise shown"] = time.monotonic() - start
-        start = time.monotonic()
-        said = answer_by_keyboard(page, block, ex, *right, "zh")
-        assert said.startswith("你的答案："), said
-        shown = expect_verdict(block, "right", feedback.headline)
-        TIMES["Chinese keyboard answer to verdict"] = time.monotonic() - start
-        assert on_board(focused(page))
-        page.keyboard.press("Escape")
-        assert not on_board(focused(page))
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        block.locator(".exercise-feedback").first.scroll_into_view_if_needed()
-        page.screenshot(path=str(ARTIFACTS / "voila-zh-keyboard-phone.png"))
-        assert "R3.5" in shown, shown
-        # every output rendered: the lesson's boards and the record at the end
-        expect(page.get_by_text(tr("zh", "coverage.view.title")).first).to_be_visible(timeout=WAIT)
-        assert page.get_by_text("Error displaying widget").count() == 0
-        check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
-    except Exception:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(Exception):
-            page.screenshot(path=str(ARTIFACTS / "voila-zh-keyboard-failed.png"))
-        raise
+        with screenshot_on_failure(page, "voila-zh-keyboard", full_page=False):
+            start = time.monotonic()
+            page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=WAIT)
+            block = page.locator(".jp-OutputArea-output").filter(
+                has_text=tr("zh", "lesson.exercises_intro")
+            )
+            expect(block.locator(".exercise-prompt").first).to_contain_text(
+                ex.prompt("zh")[:30], timeout=WAIT
+            )
+            TIMES["Chinese page to exercise shown"] = time.monotonic() - start
+            start = time.monotonic()
+            said = answer_by_keyboard(page, block, ex, *right, "zh")
+            opening = tr("zh", "exercise.card.your_square", square="")[:-1]  # "你的答案：…。"
+            assert said.startswith(opening), said
+            shown = expect_verdict(block, "right", feedback.headline)
+            TIMES["Chinese keyboard answer to verdict"] = time.monotonic() - start
+            assert on_board(focused(page))
+            page.keyboard.press("Escape")
+            assert not on_board(focused(page))
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            block.locator(".exercise-feedback").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / "voila-zh-keyboard-phone.png"))
+            assert "R3.5" in shown, shown
+            # every output rendered: the lesson's boards and the record at the end
+            expect(page.get_by_text(tr("zh", "coverage.view.title")).first).to_be_visible(
+                timeout=WAIT
+            )
+            assert page.get_by_text("Error displaying widget").count() == 0
+            check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
     finally:
         context.close()
 

@@ -25,7 +25,6 @@ from lesson_pages import (  # the shared checks; the module's fixtures
     answer_first_exercise,
     board_speaks,
     no_english,
-    screenshot_on_failure,
     voila,  # noqa: F401 - a fixture
     whole_page_screenshot,
     work,  # noqa: F401 - a fixture
@@ -34,6 +33,7 @@ from playwright.sync_api import expect
 from support import (
     PIXEL_5,
     PIXEL_5_VIEWPORT,
+    screenshot_on_failure,
 )
 
 from nefertiti_core.engine.i18n import tr
