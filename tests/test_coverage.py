@@ -494,7 +494,7 @@ def test_a_read_only_folder_keeps_the_file_and_the_record_in_memory(tmp_path):
                 return real(*args, **kwargs)
 
             patch = pytest.MonkeyPatch()
-            patch.setattr("nefertiti_core.teaching.coverage.tempfile.mkstemp", refuse)
+            patch.setattr("nefertiti_core.teaching.json_file.tempfile.mkstemp", refuse)
         else:
             patch = None
         coverage = Coverage(path)

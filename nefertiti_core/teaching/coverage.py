@@ -40,10 +40,7 @@ import contextlib
 import json
 import os
 import re
-import stat
-import tempfile
 import threading
-import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -53,6 +50,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import rules as R
 from ..engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, tr
+from . import json_file
 
 try:  # POSIX; elsewhere the record is written without a lock (still atomically)
     import fcntl
@@ -85,7 +83,7 @@ HOME_VARIABLE = "NEFERTITI_HOME"
 FILE_NAME = "coverage.json"
 MAX_BYTES = 2 * 1024 * 1024  # a record of every rule is a few KB; anything bigger is not ours
 MAX_COUNT = 10**9  # per rule and kind; a bigger number in the file is damage
-LOCK_SECONDS = 10.0  # how long a save waits for another writer before keeping its update for later
+LOCK_SECONDS = json_file.LOCK_SECONDS  # how long a save waits for another writer
 
 #: What is counted per rule ID, in the order shown.
 KINDS = ("seen", "practised", "right", "wrong")
@@ -336,20 +334,8 @@ class Section:
         return not self.missing
 
 
-class _Unreadable(Exception):
-    """The file is there but cannot be read: leave it alone (``key``: the warning's message)."""
-
-    def __init__(self, reason, key: str = "coverage.unreadable"):
-        super().__init__(reason)
-        self.reason, self.key = reason, key
-
-
-class _Damaged(Exception):
-    """The file was read but is not a record: move it aside (``salvage``: what could be read)."""
-
-    def __init__(self, reason, salvage: dict[str, Marks] | None = None):
-        super().__init__(reason)
-        self.reason, self.salvage = reason, salvage or {}
+_Unreadable = json_file.Unreadable  # the file is there but cannot be read: leave it alone
+_Damaged = json_file.Damaged  # the file was read but is not a record: move it aside
 
 
 class Coverage:
@@ -410,73 +396,17 @@ class Coverage:
         """The file to read and write: a symlink's final target (the link itself is kept)."""
         return Path(os.path.realpath(self.path))
 
-    @contextlib.contextmanager
     def _locked(self, target: Path):
-        """An exclusive lock on ``<target>.lock`` for a read-modify-write. Yields True when
-        locked, False when no lock could be had (no fcntl, the folder is read-only: go on, the
-        write is still atomic) and None when another writer held it too long."""
-        if fcntl is None:
-            yield False
-            return
-        name = str(target) + ".lock"
-        try:
-            try:
-                handle = open(name, "a")  # noqa: SIM115 - closed below
-            except FileNotFoundError:  # the first save: make the folder, then lock
-                target.parent.mkdir(parents=True, exist_ok=True)
-                handle = open(name, "a")  # noqa: SIM115 - closed below
-        except OSError:
-            yield False
-            return
-        try:
-            deadline = time.monotonic() + LOCK_SECONDS
-            while True:
-                try:
-                    fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        yield None
-                        return
-                    time.sleep(0.005)
-                except OSError:  # a file system without locks
-                    yield False
-                    return
-            try:
-                yield True
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-        finally:
-            handle.close()
+        """:func:`.json_file.locked` on ``target``, waiting at most :data:`LOCK_SECONDS`."""
+        return json_file.locked(target, LOCK_SECONDS, fcntl if fcntl is not None else False)
 
     def _read(self, target: Path) -> dict[str, Marks] | None:
         """The record in ``target`` (None if there is no file). Raises _Unreadable or _Damaged."""
         try:
-            fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except (FileNotFoundError, NotADirectoryError):
-            return None  # nothing recorded there yet (or no folder it could be in)
-        except OSError as error:
-            raise _Unreadable(error) from None
-        try:
-            info = os.fstat(fd)
-            if not stat.S_ISREG(info.st_mode):
-                raise _Unreadable("not a regular file")
-            if info.st_size > MAX_BYTES:
-                raise _Damaged(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
-            chunks, size = [], 0
-            while True:
-                chunk = os.read(fd, 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > MAX_BYTES:
-                    raise _Damaged(f"larger than {MAX_BYTES // (1024 * 1024)} MiB")
-        except OSError as error:
-            raise _Unreadable(error) from None
-        finally:
-            os.close(fd)
-        return _parse(b"".join(chunks))
+            raw = json_file.read_bytes(target, MAX_BYTES)
+        except _Damaged:
+            raise _Damaged(f"larger than {MAX_BYTES // (1024 * 1024)} MiB") from None
+        return None if raw is None else _parse(raw)
 
     def _write(self, target: Path, record: dict[str, Marks]) -> None:
         """Replace ``target`` atomically with ``record`` (raises OSError)."""
@@ -488,34 +418,11 @@ class Coverage:
                 if marks
             },
         }
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".coverage-", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=1)
-                handle.write("\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            with contextlib.suppress(OSError):
-                if target.exists():
-                    os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        _fsync_folder(target.parent)
+        json_file.write_atomic(target, json.dumps(data, indent=1) + "\n", ".coverage-")
 
     def _move_aside(self, target: Path) -> Path:
         """Rename a damaged file to ``<name>.broken-<UTC time>`` next to it (raises OSError)."""
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        for n in range(1000):
-            suffix = f".broken-{stamp}" + (f"-{n}" if n else "")
-            aside = target.with_name(target.name + suffix)
-            if not aside.exists():
-                os.rename(target, aside)
-                return aside
-        raise OSError(17, "too many damaged copies kept already")
+        return json_file.move_aside(target)
 
     def _sync(self, *, loading: bool = False) -> str | None:
         """Under the lock: read the file, move it aside if damaged, add this record's new marks
@@ -882,16 +789,6 @@ def _marks(value) -> Marks | None:
             return None
         counts.append(n)
     return Marks(*counts)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); harmless where folders cannot be opened."""
-    with contextlib.suppress(OSError, AttributeError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _short(error) -> str:
