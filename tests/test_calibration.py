@@ -8,7 +8,11 @@ The generated exercises are seed 0's game, played once per process (``practice.s
 
 from __future__ import annotations
 
+import builtins
+import errno
+import fcntl
 import json
+import os
 import random
 import threading
 
@@ -132,7 +136,8 @@ def test_a_damaged_file_is_set_aside_with_a_clear_warning_and_calibration_starts
     assert cal.warning is not None and str(path) in cal.warning and "starts afresh" in cal.warning
     assert why in cal.warning or why == "maximum recursion"
     assert cal.kinds() == {}
-    assert (tmp_path / (C.FILE + ".broken")).read_bytes() == content
+    (aside,) = tmp_path.glob(C.FILE + ".broken-*")  # kept, under a name of its own
+    assert aside.read_bytes() == content and aside.name in cal.warning
     g = _kind(supply)
     cal.record(g, True)  # and practice goes on, with a good file
     assert json.loads(path.read_text())["kinds"][C.kind_key(g)]["answers"] == 1
@@ -239,7 +244,7 @@ def test_the_learners_rating_is_kept_in_practice_json_and_an_old_file_still_read
     saved["learner"] = {"rating": "high", "var": 1, "answers": 0}
     path.write_text(json.dumps(saved))
     bad, warning = P.load_state(path)
-    assert "learner.rating" in warning and "started afresh" in warning
+    assert "learner.rating" in warning and "the rest is kept" in warning
 
 
 def test_a_revealed_class_question_counts_each_learners_answer_once(supply, monkeypatch):
@@ -283,3 +288,96 @@ def test_the_practice_view_shows_the_formulas_level_then_the_calibrated_one(
     level = cal.level(g)[0]
     assert level > g.difficulty  # nine wrong answers and one right: harder than it said
     assert view.level_text == tr(lang, "calibration.level.answers", level=level, answers=10)
+
+
+@pytest.fixture
+def unreadable(monkeypatch):
+    """``unreadable(path)``: opening ``path`` fails as when a process has too many files open."""
+    paths: set[str] = set()
+    real_open, real_os_open = builtins.open, os.open
+
+    def refuse(name):
+        if os.fspath(name) in paths:
+            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+
+    def fake_open(name, *args, **kwargs):
+        if isinstance(name, (str, os.PathLike)):
+            refuse(name)
+        return real_open(name, *args, **kwargs)
+
+    def fake_os_open(name, *args, **kwargs):
+        refuse(name)
+        return real_os_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+    monkeypatch.setattr(os, "open", fake_os_open)
+    return lambda path: paths.add(os.fspath(path))
+
+
+def test_a_file_that_cannot_be_read_is_kept_and_never_overwritten(supply, tmp_path, unreadable):
+    path = tmp_path / C.FILE
+    g = _kind(supply)
+    C.Calibration(path).record(g, True)
+    good = path.read_bytes()
+    unreadable(path)
+    cal = C.Calibration(path)
+    assert os.strerror(errno.EMFILE) in cal.warning and "left as it is" in cal.warning
+    cal.record(g, False)  # kept in memory, the file untouched
+    assert path.read_bytes() == good and not list(tmp_path.glob(C.FILE + ".broken*"))
+
+
+def test_one_bad_kind_costs_that_kind_only_and_the_file_is_kept_aside(supply, tmp_path):
+    path = tmp_path / C.FILE
+    good = C.Rating(0.5, 0.5, 12, 4).as_dict()
+    content = json.dumps({"version": 1, "kinds": {"a/b@3": good, "../etc@3": good}})
+    path.write_text(content)
+    cal = C.Calibration(path)
+    assert cal.kinds() == {"a/b@3": C.Rating(0.5, 0.5, 12, 4)}
+    assert "not a kind of question" in cal.warning and "1 kinds that could be read" in cal.warning
+    (aside,) = tmp_path.glob(C.FILE + ".broken-*")
+    assert aside.read_text() == content
+
+
+def test_a_bad_learner_rating_in_practice_json_keeps_every_box(supply, tmp_path):
+    path = tmp_path / "practice.json"
+    s = P.Scheduler(list(supply[:8]), path=path, calibration=C.Calibration())
+    for _ in range(3):
+        s.answered(s.next(), False)
+    saved = json.loads(path.read_text())
+    saved["learner"]["var"] = C.LEARNER_VAR * 10  # above its bound
+    path.write_text(json.dumps(saved))
+    state, warning = P.load_state(path)
+    assert "learner.var" in warning and state.learner == C.LearnerRating()
+    assert state.boxes == s.state.boxes and state.step == 3 and state.boxes
+
+
+def test_a_practice_json_that_cannot_be_read_is_never_overwritten(supply, tmp_path, unreadable):
+    path = tmp_path / "practice.json"
+    s = P.Scheduler(list(supply[:8]), path=path, calibration=C.Calibration())
+    s.answered(s.next(), False)
+    good = path.read_bytes()
+    unreadable(path)
+    again = P.Scheduler(list(supply[:8]), path=path, calibration=C.Calibration())
+    assert os.strerror(errno.EMFILE) in again.warning
+    again.answered(again.next(), True)
+    assert path.read_bytes() == good and not list(tmp_path.glob("practice.json.broken*"))
+
+
+def test_a_lock_held_too_long_by_another_program_delays_the_write_and_loses_nothing(
+    supply, tmp_path, monkeypatch
+):
+    path = tmp_path / C.FILE
+    g = _kind(supply)
+    monkeypatch.setattr(C, "LOCK_SECONDS", 0.2)
+    cal = C.Calibration(path)
+    with open(str(path) + ".lock", "a") as other:  # another program's lock
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX)
+        answer = threading.Thread(target=cal.record, args=(g, True))
+        answer.start()
+        answer.join(timeout=30)
+        waited = answer.is_alive()
+        fcntl.flock(other.fileno(), fcntl.LOCK_UN)
+    assert not waited, "the write waited for the lock without end"
+    assert "locked by another program" in cal.warning and not path.exists()
+    assert cal.flush() is None
+    assert json.loads(path.read_text())["kinds"][C.kind_key(g)]["answers"] == 1

@@ -41,31 +41,28 @@ The kinds' ratings are kept in one small JSON file next to the learner record
 (``$NEFERTITI_HOME/calibration.json``, :data:`FILE`): written atomically (a temporary file,
 fsynced, renamed) under a file lock, re-read and merged at each write (several server processes
 may write it: each answer is applied once, to what is on disk), at most :data:`MAX_BYTES` and
-:data:`MAX_KINDS` kinds; a damaged, foreign or oversized file is set aside as
-``calibration.json.broken`` with a warning that says so, and calibration starts afresh. Thread
-safe: the served app answers from several sessions at once; with ``background=True`` the file is
-written by a thread, so a page's answer never waits for the disk. Standard library only.
+:data:`MAX_KINDS` kinds (read, locked, written and set aside by :mod:`..teaching.json_file`, as
+the learner record is). A file that was read and is damaged, foreign or oversized is set aside as
+``calibration.json.broken-<time>`` with a warning that says so, and calibration goes on from the
+kinds that could still be read (one bad entry costs that entry only); a file that cannot be read
+at all (no permission, too many open files, a failing disk) is left alone, with a warning, and
+never overwritten. Thread safe: the served app answers from several sessions at once; with
+``background=True`` the file is written by a thread, so a page's answer never waits for the
+disk. Standard library only.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 import re
-import stat
-import tempfile
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-try:  # a lock across processes (POSIX); elsewhere threads are still kept apart
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
+from ..teaching import json_file
 from ..teaching.coverage import default_path
 from .practice_balance import kind_of
 
@@ -103,6 +100,9 @@ MAX_BYTES = 128 * 1024
 MAX_KINDS = 400  # the generator makes ~20 kinds x 5 levels: room to spare, never unbounded
 MAX_PENDING = 10_000  # answers kept for a file that cannot be written, the latest
 MAX_RATING = 10.0  # a rating beyond this is no rating (a hand-edited file)
+#: The longest a write waits for another process's lock on the file (then it is tried again
+#: with the next answer).
+LOCK_SECONDS = 5.0
 _KEY = re.compile(r"[a-z_]{1,30}/[a-z_]{1,40}@[1-5]")
 
 
@@ -230,16 +230,25 @@ def calibration_path() -> Path:
 
 
 def _read_table(data) -> dict[str, Rating]:
+    """The kinds of a calibration file's JSON. Raises ValueError for a file that is not one, and
+    :class:`.json_file.Damaged` with the good kinds as ``salvage`` when some entries are bad (a
+    name that is no kind, a rating out of bounds): one bad entry costs that entry only."""
     if not isinstance(data, dict) or data.get("version") != VERSION:
         raise ValueError(f"not a calibration file of version {VERSION}")
     kinds = data.get("kinds")
     if not isinstance(kinds, dict) or len(kinds) > MAX_KINDS:
         raise ValueError(f"'kinds' is not a table of at most {MAX_KINDS} kinds")
-    out = {}
+    out, bad = {}, []
     for key, entry in kinds.items():
-        if not isinstance(key, str) or not _KEY.fullmatch(key):
-            raise ValueError(f"kinds.{str(key)[:60]!r}: not a kind of question")
-        out[key] = Rating.from_dict(entry, f"kinds.{key}")
+        try:
+            if not isinstance(key, str) or not _KEY.fullmatch(key):
+                raise ValueError(f"kinds.{str(key)[:60]!r}: not a kind of question")
+            out[key] = Rating.from_dict(entry, f"kinds.{key}")
+        except ValueError as error:
+            bad.append(str(error))
+    if bad:
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise json_file.Damaged(bad[0] + more, out)
     return out
 
 
@@ -316,43 +325,52 @@ class Calibration:
             return
         with self._io:
             table = self._load()
-            with self._lock:
-                self._adopt(table)
+            if table is not None:
+                with self._lock:
+                    self._adopt(table)
 
-    def _load(self) -> dict[str, Rating]:
-        """The table on disk (empty when there is none; a bad file is set aside, with a
-        warning). Called with ``_io`` held."""
+    def _load(self) -> dict[str, Rating] | None:
+        """The table on disk (empty when there is none; a damaged file is set aside, keeping
+        the kinds that could be read; None, with a warning, when the file cannot be read: it is
+        left alone). Called with ``_io`` held."""
         target = self.path
         try:
             info = target.stat()
-        except FileNotFoundError:
-            return {}
-        except OSError as error:
-            self.warning = f"{target}: {error.strerror or error}"
-            return {}
-        try:
-            if not stat.S_ISREG(info.st_mode):
-                raise ValueError("not a regular file")
-            if info.st_size > MAX_BYTES:
-                raise ValueError(f"{info.st_size} bytes, more than {MAX_BYTES}")
-            with open(target, "rb") as handle:
-                raw = handle.read(MAX_BYTES + 1)
-            if len(raw) > MAX_BYTES:
-                raise ValueError(f"more than {MAX_BYTES} bytes")
-            table = _read_table(json.loads(raw.decode("utf-8")))
+            raw = json_file.read_bytes(target, MAX_BYTES)
+            if raw is None:
+                self._seen = None
+                return {}
+            try:
+                table = _read_table(json.loads(raw.decode("utf-8")))
+            except (ValueError, RecursionError) as error:
+                raise json_file.Damaged(error) from None
             self._seen = (info.st_mtime_ns, info.st_size)
             return table
-        except (ValueError, OSError, RecursionError) as error:
-            aside = target.with_name(target.name + ".broken")
-            with contextlib.suppress(OSError):
-                if stat.S_ISREG(info.st_mode):
-                    os.replace(target, aside)
-            self.warning = (
-                f"{target}: {error}; the difficulty calibration starts afresh "
-                f"(the old file is kept as {aside.name})"
-            )
+        except FileNotFoundError:
             self._seen = None
             return {}
+        except (OSError, json_file.Unreadable) as error:
+            reason = getattr(error, "reason", error)
+            if isinstance(reason, OSError):
+                reason = reason.strerror or reason
+            self.warning = f"{target}: {reason}; the file is left as it is"
+            return None
+        except json_file.Damaged as damaged:
+            try:
+                aside = json_file.move_aside(target).name
+            except OSError as error:
+                self.warning = f"{target}: {damaged.reason}; {error.strerror or error}"
+                return None
+            salvage = damaged.salvage or {}
+            then = (
+                f"the difficulty calibration goes on with the {len(salvage)} kinds that could "
+                "be read"
+                if salvage
+                else "the difficulty calibration starts afresh"
+            )
+            self.warning = f"{target}: {damaged.reason}; {then} (the old file is kept as {aside})"
+            self._seen = None
+            return dict(salvage)
 
     def _adopt(self, table: dict[str, Rating]) -> None:
         """The file's table, with the answers not yet written applied on top (``_lock`` held)."""
@@ -445,15 +463,22 @@ class Calibration:
                 batch, self._pending = self._pending, []
             if not batch:
                 return None
+            table = None
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                with self._file_lock():
-                    table = self._load()
-                    for answer in batch:
-                        self._apply(table, answer)
-                    self._write(table)
+                with json_file.locked(self.path, LOCK_SECONDS) as locked:
+                    if locked is None:
+                        self.warning = f"{self.path}: locked by another program"
+                    else:
+                        table = self._load()  # None: unreadable, never overwritten
+                    if table is not None:
+                        for answer in batch:
+                            self._apply(table, answer)
+                        self._write(table)
             except OSError as error:
                 self.warning = f"{self.path}: {error.strerror or error}"
+                table = None
+            if table is None:
                 with self._lock:  # kept in memory; tried again with the next answer
                     self._pending[:0] = batch
                     del self._pending[:-MAX_PENDING]  # a disk that never takes them: the latest
@@ -462,33 +487,10 @@ class Calibration:
                 self._adopt(table)
         return None
 
-    @contextlib.contextmanager
-    def _file_lock(self):
-        if fcntl is None:  # pragma: no cover - Windows: this process's lock only
-            yield
-            return
-        lock = self.path.with_name(self.path.name + ".lock")
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing the descriptor lets the lock go
-
     def _write(self, table: dict[str, Rating]) -> None:
         data = {"version": VERSION, "kinds": {k: table[k].as_dict() for k in sorted(table)}}
         text = json.dumps(data, indent=0, separators=(",", ":")) + "\n"
-        fd, tmp = tempfile.mkstemp(prefix=".calibration-", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        json_file.write_atomic(self.path, text, ".calibration-")
         info = self.path.stat()
         self._seen = (info.st_mtime_ns, info.st_size)
 

@@ -21,13 +21,10 @@ then rules whose interval is due. Standard library only.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import re
-import stat
-import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +50,7 @@ from ..engine.state import (
     new_game,
 )
 from ..play.bots import make_bot
+from ..teaching import json_file
 from ..teaching.coverage import default_path, normalise, rule_key, rules_in
 from ..teaching.status import describe_status, format_probability, stall_status
 from ..teaching.words import Words
@@ -933,7 +931,10 @@ class PracticeState:
 
     @classmethod
     def from_dict(cls, data) -> PracticeState:
-        """Read a saved state; raises ValueError for anything that is not one."""
+        """Read a saved state; raises ValueError for anything that is not one, and
+        :class:`.json_file.Damaged` with the rest as ``salvage`` when only some fields are bad (a
+        learner's rating out of bounds keeps the default rating and every box; a bad rule entry
+        costs that entry)."""
         if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
             raise ValueError("not a practice state of version 1")
         step = data.get("step")
@@ -943,41 +944,65 @@ class PracticeState:
         if not isinstance(rules, dict):
             raise ValueError("'rules' is not a table")
         state = cls(step=step)
+        bad: list[str] = []
         if "learner" in data:  # absent in a file saved before the calibration
-            state.learner = LearnerRating.from_dict(data["learner"])
+            try:
+                state.learner = LearnerRating.from_dict(data["learner"])
+            except ValueError as error:
+                bad.append(str(error))
         for rule, entry in rules.items():
             rid = normalise(rule)
             if rid is None or not isinstance(entry, dict):
-                raise ValueError(f"rules.{rule}: not a rule ID with its box")
+                bad.append(f"rules.{str(rule)[:40]}: not a rule ID with its box")
+                continue
             box, due, wrong = entry.get("box"), entry.get("due"), entry.get("wrong_at")
             if box not in INTERVALS or not isinstance(due, int) or isinstance(due, bool):
-                raise ValueError(f"rules.{rule}: box 1-{TOP_BOX} and a due count expected")
+                bad.append(f"rules.{rule}: box 1-{TOP_BOX} and a due count expected")
+                continue
             state.boxes[rid], state.due[rid] = box, due
             if isinstance(wrong, int) and not isinstance(wrong, bool):
                 state.wrong_at[rid] = wrong
+        if bad:
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            raise json_file.Damaged(bad[0] + more, state)
         return state
 
 
 def load_state(path: str | Path | None = None) -> tuple[PracticeState, str | None]:
     """The saved practice state (a new one if there is none) and a warning if the file could not
-    be used (a damaged file is moved aside as ``practice.json.broken``, never raised)."""
+    be used, never raised: a file that was read and is damaged is moved aside as
+    ``practice.json.broken-<time>``, keeping what could be read of it (the boxes when only the
+    learner's rating is bad); one that cannot be read is left alone."""
+    state, warning, _writable = _load_state(path)
+    return state, warning
+
+
+def _load_state(path: str | Path | None) -> tuple[PracticeState, str | None, bool]:
+    """:func:`load_state`, and whether the file may be written (False: it is there but could
+    not be read, and is never overwritten)."""
     target = Path(path) if path is not None else practice_path()
     try:
-        info = target.stat()
-    except FileNotFoundError:
-        return PracticeState(), None
-    except OSError as error:
-        return PracticeState(), f"{target}: {error.strerror or error}"
-    try:
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_STATE_BYTES:
-            raise ValueError("not a small regular file")
-        return PracticeState.from_dict(json.loads(target.read_text(encoding="utf-8"))), None
-    except (ValueError, OSError, RecursionError) as error:
-        aside = target.with_name(target.name + ".broken")
-        with contextlib.suppress(OSError):
-            if stat.S_ISREG(info.st_mode):
-                os.replace(target, aside)
-        return PracticeState(), f"{target}: {error}; started afresh"
+        raw = json_file.read_bytes(target, MAX_STATE_BYTES)
+        if raw is None:
+            return PracticeState(), None, True
+        try:
+            return PracticeState.from_dict(json.loads(raw.decode("utf-8"))), None, True
+        except (ValueError, RecursionError) as error:
+            raise json_file.Damaged(error) from None
+    except json_file.Unreadable as problem:
+        reason = problem.reason
+        if isinstance(reason, OSError):
+            reason = reason.strerror or reason
+        return PracticeState(), f"{target}: {reason}; left as it is, practice kept in memory", False
+    except json_file.Damaged as damaged:
+        salvage = damaged.salvage if isinstance(damaged.salvage, PracticeState) else None
+        try:
+            aside = json_file.move_aside(target).name
+        except OSError as error:
+            why = error.strerror or error
+            return salvage or PracticeState(), f"{target}: {damaged.reason}; {why}", False
+        then = "the rest is kept" if salvage is not None else "started afresh"
+        return salvage or PracticeState(), f"{target}: {damaged.reason}; {then} ({aside})", True
 
 
 def save_state(state: PracticeState, path: str | Path | None = None) -> str | None:
@@ -986,19 +1011,8 @@ def save_state(state: PracticeState, path: str | Path | None = None) -> str | No
     target = Path(path) if path is not None else practice_path()
     try:
         target = Path(os.path.realpath(target))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".practice-", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(state.as_dict(), handle, indent=1)
-                handle.write("\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        text = json.dumps(state.as_dict(), indent=1) + "\n"
+        json_file.write_atomic(target, text, ".practice-")
     except OSError as error:
         return f"{target}: {error.strerror or error}"
     return None
@@ -1057,9 +1071,11 @@ class Scheduler:
         self.exercises = list(exercises) if exercises is not None else supply(seeds)
         self._next_seed = (max(seeds) + 1) if seeds else 0
         self.coverage = coverage
-        self.persist = persist
         self.path = Path(path) if path is not None else (practice_path() if persist else None)
-        self.state, self.warning = load_state(self.path) if persist else (PracticeState(), None)
+        self.state, self.warning, writable = (
+            _load_state(self.path) if persist else (PracticeState(), None, True)
+        )
+        self.persist = persist and writable  # a file that could not be read is never overwritten
         self.served: dict[str, int] = {}
         self.current: Generated | None = None
         self.refill_below = refill_below
