@@ -290,6 +290,42 @@ def test_the_practice_view_shows_the_formulas_level_then_the_calibrated_one(
     assert view.level_text == tr(lang, "calibration.level.answers", level=level, answers=10)
 
 
+def _writers(before: set) -> list[threading.Thread]:
+    """The calibration writer threads started since ``before`` (threading.enumerate())."""
+    return [t for t in threading.enumerate() if t.name == "calibration" and t not in before]
+
+
+def test_a_disk_that_refuses_is_tried_again_with_the_next_answer_not_in_a_loop(supply, tmp_path):
+    """A home that cannot be written (here a file where its folder should be): the background
+    writer tries once per answer and ends; the answers wait in memory and reach the file once
+    it can be written."""
+    home = tmp_path / "home"
+    home.write_text("a file where the folder should be")
+    cal = C.Calibration(home / C.FILE, background=True)
+    attempts = []
+    real_flush = cal.flush
+
+    def counting_flush():
+        attempts.append(1)
+        return real_flush()
+
+    cal.flush = counting_flush
+    g = _kind(supply)
+    for n in (1, 2):
+        before = set(threading.enumerate())
+        cal.record(g, True)
+        for writer in _writers(before):
+            writer.join(timeout=30)
+            assert not writer.is_alive(), f"the writer still retries ({len(attempts)} attempts)"
+        assert len(attempts) <= n and cal.warning and str(home) in cal.warning
+    assert cal.rating(C.kind_key(g), g.difficulty).answers == 2  # kept in memory
+    home.unlink()
+    home.mkdir()
+    cal.record(g, False)
+    assert real_flush() is None
+    assert json.loads((home / C.FILE).read_text())["kinds"][C.kind_key(g)]["answers"] == 3
+
+
 @pytest.fixture
 def unreadable(monkeypatch):
     """``unreadable(path)``: opening ``path`` fails as when a process has too many files open."""

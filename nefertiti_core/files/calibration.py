@@ -48,7 +48,8 @@ kinds that could still be read (one bad entry costs that entry only); a file tha
 at all (no permission, too many open files, a failing disk) is left alone, with a warning, and
 never overwritten. Thread safe: the served app answers from several sessions at once; with
 ``background=True`` the file is written by a thread, so a page's answer never waits for the
-disk. Standard library only.
+disk. A disk that refuses is tried again with the next
+answer, not in a loop. Standard library only.
 """
 
 from __future__ import annotations
@@ -445,10 +446,12 @@ class Calibration:
             self._writer.start()
 
     def _drain(self) -> None:
+        """The background writer: write while answers come in; when the disk refuses, stop and
+        leave the answers for the next answer's writer (never retry in a loop)."""
         while True:
-            self.flush()
+            failed = self.flush() is not None
             with self._lock:
-                if not self._pending:
+                if failed or not self._pending:
                     self._writer = None
                     return
 
