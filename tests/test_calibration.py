@@ -399,6 +399,45 @@ def test_a_practice_json_that_cannot_be_read_is_never_overwritten(supply, tmp_pa
     assert path.read_bytes() == good and not list(tmp_path.glob("practice.json.broken*"))
 
 
+def test_a_page_asking_for_the_latest_ratings_never_waits_for_another_programs_lock(
+    supply, tmp_path, monkeypatch
+):
+    """Another process holds the file's lock while this one's writer waits for it: refresh()
+    (called by the Practice page on its event loop) returns meanwhile; once the lock is let go
+    the writer writes the answer on top of what the other process wrote."""
+    path = tmp_path / C.FILE
+    g = _kind(supply)
+    monkeypatch.setattr(C, "LOCK_SECONDS", 120.0)  # longer than this test waits for anything
+    cal = C.Calibration(path, background=True)
+    trying = threading.Event()
+    real_flock = fcntl.flock
+
+    def watched_flock(fd, operation):
+        if operation & fcntl.LOCK_EX and threading.current_thread().name == "calibration":
+            trying.set()
+        return real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", watched_flock)
+    with open(str(path) + ".lock", "a") as other:  # another program's lock
+        real_flock(other.fileno(), fcntl.LOCK_EX)
+        other_kinds = {"t/other@2": C.Rating(0.0, 0.5, 3, 1).as_dict()}
+        path.write_text(json.dumps({"version": 1, "kinds": other_kinds}))  # it wrote before
+        before = set(threading.enumerate())
+        cal.record(g, True)
+        assert trying.wait(timeout=30)  # our writer waits for the lock now
+        page = threading.Thread(target=cal.refresh)
+        page.start()
+        page.join(timeout=30)
+        waited = page.is_alive()
+        real_flock(other.fileno(), fcntl.LOCK_UN)
+    assert not waited, "refresh() waited for the file lock"
+    for writer in _writers(before):
+        writer.join(timeout=60)
+    assert cal.flush() is None
+    kinds = json.loads(path.read_text())["kinds"]
+    assert kinds[C.kind_key(g)]["answers"] == 1 and kinds["t/other@2"]["answers"] == 3
+
+
 def test_a_lock_held_too_long_by_another_program_delays_the_write_and_loses_nothing(
     supply, tmp_path, monkeypatch
 ):

@@ -48,7 +48,8 @@ kinds that could still be read (one bad entry costs that entry only); a file tha
 at all (no permission, too many open files, a failing disk) is left alone, with a warning, and
 never overwritten. Thread safe: the served app answers from several sessions at once; with
 ``background=True`` the file is written by a thread, so a page's answer never waits for the
-disk. A disk that refuses is tried again with the next
+disk, and a page asking for the latest ratings (:meth:`Calibration.refresh`) never waits for
+that thread or another process's lock either. A disk that refuses is tried again with the next
 answer, not in a loop. Standard library only.
 """
 
@@ -324,11 +325,17 @@ class Calibration:
             return
         if (info.st_mtime_ns, info.st_size) == self._seen:
             return
-        with self._io:
+        # never wait here (a served page's event loop calls this): a write in progress, ours or
+        # another process's, adopts the file's table when it is done
+        if not self._io.acquire(blocking=False):
+            return
+        try:
             table = self._load()
             if table is not None:
                 with self._lock:
                     self._adopt(table)
+        finally:
+            self._io.release()
 
     def _load(self) -> dict[str, Rating] | None:
         """The table on disk (empty when there is none; a damaged file is set aside, keeping
