@@ -456,3 +456,13 @@ def test_a_lock_held_too_long_by_another_program_delays_the_write_and_loses_noth
     assert "locked by another program" in cal.warning and not path.exists()
     assert cal.flush() is None
     assert json.loads(path.read_text())["kinds"][C.kind_key(g)]["answers"] == 1
+
+
+def test_one_page_moves_the_shared_calibration_by_a_bounded_number_of_answers(supply):
+    cal = C.Calibration()
+    s = P.Scheduler(list(supply[:12]), persist=False, calibration=cal, refill_below=0)
+    for _ in range(P.MAX_CALIBRATING_ANSWERS + 15):
+        s.answered(s.next(), False)
+    assert sum(r.answers for r in cal.kinds().values()) == P.MAX_CALIBRATING_ANSWERS
+    assert s.calibrating_answers == P.MAX_CALIBRATING_ANSWERS
+    assert s.state.learner.answers == P.MAX_CALIBRATING_ANSWERS + 15  # the learner goes on

@@ -476,10 +476,11 @@ def test_docs_security_names_only_limits_that_exist():
     text = (ROOT / "docs" / "security.md").read_text(encoding="utf-8")
     names = set(re.findall(r"`(MAX_[A-Z_]+|COMPONENT_MODULES|UNUSED_SESSION_MS|PING_\w*)`", text))
     assert len(names) >= 14
+    from nefertiti_core.files import practice
     from widgets.classroom import classes, rejoin, room
     from widgets.server import cookies
 
-    modules = (limits, S, room, cookies, classes, rejoin)
+    modules = (limits, S, room, cookies, classes, rejoin, practice)
     missing = [n for n in names if not any(hasattr(m, n) for m in modules)]
     assert not missing, missing
     assert "(`MAX_ROOMS_PER_CLIENT`)" in text and "up to 3 rooms" in text
@@ -498,6 +499,7 @@ def test_docs_security_names_only_limits_that_exist():
     assert f"default {S.MAX_SESSIONS})" in text and f"default {S.SESSIONS_PER_MINUTE})" in text
     assert f"default {S.SESSIONS_PER_CLIENT})" in text
     assert "`MAX_COOKIE_BODY_BYTES` (256 bytes" in text and cookies.MAX_COOKIE_BODY_BYTES == 256
+    assert "`MAX_CALIBRATING_ANSWERS` (60)" in text and practice.MAX_CALIBRATING_ANSWERS == 60
 
 
 def _websocket_from(port: int, token: str, source: str):

@@ -303,9 +303,13 @@ class Calibration:
         """The chance that ``learner`` answers ``g`` right: by the kind's rating once it is
         calibrated (:data:`MIN_ANSWERS`), by its prior until then (the level the view shows:
         a few answers elsewhere do not yet change what a learner is offered)."""
+        return expected(learner.value, self.shown_rating(g))
+
+    def shown_rating(self, g) -> float:
+        """The rating a learner is measured against on ``g``: its kind's once calibrated
+        (:data:`MIN_ANSWERS`), its formula level's prior until then."""
         r = self.rating(kind_key(g), g.difficulty)
-        item = r.value if r.answers >= MIN_ANSWERS else prior_rating(g.difficulty)
-        return expected(learner.value, item)
+        return r.value if r.answers >= MIN_ANSWERS else prior_rating(g.difficulty)
 
     def kinds(self) -> dict[str, Rating]:
         """A copy of every kind's rating."""

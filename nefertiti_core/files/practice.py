@@ -78,6 +78,7 @@ __all__ = [
     "PracticeState",
     "Scheduler",
     "difficulty",
+    "MAX_CALIBRATING_ANSWERS",
     "generate",
     "generated_of",
     "on_screen",
@@ -882,6 +883,10 @@ def generated_of(exercise: Exercise) -> Generated | None:
 STATE_FILE = "practice.json"
 STATE_VERSION = 1
 MAX_STATE_BYTES = 256 * 1024
+#: The most first answers one scheduler (one served page, one notebook session) records into the
+#: shared difficulty calibration: a page that answers on and on (a flood, or wrong on purpose)
+#: moves every learner's levels by this many answers at most; its learner's own rating goes on.
+MAX_CALIBRATING_ANSWERS = 60
 #: Leitner boxes 1..5: a rule in box b is due again after INTERVALS[b] more answers.
 INTERVALS = {1: 1, 2: 3, 3: 7, 4: 15, 5: 31}
 TOP_BOX = max(INTERVALS)
@@ -1076,6 +1081,9 @@ class Scheduler:
             _load_state(self.path) if persist else (PracticeState(), None, True)
         )
         self.persist = persist and writable  # a file that could not be read is never overwritten
+        #: First answers this scheduler has recorded into the shared calibration (at most
+        #: :data:`MAX_CALIBRATING_ANSWERS`).
+        self.calibrating_answers = 0
         self.served: dict[str, int] = {}
         self.current: Generated | None = None
         self.refill_below = refill_below
@@ -1176,7 +1184,11 @@ class Scheduler:
             self.state.answered(g.rule_ids, correct)
             if g.key not in self._first_answered:
                 self._first_answered.add(g.key)
-                self.calibration.record(g, correct, self.state.learner)
+                if self.calibrating_answers < MAX_CALIBRATING_ANSWERS:
+                    self.calibrating_answers += 1
+                    self.calibration.record(g, correct, self.state.learner)
+                else:  # the page's share is spent: only the learner's own rating follows
+                    self.state.learner.answered(self.calibration.shown_rating(g), correct)
             if self.persist and self.path is not None:
                 self.warning = save_state(self.state, self.path) or None
             return self.warning
