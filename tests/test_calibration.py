@@ -466,3 +466,25 @@ def test_one_page_moves_the_shared_calibration_by_a_bounded_number_of_answers(su
     assert sum(r.answers for r in cal.kinds().values()) == P.MAX_CALIBRATING_ANSWERS
     assert s.calibrating_answers == P.MAX_CALIBRATING_ANSWERS
     assert s.state.learner.answers == P.MAX_CALIBRATING_ANSWERS + 15  # the learner goes on
+
+
+def test_a_generated_key_of_a_seed_over_max_seed_plays_no_game(supply, monkeypatch):
+    import copy
+
+    from widgets.classroom.poll import PollError, find_exercise
+
+    g = supply[0]
+    assert P.generated_by_key(g.key) is g and P.is_generated_key(g.key)
+
+    def no_game(*_args, **_kwargs):
+        raise AssertionError("a game was played for a key over MAX_SEED")
+
+    monkeypatch.setattr(P, "generate", no_game)
+    far = f"s{P.MAX_SEED + 1}-p3-closing-x"
+    assert not P.is_generated_key(far) and P.generated_by_key(far) is None
+    assert P.generated_by_key(None) is None and P.generated_by_key("s1-p1-" + "x" * 90) is None
+    exercise = copy.copy(g.exercise)
+    exercise.id = far
+    assert P.generated_of(exercise) is None
+    with pytest.raises(PollError):
+        find_exercise(f"practice:{far}")

@@ -79,8 +79,11 @@ __all__ = [
     "Scheduler",
     "difficulty",
     "MAX_CALIBRATING_ANSWERS",
+    "MAX_SEED",
     "generate",
+    "generated_by_key",
     "generated_of",
+    "is_generated_key",
     "on_screen",
     "practice_path",
     "screen_texts",
@@ -867,16 +870,32 @@ def shared(seeds: Iterable[int]) -> list[Generated]:
     return out
 
 
+#: The highest seed a key may name: each new seed plays a whole game (about half a second) and
+#: its exercises stay in :func:`shared`'s cache, so a key from a page or a file is held to it.
+MAX_SEED = 10**6
 _KEY = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
+
+
+def is_generated_key(key) -> bool:
+    """Whether ``key`` is shaped like a generated exercise's key, of a seed up to
+    :data:`MAX_SEED` (no game is played to say so)."""
+    match = _KEY.fullmatch(key) if isinstance(key, str) else None
+    return match is not None and int(match.group(1)) <= MAX_SEED
+
+
+def generated_by_key(key) -> Generated | None:
+    """The generated exercise (of :func:`shared`) whose key is ``key``; None for a key of no
+    exercise, or of a seed over :data:`MAX_SEED` (then no game is played)."""
+    if not is_generated_key(key):
+        return None
+    seed = int(_KEY.fullmatch(key).group(1))
+    return next((g for g in shared([seed]) if g.key == key), None)
 
 
 def generated_of(exercise: Exercise) -> Generated | None:
     """The generated exercise (of :func:`shared`) that ``exercise`` is, by its key; None for
     any other (a lesson's exercise, a key of no game)."""
-    match = _KEY.fullmatch(exercise.id or "") if exercise.topic == "practice" else None
-    if match is None:
-        return None
-    return next((g for g in shared([int(match.group(1))]) if g.key == exercise.id), None)
+    return generated_by_key(exercise.id) if exercise.topic == "practice" else None
 
 
 # ------------------------------------------------------------------------------------ scheduling

@@ -65,7 +65,6 @@ MAX_ANSWER_CHARS = 40  # an answer: a choice's key, a number or a probability ("
 MAX_LEARNERS = 500  # in one poll or one record
 MAX_REF_CHARS = 120
 MAX_HISTORY = 50  # polls a room keeps (older ones are in the class record)
-MAX_SEED = 10**6  # a practice exercise's game; generating one takes ~0.3 s
 PRACTICE_SEEDS = (0,)
 
 #: The changes of a room's polls (``what``, :meth:`Polls.changed`) after which a page shows or
@@ -73,7 +72,6 @@ PRACTICE_SEEDS = (0,)
 CARD_CHANGES = frozenset({"push", "close"})
 
 _REF = re.compile(r"(lesson|practice):([a-z0-9_/\-]{1,110})")
-_PRACTICE_KEY = re.compile(r"s(\d{1,7})-p\d{1,4}-[a-z0-9_\-]{1,80}")
 
 
 class PollError(ValueError):
@@ -161,7 +159,7 @@ def practice_exercises(seeds: Iterable[int] = PRACTICE_SEEDS) -> list[P.Generate
 
 def exercise_ref(exercise: Exercise) -> str | None:
     """A short string naming a lessons' or practice exercise (None for any other)."""
-    if exercise.topic == "practice" and _PRACTICE_KEY.fullmatch(exercise.id or ""):
+    if exercise.topic == "practice" and P.is_generated_key(exercise.id):
         return f"practice:{exercise.id}"
     if exercise.topic and E.EXERCISES.get(exercise.id) is exercise:
         return f"lesson:{exercise.id}"
@@ -178,13 +176,10 @@ def find_exercise(ref: str) -> Exercise:
         if exercise is None:
             raise PollError("poll.refused.ref", ref=echo(ref))
         return exercise
-    match = _PRACTICE_KEY.fullmatch(name)
-    if match is None or int(match.group(1)) > MAX_SEED:
+    generated = P.generated_by_key(name)  # a seed over practice.MAX_SEED plays no game
+    if generated is None:
         raise PollError("poll.refused.ref", ref=echo(ref))
-    for generated in P.shared([int(match.group(1))]):
-        if generated.key == name:
-            return generated.exercise
-    raise PollError("poll.refused.ref", ref=echo(ref))
+    return generated.exercise
 
 
 def _as_exercise(exercise) -> Exercise:
