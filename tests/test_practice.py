@@ -323,7 +323,8 @@ def test_a_damaged_practice_file_is_set_aside_with_a_warning_and_practice_goes_o
     a, b = _two(supply)
     s = P.Scheduler([a, b], path=path, refill_below=0)
     assert s.warning and "practice.json" in s.warning and "\n" not in s.warning
-    assert (tmp_path / "practice.json.broken").read_text().startswith('{"version": 1')
+    (aside,) = tmp_path.glob("practice.json.broken-*")  # kept, under a name of its own
+    assert aside.read_text().startswith('{"version": 1') and aside.name in s.warning
     assert s.next() in (a, b)
     s.answered(a, True)
     assert json.loads(path.read_text())["step"] == 1
