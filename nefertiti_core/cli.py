@@ -641,7 +641,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
-        said = error.message(_lang(args)) if hasattr(error, "message") else str(error)
+        said = error.message(_lang(args))
         print(one_line(f"nefertiti {args.command}: error: {said}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

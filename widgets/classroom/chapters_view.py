@@ -422,10 +422,9 @@ class ChapterPanel(pn.viewable.Viewer):
                 try:
                     upload = read_upload(data, name, self.lang)
                 except Exception as error:
-                    from widgets.server.upload import Upload
+                    from widgets.server.upload import refusal
 
-                    said = error.message(self.lang) if hasattr(error, "message") else str(error)
-                    upload = Upload(name, error=said.splitlines()[0][:300])
+                    upload = refusal(name, error, self.lang)
             self._file_read(token, upload)
             return
 

@@ -52,15 +52,11 @@ try:
     spec = importlib.util.spec_from_file_location("nefertiti_upload", sys.argv[4])
     module = sys.modules["nefertiti_upload"] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.read_upload(data, sys.argv[1])
-    print(json.dumps({"error": None}))
+    print(json.dumps(module.worker_answer(data, sys.argv[1], sys.argv[5])))
 except MemoryError:
     print(json.dumps({"error": "memory"}))
 except RecursionError:
     print(json.dumps({"error": "nested too deeply"}))
-except Exception as error:
-    said = error.message(sys.argv[5]) if hasattr(error, "message") else str(error)
-    print(json.dumps({"error": said, "kind": type(error).__name__}))
 """
 
 
@@ -74,6 +70,14 @@ class Upload:
     history: object | None = None
     warnings: list[str] = field(default_factory=list)
     error: str = ""
+
+
+def refusal(name: str, error: Exception, lang: str = "en") -> Upload:
+    """An upload refused by ``error``, in one line worded in ``lang``: an engine error says
+    itself; anything else (a bug, a file nested too deeply) is named, never a traceback."""
+    if isinstance(error, NefertitiError):
+        return Upload(name, error=one_line(error.message(lang)))
+    return Upload(name, error=one_line(f"{name}: cannot be read ({error})"))
 
 
 def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
@@ -93,6 +97,21 @@ def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
         return Upload(name, record=loaded, history=loaded.replay(source=name))
     scenario = loaded
     return Upload(name, scenario=scenario, warnings=scenario.warnings_in(lang))
+
+
+def worker_answer(data: bytes, name: str, lang: str) -> dict:
+    """What the worker process prints (as JSON) after reading an upload: ``{"error": None}`` if
+    it loads, else the refusal worded in ``lang`` and the kind of error. MemoryError and
+    RecursionError pass through: the worker answers them itself, as the file's fault."""
+    try:
+        read_upload(data, name, lang)
+    except NefertitiError as error:
+        return {"error": error.message(lang), "kind": type(error).__name__}
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as error:  # a bug in the reader: said, never a traceback in the page
+        return {"error": str(error), "kind": type(error).__name__}
+    return {"error": None}
 
 
 def check_in_worker(data: bytes, name: str, lang: str = "en") -> str | None:
@@ -163,8 +182,5 @@ def load_checked(data: bytes, name: str, lang: str = "en") -> Upload:
         if refused:
             return Upload(name, error=refused)
         return read_upload(data, name, lang)
-    except NefertitiError as error:  # the worker passed it but this process refused it
-        said = error.message(lang) if hasattr(error, "message") else str(error)
-        return Upload(name, error=one_line(said))
-    except Exception as error:  # pragma: no cover - a bug: never into the page's loop
-        return Upload(name, error=one_line(f"{name}: cannot be read ({error})"))
+    except Exception as error:  # the worker passed it but this process refused it (or a bug)
+        return refusal(name, error, lang)
