@@ -82,3 +82,27 @@ def test_a_notebook_shows_a_command_in_the_lesson_language(monkeypatch, lang):
     assert tr(lang, "view.options") in said
     assert "NEFERTITI_LANG" not in os.environ
 
+
+def test_a_notebook_command_leaves_the_environment_alone(monkeypatch):
+    """The lesson language reaches the command as its ``--lang`` default, not through
+    ``NEFERTITI_LANG``: a thread of another session reading the variable meanwhile would speak
+    this notebook's language."""
+    from nefertiti_core import cli
+    from widgets.lesson import output_of as in_lesson
+    from widgets.lesson import use_language
+
+    seen = []
+    real_main = cli.main
+
+    def main_seeing(*args, **kwargs):
+        seen.append(os.environ.get("NEFERTITI_LANG"))
+        return real_main(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "main", main_seeing)
+    monkeypatch.setenv("NEFERTITI_LANG", "zh")
+    use_language("de")
+    try:
+        said = in_lesson(["explain", MERCHANT, "--no-previews"])
+    finally:
+        use_language(None)
+    assert seen == ["zh"] and tr("de", "view.options") in said
