@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from importlib.metadata import entry_points
 
 from .engine.errors import NefertitiError
+from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment
 from .engine.limits import MAX_COUNT, one_line
 
 
@@ -53,7 +53,7 @@ def _players(text: str) -> int:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
     parser = _ArgumentParser(
         prog="nefertiti", description="The Nefertiti rules tutor's command line."
     )
@@ -81,8 +81,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sim.set_defaults(run=_run_simulate)
 
-    langs = LANGS
-    default_lang = _default_language()
     exp = sub.add_parser(
         "explain",
         help="a position in words: who decides, the options with previews, each market's status",
@@ -90,12 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
         "moves) or a game record (the position after its moves).",
     )
     exp.add_argument("file", help="a scenario (.yaml) or a game record")
-    exp.add_argument(
-        "--lang",
-        choices=langs,
-        default=default_lang,
-        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
-    )
+    _add_lang(exp, lang)
     exp.add_argument("--no-previews", action="store_true", help="list options without previews")
     exp.set_defaults(run=_run_explain)
 
@@ -109,12 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument(
         "--to", type=_non_negative_int, default=None, metavar="N", help="stop at step N"
     )
-    rep.add_argument(
-        "--lang",
-        choices=langs,
-        default=default_lang,
-        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
-    )
+    _add_lang(rep, lang)
     rep.set_defaults(run=_run_replay)
 
     hint = sub.add_parser(
@@ -125,12 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         "VALUE is an estimate in prestige points ahead of the opponents (higher is better).",
     )
     hint.add_argument("file", help="a scenario (.yaml) or a game record")
-    hint.add_argument(
-        "--lang",
-        choices=langs,
-        default=default_lang,
-        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
-    )
+    _add_lang(hint, lang)
     hint.add_argument("--seed", type=_int, default=0, help="seed of the playouts (0)")
     hint.add_argument(
         "--time-budget",
@@ -234,12 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
         "nothing, list every rule. Entries marked * are the project's reading or estimate.",
     )
     rules.add_argument("query", nargs="*", help="a rule ID, or words to search for")
-    rules.add_argument(
-        "--lang",
-        choices=langs,
-        default=default_lang,
-        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
-    )
+    _add_lang(rules, lang)
     rules.set_defaults(run=_run_rules)
 
     check = sub.add_parser(
@@ -251,12 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the file, the line and the field (docs/scenario-format.md).",
     )
     check.add_argument("file", help="a scenario (.yaml)")
-    check.add_argument(
-        "--lang",
-        choices=langs,
-        default=default_lang,
-        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
-    )
+    _add_lang(check, lang)
     check.set_defaults(run=_run_check)
 
     # Commands of other packages (the widgets' ``serve``) plug in through an entry point, so the
@@ -309,9 +282,24 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
+def _add_lang(parser: argparse.ArgumentParser, default: str | None) -> None:
+    """A command's ``--lang``; left out, it is ``default`` (a notebook's lesson language,
+    :func:`output_of`), else ``NEFERTITI_LANG``, else English (:func:`_lang`)."""
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default,
+        help="language (en, de, zh; default: NEFERTITI_LANG, else en)",
+    )
+
+
 def _lang(args: argparse.Namespace) -> str:
-    """The language a command speaks (``--lang``; a command without it speaks English)."""
-    return getattr(args, "lang", None) or "en"
+    """The language a command speaks: ``--lang`` (or the caller's default), else
+    ``NEFERTITI_LANG`` (a bad one raises CatalogError, said by :func:`main`), else English. A
+    command without ``--lang`` speaks English and never reads the variable."""
+    if not hasattr(args, "lang"):
+        return DEFAULT_LANGUAGE
+    return args.lang or language_from_environment() or DEFAULT_LANGUAGE
 
 
 def _load_any(path: str, lang: str = "en"):
@@ -601,47 +589,37 @@ def _run_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def output_of(argv: list[str]) -> str:
+def output_of(argv: list[str], lang: str | None = None) -> str:
     """What ``nefertiti <argv>`` prints (its output and its messages), as text: for a notebook
-    that shows a command's answer on the page. Never raises, ``--help`` and errors included."""
+    that shows a command's answer on the page. ``lang`` is the ``--lang`` of a command that has
+    one when ``argv`` does not say (the process's environment is not touched, so sessions in
+    other threads are not affected). Never raises, ``--help`` and errors included."""
     import contextlib
     import io
 
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(buffer):
         try:
-            main(argv)
+            main(argv, lang)
         except SystemExit:  # argparse's --help and usage errors end this way
             pass
     return buffer.getvalue().rstrip()
 
 
-#: The languages the commands speak (``--lang``).
-LANGS = ("en", "de", "zh")
-#: The environment variable that chooses the commands' language when ``--lang`` is not given
-#: (the same one a notebook's kernel reads, so a German class's commands answer in German).
-LANG_VARIABLE = "NEFERTITI_LANG"
-
-
-def _default_language() -> str:
-    """``NEFERTITI_LANG`` when set (checked in :func:`main`), else English."""
-    return os.environ.get(LANG_VARIABLE, "").strip() or "en"
-
-
-def main(argv: list[str] | None = None) -> int:
-    if _default_language() not in LANGS:
-        print(
-            f"nefertiti: error: {LANG_VARIABLE}={_default_language()!r} is not a language the "
-            f"commands speak; use one of {', '.join(LANGS)}",
-            file=sys.stderr,
-        )
-        return 2
-    parser = build_parser()
+def main(argv: list[str] | None = None, lang: str | None = None) -> int:
+    """Run ``nefertiti <argv>``; ``lang`` is the default of a command's ``--lang``."""
+    parser = build_parser(lang)
     args = parser.parse_args(argv)
+    if hasattr(args, "lang"):  # only a command that speaks a language reads NEFERTITI_LANG
+        try:
+            args.lang = _lang(args)
+        except CatalogError as error:
+            print(f"nefertiti {args.command}: error: {error}", file=sys.stderr)
+            return 2
     try:
         return args.run(args)
     except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
-        said = error.message(_lang(args)) if hasattr(error, "message") else str(error)
+        said = error.message(_lang(args))
         print(one_line(f"nefertiti {args.command}: error: {said}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

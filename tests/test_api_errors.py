@@ -243,3 +243,14 @@ def test_a_huge_option_id_or_text_is_quoted_short():
     with pytest.raises(N.NefertitiError) as info:
         g.apply(10**5000)
     assert len(str(info.value)) < 200
+
+
+def test_every_error_words_itself_in_a_language():
+    """Callers ask any engine error for its words the same way (``message(lang)``): a file's
+    error is translated, any other says the text it was raised with."""
+    from nefertiti_core.files.reader import ScenarioError
+
+    with pytest.raises(N.NefertitiError) as raised:
+        N.new_game(players="two")
+    assert raised.value.message("de") == str(raised.value)
+    assert ScenarioError("a.yaml", (), "bad", line=3).message("de") == "a.yaml: Zeile 3: bad"

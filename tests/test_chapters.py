@@ -441,6 +441,28 @@ def test_a_bad_file_is_said_with_its_line_and_a_good_one_becomes_a_chapter():
     assert panel.file_status.alert_type == "success"
 
 
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_refused_file_is_worded_from_its_line_and_problem_not_its_text(lang):
+    """The worker's answer carries the refusal's line and problem apart (``Upload.line``,
+    ``Upload.problem``): the page's sentence is built from them, whatever punctuation the
+    language puts after the file's name (a Chinese "：" is one character, not two)."""
+    from nefertiti_core.files.reader import ScenarioError
+    from widgets.classroom.chapters_view import bad_file_text
+    from widgets.server.upload import load_checked, refusal
+
+    upload = load_checked(b"nefertiti: 1\nplayers: 2\nfoo: 1\n", "x.yaml", lang)
+    assert upload.line == 3 and upload.problem.startswith("foo"), upload
+    problem = upload.problem
+    assert bad_file_text(lang, upload) == tr(
+        lang, "chapters.bad_file_line", name="x.yaml", line=3, problem=problem
+    )
+    no_line = refusal("x.yaml", ScenarioError("x.yaml", (), "bad"), lang)
+    assert no_line.line is None and no_line.problem == "bad"
+    assert bad_file_text(lang, no_line) == tr(
+        lang, "chapters.bad_file", name="x.yaml", problem="bad"
+    )
+
+
 def test_a_game_saved_from_the_sandbox_becomes_a_chapter_with_every_branch():
     """The Sandbox's Save file (its whole game record: every branch, where it was) uploaded by
     the teacher: the chapter's game is that game, branches and step."""

@@ -175,3 +175,56 @@ def test_a_game_records_errors_are_said_in_german_and_chinese_too():
     assert str(info.value) == "partie.yaml: line 1: nefertiti_record: record format 3 is not 1 or 2"
     assert info.value.message("de").endswith("das Aufzeichnungsformat 3 ist weder 1 noch 2")
     assert info.value.message("zh").endswith("记录格式 3 既不是 1 也不是 2")
+
+
+def _broken_positions():
+    """Fresh three-player games, each broken in one way the engine's checks (R12) refuse."""
+    import nefertiti_core as N
+    from nefertiti_core.engine.state import P_OVER
+
+    def broken(change):
+        state = N.new_game(players=3)
+        change(state)
+        return state
+
+    def fill(state, m):
+        state.owners[m] = [p % 3 for p in range(len(state.owners[m]))]
+        state.mask[m] = (1 << len(state.owners[m])) - 1
+
+    yield broken(lambda s: s.gifts[0].__setitem__(0, -1))
+    yield broken(lambda s: (s.seal_on_upper.__setitem__(0, True), s.cards[0].__setitem__(0, -1)))
+    yield broken(lambda s: s.owners[3].__setitem__(0, 0))
+    for m in range(3):
+        yield broken(lambda s, m=m: fill(s, m))
+        yield broken(lambda s, m=m: s.owners[m].__setitem__(0, 0))  # 1 servant, 2 for colours
+    yield broken(lambda s: s.mask.__setitem__(0, 1))
+    yield broken(lambda s: s.status.__setitem__(3, s.status[0]))
+    yield broken(lambda s: setattr(s, "phase", P_OVER))
+    yield broken(lambda s: s.status.__setitem__(slice(None), [1, 1, 1, 1]))
+
+
+def test_the_engines_checks_of_a_position_are_said_in_german_and_chinese():
+    """A file's warnings include the engine's own checks (``invariants.violations``): each is a
+    catalogue message, said in the reader's language with no English sentence left."""
+    from nefertiti_core.engine.invariants import violations
+    from nefertiti_core.engine.said import Said
+
+    keys = set()
+    for state in _broken_positions():
+        for found in violations(state):
+            assert isinstance(found, Said), f"not in the catalogue: {found!r}"
+            keys.add(found.key)
+            for lang in ("de", "zh"):
+                assert english_sentences(in_lang(found, lang)) == [], in_lang(found, lang)
+    new = {
+        "negative_gifts",
+        "seal_on_empty",
+        "servants_on_closed",
+        "open_full",
+        "mask",
+        "open_markets",
+        "over_open",
+        "none_open",
+    }
+    assert {f"file.check.{key}" for key in new} <= keys, sorted(keys)
+    assert keys & {"file.check.open_by_colours", "file.check.open_closing"}, sorted(keys)

@@ -269,3 +269,31 @@ def test_the_language_line_is_under_the_title_and_every_link_resolves(lang, path
 )
 def test_what_the_comparison_allows_to_differ(english, translated, same):
     assert (normalised(english) == normalised(translated)) is same
+
+
+#: The engine's methods that word a text in a language a notebook passes (a file's warnings, an
+#: error, a teaching text): asked in the lesson language, never a written code, so that the three
+#: copies of a notebook keep one code and each shows its own language.
+ENGINE_WORDING = {"warnings_in", "message", "teaching_in"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "path"), list(_all_notebooks()), ids=lambda x: x if isinstance(x, str) else x.stem
+)
+def test_engine_texts_are_asked_in_the_lesson_language(lang, path):
+    for cell in _load(path)["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse(_source(cell))):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ENGINE_WORDING
+            ):
+                continue
+            given = list(node.args) + [k.value for k in node.keywords if k.arg == "lang"]
+            written = [a.value for a in given if isinstance(a, ast.Constant)]
+            assert not written, (
+                f"{lang}/{path.name}: {node.func.attr}({written[0]!r}) writes the language; "
+                "ask lesson_language() (from widgets.lesson)"
+            )

@@ -13,6 +13,12 @@ from .limits import MAX_COUNT, echo
 class NefertitiError(ValueError):
     """Base class of every error the engine raises on bad input."""
 
+    def message(self, lang: str) -> str:
+        """The error worded in ``lang``: the text it was raised with here; an error that knows
+        its languages (a file's :class:`~nefertiti_core.files.reader.ScenarioError`) overrides
+        this, so that callers ask every error the same way."""
+        return str(self)
+
 
 class NotationError(NefertitiError):
     """A text that is not an option of the move notation at all."""

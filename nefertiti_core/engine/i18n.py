@@ -9,12 +9,16 @@ an id that English has (or has one English lacks), or uses other placeholders.
 from __future__ import annotations
 
 import json
+import os
 import string
 from functools import cache
 from importlib import resources
 
 LANGUAGES = ("en", "de", "zh")
 DEFAULT_LANGUAGE = "en"
+#: The environment variable that chooses the language when nothing nearer has: the commands'
+#: ``--lang`` default and a notebook's lessons (``widgets.lesson.language``) both read it here.
+LANG_VARIABLE = "NEFERTITI_LANG"
 
 
 class CatalogError(ValueError):
@@ -39,6 +43,21 @@ def catalog(lang: str) -> dict[str, str]:
                 raise CatalogError(f"{lang}/{entry.name}: message {key!r} is defined twice")
             merged[key] = text
     return merged
+
+
+def language_from_environment() -> str | None:
+    """The language ``NEFERTITI_LANG`` names, or None when it is unset or blank. A code the
+    tutor does not speak raises CatalogError (a ValueError) naming the variable and the
+    languages, so a typo is said where it was made instead of speaking English silently."""
+    code = os.environ.get(LANG_VARIABLE, "").strip()
+    if not code:
+        return None
+    if code not in LANGUAGES:
+        raise CatalogError(
+            f"{LANG_VARIABLE}: unknown language {code[:20]!r}; the tutor speaks "
+            f"{', '.join(LANGUAGES)} (en English, de Deutsch, zh 中文)"
+        )
+    return code
 
 
 def placeholders(template: str) -> set[str]:

@@ -6,14 +6,27 @@ from typing import TYPE_CHECKING
 
 from . import rules as R
 from .errors import require_state
-from .said import said
+from .i18n import LANGUAGES
+from .said import Worded, said
+from .stall_names import stall_name
 
 if TYPE_CHECKING:
     from .state import GameState
 
 
+def _market(m: int):
+    """A market's name as a message parameter, worded in the message's language."""
+    return said(f"market.{R.MARKETS[m]}")
+
+
+def _stall(stall: int):
+    """A stall's name ("Gizeh's left stall") in every language, as a message parameter."""
+    return Worded({lang: stall_name(stall, lang) for lang in LANGUAGES})
+
+
 def violations(state: GameState) -> list[str]:
-    """Every R12 invariant that does not hold, in words; empty when all hold."""
+    """Every R12 invariant that does not hold, in words; empty when all hold. Each is a
+    :class:`.said.Said` (English as a str), so a file's warnings can say it in any language."""
     require_state(state)
     from .state import OPEN, P_OVER, P_PLACE, P_TURN
 
@@ -55,7 +68,7 @@ def violations(state: GameState) -> list[str]:
                 said("file.check.kind", count=str(count), card=R.CARD_KINDS[kind], box=str(box))
             )
     if any(c < 0 for g in state.gifts for c in g):
-        out.append("Gifts: a negative count in a collection")
+        out.append(said("file.check.negative_gifts"))
     akh = state.deck.count(R.AKHENATON)
     if akh + state.akhenaton_drawn != 1:
         out.append(said("file.check.akhenaton", count=str(akh), drawn=str(state.akhenaton_drawn)))
@@ -65,7 +78,7 @@ def violations(state: GameState) -> list[str]:
         out.append(said("file.check.seals", seals=str(seals), total=str(R.SEALS)))
     for m in range(4):
         if state.seal_on_upper[m] and state.cards[m][0] < 0:
-            out.append(f"Seals: a seal on {R.MARKETS[m]}'s empty upper slot")
+            out.append(said("file.check.seal_on_empty", market=_market(m)))
 
     for p in range(n):
         placed = sum(owners.count(p) for owners in state.owners)
@@ -94,31 +107,32 @@ def violations(state: GameState) -> list[str]:
             and m != state.res_market
             and any(o >= 0 for o in state.owners[m])
         ):
-            out.append(f"Servants on closed market {R.MARKETS[m]}")
+            out.append(said("file.check.servants_on_closed", market=_market(m)))
         if state.status[m] == OPEN and between_turns:
             stall = m * 2 + state.side[m]
-            name = R.STALLS[stall].name
             if R.stall_closes(stall, state.mask[m], state.owners[m]):
                 if R.CLOSED_BY[stall] == R.BY_COLOURS:
                     on = R.seats_on(state.owners[m])
-                    out.append(f"{name} is open with {len(on)} servants (R3.2)")
+                    out.append(
+                        said("file.check.open_by_colours", stall=_stall(stall), count=str(len(on)))
+                    )
                 else:
-                    out.append(f"{name} is open although its closing condition holds")
+                    out.append(said("file.check.open_closing", stall=_stall(stall)))
             if all(o >= 0 for o in state.owners[m]):
-                out.append(f"{name} is open with no empty square (R3.10)")
+                out.append(said("file.check.open_full", stall=_stall(stall)))
         expected = sum(1 << i for i, o in enumerate(state.owners[m]) if o >= 0)
         if expected != state.mask[m]:
-            out.append(f"{R.MARKETS[m]}: occupancy mask out of step")
+            out.append(said("file.check.mask", market=_market(m)))
     if between_turns and not state.akhenaton_drawn:
         opened = state.status.count(OPEN)
         if opened != 3 or state.status[state.tile] == OPEN:
-            out.append(f"Markets: {opened} open and the tile on an open market (R12)")
+            out.append(said("file.check.open_markets", opened=str(opened)))
     if (
         state.phase == P_OVER
         and OPEN in state.status
         and "akhenaton_ends_game" not in state.variants
     ):
-        out.append("Game over with a market still open (R7.1)")
+        out.append(said("file.check.over_open"))
     if state.phase != P_OVER and OPEN not in state.status and state.res_market < 0:
-        out.append("No market open but the game goes on (R7.1)")
+        out.append(said("file.check.none_open"))
     return out

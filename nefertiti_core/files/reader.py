@@ -27,9 +27,14 @@ class ScenarioError(NefertitiError):
         """The same sentence in ``lang``: the file, line and field path as written, the problem
         worded in that language (a problem that is not a :class:`.said.Said` stays English)."""
         where = self.source + (tr(lang, "file.at_line", line=self.line) if self.line else "")
+        return f"{where}{tr(lang, 'file.sep')}{self.detail(lang)}"
+
+    def detail(self, lang: str) -> str:
+        """What is wrong, without the file and the line: the field path and the problem worded
+        in ``lang``, for a page that says the file and the line in its own sentence."""
         field_path = ".".join(str(p) for p in self.path)
         sep = tr(lang, "file.sep")
-        return f"{where}{sep}{field_path + sep if field_path else ''}{in_lang(self.problem, lang)}"
+        return f"{field_path + sep if field_path else ''}{in_lang(self.problem, lang)}"
 
 
 class Reader:

@@ -117,15 +117,16 @@ class Confirm:
         self.pane.visible = False
 
 
-def bad_file_text(lang: str, name: str, error: str) -> str:
-    """An upload's refusal (``widgets.server.upload``'s one line: the file, the line, the field,
-    the problem, itself in the page's language) worded in ``lang``, the line said apart when
+def bad_file_text(lang: str, upload) -> str:
+    """A refused upload (``widgets.server.upload.Upload``: its name, line and problem, the
+    problem already in the page's language) worded in ``lang``, the line said apart when
     there is one."""
-    rest = error[len(name) + 2 :] if error.startswith((f"{name}: ", f"{name}：")) else error
-    found = re.match(r"(?:line |Zeile |第 )(\d+)(?: 行)?(?:: |：)(.*)$", rest)
-    if found:
-        return tr(lang, "chapters.bad_file_line", name=name, line=found[1], problem=found[2])
-    return tr(lang, "chapters.bad_file", name=name, problem=rest)
+    problem = upload.problem or upload.error
+    if upload.line:
+        return tr(
+            lang, "chapters.bad_file_line", name=upload.name, line=upload.line, problem=problem
+        )
+    return tr(lang, "chapters.bad_file", name=upload.name, problem=problem)
 
 
 def sandbox_game(browser: str):
@@ -415,17 +416,16 @@ class ChapterPanel(pn.viewable.Viewer):
         doc = served_document()
         if doc is None:  # a notebook or a test: read here, within the size limit
             if len(data) > MAX_FILE_BYTES:
-                from widgets.server.upload import Upload
+                from widgets.server.upload import refused
 
-                upload = Upload(name, error=f"{name}: too large ({len(data):,} bytes)")
+                upload = refused(name, f"too large ({len(data):,} bytes)")
             else:
                 try:
                     upload = read_upload(data, name, self.lang)
                 except Exception as error:
-                    from widgets.server.upload import Upload
+                    from widgets.server.upload import refusal
 
-                    said = error.message(self.lang) if hasattr(error, "message") else str(error)
-                    upload = Upload(name, error=said.splitlines()[0][:300])
+                    upload = refusal(name, error, self.lang)
             self._file_read(token, upload)
             return
 
@@ -439,12 +439,14 @@ class ChapterPanel(pn.viewable.Viewer):
             return
         lang = self.lang
         if upload.error:
-            self._say(bad_file_text(lang, upload.name, upload.error), "danger")
+            self._say(bad_file_text(lang, upload), "danger")
             return
         try:
             history, titles, teachings = upload_parts(upload)
         except Exception as error:  # pragma: no cover - a file the worker passed: said
-            self._say(bad_file_text(lang, upload.name, str(error)), "danger")
+            from widgets.server.upload import refusal
+
+            self._say(bad_file_text(lang, refusal(upload.name, error, lang)), "danger")
             return
         room, key, name = self.room, self.key, upload.name
 

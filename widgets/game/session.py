@@ -363,7 +363,7 @@ class GameSession(param.Parameterized):
                 return []
             scenario = loaded
         except NefertitiError as error:  # a file's error in the page's language
-            self.error = error.message(self.lang) if hasattr(error, "message") else str(error)
+            self.error = error.message(self.lang)
             return []
         scenario.state.log = []
         self._set_history(scenario.state)

@@ -25,14 +25,10 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 from pathlib import Path
 
-from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.engine.i18n import LANGUAGES, language_from_environment
 from widgets.game.session import set_notebook_language
-
-#: The environment variable that sets the lessons' language when no cell has chosen one.
-ENV_VARIABLE = "NEFERTITI_LANG"
 
 _chosen: str | None = None  # the last use_language() of this kernel
 
@@ -70,9 +66,9 @@ def lesson_language(lang: str | None = None) -> str:
         return _checked(lang, "lang")
     if _chosen is not None:
         return _chosen
-    from_env = os.environ.get(ENV_VARIABLE, "").strip()
+    from_env = language_from_environment()  # checked there: a bad code is named
     if from_env:
-        return _checked(from_env, ENV_VARIABLE)
+        return from_env
     try:
         here = folder_language()
     except OSError:  # the working folder was removed under the kernel

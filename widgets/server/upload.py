@@ -52,15 +52,11 @@ try:
     spec = importlib.util.spec_from_file_location("nefertiti_upload", sys.argv[4])
     module = sys.modules["nefertiti_upload"] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.read_upload(data, sys.argv[1])
-    print(json.dumps({"error": None}))
+    print(json.dumps(module.worker_answer(data, sys.argv[1], sys.argv[5])))
 except MemoryError:
     print(json.dumps({"error": "memory"}))
 except RecursionError:
     print(json.dumps({"error": "nested too deeply"}))
-except Exception as error:
-    said = error.message(sys.argv[5]) if hasattr(error, "message") else str(error)
-    print(json.dumps({"error": said, "kind": type(error).__name__}))
 """
 
 
@@ -73,7 +69,31 @@ class Upload:
     record: object | None = None
     history: object | None = None
     warnings: list[str] = field(default_factory=list)
+    #: Why it was refused, in one line naming the file ("" when it was read).
     error: str = ""
+    #: The refusal's parts, for a page that words the sentence itself: the line of the file
+    #: (None when the refusal has none) and what is wrong there, without the file and the line.
+    line: int | None = None
+    problem: str = ""
+
+
+def refusal(name: str, error: Exception, lang: str = "en") -> Upload:
+    """An upload refused by ``error``, in one line worded in ``lang``: an engine error says
+    itself; anything else (a bug, a file nested too deeply) is named, never a traceback."""
+    from nefertiti_core.files.reader import ScenarioError
+
+    if isinstance(error, ScenarioError):
+        problem = one_line(error.detail(lang))
+        return Upload(name, error=one_line(error.message(lang)), line=error.line, problem=problem)
+    if isinstance(error, NefertitiError):
+        said = one_line(error.message(lang))
+        return Upload(name, error=said, problem=said)
+    return refused(name, f"cannot be read ({error})")
+
+
+def refused(name: str, problem: str, line: int | None = None) -> Upload:
+    """An upload refused for ``problem`` (at ``line``): its one line names the file first."""
+    return Upload(name, error=one_line(f"{name}: {problem}"), line=line, problem=one_line(problem))
 
 
 def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
@@ -95,24 +115,51 @@ def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
     return Upload(name, scenario=scenario, warnings=scenario.warnings_in(lang))
 
 
+def worker_answer(data: bytes, name: str, lang: str) -> dict:
+    """What the worker process prints (as JSON) after reading an upload: ``{"error": None}`` if
+    it loads, else the refusal worded in ``lang`` and the kind of error. MemoryError and
+    RecursionError pass through: the worker answers them itself, as the file's fault."""
+    try:
+        read_upload(data, name, lang)
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as error:  # an engine error, or a bug in the reader: said, never a traceback
+        upload = refusal(name, error, lang)
+        return {
+            "error": upload.error,
+            "kind": type(error).__name__,
+            "line": upload.line,
+            "problem": upload.problem,
+        }
+    return {"error": None}
+
+
 def check_in_worker(data: bytes, name: str, lang: str = "en") -> str | None:
     """Load the upload in a worker process within the budget: None if it loads, else the reason
     in one line (at most 200 characters) naming the file; a file's error is worded in ``lang``."""
+    upload = refused_in_worker(data, name, lang)
+    return None if upload is None else upload.error
+
+
+def refused_in_worker(data: bytes, name: str, lang: str = "en") -> Upload | None:
+    """:func:`check_in_worker`'s answer as a refused :class:`Upload` (its line and problem
+    apart, for a page that words the sentence itself), or None if the file loads."""
     shown = one_line(name, 60)
     if len(data) > MAX_FILE_BYTES:
-        return one_line(
-            f"{shown}: too large ({len(data):,} bytes): a position or record file has at most "
-            f"{MAX_FILE_BYTES:,}"
+        return refused(
+            shown,
+            f"too large ({len(data):,} bytes): a position or record file has at most "
+            f"{MAX_FILE_BYTES:,}",
         )
     if not WORKER_SLOTS.acquire(timeout=WORKER_QUEUE_SECONDS):
-        return f"{shown}: refused: the server is busy reading other files; try again soon"
+        return refused(shown, "refused: the server is busy reading other files; try again soon")
     try:
         return _run_worker(data, shown, lang)
     finally:
         WORKER_SLOTS.release()
 
 
-def _run_worker(data: bytes, shown: str, lang: str = "en") -> str | None:
+def _run_worker(data: bytes, shown: str, lang: str = "en") -> Upload | None:
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]))
     try:
@@ -134,37 +181,37 @@ def _run_worker(data: bytes, shown: str, lang: str = "en") -> str | None:
             cwd=root,
         )
     except subprocess.TimeoutExpired:
-        return f"{shown}: refused: reading it takes more than {WORKER_WALL_SECONDS} s"
+        return refused(shown, f"refused: reading it takes more than {WORKER_WALL_SECONDS} s")
     lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
     try:
         answer = json.loads(lines[-1])
     except (IndexError, ValueError):
         answer = None
     if answer is None or done.returncode != 0:  # killed: the CPU limit, or memory ran out
-        return (
-            f"{shown}: refused: reading it needs more than {WORKER_CPU_SECONDS} s or "
-            f"{WORKER_MEMORY_MIB} MiB"
+        return refused(
+            shown,
+            f"refused: reading it needs more than {WORKER_CPU_SECONDS} s or "
+            f"{WORKER_MEMORY_MIB} MiB",
         )
     error = answer["error"]
     if error is None:
         return None
     if error == "memory":
-        return f"{shown}: refused: reading it needs more than {WORKER_MEMORY_MIB} MiB"
+        return refused(shown, f"refused: reading it needs more than {WORKER_MEMORY_MIB} MiB")
+    problem = answer.get("problem") or error
     if not error.startswith(shown):  # the engine's errors name the file already
         error = f"{shown}: {error}"
-    return one_line(error)
+    return Upload(shown, error=one_line(error), line=answer.get("line"), problem=problem)
 
 
 def load_checked(data: bytes, name: str, lang: str = "en") -> Upload:
     """Both steps, for a thread: the worker's check, then the reading; a file's errors and
     warnings worded in ``lang``. Never raises."""
     try:
-        refused = check_in_worker(data, name, lang)
-        if refused:
-            return Upload(name, error=refused)
+        turned_down = refused_in_worker(data, name, lang)
+        if turned_down is not None:
+            turned_down.name = name
+            return turned_down
         return read_upload(data, name, lang)
-    except NefertitiError as error:  # the worker passed it but this process refused it
-        said = error.message(lang) if hasattr(error, "message") else str(error)
-        return Upload(name, error=one_line(said))
-    except Exception as error:  # pragma: no cover - a bug: never into the page's loop
-        return Upload(name, error=one_line(f"{name}: cannot be read ({error})"))
+    except Exception as error:  # the worker passed it but this process refused it (or a bug)
+        return refusal(name, error, lang)
