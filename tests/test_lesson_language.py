@@ -212,6 +212,24 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
     assert narrate(state, "en") == explain.narrate(state, "en")  # a call's lang= still chooses
 
 
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_misspelt_variant_in_a_lesson_comparison_names_the_known_ones(lang):
+    """Notebook 14's ``compare_rules`` with a typo in a variant's name: the engine's SetupError
+    listing the known variants, in the lesson language too, not a missing catalogue message."""
+    from nefertiti_core import SetupError
+    from widgets.lesson import compare_rules, outcome_line
+
+    state = GameSession(seats=["greedy"] * 3, bot_seed=3).state
+    use_language(lang)
+    with pytest.raises(SetupError, match="'merchant_pays_reserv'.*known: .*merchant_pays_reserve"):
+        compare_rules(state, {}, {"variants": ["merchant_pays_reserv"]})
+    both = compare_rules(state, {}, {"variants": ["merchant_pays_reserve"]}, to_end=False)
+    assert both.b.label == tr(
+        lang, "compare.with", changes=tr(lang, "compare.variant.merchant_pays_reserve")
+    )
+    assert outcome_line(both.a, state.colours).startswith(tr(lang, "compare.as_printed"))
+
+
 def _run_cells(path: Path, numbers: list[int]) -> tuple[list[str], dict]:
     """Run some code cells of a notebook in one namespace, as its kernel would: the text of each
     cell's last expression (the Markdown pane it shows) and the namespace."""

@@ -11,11 +11,10 @@ notebooks keep the same code and each prints its own language; ``lang=`` still c
 
 from __future__ import annotations
 
-from nefertiti_core.engine import rules as R
 from nefertiti_core.engine import variants
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.state import GameState
-from nefertiti_core.teaching import explain
+from nefertiti_core.teaching import explain, rule_compare
 from nefertiti_core.teaching.words import Words
 from widgets.lesson.language import in_lesson_language
 
@@ -68,35 +67,16 @@ def describe_variant(name: str, lang: str | None = None) -> str:
     return variants.describe_variant(name, lang)
 
 
-def _rules_words(rules: dict, lang: str) -> str:
-    """A set of rules (:func:`variants.with_rules`'s keywords) in words."""
-    changes = [tr(lang, f"compare.variant.{name}") for name in rules.get("variants") or []]
-    for card, values in (rules.get("gift_values") or {}).items():
-        name = tr(lang, f"card.{card}") if card in R.CARD_KINDS else card
-        changes.append(
-            tr(lang, "compare.gift_values", card=name, values="/".join(map(str, values)))
-        )
-    if not changes:
-        return tr(lang, "compare.as_printed")
-    return tr(lang, "compare.with", changes=tr(lang, "compare.sep").join(changes))
-
-
 @in_lesson_language
 def compare_rules(state: GameState, a: dict, b: dict, lang: str | None = None, **options):
     """:func:`nefertiti_core.engine.variants.compare_rules`, each side labelled with its rules in
     the lesson language ("Mit einem Händler, der den Wertunterschied in den Vorrat zahlt"), not
     the variants' code names."""
-    labels = (_rules_words(a, lang), _rules_words(b, lang))
-    return variants.compare_rules(state, a, b, labels=labels, **options)
+    return variants.compare_rules(state, a, b, lang=lang, **options)
 
 
 @in_lesson_language
 def outcome_line(outcome, colours, lang: str | None = None) -> str:
-    """One side of a rules comparison in a sentence: its rules, then every player's Deben and
-    points ("The rules as printed: Red 12 Deben and 15 points, …"), not Python tuples."""
-    w = Words(lang, tuple(colours))
-    players = tr(lang, "compare.sep").join(
-        tr(lang, "compare.player", player=w.player(p), deben=deben, points=points)
-        for p, (deben, points) in enumerate(zip(outcome.deben, outcome.scores, strict=True))
-    )
-    return tr(lang, "compare.outcome", rules=outcome.label, players=players)
+    """One side of a rules comparison in a sentence
+    (:func:`nefertiti_core.teaching.rule_compare.outcome_line`), in the lesson language."""
+    return rule_compare.outcome_line(outcome, colours, lang)
