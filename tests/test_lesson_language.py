@@ -230,6 +230,20 @@ def test_a_misspelt_variant_in_a_lesson_comparison_names_the_known_ones(lang):
     assert outcome_line(both.a, state.colours).startswith(tr(lang, "compare.as_printed"))
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_game_progress_says_who_decides_as_the_board_words_do(lang):
+    """Notebook 13's progress line: the steps, then :func:`who_decides` (the same sentence as the
+    board's text view), joined as the language joins sentences (no space in Chinese)."""
+    from nefertiti_core.teaching.board_words import who_decides
+    from widgets.lesson import game_progress
+
+    state = GameSession(seats=["greedy"] * 3, bot_seed=3).state
+    assert not state.is_over
+    said = game_progress(state, 7, lang=lang)
+    steps = tr(lang, "progress.steps", steps=7)
+    assert said == f"{steps}{tr(lang, 'status.sentence_sep')}{who_decides(state, lang)}"
+
+
 def _run_cells(path: Path, numbers: list[int]) -> tuple[list[str], dict]:
     """Run some code cells of a notebook in one namespace, as its kernel would: the text of each
     cell's last expression (the Markdown pane it shows) and the namespace."""

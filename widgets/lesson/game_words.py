@@ -15,6 +15,7 @@ from nefertiti_core.engine import variants
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.state import GameState
 from nefertiti_core.teaching import explain, rule_compare
+from nefertiti_core.teaching.board_words import who_decides
 from nefertiti_core.teaching.words import Words
 from widgets.lesson.language import in_lesson_language
 
@@ -43,21 +44,11 @@ def colour_name(state: GameState, seat: int | None = None, lang: str | None = No
 @in_lesson_language
 def game_progress(state: GameState, steps: int, lang: str | None = None) -> str:
     """How far a game has come, in sentences: ``steps`` played, then that the game is over or
-    who decides now ("Steps played: 812. Turn 35: the game is over."), in the lesson language
-    (a notebook printed ``state.is_over``, a Python value, before)."""
+    who decides now (:func:`nefertiti_core.teaching.board_words.who_decides`: "Steps played: 812.
+    Turn 35: the game is over."), in the lesson language, not a Python value such as
+    ``state.is_over``."""
     said = tr(lang, "progress.steps", steps=steps)
-    w = Words(lang, state.colours)
-    if state.is_over:
-        now = tr(lang, "view.game_over", turn=state.turn_no)
-    else:
-        now = tr(
-            lang,
-            "view.to_decide",
-            turn=state.turn_no,
-            player=w.player(state.decider),
-            turn_player=w.player(state.turn_player),
-        )
-    return f"{said}{'' if lang == 'zh' else ' '}{now}"
+    return f"{said}{tr(lang, 'status.sentence_sep')}{who_decides(state, lang)}"
 
 
 @in_lesson_language
