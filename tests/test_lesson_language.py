@@ -195,7 +195,7 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
     languages' notebooks have the same code)."""
     from nefertiti_core.engine import variants
     from nefertiti_core.teaching import explain
-    from widgets.lesson import colour_name, describe_variant, narrate, score_table
+    from widgets.lesson import describe_variant, narrate, score_table, seat_name
 
     bots = GameSession(seats=["greedy"] * 3, bot_seed=3)
     state = bots.state
@@ -205,7 +205,8 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
         state, lang, len(state.log) - 2
     )
     assert score_table(state) == explain.score_table(state, lang)
-    assert colour_name(state, 0) == tr(lang, f"colour.{state.colours[0]}")
+    assert seat_name(state, 0) == tr(lang, f"colour.{state.colours[0]}")
+    assert seat_name(state, -1) == tr(lang, "status.nobody")  # no one decides
     variant = "merchant_pays_reserve"
     assert describe_variant(variant) == variants.describe_variant(variant, lang)
     assert describe_variant(variant) != variants.describe_variant(variant, "en")

@@ -2,7 +2,7 @@
 
 Notebook 13 builds a game in a cell (``GameSession``) and prints what happened (``narrate``),
 the scores (``score_table``), how far the game has come (``game_progress``) and whose turn it
-is (``colour_name``); notebook 14 lists the rule
+is (``seat_name``); notebook 14 lists the rule
 variants (``describe_variant``). The engine's functions take ``lang="en"`` by default, so a German or Chinese notebook calling them as the English one does
 printed English. These wrappers speak the lesson language (``use_language``, then
 ``NEFERTITI_LANG``, then the notebook's folder: :mod:`widgets.lesson.language`), so the three
@@ -16,7 +16,7 @@ from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.state import GameState
 from nefertiti_core.teaching import explain, rule_compare
 from nefertiti_core.teaching.board_words import who_decides
-from nefertiti_core.teaching.words import Words
+from widgets.game.common import colour_name
 from widgets.lesson.language import in_lesson_language
 
 
@@ -35,10 +35,14 @@ def score_table(state: GameState, lang: str | None = None) -> list[str]:
 
 
 @in_lesson_language
-def colour_name(state: GameState, seat: int | None = None, lang: str | None = None) -> str:
-    """The colour of ``seat`` (None: the player who decides now), as the lesson language names
-    it ("Grün", "绿方")."""
-    return Words(lang, state.colours).player(state.decider if seat is None else seat)
+def seat_name(state: GameState, seat: int | None = None, lang: str | None = None) -> str:
+    """The player in ``seat`` (None: the player who decides now) by the colour the lesson
+    language names it (:func:`widgets.game.common.colour_name`: "Grün", "绿方"); "nobody" for
+    no seat (no one decides once the game is over)."""
+    seat = state.decider if seat is None else seat
+    if not 0 <= seat < len(state.colours):
+        return tr(lang, "status.nobody")
+    return colour_name(lang, state.colours[seat])
 
 
 @in_lesson_language
