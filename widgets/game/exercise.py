@@ -173,9 +173,6 @@ class ExerciseCard(pn.viewable.Viewer):
             on_square=self._answer_square if square_answer else None,
             keys=square_answer,
         )
-        if self.board.board_keys is not None:  # named: Enter answers there (places nothing)
-            self.board.board_keys.label_key = "keys.board.answer"
-            self.board.board_keys.refresh()
         self._answered = None  # the last answer as given (to judge it again in another language)
         self._chosen = None  # a square's answer: (market, index) chosen on the board
         self.square_line = ""
