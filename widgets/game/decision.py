@@ -340,7 +340,7 @@ class DecisionPanel(pn.viewable.Viewer):
 
 def _preview_text(state, option: int, lang: str) -> str:
     try:
-        return describe_preview(preview(state, option), state.colours, lang, state)
+        return describe_preview(preview(state, option), state, lang)
     except Exception:  # a preview is a help, never a reason to hide the option
         return ""
 
