@@ -175,7 +175,6 @@ class ExerciseCard(pn.viewable.Viewer):
         )
         self._answered = None  # the last answer as given (to judge it again in another language)
         self._chosen = None  # a square's answer: (market, index) chosen on the board
-        self.square_line = ""
         self._played = False  # whether the board played the asked move after the answer
         self._asked = exercise.asked_option() if answer_first else None
         self._prompt = pn.pane.Markdown(
@@ -273,8 +272,6 @@ class ExerciseCard(pn.viewable.Viewer):
         else:
             square = chosen_square_words(self.session.state, *self._chosen, lang)
             text = tr(lang, "exercise.card.your_square", square=square)
-        #: A square's answer: the line that says how to answer, or which square was chosen.
-        self.square_line = text
         self._answer.object = (
             f'<p class="exercise-square-line" role="status" aria-live="polite" '
             f'style="margin:4px 0">{esc(text)}</p>'
