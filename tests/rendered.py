@@ -4,6 +4,9 @@ their names. Tests read a view through these, never through its private attribut
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import panel as pn
 
 
@@ -70,3 +73,15 @@ def source(board, name: str):
     """A board's data source by its name (``board-servants``, ``board-last``, ...): the data
     the browser draws."""
     return figure(board).select_one({"name": name})
+
+
+def element_text(view, css: str) -> str:
+    """The text a reader sees in the one element with the CSS class ``css`` in ``view``'s HTML
+    (tags dropped, entities decoded): a line as the page shows it, not a copy the view keeps."""
+    found = re.findall(
+        rf"<(\w+)[^>]*\bclass=[\"']([^\"']*\s)?{re.escape(css)}(\s[^\"']*)?[\"'][^>]*>(.*?)</\1>",
+        html(view),
+        re.S,
+    )
+    assert len(found) == 1, (css, found)
+    return unescape(re.sub(r"<[^>]+>", "", found[0][3]))

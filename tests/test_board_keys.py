@@ -109,6 +109,17 @@ def test_enter_on_a_square_plays_what_a_click_there_plays():
     assert session.error and session.version == version
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_grid_is_named_for_what_enter_does_on_its_board(lang):
+    """A board played on names its grid ``keys.board``; a board that answers with the square
+    (``on_square``, an exercise's) names it ``keys.board.answer`` from the start, with no second
+    build of the grid to rename it."""
+    played = Board(GameSession(new_game(4, 0), lang=lang), keys=True)
+    assert played.board_keys.label == tr(lang, "keys.board")
+    answers = Board(GameSession(new_game(4, 0), lang=lang), keys=True, on_square=lambda cell: None)
+    assert answers.board_keys.label == tr(lang, "keys.board.answer")
+
+
 def test_the_text_view_announces_each_step_in_the_pages_language():
     session = GameSession(new_game(4, 0), lang="de")
     text = BoardText(session)

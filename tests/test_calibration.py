@@ -17,6 +17,7 @@ import random
 import threading
 
 import pytest
+from rendered import element_text
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import calibration as C
@@ -280,14 +281,16 @@ def test_the_practice_view_shows_the_formulas_level_then_the_calibrated_one(
     view = Practice(lang=lang, coverage=None, scheduler=scheduler, persist=False)
     g = view.current
     formula = tr(lang, "calibration.level.formula", level=g.difficulty, answers=0, needed=10)
-    assert view.level_text == formula
+    assert element_text(view, "practice-level") == formula
     for _ in range(C.MIN_ANSWERS - 1):
         cal.record(g, False)
     truth = g.exercise.right_answer()
     view.card.answer((g.exercise.market, truth[0]) if isinstance(truth, list) else truth)
     level = cal.level(g)[0]
     assert level > g.difficulty  # nine wrong answers and one right: harder than it said
-    assert view.level_text == tr(lang, "calibration.level.answers", level=level, answers=10)
+    assert element_text(view, "practice-level") == tr(
+        lang, "calibration.level.answers", level=level, answers=10
+    )
 
 
 def _writers(before: set) -> list[threading.Thread]:

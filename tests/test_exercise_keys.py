@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import panel as pn
 import pytest
+from rendered import element_text
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES
@@ -21,6 +22,7 @@ from widgets.lesson.setup_view import compare_layouts, compare_setups
 
 SQUARE = EXERCISES["closing-abou-simbel/exactly-fourteen"]
 CHOICE = EXERCISES["closing-abou-simbel/fifteen-stays-open"]
+SQUARE_LINE = "exercise-square-line"  # the card's line: how to answer, or the square chosen
 
 
 def _index(card: ExerciseCard, market: int, index: int) -> int:
@@ -34,16 +36,16 @@ def test_enter_on_a_square_answers_a_square_exercise_and_says_the_square(lang):
     card = ExerciseCard(SQUARE, lang=lang)
     keys = card.board.board_keys
     assert keys is not None and keys.label == tr(lang, "keys.board.answer")
-    assert card.square_line == tr(lang, "exercise.card.click_board")
+    assert element_text(card, SQUARE_LINE) == tr(lang, "exercise.card.click_board")
     (right,) = SQUARE.right_answer()
     keys.pressed = [_index(card, 2, right), 1]  # Enter on Abou Simbel's right square
     assert card.feedback is not None and card.feedback.correct
     square = chosen_square_words(SQUARE.state(), 2, right, lang)
     said = tr(lang, "exercise.card.your_square", square=square)
-    assert card.square_line == said  # in a live region: the browser journeys hear it
+    assert element_text(card, SQUARE_LINE) == said  # in a live region: the browser journeys hear it
     # a new start of the position: the line says how to answer again
     card.reset()
-    assert card.square_line == tr(lang, "exercise.card.click_board")
+    assert element_text(card, SQUARE_LINE) == tr(lang, "exercise.card.click_board")
 
 
 def test_a_wrong_square_by_enter_is_judged_and_a_card_in_another_language_renames_the_grid():
@@ -59,7 +61,7 @@ def test_a_wrong_square_by_enter_is_judged_and_a_card_in_another_language_rename
     assert card.feedback is not None and card.feedback.valid and not card.feedback.correct
     card.lang = "de"
     assert card.board.board_keys.label == tr("de", "keys.board.answer")
-    assert card.square_line.startswith("Deine Antwort: ")
+    assert element_text(card, SQUARE_LINE).startswith("Deine Antwort: ")
 
 
 def test_an_exercise_answered_by_a_choice_has_no_keyboard_grid():

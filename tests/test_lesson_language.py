@@ -195,7 +195,7 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
     languages' notebooks have the same code)."""
     from nefertiti_core.engine import variants
     from nefertiti_core.teaching import explain
-    from widgets.lesson import colour_name, describe_variant, narrate, score_table
+    from widgets.lesson import describe_variant, narrate, score_table, seat_name
 
     bots = GameSession(seats=["greedy"] * 3, bot_seed=3)
     state = bots.state
@@ -205,11 +205,44 @@ def test_a_games_story_score_players_and_variants_follow_use_language(lang):
         state, lang, len(state.log) - 2
     )
     assert score_table(state) == explain.score_table(state, lang)
-    assert colour_name(state, 0) == tr(lang, f"colour.{state.colours[0]}")
+    assert seat_name(state, 0) == tr(lang, f"colour.{state.colours[0]}")
+    assert seat_name(state, -1) == tr(lang, "status.nobody")  # no one decides
     variant = "merchant_pays_reserve"
     assert describe_variant(variant) == variants.describe_variant(variant, lang)
     assert describe_variant(variant) != variants.describe_variant(variant, "en")
     assert narrate(state, "en") == explain.narrate(state, "en")  # a call's lang= still chooses
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_a_misspelt_variant_in_a_lesson_comparison_names_the_known_ones(lang):
+    """Notebook 14's ``compare_rules`` with a typo in a variant's name: the engine's SetupError
+    listing the known variants, in the lesson language too, not a missing catalogue message."""
+    from nefertiti_core import SetupError
+    from widgets.lesson import compare_rules, outcome_line
+
+    state = GameSession(seats=["greedy"] * 3, bot_seed=3).state
+    use_language(lang)
+    with pytest.raises(SetupError, match="'merchant_pays_reserv'.*known: .*merchant_pays_reserve"):
+        compare_rules(state, {}, {"variants": ["merchant_pays_reserv"]})
+    both = compare_rules(state, {}, {"variants": ["merchant_pays_reserve"]}, to_end=False)
+    assert both.b.label == tr(
+        lang, "compare.with", changes=tr(lang, "compare.variant.merchant_pays_reserve")
+    )
+    assert outcome_line(both.a, state.colours).startswith(tr(lang, "compare.as_printed"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_game_progress_says_who_decides_as_the_board_words_do(lang):
+    """Notebook 13's progress line: the steps, then :func:`who_decides` (the same sentence as the
+    board's text view), joined as the language joins sentences (no space in Chinese)."""
+    from nefertiti_core.teaching.board_words import who_decides
+    from widgets.lesson import game_progress
+
+    state = GameSession(seats=["greedy"] * 3, bot_seed=3).state
+    assert not state.is_over
+    said = game_progress(state, 7, lang=lang)
+    steps = tr(lang, "progress.steps", steps=7)
+    assert said == f"{steps}{tr(lang, 'status.sentence_sep')}{who_decides(state, lang)}"
 
 
 def _run_cells(path: Path, numbers: list[int]) -> tuple[list[str], dict]:

@@ -80,7 +80,7 @@ def test_reproduced_case_previews_the_forced_second_roll_r3_7():
     # The stall is full after the forced placement: every roll closes it (R3.7).
     assert follow.probability == 1
     assert p.if_not.next_decider is None and not p.if_not.game_over
-    text = describe_preview(p, game.colours, "en")
+    text = describe_preview(p, game, "en")
     blue = game.colours[follow.seat].capitalize()
     assert (
         f"If it stays open: Then {blue} must place a servant on the 5 of Louqsor's left stall "
@@ -95,9 +95,7 @@ def test_the_follow_up_sentence_gives_the_probability_in_every_language():
     branch = p.if_not
     follow = replace(branch.then_rolls, probability=Fraction(11, 36))
     texts = {
-        lang: describe_preview(
-            replace(p, if_not=replace(branch, then_rolls=follow)), game.colours, lang
-        )
+        lang: describe_preview(replace(p, if_not=replace(branch, then_rolls=follow)), game, lang)
         for lang in LANGUAGES
     }
     for lang, text in texts.items():
@@ -107,7 +105,7 @@ def test_the_follow_up_sentence_gives_the_probability_in_every_language():
     assert "und würfeln: Luxor schließt mit Wahrscheinlichkeit 11/36 (31 %)." in texts["de"]
     assert "Louqsor关闭的概率为11/36（31%）。" in texts["zh"]
     never = replace(follow, probability=Fraction(0))
-    text = describe_preview(replace(p, if_not=replace(branch, then_rolls=never)), game.colours)
+    text = describe_preview(replace(p, if_not=replace(branch, then_rolls=never)), game)
     assert "and roll: no possible roll closes Louqsor." in text
 
 
@@ -116,7 +114,7 @@ def test_a_preview_rolls_no_die_of_the_game_r4_4():
     rng, log, deck = game.rng.getstate(), list(game.log), list(game.deck)
     before = game.key()
     for option in game.legal_options():
-        describe_preview(preview(game, option), game.colours)
+        describe_preview(preview(game, option), game)
     assert game.rng.getstate() == rng
     assert game.log == log and game.deck == deck
     assert game.key() == before
@@ -143,7 +141,7 @@ def test_no_option_preview_raises_over_random_games(seed):
                     follow_ups += 1
                     assert follow.stall_id >> 1 == R.LOUQSOR
             for lang in LANGUAGES:
-                assert describe_preview(p, game.colours, lang)
+                assert describe_preview(p, game, lang)
         assert game.rng.getstate() == rng
     if seed in (2, 4, 8, 9):
         assert follow_ups, "this game has a forced second roll after some option"

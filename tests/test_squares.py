@@ -162,7 +162,7 @@ def test_exercise_feedback_names_squares_by_bid(lang):
 def test_a_placement_preview_names_the_square_not_the_move(lang):
     g = new_game(4, seed=3, first_player=0)
     option = g.parse("place abou_simbel.left#3")
-    text = describe_preview(preview(g, option), g.colours, lang)
+    text = describe_preview(preview(g, option), g, lang)
     assert "#" not in text and "place " not in text, text
     assert str(square_name(R.ABOU_SIMBEL * 2, 3, lang)) in text
 

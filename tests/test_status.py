@@ -439,7 +439,7 @@ def test_r5_3_preview_first_servant_on_a_deben_square_with_a_reserve_of_1():
     assert (p.bonus_due, p.bonus_paid, p.deben) == (2, 1, 1)
     assert p.reserve_changes == (-1, 0, 0, 0)
     assert p.closes is False and p.closing_probability is None and p.next_decider == 1
-    text = describe_preview(p, g.colours, "en")
+    text = describe_preview(p, g, "en")
     assert "Green gains 1 Deben" in text and "only has 1" in text
     real = g.copy()
     real.apply("place gizeh.left#3")
@@ -467,8 +467,8 @@ def test_preview_closing_placement_says_it_closes_and_charges_the_highest_bidder
     assert p.next_decider == 0  # green now chooses the cards (R6.2)
     assert preview(g, "place akhet_aton.right#3").closes is False
     for lang in LANGUAGES:
-        assert rendered_ok(describe_preview(p, g.colours, lang))
-    assert "Akhet-Aton closes" in describe_preview(p, g.colours, "en")
+        assert rendered_ok(describe_preview(p, g, lang))
+    assert "Akhet-Aton closes" in describe_preview(p, g, "en")
 
 
 def test_r6_2_preview_of_the_highest_bidders_take_shows_the_cards_and_the_seal():
@@ -485,10 +485,10 @@ def test_r6_2_preview_of_the_highest_bidders_take_shows_the_cards_and_the_seal()
     lower = preview(g, "take lower1+lower3")
     assert sorted(lower.cards_gained) == sorted((kind("harp"), kind("mirror")))
     assert lower.seals == 0 and lower.closes is False
-    text = describe_preview(lower, g.colours, "en")
+    text = describe_preview(lower, g, "en")
     assert "harp" in text and "mirror" in text
-    assert "Royal Seal" in describe_preview(upper, g.colours, "en")
-    assert "椅子" in describe_preview(upper, g.colours, "zh")
+    assert "Royal Seal" in describe_preview(upper, g, "en")
+    assert "椅子" in describe_preview(upper, g, "zh")
 
 
 def test_r3_7_preview_of_a_louqsor_placement_computes_the_chance_without_rolling():
@@ -502,7 +502,7 @@ def test_r3_7_preview_of_a_louqsor_placement_computes_the_chance_without_rolling
     assert p.if_closes.closes is True and p.if_not.closes is False
     assert p.if_not.next_decider == 1
     assert p.if_closes.closing_market == R.LOUQSOR
-    text = describe_preview(p, g.colours, "en")
+    text = describe_preview(p, g, "en")
     assert "9/36 (25%)" in text and "If it closes" in text
 
 
@@ -543,7 +543,7 @@ def test_r5_4_preview_tells_a_forced_closing_by_the_next_player_apart_from_its_o
     assert p.closes is False and p.closing_market == -1
     assert p.then_closes == (R.ABOU_SIMBEL,)
     assert p.deben == 1 - 3  # the 3D bonus, then green's 3 is the highest bid of that closing
-    assert "through a forced move" in describe_preview(p, g.colours, "en")
+    assert "through a forced move" in describe_preview(p, g, "en")
     assert stall_status(g, "abou_simbel").would_close == (8,)
 
 
@@ -589,7 +589,7 @@ def test_every_preview_renders_in_every_language_without_placeholders():
         p = preview(g, option)
         assert isinstance(p, Preview)
         for lang in LANGUAGES:
-            assert rendered_ok(describe_preview(p, g.colours, lang))
+            assert rendered_ok(describe_preview(p, g, lang))
 
 
 def test_probabilities_read_as_fraction_over_the_dice_and_percent():

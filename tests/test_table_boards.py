@@ -28,8 +28,9 @@ from widgets.classroom.poll import PollError, Polls
 from widgets.classroom.projector_page import ProjectorPage
 from widgets.classroom.room import TEACHER_PASS, Rooms
 from widgets.classroom.room_store import connect
-from widgets.classroom.table_boards import LOG_CHUNK, RECENT_CHUNKS
+from widgets.classroom.table_boards import LOG_CHUNK, RECENT_CHUNKS, TableLog
 from widgets.classroom.teacher import TeacherPage
+from widgets.game.session import GameSession
 
 WHO = "lesson:welcome/who-plays-next"  # choices green, red, blue, black, nobody; red is right
 ROW = re.compile(r"<tr (class='room-player[^>]*)>(.*?)</tr>", re.S)
@@ -280,3 +281,15 @@ def test_the_cost_benchmark_runs():
     assert without["moves"] == with_views["moves"] > 50
     assert without["learner_page_text_bytes_per_move"]["max"] == 0
     assert with_views["learner_page_text_bytes_per_move"]["mean"] > 1000
+
+
+def test_the_hidden_earlier_steps_button_is_renamed_when_the_language_changes():
+    """The "earlier steps" toggle is hidden until the log has earlier steps, yet named (axe's
+    button-name rule): a change of language renames it while hidden, too."""
+    session = GameSession(lang="en")
+    log = TableLog(session)
+    assert not log.earlier_button.visible
+    assert log.earlier_button.name == tr("en", "room.boards.earlier", n=0)
+    session.lang = "zh"
+    assert not log.earlier_button.visible
+    assert log.earlier_button.name == tr("zh", "room.boards.earlier", n=0)

@@ -6,7 +6,7 @@ import pytest
 
 from nefertiti_core import SetupError, new_game, violations
 from nefertiti_core.engine import rules as R
-from nefertiti_core.engine.i18n import LANGUAGES
+from nefertiti_core.engine.i18n import LANGUAGES, tr
 from nefertiti_core.engine.scoring import score_breakdown
 from nefertiti_core.engine.variants import compare_rules, describe_variant, with_rules
 from nefertiti_core.files import staging as S
@@ -134,13 +134,25 @@ def test_with_rules_refuses_unknown_names():
 def test_compare_rules_plays_one_position_under_two_rule_sets():
     game = closing_gizeh_with_akhenaton_next()
     comparison = compare_rules(game, {}, {"variants": ["akhenaton_ends_game"]}, seed=4)
-    assert comparison.a.label == "as printed" and comparison.b.label == "akhenaton_ends_game"
+    assert comparison.a.label == tr("en", "compare.as_printed")
+    assert comparison.b.label == tr(
+        "en", "compare.with", changes=tr("en", "compare.variant.akhenaton_ends_game")
+    )
     assert comparison.a.over and comparison.b.over
     assert comparison.b.steps == 0  # it was over at once
     assert comparison.a.steps > 0
     again = compare_rules(game, {}, {"variants": ["akhenaton_ends_game"]}, seed=4)
     assert again == comparison  # seeded: the same outcome every time
     assert not game.is_over  # the position itself is untouched
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compare_rules_checks_the_rules_before_labelling_them(lang):
+    """A misspelt variant is the engine's SetupError listing the known variants, in every
+    language, not a missing catalogue message for the misspelt name."""
+    game = new_game(4, 1)
+    with pytest.raises(SetupError, match="unknown variant.*merchant_pays_reserv'.*known: "):
+        compare_rules(game, {}, {"variants": ["merchant_pays_reserv"]}, lang=lang)
 
 
 def test_compare_rules_plays_shared_steps_while_legal_on_both():

@@ -105,7 +105,7 @@ def test_placement_preview_follows_the_selection():
     panel = DecisionPanel(session)
     option = panel.placement_options[3]
     panel.place_select.value = option
-    text = describe_preview(preview(session.state, option), session.state.colours, "en")
+    text = describe_preview(preview(session.state, option), session.state, "en")
     assert text and text in html.unescape(panel.place_preview.object)
     assert text.startswith("If Blue places a servant on the 4 of Gizeh's left stall:")  # not #3
 
@@ -121,7 +121,7 @@ def test_decision_panel_during_a_market_resolution_says_who_bids_and_why():
     for option, button in zip(panel.button_options, panel.buttons, strict=False):
         assert button.visible
         assert button.name == describe_option(state, option, "en")
-        hover = describe_preview(preview(state, option), state.colours, "en", state)
+        hover = describe_preview(preview(state, option), state, "en")
         assert button.description.content == hover
     assert not any(b.visible for b in panel.buttons[len(panel.button_options) :])
 

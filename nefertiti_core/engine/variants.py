@@ -84,11 +84,15 @@ def compare_rules(
     seed: int = 0,
     to_end: bool = True,
     labels: tuple[str, str] | None = None,
+    lang: str = "en",
 ) -> RulesComparison:
     """Play ``state`` on under rules ``a`` and rules ``b`` (keyword dicts for :func:`with_rules`).
 
     The given ``steps`` (options, ids or texts) are played on both while legal on both; then,
-    with ``to_end``, each side plays to its end choosing at random with the same seed.
+    with ``to_end``, each side plays to its end choosing at random with the same seed. Each
+    outcome is labelled with its rules in words in ``lang`` (:func:`rules_words`), unless
+    ``labels`` names them; the rules are checked first, so a misspelt variant is a SetupError
+    listing the known ones.
     """
     sides = [with_rules(state, **a), with_rules(state, **b)]
     shared = 0
@@ -103,7 +107,7 @@ def compare_rules(
             side.apply(option)
         shared += 1
     outcomes = []
-    names = labels or (_label(a), _label(b))
+    names = labels or (rules_words(a, lang), rules_words(b, lang))
     for side, label in zip(sides, names, strict=True):
         rng = random.Random(seed)
         played = shared
@@ -124,9 +128,15 @@ def compare_rules(
     return RulesComparison(outcomes[0], outcomes[1], shared)
 
 
-def _label(rules: dict) -> str:
-    parts = list(rules.get("variants") or []) + [
-        f"{name}={'/'.join(map(str, row))}"
-        for name, row in (rules.get("gift_values") or {}).items()
-    ]
-    return ", ".join(parts) or "as printed"
+def rules_words(rules: dict, lang: str = "en") -> str:
+    """A set of rules (:func:`with_rules`'s keywords) in words ("With the Merchant paying the
+    difference into the reserve"), for rules :func:`with_rules` accepts."""
+    changes = [tr(lang, f"compare.variant.{name}") for name in rules.get("variants") or []]
+    for card, values in (rules.get("gift_values") or {}).items():
+        name = tr(lang, f"card.{card}") if card in R.CARD_KINDS else card
+        changes.append(
+            tr(lang, "compare.gift_values", card=name, values="/".join(map(str, values)))
+        )
+    if not changes:
+        return tr(lang, "compare.as_printed")
+    return tr(lang, "compare.with", changes=tr(lang, "compare.sep").join(changes))

@@ -296,8 +296,9 @@ def _ev_market_closed(w: Words, d: dict) -> str:
     )
 
 
-def _one(key: str, count: int) -> str:
-    """``key`` or, for exactly one, its singular sentence ``key.one`` ("1 new card is drawn")."""
+def count_key(key: str, count: int) -> str:
+    """``key`` or, for exactly one, its singular sentence ``key.one`` ("1 new card is drawn"):
+    the catalogues word a count of one apart."""
     return f"{key}.one" if count == 1 else key
 
 
@@ -305,7 +306,7 @@ def _ev_akhenaton(w: Words, d: dict) -> str:
     market = w.market(d["market"])
     ref = w.ref_to("R6.8, R7.1")
     if d["drawn"] and d.get("hidden"):  # drawn on a copy: the deck's order is no one's to tell
-        key = _one("ev.akhenaton.after_hidden", len(d["drawn"]))
+        key = count_key("ev.akhenaton.after_hidden", len(d["drawn"]))
         return w.s(key, market=market, count=len(d["drawn"]), ref=ref)
     if d["drawn"]:
         return w.s("ev.akhenaton.after", market=market, cards=w.cards(d["drawn"]), ref=ref)
@@ -316,11 +317,11 @@ def _ev_reopen(w: Words, d: dict) -> str:
     market = w.market(d["market"])
     ref = w.ref_to(d["rule"])
     if d["drawn"] and d.get("hidden"):  # an exercise's copy: which cards come up is unknown (R12)
-        key = _one("ev.reopen.hidden", len(d["drawn"]))
+        key = count_key("ev.reopen.hidden", len(d["drawn"]))
         head = w.s(key, market=market, count=len(d["drawn"]), ref=ref)
     elif d["drawn"]:
         head = w.s(
-            _one("ev.reopen", len(d["drawn"])),
+            count_key("ev.reopen", len(d["drawn"])),
             market=market,
             count=len(d["drawn"]),
             cards=w.cards(d["drawn"]),

@@ -696,10 +696,10 @@ def _then_rolls_message(follow: FollowUpRoll) -> Message:
     )
 
 
-def describe_preview(p: Preview, colours, lang: str = "en", state: GameState | None = None) -> str:
-    """A preview in words (``colours``: the game's colours, seat by seat). ``state``: the
-    position the preview was made in; given, the option is named in words ("take the upper
-    card"), as a learner reads it, else by its notation ("take upper", for the command line)."""
+def describe_preview(p: Preview, state: GameState, lang: str = "en") -> str:
+    """A preview in words: ``state`` is the position the preview was made in (its players'
+    colours; the option named in words, "take the upper card", as a learner reads it)."""
+    colours = state.colours
     if O.OPTION_KIND[p.option] == O.PLACE:  # a sentence names the square by its bid, not p.text
         stall_id = O.SQUARE_STALL[p.option]
         message = Message.of(
@@ -709,10 +709,7 @@ def describe_preview(p: Preview, colours, lang: str = "en", state: GameState | N
             square=Squares(stall_id, (O.SQUARE_INDEX[p.option],)),
         )
     else:
-        if state is not None:
-            named = describe_option(state, p.option, lang, short=True)
-        else:
-            named = p.text
+        named = describe_option(state, p.option, lang, short=True)
         message = Message.of("preview.intro", player=Seats((p.decider,)), option=named)
     intro = render(message, colours, lang)
     return _sentences(lang, [intro] + _preview_sentences(p, colours, lang))

@@ -74,7 +74,7 @@ def position_text(
                 words = f"{state.option_text(option)} — {words}"
             line = f"  {number:>2}. {words}"
             if previews:
-                line += f" → {describe_preview(preview(state, option), state.colours, lang, state)}"
+                line += f" → {describe_preview(preview(state, option), state, lang)}"
             out.append(line)
     out.append("")
     out.append(tr(lang, "view.players"))

@@ -481,10 +481,10 @@ class TableLog(pn.viewable.Viewer):
                 name = ("\u25be " if opened else "\u25b8 ") + tr(lang, "room.boards.earlier", n=n)
                 if self.earlier_button.name != name or not self.earlier_button.visible:
                     self.earlier_button.param.update(name=name, visible=True)
-            elif self.earlier_button.visible:
-                self.earlier_button.visible = False
-            if not self.earlier_button.name:  # named while hidden too (axe's button-name rule)
-                self.earlier_button.name = tr(lang, "room.boards.earlier", n=0)
+            else:  # hidden, and named in the page's language (axe's button-name rule)
+                name = tr(lang, "room.boards.earlier", n=0)
+                if self.earlier_button.name != name or self.earlier_button.visible:
+                    self.earlier_button.param.update(name=name, visible=False)
             text = ""
             if older and self.earlier_button.value:  # sent only to a page that asked
                 text = SHARED_POSITIONS.get(

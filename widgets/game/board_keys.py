@@ -211,9 +211,6 @@ class BoardKeys(ReactiveHTML):
         )
         super().__init__(**params)
         self._board = board
-        #: The message that names the grid: what Enter does there (an exercise's board answers
-        #: with the square: ``keys.board.answer``).
-        self.label_key = "keys.board"
         self._keys: list[KeySquare] = []
         self._seen = 0
         self.param.watch(self._on_pressed, "pressed")
@@ -247,7 +244,9 @@ class BoardKeys(ReactiveHTML):
                     end=k.end,
                 )
             )
-        label = tr(lang, self.label_key)
+        # The grid's name says what Enter does there: a board that answers with the square (an
+        # exercise's, with ``on_square``) places nothing.
+        label = tr(lang, "keys.board" if board.on_square is None else "keys.board.answer")
         if squares != self.squares or label != self.label:
             self.param.update(squares=squares, label=label)
 

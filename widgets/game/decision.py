@@ -26,7 +26,13 @@ from nefertiti_core.engine.state import (
     P_SHAME,
     P_TAKE,
 )
-from nefertiti_core.teaching.explain import describe_option, score_table, why_deciding, winner_line
+from nefertiti_core.teaching.explain import (
+    count_key,
+    describe_option,
+    score_table,
+    why_deciding,
+    winner_line,
+)
 from nefertiti_core.teaching.status import describe_preview, preview
 from widgets.game.accessible import name_for_readers
 from widgets.game.common import (
@@ -235,7 +241,7 @@ class DecisionPanel(pn.viewable.Viewer):
         place_label = (
             tr(
                 lang,
-                "panel.decision.placements" + (".one" if len(placements) == 1 else ""),
+                count_key("panel.decision.placements", len(placements)),
                 count=len(placements),
             )
             if placements
@@ -340,7 +346,7 @@ class DecisionPanel(pn.viewable.Viewer):
 
 def _preview_text(state, option: int, lang: str) -> str:
     try:
-        return describe_preview(preview(state, option), state.colours, lang, state)
+        return describe_preview(preview(state, option), state, lang)
     except Exception:  # a preview is a help, never a reason to hide the option
         return ""
 

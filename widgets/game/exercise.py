@@ -173,12 +173,8 @@ class ExerciseCard(pn.viewable.Viewer):
             on_square=self._answer_square if square_answer else None,
             keys=square_answer,
         )
-        if self.board.board_keys is not None:  # named: Enter answers there (places nothing)
-            self.board.board_keys.label_key = "keys.board.answer"
-            self.board.board_keys.refresh()
         self._answered = None  # the last answer as given (to judge it again in another language)
         self._chosen = None  # a square's answer: (market, index) chosen on the board
-        self.square_line = ""
         self._played = False  # whether the board played the asked move after the answer
         self._asked = exercise.asked_option() if answer_first else None
         self._prompt = pn.pane.Markdown(
@@ -276,8 +272,6 @@ class ExerciseCard(pn.viewable.Viewer):
         else:
             square = chosen_square_words(self.session.state, *self._chosen, lang)
             text = tr(lang, "exercise.card.your_square", square=square)
-        #: A square's answer: the line that says how to answer, or which square was chosen.
-        self.square_line = text
         self._answer.object = (
             f'<p class="exercise-square-line" role="status" aria-live="polite" '
             f'style="margin:4px 0">{esc(text)}</p>'

@@ -18,13 +18,13 @@ the text around by colour alone.
 from widgets.lesson.commands import output_of
 from widgets.lesson.demos import demo, watch_game
 from widgets.lesson.game_words import (
-    colour_name,
     compare_rules,
     describe_variant,
     game_progress,
     narrate,
     outcome_line,
     score_table,
+    seat_name,
 )
 from widgets.lesson.kernel import load_panel_in_this_kernel, underline_links_in_this_kernel
 from widgets.lesson.language import lesson_language, use_language
@@ -35,7 +35,6 @@ underline_links_in_this_kernel()
 
 __all__ = [
     "Lesson",
-    "colour_name",
     "compare_rules",
     "coverage_html",
     "coverage_rows",
@@ -49,6 +48,7 @@ __all__ = [
     "output_of",
     "outcome_line",
     "score_table",
+    "seat_name",
     "use_language",
     "watch_game",
 ]

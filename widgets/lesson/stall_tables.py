@@ -28,6 +28,7 @@ import panel as pn
 
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import LANGUAGES, tr
+from nefertiti_core.engine.squares import square_name
 from nefertiti_core.engine.stall_names import stall_name
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
@@ -35,15 +36,6 @@ from nefertiti_core.teaching.status import format_probability, louqsor_probabili
 from widgets.game.rules_view import link_rule_ids
 from widgets.lesson.language import in_lesson_language
 from widgets.theme import TABLE_HEAD, TABLE_LINE, TABLE_NOTE
-
-try:  # the learner's names of squares ("the Deben 2"), from the engine
-    from nefertiti_core.engine.squares import square_name
-except ImportError:  # pragma: no cover - an engine without them: the bid and its mark
-
-    def square_name(stall, index, lang="en"):
-        square = (stall if isinstance(stall, R.Stall) else R.STALLS[stall]).squares[index]
-        return f"{square.value}{square.symbol}"
-
 
 __all__ = [
     "closing_totals",
@@ -88,10 +80,6 @@ def position(scenario, *steps: str):
     for step in steps:
         state.apply(state.parse(step))
     return state
-
-
-def _stall_name(lang: str, stall: R.Stall) -> str:
-    return stall_name(stall, lang)
 
 
 def _sums(stall: R.Stall) -> bool:
@@ -159,7 +147,7 @@ def square_by_square_html(state, market, lang: str | None = None) -> str:
     status = stall_status(state, _market(market))
     stall = R.STALLS[status.stall_id]
     if not status.is_open:
-        note = tr(lang, "stalltable.not_open", stall=_stall_name(lang, stall))
+        note = tr(lang, "stalltable.not_open", stall=stall_name(stall, lang))
         return f"<div class='stall-table-note'>{html.escape(note)}</div>"
     rows = square_rows(state, market, lang)
     sums = _sums(stall)
@@ -196,7 +184,7 @@ def square_by_square(scenario, market, *steps: str, lang: str | None = None, fol
     if not folded:
         return pane
     stall = R.STALLS[stall_status(state, _market(market)).stall_id]
-    title = tr(lang, "stalltable.fold", stall=_stall_name(lang, stall))
+    title = tr(lang, "stalltable.fold", stall=stall_name(stall, lang))
     return pn.Card(
         pane, title=title, collapsed=True, sizing_mode="stretch_width", css_classes=["lesson-fold"]
     )
@@ -232,7 +220,7 @@ def totals_rows(market="abou_simbel", lang: str | None = None) -> list[dict]:
             verdicts[R.bids_total(stall, mask)] = bool(R.stall_closes(stall.id, mask))
         rows.append(
             {
-                "stall": _stall_name(lang, stall),
+                "stall": stall_name(stall, lang),
                 "close": sorted(t for t, c in verdicts.items() if c),
                 "open": sorted(t for t, c in verdicts.items() if not c),
                 "rule": stall.rule_id,
@@ -274,7 +262,7 @@ def settling_order_rows(market, lang: str | None = None) -> list[dict]:
         order = R.RESOLUTION_ORDER[stall.id]
         rows.append(
             {
-                "stall": _stall_name(lang, stall),
+                "stall": stall_name(stall, lang),
                 "order": [str(square_name(stall, i, lang)) for i in order],
             }
         )

@@ -90,9 +90,6 @@ class Practice(pn.viewable.Viewer):
         self._reason = ""
         self._title = HTML("", sizing_mode="stretch_width")
         self._info = HTML("", sizing_mode="stretch_width", css_classes=["practice-info"])
-        #: The level line's text: the level and what it stands on (learners' answers, or the
-        #: question itself), shown under the theme.
-        self.level_text = ""
         #: The position in words (what each player holds, who decides now).
         self.table = HTML("", sizing_mode="stretch_width", css_classes=["practice-table"])
         #: The rules the current position practises.
@@ -196,7 +193,6 @@ class Practice(pn.viewable.Viewer):
             f"<div class='practice-level' style='color:{TEXT_HINT};font-size:0.9em'>"
             f"{esc(source)}</div></div>"
         )
-        self.level_text = source
         answered = self.card is not None and self.card.attempts > 0
         if answered:
             rules = tr(lang, "status.list.sep").join(g.rule_ids)
