@@ -31,14 +31,20 @@ from pathlib import Path
 import pytest
 from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, answer_wrong_then_right, expect_verdict, give_answer, launch
+from support import (
+    ARTIFACTS,
+    KERNEL_MS,
+    answer_wrong_then_right,
+    expect_verdict,
+    give_answer,
+    launch,
+)
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for
 
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
-WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
 EXERCISE_CALL = re.compile(r"""exercises\(\s*["']([a-z-]+)["']""")
 DEMO_CALL = re.compile(r"""\bdemo\(""")
 
@@ -139,7 +145,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
             has_text=tr(lang, "lesson.exercises_intro")
         )
         first = exercises[0].prompt(lang)[:60]
-        expect(blocks.filter(has_text=first)).to_have_count(1, timeout=WAIT * 2)
+        expect(blocks.filter(has_text=first)).to_have_count(1, timeout=KERNEL_MS)
         shows = [blocks.nth(i).filter(has_text=first).count() for i in range(blocks.count())]
         block = blocks.nth(shows.index(1))  # (has_text sees into the shadow DOM; inner_text not)
         tabs = block.locator(".bk-tab")
@@ -147,7 +153,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
             if number > 1:
                 tabs.nth(number - 1).click()
             prompt = block.locator(".exercise-prompt")
-            expect(prompt).to_contain_text(ex.prompt(lang)[:60], timeout=WAIT * 2)
+            expect(prompt).to_contain_text(ex.prompt(lang)[:60], timeout=KERNEL_MS)
             STEPS.append((notebook, ex.id, "shown", time.monotonic() - start))
             if ex.answer_kind == "square":
                 # a square of another market is refused, not judged (#13 item 8)
@@ -187,8 +193,8 @@ def _no_cell_failed(page, notebook: str) -> None:
     cell after a failed one is never run and shows nothing), and no cell shows a Python
     error."""
     cells = page.locator(".jp-Notebook .jp-CodeCell")
-    expect(cells).to_have_count(CODE_CELLS[notebook], timeout=WAIT)
-    expect(cells.last.locator(".jp-OutputArea-output").first).to_be_attached(timeout=WAIT)
+    expect(cells).to_have_count(CODE_CELLS[notebook], timeout=KERNEL_MS)
+    expect(cells.last.locator(".jp-OutputArea-output").first).to_be_attached(timeout=KERNEL_MS)
     errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
     failed = [text for text in errors.all_inner_texts() if "Traceback" in text or "Error" in text]
     assert not failed, f"{notebook}: a cell failed:\n" + "\n".join(t[-800:] for t in failed)
@@ -199,18 +205,18 @@ def _press_every_demo(page, notebook: str, lang: str) -> None:
     account of the steps, with no step refused (#13 item 3)."""
     # one demonstration per cell (the count of outputs holding one must match the cells')
     outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
-    expect(outputs).to_have_count(DEMOS[notebook], timeout=WAIT)
+    expect(outputs).to_have_count(DEMOS[notebook], timeout=KERNEL_MS)
     for i in range(DEMOS[notebook]):
         demo = outputs.nth(i)
         button = demo.locator(".lesson-demo-show button")
         button.scroll_into_view_if_needed()
         button.click()
         account = demo.locator(".lesson-demo-account")
-        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=WAIT)
-        expect(account.locator("li").first).to_be_visible(timeout=WAIT)
+        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=KERNEL_MS)
+        expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
         stopped = tr(lang, "lesson.demo.refused", why="").rstrip(": \uff1a")
         assert stopped not in account.inner_text(), account.inner_text()
-        expect(demo.locator("canvas").first).to_be_attached(timeout=WAIT)
+        expect(demo.locator("canvas").first).to_be_attached(timeout=KERNEL_MS)
         DEMOS_PRESSED[notebook] = DEMOS_PRESSED.get(notebook, 0) + 1
     if DEMOS[notebook]:
         page.screenshot(path=str(ARTIFACTS / f"every-demo-{Path(notebook).stem}.png"))
@@ -223,7 +229,7 @@ def _open_every_fold(page) -> None:
         fold = folds.nth(i)
         fold.scroll_into_view_if_needed()
         fold.locator(".card-header").first.click()
-        expect(fold.locator("table").first).to_be_visible(timeout=WAIT)
+        expect(fold.locator("table").first).to_be_visible(timeout=KERNEL_MS)
 
 
 def check_part(lang: str) -> None:

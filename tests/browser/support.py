@@ -72,6 +72,9 @@ def wait_scale(cores: int | None = None, told: str | None = None) -> float:
 #: processes). Every browser journey waits with these, never with a number of its own.
 LOAD_MS = int(120_000 * wait_scale())
 STEP_MS = int(60_000 * wait_scale())
+#: Milliseconds a notebook's kernel may take to answer (a cell's output, an exercise's verdict):
+#: a kernel busy with the notebook's other cells answers late on a loaded machine.
+KERNEL_MS = int(120_000 * wait_scale())
 
 
 def open_room(page, base: str) -> str:
@@ -250,8 +253,8 @@ def open_and_run_all(browser, url: str, viewport: dict, watch=None):
     if watch is not None:
         watch(page)
     page.goto(url)
-    # the status bar says the kernel is starting meanwhile (240 s: see start_jupyterlab)
-    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=240_000)
+    # the status bar says the kernel is starting meanwhile (twice a kernel's answer: a start)
+    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=2 * KERNEL_MS)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     return page
@@ -455,7 +458,6 @@ def notebook_in_jupyterlab(
 # ------------------------------------------------------------------------------ exercises
 # Answering a tutorial exercise card (widgets/game/exercise.py) as a learner does, in JupyterLab or
 # Voilà: ``block`` is a locator of the output that holds the exercise tabs.
-WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
 
 
 def wrong_and_right(ex: Exercise):
@@ -529,7 +531,7 @@ def shut_down_kernels(page, url: str) -> None:
 
 def expect_verdict(block, kind: str, headline: str) -> str:
     verdict = block.locator(f".exercise-feedback .verdict-{kind}")
-    expect(verdict).to_contain_text(headline, timeout=WAIT)
+    expect(verdict).to_contain_text(headline, timeout=KERNEL_MS)
     return verdict.inner_text()
 
 

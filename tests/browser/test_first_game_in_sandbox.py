@@ -21,11 +21,10 @@ import re
 import time
 
 from playwright.sync_api import expect
-from support import ARTIFACTS, rows
+from support import ARTIFACTS, STEP_MS, rows
 
 from nefertiti_core.engine.i18n import tr
 
-STEP_MS = 60_000  # a bot's move and the page's update on a busy 2-core machine
 VIEWPORT = {"width": 1500, "height": 1150}
 expect.set_options(timeout=STEP_MS)
 

@@ -19,7 +19,6 @@ from axe import check
 from lesson_pages import (  # the shared checks; the module's fixtures
     LANGS,
     PATH,
-    WAIT,
     answer_first_exercise,
     board_speaks,
     lab,  # noqa: F401 - a fixture
@@ -30,6 +29,7 @@ from lesson_pages import (  # the shared checks; the module's fixtures
 )
 from playwright.sync_api import expect
 from support import (
+    KERNEL_MS,
     open_and_run_all,
     screenshot_on_failure,
     shut_down_kernels,
@@ -54,7 +54,7 @@ def test_the_first_game_path_in_jupyterlab(lab, chromium, lang, notebook):  # no
             unfold_demos(page, lang, notebook)
             # the last cell ran: the learner's record, in the language
             expect(page.get_by_text(tr(lang, "coverage.view.title")).first).to_be_visible(
-                timeout=WAIT
+                timeout=KERNEL_MS
             )
             no_english(
                 page,

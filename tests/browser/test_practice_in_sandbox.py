@@ -21,6 +21,9 @@ import time
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    KERNEL_MS,
+    LOAD_MS,
+    STEP_MS,
     code_notebook,
     expect_verdict,
     give_answer,
@@ -33,8 +36,6 @@ from nefertiti_core.files import calibration as C
 from nefertiti_core.files import practice as P
 from widgets.sandbox.practice import FIRST_SEEDS
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 
@@ -152,7 +153,7 @@ def test_practice_in_a_jupyterlab_notebook_answers_and_keeps_its_state_by_the_re
         view = page.locator(".practice-view")
         expect(view.locator(".exercise-prompt")).to_contain_text(
             first.exercise.prompt("en")[:60],
-            timeout=180_000,  # a kernel start on a loaded machine
+            timeout=KERNEL_MS,  # a kernel start on a loaded machine
         )
         give_answer(page, view, first.exercise, wrong)
         expect_verdict(view, "wrong", "Not quite")

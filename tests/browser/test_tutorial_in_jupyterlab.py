@@ -14,7 +14,7 @@ from pathlib import Path
 from axe import check
 from board_keyboard import answer_by_keyboard, focused, on_board
 from playwright.sync_api import expect
-from support import ARTIFACTS, expect_verdict, give_answer, wrong_and_right
+from support import ARTIFACTS, KERNEL_MS, expect_verdict, give_answer, wrong_and_right
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
@@ -23,7 +23,6 @@ from nefertiti_core.files.exercises import EXERCISES
 TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 NOTEBOOK = "de/09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
-WAIT = 120_000  # ms: a kernel running the notebook's cells on a loaded machine answers late
 
 
 def test_a_german_tutorial_exercise_answered_on_the_board_by_mouse_and_by_keyboard(
@@ -46,7 +45,7 @@ def test_a_german_tutorial_exercise_answered_on_the_board_by_mouse_and_by_keyboa
                 has_text=tr("de", "lesson.exercises_intro")
             )
             expect(block.locator(".exercise-prompt").first).to_contain_text(
-                ex.prompt("de")[:40], timeout=WAIT
+                ex.prompt("de")[:40], timeout=KERNEL_MS
             )
             give_answer(page, block, ex, wrong)  # a click on a square of the card's board
             shown = expect_verdict(block, "wrong", wrong_feedback.headline)

@@ -37,6 +37,7 @@ from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
     CLIPPED_BUTTONS,
+    KERNEL_MS,
     PIXEL_5,
     PIXEL_5_VIEWPORT,
     expect_verdict,
@@ -60,7 +61,6 @@ TUTORIALS = ROOT / "tutorials"
 VOILA_SETTINGS = ROOT / "jupyterlab" / "voila"
 NOTEBOOK = "09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
-WAIT = 120_000  # ms: the page shows each output as its cell runs; a loaded machine is slow
 TIMES: dict[str, float] = {}
 
 # Servants drawn on every board of the page (each Panel output is its own Bokeh document).
@@ -136,13 +136,13 @@ def lesson(voila, chromium):
     try:
         with screenshot_on_failure(page, "voila", full_page=False):
             start = time.monotonic()
-            page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=WAIT)
+            page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=KERNEL_MS)
             block = page.locator(".jp-OutputArea-output").filter(
                 has_text=tr("en", "lesson.exercises_intro")
             )
             ex = EXERCISES[EXERCISE]
             expect(block.locator(".exercise-prompt")).to_contain_text(
-                ex.prompt("en")[:60], timeout=WAIT
+                ex.prompt("en")[:60], timeout=KERNEL_MS
             )
             TIMES["page to exercise shown"] = time.monotonic() - start
         yield page, block
@@ -219,7 +219,7 @@ def test_voila_a_click_on_a_lesson_board_places_a_servant(lesson):
     )
     try:
         turn = tr("en", "panel.decision.turn", turn=2, player="Blue")
-        expect(output).to_contain_text(turn, timeout=WAIT)
+        expect(output).to_contain_text(turn, timeout=KERNEL_MS)
         TIMES["board click to the kernel's answer shown"] = time.monotonic() - start
         assert page.evaluate(SERVANTS) == before + 1, "the kernel's board is not Red's click"
         # one click is one placement: the kernel must not get it twice (refused the second time)
@@ -241,22 +241,22 @@ def test_voila_demonstration_unfolds_and_folds(lesson):
     )
     button = output.locator(".lesson-demo-show button")
     account = output.locator(".lesson-demo-account")
-    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=WAIT)
+    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=KERNEL_MS)
     expect(account).to_be_hidden()
     button.scroll_into_view_if_needed()
     start = time.monotonic()
     button.click()
-    expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=WAIT)
+    expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=KERNEL_MS)
     TIMES["demonstration press to its account"] = time.monotonic() - start
-    expect(account.locator("li").first).to_be_visible(timeout=WAIT)
+    expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
     assert "The demonstration stopped" not in account.inner_text(), account.inner_text()
-    expect(output.locator("canvas").first).to_be_visible(timeout=WAIT)
+    expect(output.locator("canvas").first).to_be_visible(timeout=KERNEL_MS)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "voila-demo.png"))
     expect(button).to_contain_text(tr("en", "lesson.demo.hide"))
     button.click()
-    expect(account).to_be_hidden(timeout=WAIT)
-    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=WAIT)
+    expect(account).to_be_hidden(timeout=KERNEL_MS)
+    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=KERNEL_MS)
 
 
 def test_voila_folded_answer_opens(lesson):
@@ -267,7 +267,7 @@ def test_voila_folded_answer_opens(lesson):
     table = fold.locator("table").first
     expect(table).to_be_hidden()
     fold.locator(".card-header").first.click()
-    expect(table).to_be_visible(timeout=WAIT)
+    expect(table).to_be_visible(timeout=KERNEL_MS)
 
 
 def test_voila_lesson_fits_at_1440_and_1024(lesson):
@@ -307,12 +307,12 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
     try:
         with screenshot_on_failure(page, "voila-zh-keyboard", full_page=False):
             start = time.monotonic()
-            page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=WAIT)
+            page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=KERNEL_MS)
             block = page.locator(".jp-OutputArea-output").filter(
                 has_text=tr("zh", "lesson.exercises_intro")
             )
             expect(block.locator(".exercise-prompt").first).to_contain_text(
-                ex.prompt("zh")[:30], timeout=WAIT
+                ex.prompt("zh")[:30], timeout=KERNEL_MS
             )
             TIMES["Chinese page to exercise shown"] = time.monotonic() - start
             start = time.monotonic()
@@ -330,7 +330,7 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
             assert "R3.5" in shown, shown
             # every output rendered: the lesson's boards and the record at the end
             expect(page.get_by_text(tr("zh", "coverage.view.title")).first).to_be_visible(
-                timeout=WAIT
+                timeout=KERNEL_MS
             )
             assert page.get_by_text("Error displaying widget").count() == 0
             check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
