@@ -29,22 +29,24 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect, sync_playwright
 from support import (
     ARTIFACTS,
     KERNEL_MS,
+    PATH,
+    TUTORIALS,
     answer_wrong_then_right,
     expect_verdict,
     give_answer,
     launch,
+    shut_down_kernels,
+    unfold_demos,
 )
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for
 
-TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 EXERCISE_CALL = re.compile(r"""exercises\(\s*["']([a-z-]+)["']""")
 DEMO_CALL = re.compile(r"""\bdemo\(""")
 
@@ -71,9 +73,9 @@ def _topics_by_notebook() -> dict[str, str]:
 
 
 NOTEBOOKS = _topics_by_notebook()
-#: The first-game path (00-03): in English here, the whole of it as a newcomer takes it (its
-#: German and Chinese copies: test_lessons_in_german_and_chinese.py, ..._voila_...).
-PATH = {p.name for p in first_game_notebooks(TUTORIALS)}
+#: The first-game path (00-03, support.PATH) is answered in English here, the whole of it as a
+#: newcomer takes it (its German and Chinese copies: test_lessons_in_german_and_chinese.py,
+#: ..._voila_...).
 #: The language each notebook is answered in: the path in English, the others in turn German,
 #: Chinese, English.
 LANGUAGE_OF = {
@@ -112,18 +114,6 @@ def lab(tmp_path_factory):
             yield url, browser
         finally:
             browser.close()
-
-
-def _shut_down_kernels(page, url: str) -> None:
-    """Free the machine for the next notebook: delete every session (and its kernel), as the
-    page's JupyterLab would (its cookies, its XSRF token)."""
-    request = page.context.request
-    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
-    headers = {"X-XSRFToken": xsrf}
-    sessions = request.get(f"{url}/api/sessions", headers=headers).json()
-    for session in sessions:
-        response = request.delete(f"{url}/api/sessions/{session['id']}", headers=headers)
-        assert response.ok, (response.status, response.text())
 
 
 def answer_every_exercise(lab, notebook: str) -> None:
@@ -183,7 +173,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
             raise AssertionError(f"{notebook}: a cell failed:\n" + "\n".join(shown)) from failure
         raise
     finally:
-        _shut_down_kernels(page, url)
+        shut_down_kernels(page, url)
         page.close()
         TIMES[notebook] = time.monotonic() - start
 
@@ -201,23 +191,10 @@ def _no_cell_failed(page, notebook: str) -> None:
 
 
 def _press_every_demo(page, notebook: str, lang: str) -> None:
-    """Each folded demonstration ("Show what happens") unfolds to its board and the engine's
-    account of the steps, with no step refused (#13 item 3)."""
-    # one demonstration per cell (the count of outputs holding one must match the cells')
-    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
-    expect(outputs).to_have_count(DEMOS[notebook], timeout=KERNEL_MS)
-    for i in range(DEMOS[notebook]):
-        demo = outputs.nth(i)
-        button = demo.locator(".lesson-demo-show button")
-        button.scroll_into_view_if_needed()
-        button.click()
-        account = demo.locator(".lesson-demo-account")
-        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=KERNEL_MS)
-        expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
-        stopped = tr(lang, "lesson.demo.refused", why="").rstrip(": \uff1a")
-        assert stopped not in account.inner_text(), account.inner_text()
-        expect(demo.locator("canvas").first).to_be_attached(timeout=KERNEL_MS)
-        DEMOS_PRESSED[notebook] = DEMOS_PRESSED.get(notebook, 0) + 1
+    """Each folded demonstration unfolds, with no step refused (support.unfold_demos); counted
+    for :func:`check_part`."""
+    unfold_demos(page, lang, DEMOS[notebook])
+    DEMOS_PRESSED[notebook] = DEMOS[notebook]
     if DEMOS[notebook]:
         page.screenshot(path=str(ARTIFACTS / f"every-demo-{Path(notebook).stem}.png"))
 

@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 from english_words import english_messages, english_sentences, page_text
-from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
     KERNEL_MS,
+    PATH,
+    TUTORIALS,
     answer_wrong_then_right,
     start_jupyterlab,
 )
@@ -29,10 +30,7 @@ from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for, scenario_path
 from nefertiti_core.files.scenario import load
 
-TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 LANGS = ("de", "zh")
-#: The first-game path's notebooks (00-03), by name: the same in each language's folder.
-PATH = tuple(p.name for p in first_game_notebooks(TUTORIALS))
 
 
 def called(notebook: str, function: str) -> list[str]:
@@ -100,18 +98,6 @@ def no_english(page, selector: str, lang: str, notebook: str) -> None:
     assert ex.prompt(lang)[:30] in text, f"the page's text was not read: {text[:300]!r}"
     found = english_sentences(text) + [f"{t!r} ({key})" for t, key in english_messages(text, lang)]
     assert not found, f"English on the {lang} page of {notebook}:\n" + "\n".join(found)
-
-
-def unfold_demos(page, lang: str, notebook: str) -> None:
-    """Each demonstration of the notebook unfolds to the engine's account in ``lang``."""
-    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
-    expect(outputs).to_have_count(DEMOS[notebook], timeout=KERNEL_MS)
-    for i in range(DEMOS[notebook]):
-        demo = outputs.nth(i)
-        demo.locator(".lesson-demo-show button").click()
-        account = demo.locator(".lesson-demo-account")
-        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=KERNEL_MS)
-        expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
 
 
 #: The page's tallest scrolling element (JupyterLab's notebook panel, Voilà's page): how much

@@ -11,6 +11,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,7 @@ import urllib.request
 from fractions import Fraction
 from pathlib import Path
 
+from helpers_reading import TUTORIALS, first_game_notebooks
 from playwright.sync_api import expect
 
 from nefertiti_core.files.exercises import Exercise
@@ -34,6 +36,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+#: The first-game path's notebooks (00-03), by name: the same in each language's folder of
+#: ``TUTORIALS`` (the repository's tutorials, from ``helpers_reading``).
+PATH = tuple(p.name for p in first_game_notebooks(TUTORIALS))
 ARTIFACTS = Path(os.environ.get("NEFERTITI_ARTIFACTS", ROOT / "tests" / "browser" / "artifacts"))
 
 
@@ -88,13 +93,7 @@ def open_room(page, base: str) -> str:
     # sets when the page posts its grant: the projector view opened from this page and a reload
     # need it, so a teacher's page is ready once it holds the key to this room.
     room = code.replace(" ", "")
-    deadline = time.monotonic() + LOAD_MS / 1000
-    while not any(
-        c["name"] == "nefertiti_teacher" and c["value"].startswith(f"{room}:")
-        for c in page.context.cookies()
-    ):
-        assert time.monotonic() < deadline, f"no teacher's cookie for room {code}"
-        page.wait_for_timeout(100)
+    cookie(page.context, "nefertiti_teacher", LOAD_MS / 1000, lambda v: v.startswith(f"{room}:"))
     return code
 
 
@@ -573,15 +572,60 @@ def screenshot_on_failure(page, name: str, full_page: bool = True):
         raise
 
 
-def cookie(context, name: str, timeout: float = STEP_MS / 1000) -> dict:
-    """The browser's cookie ``name`` once the server has set it."""
+def cookie(context, name: str, timeout: float = STEP_MS / 1000, value=None) -> dict:
+    """The browser's cookie ``name`` once the server has set it (and, given ``value``, a
+    predicate on its value, once its value passes)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         kept = {c["name"]: c for c in context.cookies()}
-        if name in kept:
+        if name in kept and (value is None or value(kept[name]["value"])):
             return kept[name]
         time.sleep(0.2)
-    raise AssertionError(f"no cookie {name} in {timeout:.0f} s: {context.cookies()}")
+    raise AssertionError(f"no cookie {name} as wanted in {timeout:.0f} s: {context.cookies()}")
+
+
+def wait_saved(home: Path, token: str, needles=(), step: int | None = None, lang=None) -> str:
+    """Wait until the Sandbox's store in ``home`` (``games.sqlite3``) holds the game ``token``
+    with every needle in its record (and at ``step``, in ``lang``, when given): its record."""
+    path = home / "games.sqlite3"
+    deadline = time.monotonic() + STEP_MS / 1000
+    row = None
+    while time.monotonic() < deadline:
+        if path.exists():
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+                row = db.execute(
+                    "SELECT record, step, lang FROM saved_games WHERE token = ?", (token,)
+                ).fetchone()
+            if (
+                row
+                and step in (None, row[1])
+                and lang in (None, row[2])
+                and all(n in row[0] for n in needles)
+            ):
+                return row[0]
+        time.sleep(0.2)
+    raise AssertionError(f"game {token} not saved at step {step} in {lang} with {needles}: {row}")
+
+
+def unfold_demos(page, lang: str, count: int) -> None:
+    """Each of the page's ``count`` folded demonstrations ("Show what happens") unfolds to its
+    board and the engine's account of the steps in ``lang``, with no step refused."""
+    from nefertiti_core.engine.i18n import tr
+
+    # one demonstration per cell (the count of outputs holding one must match the cells')
+    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
+    expect(outputs).to_have_count(count, timeout=KERNEL_MS)
+    for i in range(count):
+        demo = outputs.nth(i)
+        button = demo.locator(".lesson-demo-show button")
+        button.scroll_into_view_if_needed()
+        button.click()
+        account = demo.locator(".lesson-demo-account")
+        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=KERNEL_MS)
+        expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
+        stopped = tr(lang, "lesson.demo.refused", why="").rstrip(": \uff1a")
+        assert stopped not in account.inner_text(), account.inner_text()
+        expect(demo.locator("canvas").first).to_be_attached(timeout=KERNEL_MS)
 
 
 class Forwarder:

@@ -9,18 +9,16 @@ violation). The same by keyboard in Chinese in Voilà: test_voila.py."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 from axe import check
 from board_keyboard import answer_by_keyboard, focused, on_board
 from playwright.sync_api import expect
-from support import ARTIFACTS, KERNEL_MS, expect_verdict, give_answer, wrong_and_right
+from support import ARTIFACTS, KERNEL_MS, TUTORIALS, expect_verdict, give_answer, wrong_and_right
 from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES
 
-TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
 NOTEBOOK = "de/09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
 

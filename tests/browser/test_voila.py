@@ -40,6 +40,7 @@ from support import (
     KERNEL_MS,
     PIXEL_5,
     PIXEL_5_VIEWPORT,
+    TUTORIALS,
     expect_verdict,
     free_port,
     give_answer,
@@ -54,7 +55,6 @@ from nefertiti_core.files.exercises import EXERCISES
 from widgets.game import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
-TUTORIALS = ROOT / "tutorials"
 #: The tutor's Voilà settings (voila.json) and template, as ``make voila`` runs it: Voilà's lab
 #: template without its links to a CDN, Panel's JupyterLab extension left out (Voilà cannot load
 #: it), and each output rendered once its widget is in the page (progressive rendering).
