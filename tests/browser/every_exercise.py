@@ -39,10 +39,11 @@ from support import (
     expect_verdict,
     give_answer,
     launch,
+    open_and_run_all,
     shut_down_kernels,
+    start_jupyterlab,
     unfold_demos,
 )
-from test_jupyterlab import open_and_run_all, start_jupyterlab
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for

@@ -23,8 +23,8 @@ from support import (
     TUTORIALS,
     answer_wrong_then_right,
     start_jupyterlab,
+    start_voila,
 )
-from test_voila import start_voila
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for, scenario_path

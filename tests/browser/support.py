@@ -19,6 +19,7 @@ import time
 import urllib.request
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from helpers_reading import TUTORIALS, first_game_notebooks
 from playwright.sync_api import expect
@@ -452,6 +453,61 @@ def notebook_in_jupyterlab(
             viewport or {"width": 1400, "height": 1000},
             watch,
         )
+
+
+# ------------------------------------------------------------------------------ voila
+#: The tutor's Voilà settings (voila.json) and template, as ``make voila`` runs it: Voilà's lab
+#: template without its links to a CDN, Panel's JupyterLab extension left out (Voilà cannot load
+#: it), and each output rendered once its widget is in the page (progressive rendering).
+VOILA_SETTINGS = ROOT / "jupyterlab" / "voila"
+
+
+@contextlib.contextmanager
+def start_voila(home: Path, root: Path):
+    """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
+    env = jupyter_env(home)
+    env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
+    for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH"):  # as the Makefile's `make voila`
+        env[name] = os.pathsep.join(filter(None, [str(VOILA_SETTINGS), env.get(name)]))
+    port = free_port()
+    command = [
+        str(Path(sys.executable).parent / "voila"),
+        str(root),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.port={port}",
+    ]
+    url = f"http://127.0.0.1:{port}"
+    with running(command, f"{url}/", home / "voila.log", env, timeout=240):  # the listing
+        yield url
+
+
+#: The hosts of this machine: a request to any other goes over the network.
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def is_outside(url: str) -> bool:
+    """A request over the network to another host than this machine (data: and blob: URLs
+    are the page's own)."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
+
+
+def watch_requests_and_console(page, requests: list, errors: list) -> None:
+    """Record every request of ``page`` (in ``requests``) and every error it logs (in
+    ``errors``); a request to any other host than this machine is refused at once (here it
+    would fail anyway, only later: no internet)."""
+
+    def outside(route):
+        route.abort()
+
+    page.on("request", lambda request: requests.append(request.url))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and errors.append(message.text),
+    )
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.route(is_outside, outside)
 
 
 # ------------------------------------------------------------------------------ exercises

@@ -10,8 +10,7 @@ import re
 import time
 
 from playwright.sync_api import sync_playwright
-from support import ARTIFACTS, KERNEL_MS, launch
-from test_jupyterlab import open_and_run_all, start_jupyterlab
+from support import ARTIFACTS, KERNEL_MS, launch, open_and_run_all, start_jupyterlab
 
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load

@@ -9,16 +9,14 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
-from support import (  # noqa: F401 - open_and_run_all, start_jupyterlab: other modules import them here
+from support import (
     ARTIFACTS,
     KERNEL_MS,
     STEP_MS,
     code_notebook,
+    is_outside,
     notebook_in_jupyterlab,
-    open_and_run_all,
-    start_jupyterlab,
 )
-from test_voila import is_outside  # the same test of "another host" as the Voilà page's
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G

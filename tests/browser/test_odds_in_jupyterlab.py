@@ -22,8 +22,8 @@ import time
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
-from support import ARTIFACTS, KERNEL_MS, launch
-from test_jupyterlab import NOTEBOOK, open_and_run_all, start_jupyterlab
+from support import ARTIFACTS, KERNEL_MS, launch, open_and_run_all, start_jupyterlab
+from test_jupyterlab import NOTEBOOK
 
 from nefertiti_core.engine.i18n import tr
 

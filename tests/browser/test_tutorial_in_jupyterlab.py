@@ -13,8 +13,16 @@ import shutil
 from axe import check
 from board_keyboard import answer_by_keyboard, focused, on_board
 from playwright.sync_api import expect
-from support import ARTIFACTS, KERNEL_MS, TUTORIALS, expect_verdict, give_answer, wrong_and_right
-from test_jupyterlab import open_and_run_all, start_jupyterlab
+from support import (
+    ARTIFACTS,
+    KERNEL_MS,
+    TUTORIALS,
+    expect_verdict,
+    give_answer,
+    open_and_run_all,
+    start_jupyterlab,
+    wrong_and_right,
+)
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES

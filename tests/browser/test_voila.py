@@ -22,13 +22,8 @@ its model is registered, however long that takes.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import sys
 import time
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from axe import check
@@ -42,11 +37,11 @@ from support import (
     PIXEL_5_VIEWPORT,
     TUTORIALS,
     expect_verdict,
-    free_port,
     give_answer,
-    jupyter_env,
-    running,
+    is_outside,
     screenshot_on_failure,
+    start_voila,
+    watch_requests_and_console,
     wrong_and_right,
 )
 
@@ -54,11 +49,6 @@ from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES
 from widgets.game import geometry as G
 
-ROOT = Path(__file__).resolve().parents[2]
-#: The tutor's Voilà settings (voila.json) and template, as ``make voila`` runs it: Voilà's lab
-#: template without its links to a CDN, Panel's JupyterLab extension left out (Voilà cannot load
-#: it), and each output rendered once its widget is in the page (progressive rendering).
-VOILA_SETTINGS = ROOT / "jupyterlab" / "voila"
 NOTEBOOK = "09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
 TIMES: dict[str, float] = {}
@@ -70,54 +60,10 @@ SERVANTS = """() => { let n = 0; for (const d of (window.Bokeh ? Bokeh.documents
     return n; }"""
 
 
-@contextlib.contextmanager
-def start_voila(home: Path, root: Path):
-    """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
-    env = jupyter_env(home)
-    env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
-    for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH"):  # as the Makefile's `make voila`
-        env[name] = os.pathsep.join(filter(None, [str(VOILA_SETTINGS), env.get(name)]))
-    port = free_port()
-    command = [
-        str(Path(sys.executable).parent / "voila"),
-        str(root),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--Voila.port={port}",
-    ]
-    url = f"http://127.0.0.1:{port}"
-    with running(command, f"{url}/", home / "voila.log", env, timeout=240):  # the listing
-        yield url
-
-
 #: What the lesson's page asked for and logged, from its first request on (see
 #: :func:`watch_requests_and_console`).
 REQUESTS: list[str] = []
 CONSOLE_ERRORS: list[str] = []
-LOCAL_HOSTS = ("127.0.0.1", "localhost")
-
-
-def is_outside(url: str) -> bool:
-    """A request over the network to another host than this machine (data: and blob: URLs
-    are the page's own)."""
-    parts = urlsplit(url)
-    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
-
-
-def watch_requests_and_console(page) -> None:
-    """Record every request of ``page`` and every error it logs; a request to any other host
-    than this machine is refused at once (here it would fail anyway, only later: no internet)."""
-
-    def outside(route):
-        route.abort()
-
-    page.on("request", lambda request: REQUESTS.append(request.url))
-    page.on(
-        "console",
-        lambda message: message.type == "error" and CONSOLE_ERRORS.append(message.text),
-    )
-    page.on("pageerror", lambda error: CONSOLE_ERRORS.append(f"page error: {error}"))
-    page.route(is_outside, outside)
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +78,7 @@ def voila(tmp_path_factory):
 def lesson(voila, chromium):
     """The lesson's page, once for the module: (page, the exercise block)."""
     page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-    watch_requests_and_console(page)
+    watch_requests_and_console(page, REQUESTS, CONSOLE_ERRORS)
     try:
         with screenshot_on_failure(page, "voila", full_page=False):
             start = time.monotonic()
@@ -303,7 +249,9 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
     feedback = ex.check(right, "zh")
     context = chromium.new_context(viewport=PIXEL_5_VIEWPORT, **PIXEL_5)
     page = context.new_page()
-    watch_requests_and_console(page)  # offline and without errors too (the last test)
+    watch_requests_and_console(
+        page, REQUESTS, CONSOLE_ERRORS
+    )  # offline and without errors too (the last test)
     try:
         with screenshot_on_failure(page, "voila-zh-keyboard", full_page=False):
             start = time.monotonic()
