@@ -149,7 +149,12 @@ def test_a_learner_plays_a_first_game_against_two_bots_to_the_final_scoring(page
     colours = {tr("zh", f"colour.{c}"): c for c in ("green", "red", "blue")}
     names = "|".join(colours)
     winner_zh = page.get_by_text(_pattern("zh", "score.winner", player=f"({names})", points=r"\d+"))
-    tie_zh = page.get_by_text(re.compile(r"同为\d+分.*（R9\.2）。$"))
+    tied = dict(players=".+", tied=".+", player=f"({names})", others=".+", points=r"\d+")
+    ties = [
+        _pattern("zh", f"score.winner.{how}", deben=r"\d+", **tied).pattern
+        for how in ("tiebreak", "shared", "shared_some")
+    ]
+    tie_zh = page.get_by_text(re.compile("|".join(f"(?:{tie})" for tie in ties)))
     expect(winner_zh.or_(tie_zh).first).to_be_visible()
     for chinese in colours:
         total = _pattern("zh", "score.total", player=re.escape(chinese), total=r"\d+")
