@@ -510,6 +510,17 @@ def watch_requests_and_console(page, requests: list, errors: list) -> None:
     page.route(is_outside, outside)
 
 
+def leave_voila(page) -> None:
+    """Leave a Voilà page as a learner does, then close its browser context: the page's unload
+    asks Voilà to shut its kernel down (a closed context alone would leave the kernel running
+    until the server stops). Called in a ``finally``, so a failed test frees its kernel too;
+    the closing happens even if the page cannot be left."""
+    try:
+        page.goto("about:blank")
+    finally:
+        page.context.close()
+
+
 # ------------------------------------------------------------------------------ exercises
 # Answering a tutorial exercise card (widgets/game/exercise.py) as a learner does, in JupyterLab or
 # Voilà: ``block`` is a locator of the output that holds the exercise tabs.

@@ -39,6 +39,7 @@ from support import (
     expect_verdict,
     give_answer,
     is_outside,
+    leave_voila,
     screenshot_on_failure,
     start_voila,
     watch_requests_and_console,
@@ -283,7 +284,7 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
             assert page.get_by_text("Error displaying widget").count() == 0
             check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
     finally:
-        context.close()
+        leave_voila(page)
 
 
 def test_voila_page_asks_only_this_machine(lesson):
