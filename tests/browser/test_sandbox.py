@@ -267,6 +267,12 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     size = page.viewport_size
     page.set_viewport_size({"width": 1024, "height": 768})  # as on a classroom's projector
     refusal.scroll_into_view_if_needed()
+    # on the projector the refusal is whole in the window, and still the German one
+    box = refusal.bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 1024, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 768, box
+    expect(refusal).to_have_text(said)
     screenshot(page, "bad-file-deutsch")
     page.set_viewport_size(size)
     view(page, "Personenkarten")  # back to the characters, whose buttons are checked below
