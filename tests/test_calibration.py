@@ -280,7 +280,9 @@ def test_the_practice_view_shows_the_formulas_level_then_the_calibrated_one(
     scheduler = P.Scheduler(list(supply), persist=False, calibration=cal)
     view = Practice(lang=lang, coverage=None, scheduler=scheduler, persist=False)
     g = view.current
-    formula = tr(lang, "calibration.level.formula", level=g.difficulty, answers=0, needed=10)
+    formula = tr(
+        lang, "calibration.level.formula", level=g.difficulty, answers=0, needed=C.MIN_ANSWERS
+    )
     assert element_text(view, "practice-level") == formula
     for _ in range(C.MIN_ANSWERS - 1):
         cal.record(g, False)
@@ -289,7 +291,7 @@ def test_the_practice_view_shows_the_formulas_level_then_the_calibrated_one(
     level = cal.level(g)[0]
     assert level > g.difficulty  # nine wrong answers and one right: harder than it said
     assert element_text(view, "practice-level") == tr(
-        lang, "calibration.level.answers", level=level, answers=10
+        lang, "calibration.level.answers", level=level, answers=C.MIN_ANSWERS
     )
 
 

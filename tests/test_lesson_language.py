@@ -245,16 +245,21 @@ def test_game_progress_says_who_decides_as_the_board_words_do(lang):
     assert said == f"{steps}{tr(lang, 'status.sentence_sep')}{who_decides(state, lang)}"
 
 
-def _run_cells(path: Path, numbers: list[int]) -> tuple[list[str], dict]:
-    """Run some code cells of a notebook in one namespace, as its kernel would: the text of each
-    cell's last expression (the Markdown pane it shows) and the namespace."""
+def _run_cells(path: Path, pieces: list[str]) -> tuple[list[str], dict]:
+    """Run some code cells of a notebook in one namespace, as its kernel would, each found by a
+    piece of its source (which must be in exactly one code cell: an added or moved cell cannot
+    make it run another): the text of each cell's last expression (the Markdown pane it shows)
+    and the namespace."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
     namespace: dict = {"pn": importlib.import_module("panel")}
     shown = []
-    for number in numbers:
-        tree = ast.parse("".join(cells[number]["source"]))
+    for piece in pieces:
+        found = [source for source in code if piece in source]
+        assert len(found) == 1, f"{path.name}: {len(found)} code cells hold {piece!r}"
+        tree = ast.parse(found[0])
         last = tree.body.pop() if isinstance(tree.body[-1], ast.Expr) else None
-        exec(compile(tree, f"{path.name} cell {number}", "exec"), namespace)
+        exec(compile(tree, f"{path.name} cell {piece!r}", "exec"), namespace)
         if last is not None:
             value = eval(compile(ast.Expression(last.value), path.name, "eval"), namespace)
             shown.append(getattr(value, "object", ""))
@@ -270,7 +275,14 @@ def test_notebook_13_prints_the_game_in_its_language(monkeypatch, lang):
     monkeypatch.chdir(TUTORIALS / lang)
     path = TUTORIALS / lang / "13-play-a-whole-game.ipynb"
     # the imports, the bots' first steps, a game of bots only
-    (steps, scores), cells = _run_cells(path, [6, 8, 18])
+    (steps, scores), cells = _run_cells(
+        path,
+        [
+            "from widgets.game.session import GameSession",
+            "session = GameSession(",
+            'bots = GameSession(seats=["greedy"] * 4',
+        ],
+    )
     session, bots = cells["session"], cells["bots"]
     for line in explain.narrate(session.state, lang)[-4:]:
         assert line in steps
@@ -290,7 +302,9 @@ def test_notebook_14_compares_the_rules_in_its_language(monkeypatch, lang):
     player's Deben and points in that language: no variant code name, Python tuple or English."""
     monkeypatch.chdir(TUTORIALS / lang)
     path = TUTORIALS / lang / "14-what-if-explorer.ipynb"
-    (shown,), _cells = _run_cells(path, [2, 26])
+    (shown,), _cells = _run_cells(
+        path, ["import VARIANTS", 'merchant = load(scenario_path("merchant"))']
+    )
     assert tr(lang, "compare.as_printed") in shown
     assert tr(lang, "compare.variant.merchant_pays_reserve") in shown
     assert tr(lang, "colour.green") in shown
@@ -304,6 +318,15 @@ def test_notebook_15_shows_the_commands_in_its_language(monkeypatch, lang):
     lesson in that language (the commands' ``--lang`` defaults to the lesson language there)."""
     monkeypatch.chdir(TUTORIALS / lang)
     path = TUTORIALS / lang / "15-teaching-a-group.ipynb"
-    (*_, explained, replayed), _cells = _run_cells(path, [2, 10, 14, 22, 23])
+    (*_, explained, replayed), _cells = _run_cells(
+        path,
+        [
+            "import tempfile",
+            'LESSON = """',
+            "mine = Lesson(str(path))",
+            'output_of(["explain"',
+            'output_of(["replay"',
+        ],
+    )
     assert tr(lang, "view.options") in explained and tr("en", "view.options") not in explained
     assert tr(lang, "colour.blue") in replayed and "Blue" not in replayed

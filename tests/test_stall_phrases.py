@@ -131,16 +131,30 @@ def test_every_german_sentence_with_a_stall_or_square_names_them_in_the_right_ca
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_keys_render_in_every_language(lang):
-    """The same parameters fill English and Chinese, whose sentences keep their one form."""
+    """Every message naming a stall renders in each language with every placeholder filled (no
+    brace left), the stall named in the case the sentence asks for (German "der linken
+    Preistabelle" after "von", never the nominative there; English and Chinese keep their one
+    form), and in that language (a German or Chinese text is not the English one)."""
     for key in german_keys():
+        template = catalog(lang)[key]
+        specs = {name: spec for _, name, spec, _ in string.Formatter().parse(template) if name}
         for stall in R.STALLS:
-            params = {name: "X" for name in fields(catalog(lang)[key])}
-            params.update(
-                stall=stall_name(stall, lang),
-                square=square_name(stall, 0, lang),
-                squares=square_names(stall, (0,), lang),
-            )
-            assert tr(lang, key, **params)
+            names = {}
+            for one in LANGUAGES:
+                params = {name: "X" for name in fields(catalog(one)[key])}
+                params.update(
+                    stall=stall_name(stall, one),
+                    square=square_name(stall, 0, one),
+                    squares=square_names(stall, (0,), one),
+                )
+                names[one] = (params, tr(one, key, **params))
+            params, text = names[lang]
+            assert "{" not in text and "}" not in text, (lang, key, text)
+            if "stall" in specs:
+                named = format(params["stall"], specs["stall"])
+                assert named in text, (lang, key, named, text)
+            if lang != "en":
+                assert text != names["en"][1], (lang, key, "the English text")
 
 
 def test_a_placement_is_told_with_the_square_of_its_stall():

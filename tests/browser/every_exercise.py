@@ -29,16 +29,25 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, answer_wrong_then_right, expect_verdict, give_answer, launch
-from test_jupyterlab import open_and_run_all, start_jupyterlab
+from support import (
+    ARTIFACTS,
+    KERNEL_MS,
+    PATH,
+    TUTORIALS,
+    answer_wrong_then_right,
+    expect_verdict,
+    give_answer,
+    launch,
+    open_and_run_all,
+    shut_down_kernels,
+    start_jupyterlab,
+    unfold_demos,
+)
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for
 
-TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
-WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
 EXERCISE_CALL = re.compile(r"""exercises\(\s*["']([a-z-]+)["']""")
 DEMO_CALL = re.compile(r"""\bdemo\(""")
 
@@ -65,9 +74,9 @@ def _topics_by_notebook() -> dict[str, str]:
 
 
 NOTEBOOKS = _topics_by_notebook()
-#: The first-game path (00-03): in English here, the whole of it as a newcomer takes it (its
-#: German and Chinese copies: test_lessons_in_german_and_chinese.py, ..._voila_...).
-PATH = {p.name for p in first_game_notebooks(TUTORIALS)}
+#: The first-game path (00-03, support.PATH) is answered in English here, the whole of it as a
+#: newcomer takes it (its German and Chinese copies: test_lessons_in_german_and_chinese.py,
+#: ..._voila_...).
 #: The language each notebook is answered in: the path in English, the others in turn German,
 #: Chinese, English.
 LANGUAGE_OF = {
@@ -108,18 +117,6 @@ def lab(tmp_path_factory):
             browser.close()
 
 
-def _shut_down_kernels(page, url: str) -> None:
-    """Free the machine for the next notebook: delete every session (and its kernel), as the
-    page's JupyterLab would (its cookies, its XSRF token)."""
-    request = page.context.request
-    xsrf = next((c["value"] for c in page.context.cookies() if c["name"] == "_xsrf"), "")
-    headers = {"X-XSRFToken": xsrf}
-    sessions = request.get(f"{url}/api/sessions", headers=headers).json()
-    for session in sessions:
-        response = request.delete(f"{url}/api/sessions/{session['id']}", headers=headers)
-        assert response.ok, (response.status, response.text())
-
-
 def answer_every_exercise(lab, notebook: str) -> None:
     """Open and run ``notebook``, then answer each exercise of its topic wrong and right, press
     its demonstrations and open its folds."""
@@ -139,7 +136,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
             has_text=tr(lang, "lesson.exercises_intro")
         )
         first = exercises[0].prompt(lang)[:60]
-        expect(blocks.filter(has_text=first)).to_have_count(1, timeout=WAIT * 2)
+        expect(blocks.filter(has_text=first)).to_have_count(1, timeout=KERNEL_MS)
         shows = [blocks.nth(i).filter(has_text=first).count() for i in range(blocks.count())]
         block = blocks.nth(shows.index(1))  # (has_text sees into the shadow DOM; inner_text not)
         tabs = block.locator(".bk-tab")
@@ -147,7 +144,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
             if number > 1:
                 tabs.nth(number - 1).click()
             prompt = block.locator(".exercise-prompt")
-            expect(prompt).to_contain_text(ex.prompt(lang)[:60], timeout=WAIT * 2)
+            expect(prompt).to_contain_text(ex.prompt(lang)[:60], timeout=KERNEL_MS)
             STEPS.append((notebook, ex.id, "shown", time.monotonic() - start))
             if ex.answer_kind == "square":
                 # a square of another market is refused, not judged (#13 item 8)
@@ -177,7 +174,7 @@ def answer_every_exercise(lab, notebook: str) -> None:
             raise AssertionError(f"{notebook}: a cell failed:\n" + "\n".join(shown)) from failure
         raise
     finally:
-        _shut_down_kernels(page, url)
+        shut_down_kernels(page, url)
         page.close()
         TIMES[notebook] = time.monotonic() - start
 
@@ -187,31 +184,18 @@ def _no_cell_failed(page, notebook: str) -> None:
     cell after a failed one is never run and shows nothing), and no cell shows a Python
     error."""
     cells = page.locator(".jp-Notebook .jp-CodeCell")
-    expect(cells).to_have_count(CODE_CELLS[notebook], timeout=WAIT)
-    expect(cells.last.locator(".jp-OutputArea-output").first).to_be_attached(timeout=WAIT)
+    expect(cells).to_have_count(CODE_CELLS[notebook], timeout=KERNEL_MS)
+    expect(cells.last.locator(".jp-OutputArea-output").first).to_be_attached(timeout=KERNEL_MS)
     errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
     failed = [text for text in errors.all_inner_texts() if "Traceback" in text or "Error" in text]
     assert not failed, f"{notebook}: a cell failed:\n" + "\n".join(t[-800:] for t in failed)
 
 
 def _press_every_demo(page, notebook: str, lang: str) -> None:
-    """Each folded demonstration ("Show what happens") unfolds to its board and the engine's
-    account of the steps, with no step refused (#13 item 3)."""
-    # one demonstration per cell (the count of outputs holding one must match the cells')
-    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
-    expect(outputs).to_have_count(DEMOS[notebook], timeout=WAIT)
-    for i in range(DEMOS[notebook]):
-        demo = outputs.nth(i)
-        button = demo.locator(".lesson-demo-show button")
-        button.scroll_into_view_if_needed()
-        button.click()
-        account = demo.locator(".lesson-demo-account")
-        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=WAIT)
-        expect(account.locator("li").first).to_be_visible(timeout=WAIT)
-        stopped = tr(lang, "lesson.demo.refused", why="").rstrip(": \uff1a")
-        assert stopped not in account.inner_text(), account.inner_text()
-        expect(demo.locator("canvas").first).to_be_attached(timeout=WAIT)
-        DEMOS_PRESSED[notebook] = DEMOS_PRESSED.get(notebook, 0) + 1
+    """Each folded demonstration unfolds, with no step refused (support.unfold_demos); counted
+    for :func:`check_part`."""
+    unfold_demos(page, lang, DEMOS[notebook])
+    DEMOS_PRESSED[notebook] = DEMOS[notebook]
     if DEMOS[notebook]:
         page.screenshot(path=str(ARTIFACTS / f"every-demo-{Path(notebook).stem}.png"))
 
@@ -223,7 +207,7 @@ def _open_every_fold(page) -> None:
         fold = folds.nth(i)
         fold.scroll_into_view_if_needed()
         fold.locator(".card-header").first.click()
-        expect(fold.locator("table").first).to_be_visible(timeout=WAIT)
+        expect(fold.locator("table").first).to_be_visible(timeout=KERNEL_MS)
 
 
 def check_part(lang: str) -> None:

@@ -15,24 +15,22 @@ from pathlib import Path
 
 import pytest
 from english_words import english_messages, english_sentences, page_text
-from helpers_reading import first_game_notebooks
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
+    KERNEL_MS,
+    PATH,
+    TUTORIALS,
     answer_wrong_then_right,
     start_jupyterlab,
+    start_voila,
 )
-from test_voila import start_voila
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import exercises_for, scenario_path
 from nefertiti_core.files.scenario import load
 
-TUTORIALS = Path(__file__).resolve().parents[2] / "tutorials"
-WAIT = 120_000  # ms: a kernel running the notebook's cells on a loaded machine answers late
 LANGS = ("de", "zh")
-#: The first-game path's notebooks (00-03), by name: the same in each language's folder.
-PATH = tuple(p.name for p in first_game_notebooks(TUTORIALS))
 
 
 def called(notebook: str, function: str) -> list[str]:
@@ -71,10 +69,12 @@ def voila(work):
 def board_speaks(page, lang: str, notebook: str) -> None:
     """The lesson's board: its heading and its Undo button in ``lang``."""
     title = load(scenario_path(BOARD[notebook])).title_in(lang)
-    expect(page.get_by_text(title).first).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text(title).first).to_be_visible(timeout=KERNEL_MS)
     board = page.locator(".jp-OutputArea-output").filter(has_text=title).first
-    expect(board.get_by_role("button", name=tr(lang, "lesson.undo"))).to_be_visible(timeout=WAIT)
-    expect(board.locator(".bk-Canvas").first).to_be_visible(timeout=WAIT)
+    expect(board.get_by_role("button", name=tr(lang, "lesson.undo"))).to_be_visible(
+        timeout=KERNEL_MS
+    )
+    expect(board.locator(".bk-Canvas").first).to_be_visible(timeout=KERNEL_MS)
 
 
 def answer_first_exercise(page, lang: str, notebook: str) -> None:
@@ -84,7 +84,9 @@ def answer_first_exercise(page, lang: str, notebook: str) -> None:
     block = page.locator(".jp-OutputArea-output").filter(
         has_text=tr(lang, "lesson.exercises_intro")
     )
-    expect(block.locator(".exercise-prompt")).to_contain_text(ex.prompt(lang)[:60], timeout=WAIT)
+    expect(block.locator(".exercise-prompt")).to_contain_text(
+        ex.prompt(lang)[:60], timeout=KERNEL_MS
+    )
     answer_wrong_then_right(page, block, ex, lang)
 
 
@@ -96,18 +98,6 @@ def no_english(page, selector: str, lang: str, notebook: str) -> None:
     assert ex.prompt(lang)[:30] in text, f"the page's text was not read: {text[:300]!r}"
     found = english_sentences(text) + [f"{t!r} ({key})" for t, key in english_messages(text, lang)]
     assert not found, f"English on the {lang} page of {notebook}:\n" + "\n".join(found)
-
-
-def unfold_demos(page, lang: str, notebook: str) -> None:
-    """Each demonstration of the notebook unfolds to the engine's account in ``lang``."""
-    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
-    expect(outputs).to_have_count(DEMOS[notebook], timeout=WAIT)
-    for i in range(DEMOS[notebook]):
-        demo = outputs.nth(i)
-        demo.locator(".lesson-demo-show button").click()
-        account = demo.locator(".lesson-demo-account")
-        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=WAIT)
-        expect(account.locator("li").first).to_be_visible(timeout=WAIT)
 
 
 #: The page's tallest scrolling element (JupyterLab's notebook panel, Voilà's page): how much

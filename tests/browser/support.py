@@ -11,6 +11,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -18,7 +19,9 @@ import time
 import urllib.request
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from helpers_reading import TUTORIALS, first_game_notebooks
 from playwright.sync_api import expect
 
 from nefertiti_core.files.exercises import Exercise
@@ -34,6 +37,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
+#: The first-game path's notebooks (00-03), by name: the same in each language's folder of
+#: ``TUTORIALS`` (the repository's tutorials, from ``helpers_reading``).
+PATH = tuple(p.name for p in first_game_notebooks(TUTORIALS))
 ARTIFACTS = Path(os.environ.get("NEFERTITI_ARTIFACTS", ROOT / "tests" / "browser" / "artifacts"))
 
 
@@ -72,6 +78,9 @@ def wait_scale(cores: int | None = None, told: str | None = None) -> float:
 #: processes). Every browser journey waits with these, never with a number of its own.
 LOAD_MS = int(120_000 * wait_scale())
 STEP_MS = int(60_000 * wait_scale())
+#: Milliseconds a notebook's kernel may take to answer (a cell's output, an exercise's verdict):
+#: a kernel busy with the notebook's other cells answers late on a loaded machine.
+KERNEL_MS = int(120_000 * wait_scale())
 
 
 def open_room(page, base: str) -> str:
@@ -85,13 +94,7 @@ def open_room(page, base: str) -> str:
     # sets when the page posts its grant: the projector view opened from this page and a reload
     # need it, so a teacher's page is ready once it holds the key to this room.
     room = code.replace(" ", "")
-    deadline = time.monotonic() + LOAD_MS / 1000
-    while not any(
-        c["name"] == "nefertiti_teacher" and c["value"].startswith(f"{room}:")
-        for c in page.context.cookies()
-    ):
-        assert time.monotonic() < deadline, f"no teacher's cookie for room {code}"
-        page.wait_for_timeout(100)
+    cookie(page.context, "nefertiti_teacher", LOAD_MS / 1000, lambda v: v.startswith(f"{room}:"))
     return code
 
 
@@ -250,8 +253,8 @@ def open_and_run_all(browser, url: str, viewport: dict, watch=None):
     if watch is not None:
         watch(page)
     page.goto(url)
-    # the status bar says the kernel is starting meanwhile (240 s: see start_jupyterlab)
-    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=240_000)
+    # the status bar says the kernel is starting meanwhile (twice a kernel's answer: a start)
+    page.get_by_text("Python 3 (ipykernel) | Idle").first.wait_for(timeout=2 * KERNEL_MS)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
     return page
@@ -452,10 +455,75 @@ def notebook_in_jupyterlab(
         )
 
 
+# ------------------------------------------------------------------------------ voila
+#: The tutor's Voilà settings (voila.json) and template, as ``make voila`` runs it: Voilà's lab
+#: template without its links to a CDN, Panel's JupyterLab extension left out (Voilà cannot load
+#: it), and each output rendered once its widget is in the page (progressive rendering).
+VOILA_SETTINGS = ROOT / "jupyterlab" / "voila"
+
+
+@contextlib.contextmanager
+def start_voila(home: Path, root: Path):
+    """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
+    env = jupyter_env(home)
+    env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
+    for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH"):  # as the Makefile's `make voila`
+        env[name] = os.pathsep.join(filter(None, [str(VOILA_SETTINGS), env.get(name)]))
+    port = free_port()
+    command = [
+        str(Path(sys.executable).parent / "voila"),
+        str(root),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.port={port}",
+    ]
+    url = f"http://127.0.0.1:{port}"
+    with running(command, f"{url}/", home / "voila.log", env, timeout=240):  # the listing
+        yield url
+
+
+#: The hosts of this machine: a request to any other goes over the network.
+LOCAL_HOSTS = ("127.0.0.1", "localhost")
+
+
+def is_outside(url: str) -> bool:
+    """A request over the network to another host than this machine (data: and blob: URLs
+    are the page's own)."""
+    parts = urlsplit(url)
+    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
+
+
+def watch_requests_and_console(page, requests: list, errors: list) -> None:
+    """Record every request of ``page`` (in ``requests``) and every error it logs (in
+    ``errors``); a request to any other host than this machine is refused at once (here it
+    would fail anyway, only later: no internet)."""
+
+    def outside(route):
+        route.abort()
+
+    page.on("request", lambda request: requests.append(request.url))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and errors.append(message.text),
+    )
+    page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
+    page.route(is_outside, outside)
+
+
+def leave_voila(page) -> None:
+    """Leave a Voilà page as a learner does, then close its browser context: the page's unload
+    asks Voilà to shut its kernel down (a closed context alone would leave the kernel running
+    until the server stops). Called in a ``finally``, so a failed test frees its kernel too;
+    the closing happens even if the page cannot be left."""
+    try:
+        page.goto("about:blank")
+    finally:
+        page.context.close()
+
+
 # ------------------------------------------------------------------------------ exercises
 # Answering a tutorial exercise card (widgets/game/exercise.py) as a learner does, in JupyterLab or
 # Voilà: ``block`` is a locator of the output that holds the exercise tabs.
-WAIT = 60_000  # ms: a kernel busy with the notebook's other cells answers late on a loaded machine
 
 
 def wrong_and_right(ex: Exercise):
@@ -529,7 +597,7 @@ def shut_down_kernels(page, url: str) -> None:
 
 def expect_verdict(block, kind: str, headline: str) -> str:
     verdict = block.locator(f".exercise-feedback .verdict-{kind}")
-    expect(verdict).to_contain_text(headline, timeout=WAIT)
+    expect(verdict).to_contain_text(headline, timeout=KERNEL_MS)
     return verdict.inner_text()
 
 
@@ -571,15 +639,60 @@ def screenshot_on_failure(page, name: str, full_page: bool = True):
         raise
 
 
-def cookie(context, name: str, timeout: float = STEP_MS / 1000) -> dict:
-    """The browser's cookie ``name`` once the server has set it."""
+def cookie(context, name: str, timeout: float = STEP_MS / 1000, value=None) -> dict:
+    """The browser's cookie ``name`` once the server has set it (and, given ``value``, a
+    predicate on its value, once its value passes)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         kept = {c["name"]: c for c in context.cookies()}
-        if name in kept:
+        if name in kept and (value is None or value(kept[name]["value"])):
             return kept[name]
         time.sleep(0.2)
-    raise AssertionError(f"no cookie {name} in {timeout:.0f} s: {context.cookies()}")
+    raise AssertionError(f"no cookie {name} as wanted in {timeout:.0f} s: {context.cookies()}")
+
+
+def wait_saved(home: Path, token: str, needles=(), step: int | None = None, lang=None) -> str:
+    """Wait until the Sandbox's store in ``home`` (``games.sqlite3``) holds the game ``token``
+    with every needle in its record (and at ``step``, in ``lang``, when given): its record."""
+    path = home / "games.sqlite3"
+    deadline = time.monotonic() + STEP_MS / 1000
+    row = None
+    while time.monotonic() < deadline:
+        if path.exists():
+            with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+                row = db.execute(
+                    "SELECT record, step, lang FROM saved_games WHERE token = ?", (token,)
+                ).fetchone()
+            if (
+                row
+                and step in (None, row[1])
+                and lang in (None, row[2])
+                and all(n in row[0] for n in needles)
+            ):
+                return row[0]
+        time.sleep(0.2)
+    raise AssertionError(f"game {token} not saved at step {step} in {lang} with {needles}: {row}")
+
+
+def unfold_demos(page, lang: str, count: int) -> None:
+    """Each of the page's ``count`` folded demonstrations ("Show what happens") unfolds to its
+    board and the engine's account of the steps in ``lang``, with no step refused."""
+    from nefertiti_core.engine.i18n import tr
+
+    # one demonstration per cell (the count of outputs holding one must match the cells')
+    outputs = page.locator(".jp-OutputArea-output").filter(has=page.locator(".lesson-demo-show"))
+    expect(outputs).to_have_count(count, timeout=KERNEL_MS)
+    for i in range(count):
+        demo = outputs.nth(i)
+        button = demo.locator(".lesson-demo-show button")
+        button.scroll_into_view_if_needed()
+        button.click()
+        account = demo.locator(".lesson-demo-account")
+        expect(account).to_contain_text(tr(lang, "lesson.demo.account"), timeout=KERNEL_MS)
+        expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
+        stopped = tr(lang, "lesson.demo.refused", why="").rstrip(": \uff1a")
+        assert stopped not in account.inner_text(), account.inner_text()
+        expect(demo.locator("canvas").first).to_be_attached(timeout=KERNEL_MS)
 
 
 class Forwarder:

@@ -58,10 +58,33 @@ def server(tmp_path_factory):
     server.stop()
 
 
+#: Buttons without a name, hidden ones included (a hidden button is shown later, by a change of
+#: the page, when no axe run looks: it must have its name before): the class of each one's
+#: shadow host (its Panel widget).
+UNNAMED_BUTTONS = """() => {
+    const out = [];
+    const walk = root => {
+        for (const el of root.querySelectorAll('*')) {
+            if (el.tagName === 'BUTTON' && !el.textContent.trim() && !el.getAttribute('aria-label')
+                && !el.getAttribute('aria-labelledby') && !el.title) {
+                const host = el.getRootNode().host;
+                out.push(host ? host.className : el.className);
+            }
+            if (el.shadowRoot) walk(el.shadowRoot);
+        }
+    };
+    walk(document);
+    return out;
+}"""
+
+
 def checked(page, where: str, lang: str, *, served_page: bool = True) -> None:
-    """axe passes ``page`` (no serious or critical violation); a served page also has its
-    structure (one main, one heading, everything in a landmark, its language)."""
+    """axe passes ``page`` (no serious or critical violation) and no button of it is without a
+    name, shown or hidden; a served page also has its structure (one main, one heading,
+    everything in a landmark, its language)."""
     found = check(page, where)
+    unnamed = page.evaluate(UNNAMED_BUTTONS)
+    assert not unnamed, f"{where}: buttons without a name: {unnamed}"
     if served_page:
         structure = [v["id"] for v in found if v["id"] in STRUCTURE]
         assert not structure, f"{where}: {structure}"

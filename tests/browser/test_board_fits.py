@@ -17,15 +17,13 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 from playwright.sync_api import expect
-from support import ARTIFACTS, CLIPPED_BUTTONS, SOURCE, wait_rows
+from support import ARTIFACTS, CLIPPED_BUTTONS, LOAD_MS, SOURCE, STEP_MS, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
 from widgets.game import board as B
 from widgets.game import geometry as G
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 CELLS = G.squares(new_game(4, 0).side)  # the first-game layout (R2.8): Blue starts
 LANGS = {"en-GB": "en", "de-DE": "de", "zh-CN": "zh"}
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from support import ARTIFACTS, canvas_point, rows, wait_rows
+from support import ARTIFACTS, LOAD_MS, STEP_MS, canvas_point, rows, wait_rows
 
 from nefertiti_core.engine import rules as R
 from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
 
-STEP_MS = 60_000  # a greedy move and a Hint take a second or two on a busy 2-core machine
 expect.set_options(timeout=STEP_MS)
 
 VIEWPORT = {"width": 1500, "height": 1400}  # conftest.page: the odds view under the board
@@ -73,7 +72,7 @@ def test_a_greedy_seat_answers_hints_rank_and_odds_draw_a_histogram(page):
     page.get_by_role("button", name="Run", exact=True).click()
     expect(
         page.get_by_text(f"50 playouts ({tr('en', 'panel.seat.greedy')}", exact=False)
-    ).to_be_visible(timeout=120_000)
+    ).to_be_visible(timeout=LOAD_MS)
 
 
 def test_an_mcts_seat_answers_within_its_second(page):

@@ -22,9 +22,18 @@ import html
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, open_room, rows, wait_back, wait_rows
+from support import (
+    ARTIFACTS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
+    open_room,
+    rows,
+    wait_back,
+    wait_rows,
+    wait_saved,
+)
 from test_classroom import LOAD_MS, STEP_MS, Class, Server, never_on_the_loop
-from test_restart import play_square, token_of, wait_loaded, wait_saved
+from test_restart import play_square, token_of, wait_loaded
 
 from nefertiti_core.engine.i18n import tr
 from widgets.classroom.chapters import shipped_scenario
@@ -193,7 +202,7 @@ def test_chapters_keep_the_class_game(klass, server):
     sandbox.goto(f"{server.base}/tutor", timeout=LOAD_MS)
     wait_loaded(sandbox)
     play_square(sandbox)
-    wait_saved(server, token_of(sandbox), [], 1)
+    wait_saved(server.home, token_of(sandbox), [], 1)
     sandbox.close()
 
     # a restart: the chapters are back, and the class game where it was

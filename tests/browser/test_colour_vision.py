@@ -19,14 +19,12 @@ import itertools
 import pytest
 from PIL import Image
 from playwright.sync_api import expect
-from support import ARTIFACTS, Served, source, wait_rows
+from support import ARTIFACTS, LOAD_MS, STEP_MS, Served, source, wait_rows
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
 from widgets.game.board import SERVANT_RADIUS
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 SHOTS = ARTIFACTS / "colour-vision"
 #: Two colours closer than this (ΔE76) are hard to tell apart at a glance; 2.3 is "just

@@ -10,8 +10,7 @@ import re
 import time
 
 from playwright.sync_api import sync_playwright
-from support import ARTIFACTS, launch
-from test_jupyterlab import open_and_run_all, start_jupyterlab
+from support import ARTIFACTS, KERNEL_MS, launch, open_and_run_all, start_jupyterlab
 
 from nefertiti_core.files.exercises import scenario_path
 from nefertiti_core.files.scenario import load
@@ -74,7 +73,7 @@ def test_a_click_on_a_board_shows_as_practised_and_notebook_moves_do_not(tmp_pat
             browser, f"{lab}/lab/tree/record.ipynb?reset", {"width": 1500, "height": 1100}
         )
         title = page.get_by_text("Your rule record").first
-        title.wait_for(timeout=120_000)
+        title.wait_for(timeout=KERNEL_MS)
         deadline = time.monotonic() + 30
         while (row := r5_row(page)) is None and time.monotonic() < deadline:
             time.sleep(0.2)

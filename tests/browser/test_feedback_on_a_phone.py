@@ -15,15 +15,21 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, click_square, expect_verdict, launch, wrong_and_right
+from support import (
+    ARTIFACTS,
+    LOAD_MS,
+    STEP_MS,
+    click_square,
+    expect_verdict,
+    launch,
+    wrong_and_right,
+)
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import practice as P
 from nefertiti_core.teaching import rules_reference
 from widgets.sandbox.practice import FIRST_SEEDS
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 

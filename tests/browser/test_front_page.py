@@ -8,20 +8,16 @@ context. Chromium missing is a failure, not a skip.
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, cookie
+from support import ARTIFACTS, LOAD_MS, STEP_MS, cookie, wait_saved
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game.common import colour_name
 from widgets.server.home_page import PAGES
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 #: What each page shows once it is there (its heading or first words), in English.
@@ -134,16 +130,7 @@ def test_the_sandbox_opened_from_a_german_front_page_speaks_german(
         cookie(context, "nefertiti_browser_id")  # the browser's id, set by the server a moment on
         # the switch is saved a moment later (on a busy machine, later still): reload after it
         token = parse_qs(urlsplit(page.url).query)["game"][0]
-        saved = sandbox_home / "games.sqlite3"
-        for _ in range(600):
-            with contextlib.closing(sqlite3.connect(saved)) as db:
-                row = db.execute(
-                    "select lang from saved_games where token = ?", (token,)
-                ).fetchone()
-            if row and row[0] == "en":
-                break
-            page.wait_for_timeout(100)
-        assert row and row[0] == "en", row
+        wait_saved(sandbox_home, token, lang="en")
         page.reload(timeout=LOAD_MS)
         expect(page.get_by_text(blue["en"])).to_be_visible(timeout=LOAD_MS)
         expect(page.get_by_text(blue["de"])).to_have_count(0)

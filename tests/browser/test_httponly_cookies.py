@@ -31,8 +31,10 @@ from bokeh.util.token import get_session_id, get_token_payload
 from playwright.sync_api import expect
 from support import (
     CHROMIUM_ARGS,
+    LOAD_MS,
     PIXEL_5,
     PIXEL_5_VIEWPORT,
+    STEP_MS,
     Served,
     canvas_point,
     cookie,
@@ -46,8 +48,6 @@ from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
 from widgets.server.cookies import BROWSER, DEVICE, LEARNER, TEACHER, TICKET_ARG
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 #: The served app with room for this module's page loads (all from 127.0.0.1), its INFO lines
 #: logged, and Bokeh's line when it discards a session.

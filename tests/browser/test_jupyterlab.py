@@ -9,14 +9,14 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
-from support import (  # noqa: F401 - open_and_run_all, start_jupyterlab: other modules import them here
+from support import (
     ARTIFACTS,
+    KERNEL_MS,
+    STEP_MS,
     code_notebook,
+    is_outside,
     notebook_in_jupyterlab,
-    open_and_run_all,
-    start_jupyterlab,
 )
-from test_voila import is_outside  # the same test of "another host" as the Voilà page's
 
 from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
@@ -40,8 +40,8 @@ def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(tmp_path, c
 
 def check_a_click_places_a_servant(page) -> None:
     canvas = page.locator(".jp-OutputArea-output .bk-Canvas").first
-    canvas.wait_for(timeout=90_000)
-    page.wait_for_function(f"() => ({SERVANTS})() >= 0", polling=50, timeout=60_000)
+    canvas.wait_for(timeout=KERNEL_MS)
+    page.wait_for_function(f"() => ({SERVANTS})() >= 0", polling=50, timeout=STEP_MS)
     time.sleep(1.0)
     assert page.evaluate(SERVANTS) == 0
     canvas.scroll_into_view_if_needed()
@@ -53,10 +53,10 @@ def check_a_click_places_a_servant(page) -> None:
     x = box["x"] + cell.x / G.WIDTH * box["width"]
     y = box["y"] + (1 - cell.y / G.HEIGHT) * box["height"]
     page.mouse.click(x, y)
-    page.wait_for_function(f"() => ({SERVANTS})() === 1", polling=20, timeout=30_000)
+    page.wait_for_function(f"() => ({SERVANTS})() === 1", polling=20, timeout=STEP_MS)
     # drawn in the browser at the press; the kernel played it: the next player decides
     decider = page.get_by_text("Black decides now").first
-    decider.wait_for(timeout=30_000)
+    decider.wait_for(timeout=STEP_MS)
     # The notebook's column is narrower than the app in a browser window: the banner ("who
     # decides") above the board and the decision's Place button both whole, nothing cut off at
     # the right (#16 item 1 put who decides in the banner).
@@ -103,7 +103,7 @@ def strips(page, card, parts) -> tuple[float, float]:
     return left, right
 
 
-def wait_for_strips(page, card, parts, what: str, timeout: float = 60) -> None:
+def wait_for_strips(page, card, parts, what: str, timeout: float = STEP_MS / 1000) -> None:
     """The card's parts fill its width (a board fit to its column tells the kernel its width and
     is redrawn for it: the layout settles after a round trip)."""
     deadline = time.monotonic() + timeout
@@ -129,12 +129,12 @@ def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chrom
         chromium, tmp_path, "out-of-order.ipynb", OUT_OF_ORDER, DESKTOP, watch
     ) as page:
         expect(page.locator(".jp-OutputArea-output .bk-Canvas").first).to_be_visible(
-            timeout=240_000
+            timeout=KERNEL_MS
         )
-        expect(page.locator(".exercise-prompt").first).to_be_visible(timeout=240_000)
-        expect(page.locator(".exercise-prompt")).to_have_count(2, timeout=240_000)  # de, zh
+        expect(page.locator(".exercise-prompt").first).to_be_visible(timeout=KERNEL_MS)
+        expect(page.locator(".exercise-prompt")).to_have_count(2, timeout=KERNEL_MS)  # de, zh
         show = page.get_by_role("button", name=tr("en", "lesson.demo.show"))
-        expect(show).to_be_visible(timeout=240_000)
+        expect(show).to_be_visible(timeout=KERNEL_MS)
         outputs = page.locator(".jp-OutputArea-output").all_inner_texts()
         text = "\n".join(outputs)
         assert "requires the panel extension" not in text, text[:500]
@@ -159,7 +159,7 @@ def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chrom
 
         show.click()  # the demonstration's board, built now (its components too)
         demo = page.locator(".jp-OutputArea-output", has=page.locator(".lesson-demo-account"))
-        expect(demo.locator(".bk-Canvas")).to_be_visible(timeout=120_000)
+        expect(demo.locator(".bk-Canvas")).to_be_visible(timeout=KERNEL_MS)
         cards = page.locator(".exercise-card").filter(has=page.locator(".exercise-question"))
         expect(cards).to_have_count(2)  # the first tab's card of each block (de, zh)
         for i in range(cards.count()):

@@ -40,7 +40,6 @@ from nefertiti_core.teaching.board_words import chosen_square_words, square_word
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ARTIFACTS / "keyboard-board"
 VIEWPORT = {"width": 1280, "height": 800}
-STEP_MS = STEP_MS
 expect.set_options(timeout=STEP_MS)
 
 

@@ -7,7 +7,7 @@ Chinese. Chromium opens each and reads the text the learner sees first, above th
 from __future__ import annotations
 
 import pytest
-from support import ARTIFACTS, launch, served
+from support import ARTIFACTS, LOAD_MS, launch, served
 
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import scenario_path
@@ -43,7 +43,7 @@ def test_the_lesson_shows_the_teaching_text_in_its_language(page, lang):
     page, base = page
     page.goto(f"{base}/{lang}")
     title = SCENARIO.title_in(lang)
-    page.get_by_text(title, exact=True).wait_for(timeout=30_000)
+    page.get_by_text(title, exact=True).wait_for(timeout=LOAD_MS)
     # the note is folded (it may tell what a move does: the learner predicts first): open it
     note_card = page.locator(".lesson-note-card")
     note_card.get_by_text(tr(lang, "lesson.note")).click()

@@ -17,22 +17,23 @@ from pathlib import Path
 import pytest
 from axe import check
 from lesson_pages import (  # the shared checks; the module's fixtures
+    DEMOS,
     LANGS,
     PATH,
-    WAIT,
     answer_first_exercise,
     board_speaks,
     lab,  # noqa: F401 - a fixture
     no_english,
-    unfold_demos,
     whole_page_screenshot,
     work,  # noqa: F401 - a fixture
 )
 from playwright.sync_api import expect
 from support import (
+    KERNEL_MS,
     open_and_run_all,
     screenshot_on_failure,
     shut_down_kernels,
+    unfold_demos,
 )
 
 from nefertiti_core.engine.i18n import tr
@@ -51,10 +52,10 @@ def test_the_first_game_path_in_jupyterlab(lab, chromium, lang, notebook):  # no
         with screenshot_on_failure(page, name):
             board_speaks(page, lang, notebook)
             answer_first_exercise(page, lang, notebook)
-            unfold_demos(page, lang, notebook)
+            unfold_demos(page, lang, DEMOS[notebook])
             # the last cell ran: the learner's record, in the language
             expect(page.get_by_text(tr(lang, "coverage.view.title")).first).to_be_visible(
-                timeout=WAIT
+                timeout=KERNEL_MS
             )
             no_english(
                 page,

@@ -22,8 +22,8 @@ import time
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
-from support import ARTIFACTS, launch
-from test_jupyterlab import NOTEBOOK, open_and_run_all, start_jupyterlab
+from support import ARTIFACTS, KERNEL_MS, launch, open_and_run_all, start_jupyterlab
+from test_jupyterlab import NOTEBOOK
 
 from nefertiti_core.engine.i18n import tr
 
@@ -130,7 +130,7 @@ def test_odds_progress_and_cancel_in_jupyterlab(tmp_path):
         traffic = CommTraffic(page)
         home = tmp_path / "home"
         wait_for_the_cells(page, home)
-        page.get_by_text("Odds by playouts").first.wait_for(timeout=30_000)
+        page.get_by_text("Odds by playouts").first.wait_for(timeout=KERNEL_MS)
 
         # 5000 playouts by greedy bots take minutes in one process: time to see the count move
         # and to cancel, however fast the machine (random bots played all 5000 in 4.3 s on a
@@ -169,5 +169,5 @@ def test_odds_progress_and_cancel_in_jupyterlab(tmp_path):
         )
         done = int(re.search(r"Cancelled: (\d+)", text).group(1))
         assert later <= done < 5000
-        page.get_by_text(re.compile(r"^Green: \d+%")).first.wait_for(timeout=30_000)
+        page.get_by_text(re.compile(r"^Green: \d+%")).first.wait_for(timeout=KERNEL_MS)
         browser.close()

@@ -17,12 +17,10 @@ import re
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, Served, launch
+from support import ARTIFACTS, LOAD_MS, PIXEL_5, PIXEL_5_VIEWPORT, STEP_MS, Served, launch
 
 from nefertiti_core.engine.i18n import tr
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 SHOTS = ARTIFACTS / "phone-layout"
 BLANK_BAND_PX = 24  # at most this much nothing between the words above the board and the board
 MIN_TEXT_PX = 14

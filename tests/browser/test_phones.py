@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from support import ARTIFACTS, SANDBOX, launch, served
+from support import ARTIFACTS, LOAD_MS, SANDBOX, launch, served
 
 from nefertiti_core.engine.i18n import tr
-
-LOAD_MS = 60_000
 
 #: (device, browser language, page, what the page shows first, in that language)
 CASES = [

@@ -12,12 +12,10 @@ import re
 
 import pytest
 from playwright.sync_api import expect
-from support import served
+from support import LOAD_MS, STEP_MS, served
 
 from nefertiti_core.files import exercises as E
 
-STEP_MS = 30_000
-LOAD_MS = 60_000
 PROJECTOR = {"width": 1024, "height": 768}
 PHONE = {"width": 390, "height": 844}
 WHO = "welcome/who-plays-next"

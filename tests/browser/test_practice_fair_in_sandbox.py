@@ -12,15 +12,21 @@ descriptor). Screenshots in artifacts/practice-fair-*.png.
 from __future__ import annotations
 
 from playwright.sync_api import expect
-from support import ARTIFACTS, PIXEL_5, PIXEL_5_VIEWPORT, click_square, expect_verdict
+from support import (
+    ARTIFACTS,
+    LOAD_MS,
+    PIXEL_5,
+    PIXEL_5_VIEWPORT,
+    STEP_MS,
+    click_square,
+    expect_verdict,
+)
 
 from nefertiti_core.engine import options as O
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import practice as P
 from widgets.sandbox.practice import FIRST_SEEDS
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 PHONE = {"viewport": PIXEL_5_VIEWPORT, **PIXEL_5}  # a Pixel 5 (Playwright's descriptor)
 

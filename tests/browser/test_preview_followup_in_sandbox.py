@@ -17,8 +17,6 @@ from support import ARTIFACTS
 from nefertiti_core import new_game
 from nefertiti_core.files.history import History
 
-STEP_MS = 60_000  # loading a 133-step record on a busy 2-core machine
-
 
 def _record(folder) -> str:
     """The reported position: a 4-player game, seed 9, after 133 random options."""

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, SOURCE, canvas_point, rows, wait_rows
+from support import ARTIFACTS, LOAD_MS, SOURCE, STEP_MS, canvas_point, rows, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
@@ -31,8 +31,6 @@ BLUE_RGB = "rgb({}, {}, {})".format(
     *(int(PLAYER_COLOURS["blue"][i : i + 2], 16) for i in (1, 3, 5))
 )
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 FORCED_SCRIBE = Path(__file__).parents[1] / "data" / "forced-scribe.yaml"
 CELLS = G.squares(new_game(4, 0).side)  # the first-game layout (R2.8): Blue starts

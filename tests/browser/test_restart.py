@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import signal
-import sqlite3
 import time
 from urllib.parse import parse_qs, urlparse
 
@@ -33,6 +32,7 @@ from support import (
     rows,
     source,
     wait_rows,
+    wait_saved,
 )
 
 from widgets import serve
@@ -103,23 +103,6 @@ def view(page, name: str) -> None:
 
 def token_of(page) -> str:
     return parse_qs(urlparse(page.url).query)["game"][0]
-
-
-def wait_saved(server: Served, token: str, needles: list[str], step: int) -> str:
-    """Wait until the store holds the game ``token`` at ``step`` with every needle in it."""
-    path = server.home / "games.sqlite3"
-    deadline = time.monotonic() + STEP_MS / 1000
-    row = None
-    while time.monotonic() < deadline:
-        if path.exists():
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-                row = db.execute(
-                    "SELECT record, step FROM saved_games WHERE token = ?", (token,)
-                ).fetchone()
-            if row and row[1] == step and all(n in row[0] for n in needles):
-                return row[0]
-        time.sleep(0.2)
-    raise AssertionError(f"game {token} not saved at step {step} with {needles}: {row}")
 
 
 #: The page's servants and selects (as :data:`SELECTS`) once they are what ``like`` holds (what
@@ -194,7 +177,7 @@ def play_a_game_with_a_branch_and_a_bot_seat(page) -> int:
 def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(page, server):
     step = play_a_game_with_a_branch_and_a_bot_seat(page)
     token = token_of(page)
-    wait_saved(server, token, ["main-2", "seats: [random, human, human, human]"], step)
+    wait_saved(server.home, token, ["main-2", "seats: [random, human, human, human]"], step)
     before = what_the_page_shows(page)
     assert any("main-2" in s for s in before["selects"])
     assert any(s.startswith('["Green"') and s.endswith(',"random"]') for s in before["selects"])
@@ -283,7 +266,7 @@ def test_a_reload_keeps_the_last_move_and_the_page_it_left_never_undoes_the_next
     wait_rows(page, "board-servants", f"n === {servants + 1}")
     play_square(page)
     play_square(page)
-    wait_saved(server, token, [], servants + 3)
+    wait_saved(server.home, token, [], servants + 3)
     # the left page's session is dropped some seconds after the reload (UNUSED_SESSION_MS,
     # checked every CHECK_UNUSED_MS): its save then is refused (the server says so at INFO)
     # instead of putting the older game back
@@ -292,7 +275,7 @@ def test_a_reload_keeps_the_last_move_and_the_page_it_left_never_undoes_the_next
     wait_loaded(page)
     assert token_of(page) == token
     wait_rows(page, "board-servants", f"n === {servants + 3}")
-    wait_saved(server, token, [], servants + 3)
+    wait_saved(server.home, token, [], servants + 3)
 
 
 def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):
@@ -301,7 +284,7 @@ def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):
     under its own token: tests/test_store.py."""
     step = play_a_game_with_a_branch_and_a_bot_seat(page)
     token = token_of(page)
-    wait_saved(server, token, ["main-2"], step)
+    wait_saved(server.home, token, ["main-2"], step)
     before = what_the_page_shows(page)
     tab = page.context.new_page()  # the same browser (its cookie), no game in the address
     open_sandbox(tab, server.url)
@@ -318,7 +301,7 @@ def test_a_new_tab_of_the_same_browser_is_offered_the_game(page, server):
 def test_another_browser_with_the_link_gets_a_new_game(chromium, page, server):
     play_square(page)
     token = token_of(page)
-    wait_saved(server, token, [], 1)
+    wait_saved(server.home, token, [], 1)
     other = chromium.new_context(viewport={"width": 1500, "height": 1150})
     try:
         stranger = other.new_page()

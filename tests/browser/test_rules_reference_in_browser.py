@@ -13,15 +13,21 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
-from support import ARTIFACTS, canvas_point, code_notebook, notebook_in_jupyterlab
+from support import (
+    ARTIFACTS,
+    KERNEL_MS,
+    LOAD_MS,
+    STEP_MS,
+    canvas_point,
+    code_notebook,
+    notebook_in_jupyterlab,
+)
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
 from nefertiti_core.teaching import rules_reference as RR
 from widgets.game import geometry as G
 
-LOAD_MS = 60_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 START = new_game(4, 0)  # the Sandbox's first game: the first-game layout (R2.8)
@@ -122,7 +128,7 @@ def test_the_rules_view_works_in_a_jupyterlab_notebook(tmp_path, chromium):
     and the search box filters the list."""
     with notebook_in_jupyterlab(chromium, tmp_path, "rules.ipynb", NOTEBOOK) as page:
         inner = page.locator(".nf-rule-text [data-r='R3.9']")
-        inner.wait_for(timeout=120_000)
+        inner.wait_for(timeout=KERNEL_MS)
         de = RR.lookup("R3.9", "de")
         expect(inner).to_have_attribute("title", f"R3.9 · {de.title} (Lesart des Projekts)")
         inner.click()

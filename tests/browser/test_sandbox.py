@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from english_words import english_sentences
 from playwright.sync_api import expect
-from support import ARTIFACTS, SOURCE, canvas_point, rows, source, wait_rows
+from support import ARTIFACTS, LOAD_MS, SOURCE, STEP_MS, canvas_point, rows, source, wait_rows
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
@@ -24,8 +24,6 @@ from widgets.game import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "nefertiti_core" / "scenarios"
-LOAD_MS = 60_000  # serving the first page (and its first update) can be slow on 2 cores
-STEP_MS = 30_000
 BETWEEN_CLICKS = 0.35  # a person's pause between two placements
 expect.set_options(timeout=STEP_MS)  # the default 5 s is short on a busy 2-core machine
 
@@ -269,6 +267,12 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     size = page.viewport_size
     page.set_viewport_size({"width": 1024, "height": 768})  # as on a classroom's projector
     refusal.scroll_into_view_if_needed()
+    # on the projector the refusal is whole in the window, and still the German one
+    box = refusal.bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 1024, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= 768, box
+    expect(refusal).to_have_text(said)
     screenshot(page, "bad-file-deutsch")
     page.set_viewport_size(size)
     view(page, "Personenkarten")  # back to the characters, whose buttons are checked below

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
-from support import ARTIFACTS, free_port, wait_for_http
+from support import ARTIFACTS, LOAD_MS, STEP_MS, free_port, wait_for_http
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -32,8 +32,6 @@ from session_flood import PROBE, Flood, _placement_targets, click_and_undo  # no
 from nefertiti_core.engine.i18n import tr  # noqa: E402
 from widgets.game.session import GameSession  # noqa: E402
 
-LOAD_MS = 90_000
-STEP_MS = 30_000
 expect.set_options(timeout=STEP_MS)
 
 #: Each sets window.__xss (to a number naming where it came from) or opens a dialog if it runs.

@@ -20,11 +20,10 @@ import pg
 import pytest
 from playwright.sync_api import expect
 from sqlalchemy import create_engine, text
-from support import ROOT, canvas_point, free_port, rows, source, wait_for_http, wait_rows
+from support import LOAD_MS, ROOT, canvas_point, free_port, rows, source, wait_for_http, wait_rows
 
 from widgets.game import geometry as G
 
-LOAD_MS = 60_000
 SHOTS = Path(os.environ.get("NEFERTITI_SHOTS", "/tmp/shots/database"))
 
 

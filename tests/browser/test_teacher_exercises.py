@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support import ARTIFACTS, expect_verdict, give_answer, launch, served
+from support import ARTIFACTS, LOAD_MS, expect_verdict, give_answer, launch, served
 
 from nefertiti_core.files.exercises import exercises_in
 
@@ -69,7 +69,7 @@ def test_a_teachers_two_exercises_are_answered_wrong_then_right(lesson, lang):
     block = page.locator("body")
     prompt = block.locator(".exercise-prompt")
     # the first tab: the teacher's own question, in the page's language
-    prompt.get_by_text(first.prompt(lang), exact=False).wait_for(timeout=60_000)
+    prompt.get_by_text(first.prompt(lang), exact=False).wait_for(timeout=LOAD_MS)
     _answer(page, block, first, "no", lang)
     expect_verdict(block, "wrong", first.check("no", lang).headline)
     _answer(page, block, first, "yes", lang)
@@ -79,7 +79,7 @@ def test_a_teachers_two_exercises_are_answered_wrong_then_right(lesson, lang):
     page.screenshot(path=str(SHOTS / f"teacher-exercise-1-{lang}.png"), full_page=True)
     # the second tab: the tutor's question; a typed number
     block.locator(".bk-tab").nth(1).click()
-    prompt.get_by_text(second.prompt(lang)[:40], exact=False).wait_for(timeout=60_000)
+    prompt.get_by_text(second.prompt(lang)[:40], exact=False).wait_for(timeout=LOAD_MS)
     _answer(page, block, second, -5, lang)
     expect_verdict(block, "wrong", second.check(-5, lang).headline)
     _answer(page, block, second, -7, lang)

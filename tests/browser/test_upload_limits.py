@@ -24,11 +24,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "benchmarks"))
 
 from message_flood import largest_file  # noqa: E402
-from support import ARTIFACTS, SANDBOX, launch, served  # noqa: E402
+from support import ARTIFACTS, SANDBOX, STEP_MS, launch, served  # noqa: E402
 from upload_bomb import TEXT_SHOWN, Player, open_session, zlib_bomb  # noqa: E402
 
 SIMPLE = "nefertiti: 1\nplayers:\n- colour: red\n- colour: blue\n- colour: green\n- colour: black\n"
-STEP_MS = 60_000
 
 
 def _record(steps: str) -> str:

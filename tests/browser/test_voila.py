@@ -22,13 +22,8 @@ its model is registered, however long that takes.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import sys
 import time
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 from axe import check
@@ -37,14 +32,17 @@ from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
     CLIPPED_BUTTONS,
+    KERNEL_MS,
     PIXEL_5,
     PIXEL_5_VIEWPORT,
+    TUTORIALS,
     expect_verdict,
-    free_port,
     give_answer,
-    jupyter_env,
-    running,
+    is_outside,
+    leave_voila,
     screenshot_on_failure,
+    start_voila,
+    watch_requests_and_console,
     wrong_and_right,
 )
 
@@ -52,15 +50,8 @@ from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files.exercises import EXERCISES
 from widgets.game import geometry as G
 
-ROOT = Path(__file__).resolve().parents[2]
-TUTORIALS = ROOT / "tutorials"
-#: The tutor's Voilà settings (voila.json) and template, as ``make voila`` runs it: Voilà's lab
-#: template without its links to a CDN, Panel's JupyterLab extension left out (Voilà cannot load
-#: it), and each output rendered once its widget is in the page (progressive rendering).
-VOILA_SETTINGS = ROOT / "jupyterlab" / "voila"
 NOTEBOOK = "09-closing-abou-simbel.ipynb"
 EXERCISE = "closing-abou-simbel/exactly-fourteen"
-WAIT = 120_000  # ms: the page shows each output as its cell runs; a loaded machine is slow
 TIMES: dict[str, float] = {}
 
 # Servants drawn on every board of the page (each Panel output is its own Bokeh document).
@@ -70,54 +61,10 @@ SERVANTS = """() => { let n = 0; for (const d of (window.Bokeh ? Bokeh.documents
     return n; }"""
 
 
-@contextlib.contextmanager
-def start_voila(home: Path, root: Path):
-    """Voilà on 127.0.0.1 serving the notebooks of ``root``, with its settings kept in ``home``."""
-    env = jupyter_env(home)
-    env.pop("PANEL_COMMS", None)  # the comms must be chosen by the project, not by the caller
-    for name in ("JUPYTER_PATH", "JUPYTER_CONFIG_PATH"):  # as the Makefile's `make voila`
-        env[name] = os.pathsep.join(filter(None, [str(VOILA_SETTINGS), env.get(name)]))
-    port = free_port()
-    command = [
-        str(Path(sys.executable).parent / "voila"),
-        str(root),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--Voila.port={port}",
-    ]
-    url = f"http://127.0.0.1:{port}"
-    with running(command, f"{url}/", home / "voila.log", env, timeout=240):  # the listing
-        yield url
-
-
 #: What the lesson's page asked for and logged, from its first request on (see
 #: :func:`watch_requests_and_console`).
 REQUESTS: list[str] = []
 CONSOLE_ERRORS: list[str] = []
-LOCAL_HOSTS = ("127.0.0.1", "localhost")
-
-
-def is_outside(url: str) -> bool:
-    """A request over the network to another host than this machine (data: and blob: URLs
-    are the page's own)."""
-    parts = urlsplit(url)
-    return parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS
-
-
-def watch_requests_and_console(page) -> None:
-    """Record every request of ``page`` and every error it logs; a request to any other host
-    than this machine is refused at once (here it would fail anyway, only later: no internet)."""
-
-    def outside(route):
-        route.abort()
-
-    page.on("request", lambda request: REQUESTS.append(request.url))
-    page.on(
-        "console",
-        lambda message: message.type == "error" and CONSOLE_ERRORS.append(message.text),
-    )
-    page.on("pageerror", lambda error: CONSOLE_ERRORS.append(f"page error: {error}"))
-    page.route(is_outside, outside)
 
 
 @pytest.fixture(scope="module")
@@ -132,17 +79,17 @@ def voila(tmp_path_factory):
 def lesson(voila, chromium):
     """The lesson's page, once for the module: (page, the exercise block)."""
     page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-    watch_requests_and_console(page)
+    watch_requests_and_console(page, REQUESTS, CONSOLE_ERRORS)
     try:
         with screenshot_on_failure(page, "voila", full_page=False):
             start = time.monotonic()
-            page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=WAIT)
+            page.goto(f"{voila}/voila/render/{NOTEBOOK}", timeout=KERNEL_MS)
             block = page.locator(".jp-OutputArea-output").filter(
                 has_text=tr("en", "lesson.exercises_intro")
             )
             ex = EXERCISES[EXERCISE]
             expect(block.locator(".exercise-prompt")).to_contain_text(
-                ex.prompt("en")[:60], timeout=WAIT
+                ex.prompt("en")[:60], timeout=KERNEL_MS
             )
             TIMES["page to exercise shown"] = time.monotonic() - start
         yield page, block
@@ -219,7 +166,7 @@ def test_voila_a_click_on_a_lesson_board_places_a_servant(lesson):
     )
     try:
         turn = tr("en", "panel.decision.turn", turn=2, player="Blue")
-        expect(output).to_contain_text(turn, timeout=WAIT)
+        expect(output).to_contain_text(turn, timeout=KERNEL_MS)
         TIMES["board click to the kernel's answer shown"] = time.monotonic() - start
         assert page.evaluate(SERVANTS) == before + 1, "the kernel's board is not Red's click"
         # one click is one placement: the kernel must not get it twice (refused the second time)
@@ -241,22 +188,22 @@ def test_voila_demonstration_unfolds_and_folds(lesson):
     )
     button = output.locator(".lesson-demo-show button")
     account = output.locator(".lesson-demo-account")
-    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=WAIT)
+    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=KERNEL_MS)
     expect(account).to_be_hidden()
     button.scroll_into_view_if_needed()
     start = time.monotonic()
     button.click()
-    expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=WAIT)
+    expect(account).to_contain_text(tr("en", "lesson.demo.account"), timeout=KERNEL_MS)
     TIMES["demonstration press to its account"] = time.monotonic() - start
-    expect(account.locator("li").first).to_be_visible(timeout=WAIT)
+    expect(account.locator("li").first).to_be_visible(timeout=KERNEL_MS)
     assert "The demonstration stopped" not in account.inner_text(), account.inner_text()
-    expect(output.locator("canvas").first).to_be_visible(timeout=WAIT)
+    expect(output.locator("canvas").first).to_be_visible(timeout=KERNEL_MS)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "voila-demo.png"))
     expect(button).to_contain_text(tr("en", "lesson.demo.hide"))
     button.click()
-    expect(account).to_be_hidden(timeout=WAIT)
-    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=WAIT)
+    expect(account).to_be_hidden(timeout=KERNEL_MS)
+    expect(button).to_contain_text(tr("en", "lesson.demo.show"), timeout=KERNEL_MS)
 
 
 def test_voila_folded_answer_opens(lesson):
@@ -267,7 +214,7 @@ def test_voila_folded_answer_opens(lesson):
     table = fold.locator("table").first
     expect(table).to_be_hidden()
     fold.locator(".card-header").first.click()
-    expect(table).to_be_visible(timeout=WAIT)
+    expect(table).to_be_visible(timeout=KERNEL_MS)
 
 
 def test_voila_lesson_fits_at_1440_and_1024(lesson):
@@ -303,16 +250,18 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
     feedback = ex.check(right, "zh")
     context = chromium.new_context(viewport=PIXEL_5_VIEWPORT, **PIXEL_5)
     page = context.new_page()
-    watch_requests_and_console(page)  # offline and without errors too (the last test)
+    watch_requests_and_console(
+        page, REQUESTS, CONSOLE_ERRORS
+    )  # offline and without errors too (the last test)
     try:
         with screenshot_on_failure(page, "voila-zh-keyboard", full_page=False):
             start = time.monotonic()
-            page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=WAIT)
+            page.goto(f"{voila}/voila/render/zh/{NOTEBOOK}", timeout=KERNEL_MS)
             block = page.locator(".jp-OutputArea-output").filter(
                 has_text=tr("zh", "lesson.exercises_intro")
             )
             expect(block.locator(".exercise-prompt").first).to_contain_text(
-                ex.prompt("zh")[:30], timeout=WAIT
+                ex.prompt("zh")[:30], timeout=KERNEL_MS
             )
             TIMES["Chinese page to exercise shown"] = time.monotonic() - start
             start = time.monotonic()
@@ -330,12 +279,12 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
             assert "R3.5" in shown, shown
             # every output rendered: the lesson's boards and the record at the end
             expect(page.get_by_text(tr("zh", "coverage.view.title")).first).to_be_visible(
-                timeout=WAIT
+                timeout=KERNEL_MS
             )
             assert page.get_by_text("Error displaying widget").count() == 0
             check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
     finally:
-        context.close()
+        leave_voila(page)
 
 
 def test_voila_page_asks_only_this_machine(lesson):

@@ -21,7 +21,6 @@ from lesson_pages import (  # the shared checks; the module's fixtures
     NO_MODEL,
     PATH,
     TOPIC,
-    WAIT,
     answer_first_exercise,
     board_speaks,
     no_english,
@@ -31,8 +30,10 @@ from lesson_pages import (  # the shared checks; the module's fixtures
 )
 from playwright.sync_api import expect
 from support import (
+    KERNEL_MS,
     PIXEL_5,
     PIXEL_5_VIEWPORT,
+    leave_voila,
     screenshot_on_failure,
 )
 
@@ -45,11 +46,11 @@ def _rendered(page, lang: str, notebook: str) -> None:
     board's heading, the exercises, the record), none of them ipywidgets' "model not found"
     (Voilà's progressive rendering adds an output once its model has arrived:
     jupyterlab/voila/voila.json), and none of the other languages' texts."""
-    expect(page.get_by_text(tr(lang, "coverage.view.title")).first).to_be_visible(timeout=WAIT)
+    expect(page.get_by_text(tr(lang, "coverage.view.title")).first).to_be_visible(timeout=KERNEL_MS)
     board_speaks(page, lang, notebook)
     (ex, *_) = exercises_for(TOPIC[notebook])
     prompt = page.locator(".exercise-prompt").filter(has_text=ex.prompt(lang)[:30])
-    expect(prompt.first).to_be_visible(timeout=WAIT)
+    expect(prompt.first).to_be_visible(timeout=KERNEL_MS)
     assert page.get_by_text(NO_MODEL).count() == 0, f"{page.url}: {NO_MODEL!r}"
     text = page.locator("body").inner_text()
     for other in ("en", "de", "zh"):
@@ -66,31 +67,28 @@ def _voila_page(page, lang: str, notebook: str, name: str) -> None:
     whole_page_screenshot(page, name)
 
 
-def _leave(page) -> None:
-    """Leave the Voilà page as a learner does: its unload asks Voilà to shut its kernel down
-    (a closed browser context would leave the kernel running until the server stops)."""
-    page.goto("about:blank")
-    page.context.close()
-
-
 def test_the_chinese_welcome_in_voila_on_a_phone_and_its_german_link(voila, chromium):  # noqa: F811
     """Voilà renders the Chinese welcome in Chinese on a phone; its language line leads to the
     German one, in German."""
     context = chromium.new_context(viewport=PIXEL_5_VIEWPORT, **PIXEL_5)
     page = context.new_page()
     welcome = PATH[0]
-    with screenshot_on_failure(page, "lesson-voila-zh-welcome"):
-        page.goto(f"{voila}/voila/render/zh/{welcome}", timeout=WAIT)
-        _voila_page(page, "zh", welcome, "lesson-voila-zh-00-welcome")
-        expect(page.get_by_role("heading", name="欢迎来到娜芙蒂蒂")).to_be_visible()
-        check(page, "the Chinese welcome in Voilà")
-        # the language switch: the German page, in German
-        page.get_by_role("link", name="Deutsch", exact=True).first.click()
-        page.wait_for_url(re.compile(rf"/voila/render/de/{re.escape(welcome)}"), timeout=WAIT)
-        _voila_page(page, "de", welcome, "lesson-voila-de-00-welcome")
-        expect(page.get_by_role("heading", name="Willkommen bei Nofretete")).to_be_visible()
-        check(page, "the German welcome in Voilà")
-    _leave(page)
+    try:
+        with screenshot_on_failure(page, "lesson-voila-zh-welcome"):
+            page.goto(f"{voila}/voila/render/zh/{welcome}", timeout=KERNEL_MS)
+            _voila_page(page, "zh", welcome, "lesson-voila-zh-00-welcome")
+            expect(page.get_by_role("heading", name="欢迎来到娜芙蒂蒂")).to_be_visible()
+            check(page, "the Chinese welcome in Voilà")
+            # the language switch: the German page, in German
+            page.get_by_role("link", name="Deutsch", exact=True).first.click()
+            page.wait_for_url(
+                re.compile(rf"/voila/render/de/{re.escape(welcome)}"), timeout=KERNEL_MS
+            )
+            _voila_page(page, "de", welcome, "lesson-voila-de-00-welcome")
+            expect(page.get_by_role("heading", name="Willkommen bei Nofretete")).to_be_visible()
+            check(page, "the German welcome in Voilà")
+    finally:
+        leave_voila(page)
 
 
 @pytest.mark.parametrize("notebook", PATH[1:])
@@ -104,7 +102,9 @@ def test_the_first_game_path_in_voila(voila, chromium, lang, notebook):  # noqa:
         context = chromium.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
     name = f"lesson-voila-{lang}-{Path(notebook).stem}"
-    with screenshot_on_failure(page, name):
-        page.goto(f"{voila}/voila/render/{lang}/{notebook}", timeout=WAIT)
-        _voila_page(page, lang, notebook, name)
-    _leave(page)
+    try:
+        with screenshot_on_failure(page, name):
+            page.goto(f"{voila}/voila/render/{lang}/{notebook}", timeout=KERNEL_MS)
+            _voila_page(page, lang, notebook, name)
+    finally:
+        leave_voila(page)

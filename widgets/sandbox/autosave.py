@@ -96,9 +96,16 @@ class SavedGames:
         self._saved_kind = ""
         #: The note: the game is back, a copy, or the offer of the browser's last game.
         self.note = HTML("", margin=(6, 12))
-        #: The offer's two buttons: resume the saved game, or start anew.
-        self.resume_button = pn.widgets.Button(color="primary", visible=False, margin=(6, 6))
-        self.fresh_button = pn.widgets.Button(color="default", visible=False, margin=(6, 6))
+        #: The offer's two buttons: resume the saved game, or start anew. Named in the page's
+        #: language from the start (and on each change of it): hidden until an offer, they are
+        #: still buttons a screen reader's list or a later change of the page can reach.
+        lang = session.lang
+        self.resume_button = pn.widgets.Button(
+            name=tr(lang, "saved.resume"), color="primary", visible=False, margin=(6, 6)
+        )
+        self.fresh_button = pn.widgets.Button(
+            name=tr(lang, "saved.new"), color="default", visible=False, margin=(6, 6)
+        )
         self.resume_button.on_click(self._on_resume)
         self.fresh_button.on_click(self._on_fresh)
         #: The row above the board that holds the note and the offer (hidden when empty).
@@ -225,6 +232,8 @@ class SavedGames:
     def refresh(self) -> None:
         lang = self.session.lang
         kind, saved = getattr(self, "_saved_kind", ""), self._offer
+        self.resume_button.name = tr(lang, "saved.resume")
+        self.fresh_button.name = tr(lang, "saved.new")
         if self._store is None or not kind or (saved is None and kind != "saved.copy"):
             self.row.visible = False
         else:  # (a copy made when another page took this game up may have no saved game read)
@@ -240,8 +249,8 @@ class SavedGames:
             text = tr(lang, key, **facts)
             self.note.object = f"<b>{esc(text)}</b>" if kind == "saved.offer" else esc(text)
             offer = kind == "saved.offer"
-            self.resume_button.param.update(name=tr(lang, "saved.resume"), visible=offer)
-            self.fresh_button.param.update(name=tr(lang, "saved.new"), visible=offer)
+            self.resume_button.visible = offer
+            self.fresh_button.visible = offer
             self.row.visible = True
 
     @guarded
