@@ -103,6 +103,9 @@ def _practise(page, lang: str, shot: str, choose_language: bool = True) -> None:
     market, index = O.SQUARE_STALL[option] >> 1, O.SQUARE_INDEX[option]
     click_square(page, view, ex, market, index)
     expect(note).to_contain_text(tr(lang, "practice.board.not_yet"))
+    # the servant the browser draws under the finger at once (board.py's CLICKS_JS) is taken
+    # away again with the refusal: the board ends as it was
+    page.wait_for_function(f"() => ({SERVANTS_JS})() === {before!r}", polling=100)
     assert page.evaluate(SERVANTS_JS) == before
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"practice-fair-{shot}-refused.png"), full_page=True)

@@ -1061,9 +1061,12 @@ class Board(pn.viewable.Viewer):
             if self.on_square is not None:
                 self.on_square(cell)
                 return False
-            played = self.session.play(cell.option, by_learner=True)
-            if not played:
-                self._redraw()
+            # held: a refusal's words and the removal of the servant the browser drew at the
+            # click reach the page together (not the words with the servant still there)
+            with hold():
+                played = self.session.play(cell.option, by_learner=True)
+                if not played:
+                    self._redraw()
             return played
         card = G.card_at(self._card_cells, x, y)
         if card is None:
