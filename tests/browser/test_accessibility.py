@@ -60,13 +60,16 @@ def server(tmp_path_factory):
 
 #: Buttons without a name, hidden ones included (a hidden button is shown later, by a change of
 #: the page, when no axe run looks: it must have its name before): the class of each one's
-#: shadow host (its Panel widget).
+#: shadow host (its Panel widget). A page hides a widget by its host (Panel's ``visible``); a
+#: button whose own style hides it for good (the Sandbox's seed field's spin buttons,
+#: ``display: none`` in the widget's stylesheet) is never shown, nor read, and is left out.
 UNNAMED_BUTTONS = """() => {
     const out = [];
     const walk = root => {
         for (const el of root.querySelectorAll('*')) {
             if (el.tagName === 'BUTTON' && !el.textContent.trim() && !el.getAttribute('aria-label')
-                && !el.getAttribute('aria-labelledby') && !el.title) {
+                && !el.getAttribute('aria-labelledby') && !el.title
+                && getComputedStyle(el).display !== 'none') {
                 const host = el.getRootNode().host;
                 out.push(host ? host.className : el.className);
             }
