@@ -6,14 +6,21 @@ A visitor's journey in each run: the front page (``/``), the Sandbox (``/tutor``
 page (``/classroom``, a room opened), a learner's ``/join`` (the form, then the table after
 joining), and the projector the teacher opens. Once in English, once in German and once in
 Chinese (the browsers' locale), and once with the visitor on an emulated Pixel 5 phone (the
-teacher and the projector stay on a computer). The lessons are checked where they are served:
-test_voila.py (Voilà) and test_tutorial_in_jupyterlab.py (JupyterLab). docs/accessibility.md
-records the counts before and after (benchmarks/accessibility.py).
+teacher and the projector stay on a computer). axe's rules include WCAG 2.2's target size
+(2.5.8: every control at least 24 x 24 CSS px or spaced as if); the board's squares, drawn on a
+canvas axe cannot see, are measured on the Pixel 5 (the Sandbox's and the learner's board) and
+written to artifacts/accessibility/squares.json.
+
+The lessons are checked where they are served: test_voila.py (Voilà) and
+test_tutorial_in_jupyterlab.py (JupyterLab). docs/accessibility.md records the counts before
+and after (benchmarks/accessibility.py).
 
 A server and browser contexts for each run. Chromium missing is a failure.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from axe import check
@@ -30,6 +37,7 @@ from support import (
 )
 
 from nefertiti_core.engine.i18n import tr
+from widgets.game import geometry
 
 expect.set_options(timeout=STEP_MS)
 SHOTS = ARTIFACTS / "accessibility"
@@ -102,6 +110,34 @@ def board_drawn(page) -> None:
     wait_rows(page, "board-squares", "n > 0", timeout=LOAD_MS)
 
 
+#: The size in CSS px of each square of the visible board's keyboard grid, which lies exactly
+#: on the drawn squares (widgets/game/board_keys.py).
+SQUARES = """() => {
+    const out = [];
+    const walk = root => {
+        for (const el of root.querySelectorAll('[role=gridcell]')) {
+            const box = el.getBoundingClientRect();
+            if (box.width > 0) out.push([box.width, box.height]);
+        }
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+    };
+    walk(document);
+    return out;
+}"""
+
+
+def square_px(page, where: str) -> float:
+    """The drawn size in CSS px of a square of ``page``'s board: the canvas's width times the
+    square's share of the board's width (widgets/game/geometry.py), the same as the keyboard
+    grid's cells measure."""
+    canvas = page.locator(".bk-Canvas:visible").first.bounding_box()
+    size = canvas["width"] * geometry.SQUARE / geometry.WIDTH
+    cells = page.evaluate(SQUARES)
+    assert cells, f"{where}: no square of the board's grid is shown"
+    assert all(abs(w - size) < 1 and abs(h - size) < 1 for w, h in cells), (where, size, cells[:4])
+    return round(size, 1)
+
+
 @pytest.mark.parametrize(
     "lang, phone", [("en", False), ("de", False), ("zh", False), ("en", True)],
     ids=["en", "de", "zh", "pixel-5"],
@@ -115,6 +151,7 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
                                        **PIXEL_5)  # fmt: skip
     else:
         visitor = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    squares = {}
     errors: list[str] = []
     try:
         for context in (desk, visitor):
@@ -129,6 +166,8 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
         board_drawn(page)
         checked(page, f"the Sandbox ({tag})", lang)
         page.screenshot(path=str(SHOTS / f"sandbox-{tag}.png"))
+        if phone:
+            squares["Sandbox"] = square_px(page, f"the Sandbox ({tag})")
         # its view for a new game and files: the seed, the seats, the file box
         page.get_by_role("button", name=tr(lang, "panel.view.setup"), exact=True).click()
         expect(page.locator("input[type=file]")).to_be_attached()
@@ -152,6 +191,9 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
         board_drawn(learner)
         checked(learner, f"/join's table ({tag})", lang)
         learner.screenshot(path=str(SHOTS / f"learner-{tag}.png"))
+        if phone:
+            squares["learner"] = square_px(learner, f"/join's table ({tag})")
+            (SHOTS / "squares.json").write_text(json.dumps(squares), encoding="utf-8")
 
         with teacher.expect_popup() as opened:
             teacher.locator(".room-projector-open a").click()
@@ -168,15 +210,18 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
     assert not errors, f"JavaScript errors in the pages: {errors}"
 
 
-def test_the_axe_check_fails_on_an_unnamed_drop_down_and_faint_text(chromium):
-    """The check can fail: a page with a drop-down without a name (critical) and grey text at
-    3.5:1 (serious) is refused, and the message names each rule and its element."""
+def test_the_axe_check_fails_on_an_unnamed_drop_down_faint_text_and_small_targets(chromium):
+    """The check can fail: a page with a drop-down without a name (critical), grey text at
+    3.5:1 (serious) and two buttons 16 px square side by side (serious: WCAG 2.2's target size
+    asks 24 px) is refused, and the message names each rule and its element."""
     page = chromium.new_page()
     try:
         page.set_content(
             '<html lang="en"><body><main><h1>Test</h1>'
             '<select id="what"><option>one</option></select>'
             '<p style="color: rgb(136, 136, 136); background: white">faint</p>'
+            '<button id="tiny" style="width:16px;height:16px;padding:0">+</button>'
+            '<button style="width:16px;height:16px;padding:0">-</button>'
             "</main></body></html>"
         )
         with pytest.raises(AssertionError) as refused:
@@ -184,5 +229,6 @@ def test_the_axe_check_fails_on_an_unnamed_drop_down_and_faint_text(chromium):
         message = str(refused.value)
         assert "select-name (critical)" in message and "#what" in message, message
         assert "color-contrast (serious)" in message, message
+        assert "target-size (serious)" in message and "#tiny" in message, message
     finally:
         page.close()
