@@ -11,6 +11,10 @@ teacher and the projector stay on a computer). axe's rules include WCAG 2.2's ta
 canvas axe cannot see, are measured on the Pixel 5 (the Sandbox's and the learner's board) and
 written to artifacts/accessibility/squares.json.
 
+Motion: the visitor asks for reduced motion (``prefers-reduced-motion: reduce``) in the English,
+Chinese and phone runs and nothing on the Sandbox moves (motion.py); the German run asks for
+nothing and the same things do move, so the check can fail.
+
 The lessons are checked where they are served: test_voila.py (Voilà) and
 test_tutorial_in_jupyterlab.py (JupyterLab). docs/accessibility.md records the counts before
 and after (benchmarks/accessibility.py).
@@ -24,6 +28,7 @@ import json
 
 import pytest
 from axe import check
+from motion import WATCH_SPINNER, motion, moving
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
@@ -146,11 +151,15 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
     locale = LOCALES[lang]
     SHOTS.mkdir(parents=True, exist_ok=True)
     desk = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+    still = lang != "de"  # the German run asks for nothing: its pages move
+    motion_asked = "reduce" if still else "no-preference"
     if phone:
         visitor = chromium.new_context(viewport=PIXEL_5_VIEWPORT, locale=locale,
-                                       **PIXEL_5)  # fmt: skip
+                                       reduced_motion=motion_asked, **PIXEL_5)  # fmt: skip
     else:
-        visitor = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
+        visitor = chromium.new_context(viewport={"width": 1280, "height": 900}, locale=locale,
+                                       reduced_motion=motion_asked)  # fmt: skip
+    visitor.add_init_script(WATCH_SPINNER)
     squares = {}
     errors: list[str] = []
     try:
@@ -166,6 +175,11 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
         board_drawn(page)
         checked(page, f"the Sandbox ({tag})", lang)
         page.screenshot(path=str(SHOTS / f"sandbox-{tag}.png"))
+        moves = moving(motion(page))
+        if still:
+            assert not moves, f"the Sandbox moves though asked not to ({tag}): {moves}"
+        else:  # the spinner, the scroll buttons' fade and a toast move when nobody asks
+            assert len({m.split()[0] for m in moves}) == 3, (tag, moves)
         if phone:
             squares["Sandbox"] = square_px(page, f"the Sandbox ({tag})")
         # its view for a new game and files: the seed, the seats, the file box
