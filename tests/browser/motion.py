@@ -73,4 +73,4 @@ def moving(found: dict) -> list[str]:
     if name != "none" and float(duration.split(",")[0][:-1]) > 0:
         out.append(f"toast {found['toast']}")
     out += [f"spinner {s}" for s in found["spinner"] if not s.startswith("none ")]
-    return out
+    return list(dict.fromkeys(out))  # each once
