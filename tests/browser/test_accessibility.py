@@ -15,6 +15,11 @@ Motion: the visitor asks for reduced motion (``prefers-reduced-motion: reduce``)
 Chinese and phone runs and nothing on the Sandbox moves (motion.py); the German run asks for
 nothing and the same things do move, so the check can fail.
 
+Zoom: in the German run (the longest words) the front page, the Sandbox and a learner's table
+are opened again at 200 % zoom (a 1280 x 800 window: 640 x 400 CSS px, reflow.py): no sideways
+scrolling, nothing beside the window, no text cut, and the decision panel reachable by
+scrolling down.
+
 The lessons are checked where they are served: test_voila.py (Voilà) and
 test_tutorial_in_jupyterlab.py (JupyterLab). docs/accessibility.md records the counts before
 and after (benchmarks/accessibility.py).
@@ -30,6 +35,7 @@ import pytest
 from axe import check
 from motion import WATCH_SPINNER, motion, moving
 from playwright.sync_api import expect
+from reflow import ZOOMED, lost
 from support import (
     ARTIFACTS,
     LOAD_MS,
@@ -143,6 +149,41 @@ def square_px(page, where: str) -> float:
     return round(size, 1)
 
 
+def zoomed_pages(chromium, server, code: str, lang: str) -> None:
+    """The front page, the Sandbox and a learner's table at 200 % zoom lose nothing (reflow.py),
+    and the Sandbox's decision panel (who decides, the drop-down, its button) is reached by
+    scrolling down; screenshots in artifacts/accessibility/zoom-*.png."""
+    zoomed = chromium.new_context(locale=LOCALES[lang], **ZOOMED)
+    zoomed.set_default_timeout(STEP_MS)
+    try:
+        page = zoomed.new_page()
+        page.goto(f"{server.base}/", timeout=LOAD_MS)
+        expect(page.locator("h1")).to_have_text(tr(lang, "panel.title"))
+        gone = lost(page)
+        assert not gone, ("the front page at 200 %", gone)
+        page.screenshot(path=str(SHOTS / f"zoom-front-{lang}.png"), full_page=True)
+        page.goto(f"{server.base}/tutor", timeout=LOAD_MS)
+        board_drawn(page)
+        gone = lost(page)
+        assert not gone, ("the Sandbox at 200 %", gone)
+        place = page.get_by_role("button", name=tr(lang, "panel.decision.place"), exact=True)
+        for part in (page.locator(".decision-who"), page.locator("select:visible"), place):
+            part.first.scroll_into_view_if_needed()
+            expect(part.first).to_be_in_viewport(ratio=1)
+        page.screenshot(path=str(SHOTS / f"zoom-sandbox-{lang}.png"), full_page=True)
+        page.goto(f"{server.base}/join", timeout=LOAD_MS)
+        page.locator(".room-code-input input").fill(code)
+        page.locator(".room-name-input input").fill("Zoe")
+        page.locator(".room-join button").click()
+        expect(page.locator(".room-status")).to_be_visible(timeout=LOAD_MS)
+        board_drawn(page)
+        gone = lost(page)
+        assert not gone, ("a learner's table at 200 %", gone)
+        page.screenshot(path=str(SHOTS / f"zoom-learner-{lang}.png"), full_page=True)
+    finally:
+        zoomed.close()
+
+
 @pytest.mark.parametrize(
     "lang, phone", [("en", False), ("de", False), ("zh", False), ("en", True)],
     ids=["en", "de", "zh", "pixel-5"],
@@ -218,6 +259,8 @@ def test_every_page_passes_axe(chromium, server, lang, phone):
         board_drawn(projector)
         checked(projector, f"the projector ({tag})", lang)
         projector.screenshot(path=str(SHOTS / f"projector-{tag}.png"))
+        if lang == "de" and not phone:
+            zoomed_pages(chromium, server, code, lang)
     finally:
         desk.close()
         visitor.close()
