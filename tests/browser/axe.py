@@ -40,6 +40,18 @@ def violations(page, include: str | None = None) -> list[dict]:
     return _AXE.run(page, context=context, options=options).response["violations"]
 
 
+def needs_review(page, rule: str) -> list[str]:
+    """The elements axe could not decide ``rule`` for on ``page`` ("incomplete": a reader must
+    look), each by the last part of its selector (the element inside its shadow root)."""
+    options = {"resultTypes": ["incomplete"], "runOnly": {"type": "rule", "values": [rule]}}
+    found = _AXE.run(page, options=options).response["incomplete"]
+    out = []
+    for node in (node for v in found for node in v["nodes"]):
+        last = node["target"][-1]  # a selector, or the path through shadow roots to it
+        out.append(str(last[-1] if isinstance(last, list) else last))
+    return out
+
+
 def counts(found: list[dict]) -> dict[str, tuple[int, int]]:
     """{impact: (violations, nodes)} for every impact."""
     out = {}
