@@ -392,6 +392,9 @@ def serve(
     _warm_practice()
     pn.extension(notifications=True)
     pn.config.exception_handler = report_callback_error
+    from widgets.server.motion import hold_still
+
+    hold_still()  # still pages for a visitor who asks for less motion
     from widgets.server import addresses
 
     # where learners' devices reach this server: the classroom's join link and QR code

@@ -723,6 +723,7 @@ class LearnerPollCard(_FollowsPolls):
             max_length=40, sizing_mode="stretch_width", css_classes=["poll-typed"]
         )
         self.send_button = pn.widgets.Button(
+            name=tr(lang, "poll.learner.send"),  # named while hidden too: a reader finds it
             color="primary",
             width=110,
             css_classes=["poll-send"],

@@ -81,15 +81,22 @@ class DecisionPanel(pn.viewable.Viewer):
         )
         #: The session's last refused action, in words (hidden when there is none).
         self.error = pn.pane.Alert("", alert_type="danger", visible=False, margin=(5, 5))
+        # the buttons are named from the start: a page that keeps the panel hidden (a learner
+        # who watches) still has them, and a reader or axe finds no button without a name
+        lang = session.lang
         #: 'Let the bots play': shown while a bot's seat decides.
-        self.bots_button = pn.widgets.Button(color="warning", visible=False)
+        self.bots_button = pn.widgets.Button(
+            name=tr(lang, "panel.decision.bots"), color="warning", visible=False
+        )
         self.bots_button.on_click(self._on_bots)
 
         self._place_label = HTML("", margin=(5, 5, 0, 5))
         #: The drop-down of placements (and options beyond the buttons).
         self.place_select = pn.widgets.Select(groups={}, sizing_mode="stretch_width")
         #: Plays the option chosen in place_select.
-        self.place_button = pn.widgets.Button(color="primary", width=90)
+        self.place_button = pn.widgets.Button(
+            name=tr(lang, "panel.decision.place"), color="primary", width=90
+        )
         self.place_button.on_click(self._on_place)
         #: What the chosen placement would do, in words.
         self.place_preview = HTML("", sizing_mode="stretch_width", margin=(0, 5))
