@@ -228,3 +228,74 @@ def test_the_engines_checks_of_a_position_are_said_in_german_and_chinese():
     }
     assert {f"file.check.{key}" for key in new} <= keys, sorted(keys)
     assert keys & {"file.check.open_by_colours", "file.check.open_closing"}, sorted(keys)
+
+
+#: A small file for each syntax error the YAML reader (``yaml_subset``) can raise: (its catalogue
+#: key, the file's text, the line it names). Every ``yaml.*`` key of the catalogue is here.
+YAML_CASES = [
+    ("yaml.unknown_escape", 'title: "a\\q"\n', 1),
+    ("yaml.long_number", "seed: " + "9" * 400 + "\n", 1),
+    ("yaml.anchor", "nefertiti: 1\nseed: &x 3\n", 2),
+    ("yaml.unclosed_double", 'title: "open\n', 1),
+    ("yaml.unclosed_single", "title: 'open\n", 1),
+    ("yaml.in_flow", "players: [1, 2\n", 1),
+    ("yaml.brackets_deep", "a: " + "[" * 80 + "]" * 80 + "\n", 1),
+    ("yaml.value_missing", "players: [1,\n", 1),
+    ("yaml.unclosed_quote", "players: ['red\n", 1),
+    ("yaml.expected_comma", "players: [1, 2\n", 1),
+    ("yaml.flow_key", "a: {[1]: 2}\n", 1),
+    ("yaml.expected_colon", "a: {b}\n", 1),
+    ("yaml.key_twice", "nefertiti: 1\nseed: 1\nseed: 2\n", 3),
+    ("yaml.after_bracket", "a: [1] x\n", 1),
+    ("yaml.tabs", "nefertiti: 1\nplayers:\n\t- red\n", 3),
+    ("yaml.one_document", "nefertiti: 1\n---\nseed: 2\n", 2),
+    ("yaml.dedent", "  nefertiti: 1\nseed: 2\n", 2),
+    ("yaml.blocks_deep", "".join(" " * i + f"k{i}:\n" for i in range(80)), 0),
+    ("yaml.expected_key_or_item", "just words\nmore words\n", 1),
+    ("yaml.indentation", "nefertiti: 1\nseed: 2\n    turn: 3\n", 3),
+    ("yaml.item_not_key", "nefertiti: 1\n- red\n", 2),
+    ("yaml.expected_key", "nefertiti: 1\njust words\n", 2),
+    ("yaml.key_kind", "nefertiti: 1\nnull: 2\n", 2),
+]
+
+
+def test_every_yaml_syntax_error_is_a_catalogue_message_in_three_languages():
+    keys = {key for key in words("en") if key.startswith("yaml.")}
+    keys |= {
+        k for k in json.loads((MESSAGES / "en" / "yaml_errors.json").read_text()) if k[0] != "_"
+    }
+    assert {case[0] for case in YAML_CASES} == keys
+    for lang in ("de", "zh"):
+        other = json.loads((MESSAGES / lang / "yaml_errors.json").read_text(encoding="utf-8"))
+        english = json.loads((MESSAGES / "en" / "yaml_errors.json").read_text(encoding="utf-8"))
+        assert set(other) == set(english)
+        for key in keys:
+            assert (
+                placeholders(other[key]) == placeholders(english[key])
+                and other[key] != english[key]
+            ), key
+
+
+@pytest.mark.parametrize("key, text, line", YAML_CASES, ids=[c[0] for c in YAML_CASES])
+def test_each_yaml_syntax_error_is_said_in_german_and_chinese_with_its_line(key, text, line):
+    error = refusal(text)
+    problem = error.problem
+    said_keys = {problem.key} | {p.key for p in problem.params.values() if hasattr(p, "key")}
+    assert key in said_keys, (key, str(error))
+    assert str(error) == error.message("en") and str(error).startswith("lesson.yaml")
+    assert error.line == (line or error.line) and error.line, str(error)
+    for lang in ("de", "zh"):
+        said = check_said(error, lang, "")
+        assert str(problem) not in said, said
+        for part in problem.params.values():
+            if hasattr(part, "key"):  # a problem inside "… in '[1, 2'": worded too
+                assert str(part) not in said, said
+
+
+@pytest.mark.parametrize("lang, where", [("de", "Zeile 3"), ("zh", "第 3 行")])
+def test_the_command_line_says_a_yaml_syntax_error_in_its_language(lang, where, tmp_path, capsys):
+    file = tmp_path / "lesson.yaml"
+    file.write_text("nefertiti: 1\nplayers:\n\t- red\n", encoding="utf-8")
+    assert cli.main(["explain", "--lang", lang, str(file)]) == 2
+    said = capsys.readouterr().err
+    assert where in said and "indent with spaces" not in said, said

@@ -180,7 +180,7 @@ def loads_scenario(text: str, source: str = "<text>") -> Scenario:
     try:
         doc = loads(text)
     except YamlError as error:
-        raise ScenarioError(source, (), str(error).split(": ", 1)[-1], error.line) from None
+        raise ScenarioError(source, (), error.problem, error.line) from None
     return from_data(doc.data, source, doc)
 
 

@@ -30,7 +30,7 @@ def read_lessons(path: str | Path) -> tuple[dict[str, tuple[str, ...]], Document
     except FileLimitError as error:
         raise ScenarioError(path.name, (), str(error)) from None
     except YamlError as error:
-        raise ScenarioError(path.name, (), str(error).split(": ", 1)[-1], error.line) from None
+        raise ScenarioError(path.name, (), error.problem, error.line) from None
     rd = Reader(path.name, doc)
     data = rd.mapping(doc.data, (), ("lessons", "topics"))
     if data.get("lessons") != 1:
