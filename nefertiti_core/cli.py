@@ -307,6 +307,7 @@ def _load_any(path: str, lang: str = "en"):
     from pathlib import Path
 
     from .engine.limits import FileLimitError, echo, read_text
+    from .engine.said import file_limit
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
 
@@ -314,7 +315,7 @@ def _load_any(path: str, lang: str = "en"):
     try:
         text = read_text(file)  # a regular file, at most MAX_FILE_BYTES, BOM dropped (limits.py)
     except FileLimitError as error:
-        raise ScenarioError(echo(path, 80)[1:-1], (), str(error)) from None
+        raise ScenarioError(echo(path, 80)[1:-1], (), file_limit(error)) from None
     loaded = load_any(text, file.name)
     if isinstance(loaded, GameRecord):
         return loaded.start, loaded.steps, "", True, file.name
@@ -558,6 +559,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .engine.limits import FileLimitError, echo, read_text
+    from .engine.said import file_limit
     from .files.exercises import build_exercise, check_entry
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
@@ -566,7 +568,7 @@ def _run_check(args: argparse.Namespace) -> int:
     try:
         text = read_text(args.file)  # a regular file, at most MAX_FILE_BYTES (limits.py)
     except FileLimitError as error:
-        raise ScenarioError(echo(args.file, 80)[1:-1], (), str(error)) from None
+        raise ScenarioError(echo(args.file, 80)[1:-1], (), file_limit(error)) from None
     scenario = load_any(text, name)
     if isinstance(scenario, GameRecord):
         raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")

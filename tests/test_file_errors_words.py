@@ -299,3 +299,47 @@ def test_the_command_line_says_a_yaml_syntax_error_in_its_language(lang, where, 
     assert cli.main(["explain", "--lang", lang, str(file)]) == 2
     said = capsys.readouterr().err
     assert where in said and "indent with spaces" not in said, said
+
+
+def test_a_file_that_is_not_read_at_all_is_said_in_german_and_chinese(tmp_path):
+    """Missing, a folder, not UTF-8, too large: refused before the YAML is read, in words."""
+    from nefertiti_core.engine.limits import MAX_FILE_BYTES
+    from nefertiti_core.files.scenario import load
+
+    (tmp_path / "latin1.yaml").write_bytes("title: Größe\n".encode("latin-1"))
+    (tmp_path / "big.yaml").write_bytes(b"#" * (MAX_FILE_BYTES + 1))
+    (tmp_path / "folder.yaml").mkdir()
+    english = {
+        "missing.yaml": "no such file",
+        "latin1.yaml": "not a UTF-8 text file",
+        "big.yaml": "too large (1,048,577 bytes)",
+        "folder.yaml": "a folder: give a position",
+    }
+    for name, start in english.items():
+        with pytest.raises(ScenarioError) as info:
+            load(tmp_path / name)
+        assert start in str(info.value) and str(info.value) == info.value.message("en")
+        for lang in ("de", "zh"):
+            said = info.value.message(lang)
+            assert name in said and start not in said, said
+            assert english_sentences(info.value.detail(lang)) == [], said
+    with pytest.raises(ScenarioError) as info:
+        load(tmp_path / "big.yaml")
+    assert "zu groß (1.048.577 Byte)" in info.value.message("de")
+
+
+def test_an_upload_refused_before_it_is_read_is_said_in_the_pages_language():
+    """The upload path's own refusals (too large, a worker's limits, a reader's bug) are said
+    in the page's language; the English is as before."""
+    from nefertiti_core.engine.limits import MAX_FILE_BYTES
+    from widgets.server.upload import refusal, refused_in_worker
+
+    big = b"#" * (MAX_FILE_BYTES + 1)
+    assert "too large (1,048,577 bytes)" in refused_in_worker(big, "big.yaml").error
+    german = refused_in_worker(big, "big.yaml", "de")
+    assert german.error.startswith("big.yaml: zu groß (1.048.577 Byte)"), german.error
+    chinese = refused_in_worker(big, "big.yaml", "zh")
+    assert chinese.error.startswith("big.yaml：文件太大"), chinese.error
+    assert english_sentences(chinese.problem) == [] and "too large" not in chinese.problem
+    bug = refusal("x.yaml", RuntimeError("boom"), "de")
+    assert bug.error == "x.yaml: lässt sich nicht lesen (boom)", bug.error
