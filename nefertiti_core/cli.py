@@ -18,13 +18,36 @@ from importlib.metadata import entry_points
 from .engine.errors import NefertitiError
 from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment
 from .engine.limits import MAX_COUNT, one_line
+from .teaching.cli_words import (
+    WordedFormatter,
+    current_language,
+    described,
+    headed,
+    help_language,
+    said_error,
+    speaking,
+)
 
 
 class _ArgumentParser(argparse.ArgumentParser):
-    """argparse, with errors on one line (the usage is one ``--help`` away)."""
+    """argparse, with errors on one line (the usage is one ``--help`` away), in the language of
+    the command's help (:mod:`.teaching.cli_words`)."""
 
     def error(self, message: str):  # noqa: D401 (argparse's signature)
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, said_error(self.lang, self.prog, message, see_help=True) + "\n")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", WordedFormatter)
+        super().__init__(*args, **kwargs)
+        self.lang = current_language()
+
+    def format_help(self) -> str:
+        english = self.description
+        self.description = described(self.prog, english)
+        try:
+            return headed(super().format_help(), self.lang)
+        finally:
+            self.description = english
 
 
 def _positive_int(text: str) -> int:
@@ -610,19 +633,22 @@ def output_of(argv: list[str], lang: str | None = None) -> str:
 
 def main(argv: list[str] | None = None, lang: str | None = None) -> int:
     """Run ``nefertiti <argv>``; ``lang`` is the default of a command's ``--lang``."""
-    parser = build_parser(lang)
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    help_lang = help_language(argv, lang)  # the help and a usage error speak it
+    with speaking(help_lang, kinds=", ".join(_kinds())):
+        args = build_parser(lang).parse_args(argv)
+    prog = f"nefertiti {args.command}"
     if hasattr(args, "lang"):  # only a command that speaks a language reads NEFERTITI_LANG
         try:
             args.lang = _lang(args)
         except CatalogError as error:
-            print(f"nefertiti {args.command}: error: {error}", file=sys.stderr)
+            print(said_error(help_lang, prog, str(error)), file=sys.stderr)
             return 2
     try:
         return args.run(args)
     except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
-        said = error.message(_lang(args))
-        print(one_line(f"nefertiti {args.command}: error: {said}"), file=sys.stderr)
+        lang = _lang(args) if hasattr(args, "lang") else help_lang
+        print(one_line(said_error(lang, prog, error.message(lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nefertiti: interrupted", file=sys.stderr)
