@@ -446,3 +446,15 @@ def test_the_chinese_stall_tables_list_numbers_and_names_with_a_chinese_comma():
     pairs = " ".join(group_rows("gizeh", "left", lang="zh"))
     for said in (piles, pairs):
         assert "、" in said and ", " not in said and zh_wrong_words({"table": said}) == [], said
+
+
+def test_the_german_reset_button_and_settling_are_worded_as_a_german_teacher_would():
+    """The exercise card's button puts the position back ("zurücksetzen", not "neu beginnen":
+    nothing new begins); notebook 00 says who buys when a market is settled (the players, with
+    their servants on the closed market; "Seine Diener" left open whose)."""
+    assert catalog("de")["exercise.card.reset"] == "Stellung zurücksetzen"
+    welcome = TUTORIALS[0].parent / "de" / "00-welcome.ipynb"
+    cells = json.loads(welcome.read_text(encoding="utf-8"))["cells"]
+    text = " ".join(" ".join("".join(c["source"]).split()) for c in cells)
+    assert "Seine Diener kaufen" not in text
+    assert "Abrechnen:** Auf dem geschlossenen Markt kaufen die Spieler mit ihren Dienern" in text
