@@ -282,6 +282,7 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     syntax = page.get_by_text("tabulator.yaml: Zeile 3:", exact=False).first
     expect(syntax).to_contain_text("rücke mit Leerzeichen ein, nicht mit Tabulatoren")
     assert "indent with spaces" not in syntax.inner_text()
+    screenshot(page, "yaml-error-deutsch")
     view(page, "Personenkarten")  # back to the characters, whose buttons are checked below
 
     page.get_by_role("button", name="中文", exact=True).click()
