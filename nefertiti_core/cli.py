@@ -18,13 +18,36 @@ from importlib.metadata import entry_points
 from .engine.errors import NefertitiError
 from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment
 from .engine.limits import MAX_COUNT, one_line
+from .teaching.cli_words import (
+    WordedFormatter,
+    current_language,
+    described,
+    headed,
+    help_language,
+    said_error,
+    speaking,
+)
 
 
 class _ArgumentParser(argparse.ArgumentParser):
-    """argparse, with errors on one line (the usage is one ``--help`` away)."""
+    """argparse, with errors on one line (the usage is one ``--help`` away), in the language of
+    the command's help (:mod:`.teaching.cli_words`)."""
 
     def error(self, message: str):  # noqa: D401 (argparse's signature)
-        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, said_error(self.lang, self.prog, message, see_help=True) + "\n")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", WordedFormatter)
+        super().__init__(*args, **kwargs)
+        self.lang = current_language()
+
+    def format_help(self) -> str:
+        english = self.description
+        self.description = described(self.prog, english)
+        try:
+            return headed(super().format_help(), self.lang)
+        finally:
+            self.description = english
 
 
 def _positive_int(text: str) -> int:
@@ -307,6 +330,7 @@ def _load_any(path: str, lang: str = "en"):
     from pathlib import Path
 
     from .engine.limits import FileLimitError, echo, read_text
+    from .engine.said import file_limit
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
 
@@ -314,7 +338,7 @@ def _load_any(path: str, lang: str = "en"):
     try:
         text = read_text(file)  # a regular file, at most MAX_FILE_BYTES, BOM dropped (limits.py)
     except FileLimitError as error:
-        raise ScenarioError(echo(path, 80)[1:-1], (), str(error)) from None
+        raise ScenarioError(echo(path, 80)[1:-1], (), file_limit(error)) from None
     loaded = load_any(text, file.name)
     if isinstance(loaded, GameRecord):
         return loaded.start, loaded.steps, "", True, file.name
@@ -558,6 +582,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from .engine.limits import FileLimitError, echo, read_text
+    from .engine.said import file_limit
     from .files.exercises import build_exercise, check_entry
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
@@ -566,7 +591,7 @@ def _run_check(args: argparse.Namespace) -> int:
     try:
         text = read_text(args.file)  # a regular file, at most MAX_FILE_BYTES (limits.py)
     except FileLimitError as error:
-        raise ScenarioError(echo(args.file, 80)[1:-1], (), str(error)) from None
+        raise ScenarioError(echo(args.file, 80)[1:-1], (), file_limit(error)) from None
     scenario = load_any(text, name)
     if isinstance(scenario, GameRecord):
         raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")
@@ -608,19 +633,22 @@ def output_of(argv: list[str], lang: str | None = None) -> str:
 
 def main(argv: list[str] | None = None, lang: str | None = None) -> int:
     """Run ``nefertiti <argv>``; ``lang`` is the default of a command's ``--lang``."""
-    parser = build_parser(lang)
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    help_lang = help_language(argv, lang)  # the help and a usage error speak it
+    with speaking(help_lang, kinds=", ".join(_kinds())):
+        args = build_parser(lang).parse_args(argv)
+    prog = f"nefertiti {args.command}"
     if hasattr(args, "lang"):  # only a command that speaks a language reads NEFERTITI_LANG
         try:
             args.lang = _lang(args)
         except CatalogError as error:
-            print(f"nefertiti {args.command}: error: {error}", file=sys.stderr)
+            print(said_error(help_lang, prog, str(error)), file=sys.stderr)
             return 2
     try:
         return args.run(args)
     except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
-        said = error.message(_lang(args))
-        print(one_line(f"nefertiti {args.command}: error: {said}"), file=sys.stderr)
+        lang = _lang(args) if hasattr(args, "lang") else help_lang
+        print(one_line(said_error(lang, prog, error.message(lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("nefertiti: interrupted", file=sys.stderr)

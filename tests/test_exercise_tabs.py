@@ -9,6 +9,8 @@ second, without a browser.
 
 from __future__ import annotations
 
+import re
+
 import panel as pn
 from bokeh.models import Button
 from panel.io.state import state
@@ -148,6 +150,28 @@ def test_a_long_card_name_breaks_between_syllables_not_in_even_pieces():
     # not shown where it does not break
     assert wrap_text("Gold\u00adarbeit", 45, 10, 3) == ["Gold-", "arbeit"]
     assert wrap_text("Gold\u00adarbeit", 60, 10, 3) == ["Goldarbeit"]
+
+
+def test_a_chinese_card_name_with_a_latin_word_keeps_the_latin_word_whole():
+    """ "双senet" came out on a card as "双se/net": a word with Chinese characters was broken
+    anywhere. Now it breaks only between Chinese characters and around a Latin word, which is
+    whole on its line whenever it fits one (narrower, it is hyphenated as Latin words are)."""
+    from nefertiti_core.engine.i18n import tr
+    from widgets.game.board import text_width, wrap_text
+
+    name = tr("zh", "card.double_senet")
+    assert name.endswith("senet") and len(name) > len("senet")
+    for font_px in (7, 8, 9, 10):
+        for room in range(int(text_width("senet", font_px)) + 1, int(text_width(name, font_px))):
+            lines = wrap_text(name, room, font_px, 3)
+            assert "senet" in lines and "".join(lines) == name, (font_px, room, lines)
+        assert wrap_text(name, text_width(name, font_px), font_px, 3) == [name]
+    sentence = tr("zh", "exercise.gift.double")  # "一张双senet算作两张senet（R9.1）。"
+    for room in range(40, 120, 7):
+        for line in wrap_text(sentence, room, 10, 8):
+            assert not re.search(
+                r"(?<![A-Za-z])(?:s|se|sen|sene)$|^(?:enet|net|et|t)(?![a-z])", line
+            )
 
 
 def test_the_gold_card_has_a_board_label_that_fits_a_card_in_german():

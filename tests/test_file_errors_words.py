@@ -228,3 +228,118 @@ def test_the_engines_checks_of_a_position_are_said_in_german_and_chinese():
     }
     assert {f"file.check.{key}" for key in new} <= keys, sorted(keys)
     assert keys & {"file.check.open_by_colours", "file.check.open_closing"}, sorted(keys)
+
+
+#: A small file for each syntax error the YAML reader (``yaml_subset``) can raise: (its catalogue
+#: key, the file's text, the line it names). Every ``yaml.*`` key of the catalogue is here.
+YAML_CASES = [
+    ("yaml.unknown_escape", 'title: "a\\q"\n', 1),
+    ("yaml.long_number", "seed: " + "9" * 400 + "\n", 1),
+    ("yaml.anchor", "nefertiti: 1\nseed: &x 3\n", 2),
+    ("yaml.unclosed_double", 'title: "open\n', 1),
+    ("yaml.unclosed_single", "title: 'open\n", 1),
+    ("yaml.in_flow", "players: [1, 2\n", 1),
+    ("yaml.brackets_deep", "a: " + "[" * 80 + "]" * 80 + "\n", 1),
+    ("yaml.value_missing", "players: [1,\n", 1),
+    ("yaml.unclosed_quote", "players: ['red\n", 1),
+    ("yaml.expected_comma", "players: [1, 2\n", 1),
+    ("yaml.flow_key", "a: {[1]: 2}\n", 1),
+    ("yaml.expected_colon", "a: {b}\n", 1),
+    ("yaml.key_twice", "nefertiti: 1\nseed: 1\nseed: 2\n", 3),
+    ("yaml.after_bracket", "a: [1] x\n", 1),
+    ("yaml.tabs", "nefertiti: 1\nplayers:\n\t- red\n", 3),
+    ("yaml.one_document", "nefertiti: 1\n---\nseed: 2\n", 2),
+    ("yaml.dedent", "  nefertiti: 1\nseed: 2\n", 2),
+    ("yaml.blocks_deep", "".join(" " * i + f"k{i}:\n" for i in range(80)), 0),
+    ("yaml.expected_key_or_item", "just words\nmore words\n", 1),
+    ("yaml.indentation", "nefertiti: 1\nseed: 2\n    turn: 3\n", 3),
+    ("yaml.item_not_key", "nefertiti: 1\n- red\n", 2),
+    ("yaml.expected_key", "nefertiti: 1\njust words\n", 2),
+    ("yaml.key_kind", "nefertiti: 1\nnull: 2\n", 2),
+]
+
+
+def test_every_yaml_syntax_error_is_a_catalogue_message_in_three_languages():
+    keys = {key for key in words("en") if key.startswith("yaml.")}
+    keys |= {
+        k for k in json.loads((MESSAGES / "en" / "yaml_errors.json").read_text()) if k[0] != "_"
+    }
+    assert {case[0] for case in YAML_CASES} == keys
+    for lang in ("de", "zh"):
+        other = json.loads((MESSAGES / lang / "yaml_errors.json").read_text(encoding="utf-8"))
+        english = json.loads((MESSAGES / "en" / "yaml_errors.json").read_text(encoding="utf-8"))
+        assert set(other) == set(english)
+        for key in keys:
+            assert (
+                placeholders(other[key]) == placeholders(english[key])
+                and other[key] != english[key]
+            ), key
+
+
+@pytest.mark.parametrize("key, text, line", YAML_CASES, ids=[c[0] for c in YAML_CASES])
+def test_each_yaml_syntax_error_is_said_in_german_and_chinese_with_its_line(key, text, line):
+    error = refusal(text)
+    problem = error.problem
+    said_keys = {problem.key} | {p.key for p in problem.params.values() if hasattr(p, "key")}
+    assert key in said_keys, (key, str(error))
+    assert str(error) == error.message("en") and str(error).startswith("lesson.yaml")
+    assert error.line == (line or error.line) and error.line, str(error)
+    for lang in ("de", "zh"):
+        said = check_said(error, lang, "")
+        assert str(problem) not in said, said
+        for part in problem.params.values():
+            if hasattr(part, "key"):  # a problem inside "… in '[1, 2'": worded too
+                assert str(part) not in said, said
+
+
+@pytest.mark.parametrize("lang, where", [("de", "Zeile 3"), ("zh", "第 3 行")])
+def test_the_command_line_says_a_yaml_syntax_error_in_its_language(lang, where, tmp_path, capsys):
+    file = tmp_path / "lesson.yaml"
+    file.write_text("nefertiti: 1\nplayers:\n\t- red\n", encoding="utf-8")
+    assert cli.main(["explain", "--lang", lang, str(file)]) == 2
+    said = capsys.readouterr().err
+    assert where in said and "indent with spaces" not in said, said
+
+
+def test_a_file_that_is_not_read_at_all_is_said_in_german_and_chinese(tmp_path):
+    """Missing, a folder, not UTF-8, too large: refused before the YAML is read, in words."""
+    from nefertiti_core.engine.limits import MAX_FILE_BYTES
+    from nefertiti_core.files.scenario import load
+
+    (tmp_path / "latin1.yaml").write_bytes("title: Größe\n".encode("latin-1"))
+    (tmp_path / "big.yaml").write_bytes(b"#" * (MAX_FILE_BYTES + 1))
+    (tmp_path / "folder.yaml").mkdir()
+    english = {
+        "missing.yaml": "no such file",
+        "latin1.yaml": "not a UTF-8 text file",
+        "big.yaml": "too large (1,048,577 bytes)",
+        "folder.yaml": "a folder: give a position",
+    }
+    for name, start in english.items():
+        with pytest.raises(ScenarioError) as info:
+            load(tmp_path / name)
+        assert start in str(info.value) and str(info.value) == info.value.message("en")
+        for lang in ("de", "zh"):
+            said = info.value.message(lang)
+            assert name in said and start not in said, said
+            assert english_sentences(info.value.detail(lang)) == [], said
+    with pytest.raises(ScenarioError) as info:
+        load(tmp_path / "big.yaml")
+    assert "zu groß (1.048.577 Byte)" in info.value.message("de")
+
+
+def test_an_upload_refused_before_it_is_read_is_said_in_the_pages_language():
+    """The upload path's own refusals (too large, a worker's limits, a reader's bug) are said
+    in the page's language; the English is as before."""
+    from nefertiti_core.engine.limits import MAX_FILE_BYTES
+    from widgets.server.upload import refusal, refused_in_worker
+
+    big = b"#" * (MAX_FILE_BYTES + 1)
+    assert "too large (1,048,577 bytes)" in refused_in_worker(big, "big.yaml").error
+    german = refused_in_worker(big, "big.yaml", "de")
+    assert german.error.startswith("big.yaml: zu groß (1.048.577 Byte)"), german.error
+    chinese = refused_in_worker(big, "big.yaml", "zh")
+    assert chinese.error.startswith("big.yaml：文件太大"), chinese.error
+    assert english_sentences(chinese.problem) == [] and "too large" not in chinese.problem
+    bug = refusal("x.yaml", RuntimeError("boom"), "de")
+    assert bug.error == "x.yaml: lässt sich nicht lesen (boom)", bug.error

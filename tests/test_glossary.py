@@ -430,3 +430,31 @@ def test_the_chinese_lists_the_code_joins_take_chinese_punctuation():
     assert "宰相（1）" in said and "2张椅子、1张黄金工艺品" in said and "：  " not in said
     assert "各玩家手中的礼物：绿方：" in said  # no space after a full-width colon
     assert zh_wrong_words({"the text view": said}) == []
+
+
+def test_the_chinese_stall_tables_list_numbers_and_names_with_a_chinese_comma():
+    """The lessons' tables join numbers ("1–3, 5") and names in code: in Chinese with 、, never
+    an ASCII comma; English and German as before."""
+    from widgets.lesson.pieces import group_rows, pile_rows
+    from widgets.lesson.stall_tables import closing_totals
+
+    chinese = closing_totals("abou_simbel", lang="zh").object
+    assert "11、14、17–26" in chinese and not re.search(r"\d, \d", chinese), chinese
+    assert "11, 14, 17–26" in closing_totals("abou_simbel", lang="en").object
+    assert "11, 14, 17–26" in closing_totals("abou_simbel", lang="de").object
+    piles = " ".join(" ".join(row) for row in pile_rows(lang="zh")[1])
+    pairs = " ".join(group_rows("gizeh", "left", lang="zh"))
+    for said in (piles, pairs):
+        assert "、" in said and ", " not in said and zh_wrong_words({"table": said}) == [], said
+
+
+def test_the_german_reset_button_and_settling_are_worded_as_a_german_teacher_would():
+    """The exercise card's button puts the position back ("zurücksetzen", not "neu beginnen":
+    nothing new begins); notebook 00 says who buys when a market is settled (the players, with
+    their servants on the closed market; "Seine Diener" left open whose)."""
+    assert catalog("de")["exercise.card.reset"] == "Stellung zurücksetzen"
+    welcome = TUTORIALS[0].parent / "de" / "00-welcome.ipynb"
+    cells = json.loads(welcome.read_text(encoding="utf-8"))["cells"]
+    text = " ".join(" ".join("".join(c["source"]).split()) for c in cells)
+    assert "Seine Diener kaufen" not in text
+    assert "Abrechnen:** Auf dem geschlossenen Markt kaufen die Spieler mit ihren Dienern" in text

@@ -50,7 +50,18 @@ BOM = "\ufeff"
 
 
 class FileLimitError(ValueError):
-    """A file that is not read: not a regular file, too large, not UTF-8 text, missing."""
+    """A file that is not read: not a regular file, too large, not UTF-8 text, missing.
+
+    ``key`` and ``params`` name the reason in the message catalogue (``file_reading.json``), so
+    that :func:`.said.file_limit` words it in a page's or the command line's language; ``str()``
+    is its English. (The catalogue's words, not :mod:`.said`: that module sits above this one.)"""
+
+    def __init__(self, key: str, **params):
+        from .i18n import catalog  # no engine import below it
+
+        self.key, self.params = key, params
+        shown = {name: f"{v:,}" if isinstance(v, int) else v for name, v in params.items()}
+        super().__init__(catalog("en")[key].format(**shown))
 
 
 def echo(value, limit: int = ECHO_CHARS) -> str:
@@ -81,20 +92,20 @@ def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise FileLimitError("no such file") from None
+        raise FileLimitError("file.limit.missing") from None
     except OSError as error:
-        raise FileLimitError(f"cannot be read ({error.strerror})") from None
+        raise FileLimitError("file.limit.unreadable", why=str(error.strerror)) from None
     if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise FileLimitError(f"{kind}: give a position or record file")
+        kind = "file.limit.folder" if stat.S_ISDIR(info.st_mode) else "file.limit.not_regular"
+        raise FileLimitError(kind)
     if info.st_size > limit:
-        raise FileLimitError(_too_large(info.st_size, limit))
+        raise FileLimitError("file.limit.too_large", size=info.st_size, most=limit)
     try:
         # O_NONBLOCK: should the path have become a FIFO since stat, opening does not hang.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise FileLimitError("not a regular file: give a position or record file")
+                raise FileLimitError("file.limit.not_regular")
             chunks, size = [], 0
             while size <= limit:
                 chunk = os.read(fd, limit + 1 - size)
@@ -105,23 +116,19 @@ def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
         finally:
             os.close(fd)
     except OSError as error:
-        raise FileLimitError(f"cannot be read ({error.strerror})") from None
+        raise FileLimitError("file.limit.unreadable", why=str(error.strerror)) from None
     data = b"".join(chunks)
     if len(data) > limit:
-        raise FileLimitError(_too_large(len(data), limit))
+        raise FileLimitError("file.limit.too_large", size=len(data), most=limit)
     return decode(data)
 
 
 def decode(data: bytes, limit: int = MAX_FILE_BYTES) -> str:
     """Bytes of an upload or a file as text: size checked, UTF-8, a leading BOM dropped."""
     if len(data) > limit:
-        raise FileLimitError(_too_large(len(data), limit))
+        raise FileLimitError("file.limit.too_large", size=len(data), most=limit)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise FileLimitError(f"not a UTF-8 text file (byte {error.start})") from None
+        raise FileLimitError("file.limit.not_utf8", byte=str(error.start)) from None
     return text[1:] if text.startswith(BOM) else text
-
-
-def _too_large(size: int, limit: int) -> str:
-    return f"too large ({size:,} bytes): a position or record file has at most {limit:,}"

@@ -89,3 +89,21 @@ def _word(lang: str, key: str, params: dict) -> str:
     """As :func:`.i18n.tr` does, but any parameter name is allowed (``lang`` too)."""
     template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE)[key]
     return template.format(**{name: in_lang(value, lang) for name, value in params.items()})
+
+
+def file_limit(error) -> Said:
+    """Why a file was not read at all (a :class:`.limits.FileLimitError`) as a catalogue message;
+    its counts grouped as each language writes them."""
+    params = {name: grouped(v) if isinstance(v, int) else v for name, v in error.params.items()}
+    return Said(error.key, **params)
+
+
+def too_large(size: int, most: int) -> Said:
+    """Why a file of ``size`` bytes is refused, when a file has at most ``most``."""
+    return Said("file.limit.too_large", size=grouped(size), most=grouped(most))
+
+
+def grouped(count: int) -> Worded:
+    """``count`` with its thousands grouped as each language writes them (1,024 / 1.024)."""
+    text = f"{count:,}"
+    return Worded({"en": text, "de": text.replace(",", "."), "zh": text})

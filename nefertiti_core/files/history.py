@@ -482,7 +482,7 @@ def load_any(text: str, name: str):
     try:
         doc = loads(text)
     except YamlError as error:
-        raise ScenarioError(name, (), str(error).split(": ", 1)[-1], error.line) from None
+        raise ScenarioError(name, (), error.problem, error.line) from None
     if is_record(doc.data):
         return record_from_data(doc.data, name, doc)
     return from_data(doc.data, name, doc)

@@ -35,7 +35,7 @@ from ..engine.limits import (
     echo,
     read_text,
 )
-from ..engine.said import in_lang, refused, said
+from ..engine.said import file_limit, in_lang, refused, said
 from ..engine.state import (
     AFTER_ACTION,
     AFTER_REROLL,
@@ -169,7 +169,7 @@ def load(path: str | Path) -> Scenario:
     try:
         text = read_text(path)  # a regular file of at most MAX_FILE_BYTES (limits.py)
     except FileLimitError as error:
-        raise ScenarioError(str(path), (), str(error)) from None
+        raise ScenarioError(str(path), (), file_limit(error)) from None
     return loads_scenario(text, path.name)
 
 
@@ -180,7 +180,7 @@ def loads_scenario(text: str, source: str = "<text>") -> Scenario:
     try:
         doc = loads(text)
     except YamlError as error:
-        raise ScenarioError(source, (), str(error).split(": ", 1)[-1], error.line) from None
+        raise ScenarioError(source, (), error.problem, error.line) from None
     return from_data(doc.data, source, doc)
 
 

@@ -20,12 +20,17 @@ import re
 from dataclasses import dataclass, field
 
 from ..engine.limits import BOM, MAX_DEPTH, MAX_INT_DIGITS, echo
+from ..engine.said import said
 
 
 class YamlError(ValueError):
-    def __init__(self, message: str, line: int | None = None):
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line else message)
+    """A syntax error: ``problem`` is what is wrong (a :class:`~..engine.said.Said`, so that a
+    file's error can say it in the reader's language), ``line`` where; ``str()`` is the English
+    ``line N: problem``."""
+
+    def __init__(self, problem: str, line: int | None = None):
+        self.line, self.problem = line, problem
+        super().__init__(f"line {line}: {problem}" if line else problem)
 
 
 @dataclass
@@ -79,7 +84,7 @@ def _unescape(body: str, line: int) -> str:
         if ch == "\\":
             nxt = body[i + 1 : i + 2]
             if nxt not in _ESCAPES:
-                raise YamlError(f"unknown escape \\{nxt} in a double-quoted string", line)
+                raise YamlError(said("yaml.unknown_escape", escape=nxt), line)
             out.append(_ESCAPES[nxt])
             i += 2
         else:
@@ -100,18 +105,18 @@ def _scalar(text: str, line: int):
         digits = len(text.lstrip("+-"))
         if digits > MAX_INT_DIGITS:
             raise YamlError(
-                f"a number of {digits} digits is too long (at most {MAX_INT_DIGITS})", line
+                said("yaml.long_number", digits=str(digits), most=str(MAX_INT_DIGITS)), line
             )
         return int(text)
     if text[0] in "&*!":
-        raise YamlError(f"anchors, aliases and tags are not supported here: {echo(text)}", line)
+        raise YamlError(said("yaml.anchor", text=echo(text)), line)
     if text[0] == '"':
         if len(text) < 2 or not text.endswith('"'):
-            raise YamlError(f"unclosed double quote in {echo(text)}", line)
+            raise YamlError(said("yaml.unclosed_double", text=echo(text)), line)
         return _unescape(text[1:-1], line)
     if text[0] == "'":
         if len(text) < 2 or not text.endswith("'"):
-            raise YamlError(f"unclosed single quote in {echo(text)}", line)
+            raise YamlError(said("yaml.unclosed_single", text=echo(text)), line)
         return text[1:-1].replace("''", "'")
     return text
 
@@ -122,13 +127,15 @@ class _Flow:
     def __init__(self, text: str, line: int):
         self.text, self.pos, self.line, self.depth = text, 0, line, 0
 
-    def error(self, message: str):
-        raise YamlError(f"{message} in {echo(self.text)}", self.line)
+    def error(self, message_key: str, **params):
+        """Raise the catalogue's ``message_key`` (``yaml_errors.json``), said of this collection."""
+        problem = said(message_key, **params)
+        raise YamlError(said("yaml.in_flow", problem=problem, text=echo(self.text)), self.line)
 
     def enter(self):
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise YamlError(f"brackets nested more than {MAX_DEPTH} deep", self.line)
+            raise YamlError(said("yaml.brackets_deep", most=str(MAX_DEPTH)), self.line)
 
     def skip(self):
         while self.pos < len(self.text) and self.text[self.pos] in " \t":
@@ -137,7 +144,7 @@ class _Flow:
     def value(self):
         self.skip()
         if self.pos >= len(self.text):
-            self.error("a value is missing")
+            self.error("yaml.value_missing")
         ch = self.text[self.pos]
         if ch == "[":
             return self.sequence()
@@ -147,7 +154,7 @@ class _Flow:
             end = self.pos + 1
             while True:
                 if end >= len(self.text):
-                    self.error("unclosed quote")
+                    self.error("yaml.unclosed_quote")
                 c = self.text[end]
                 if ch == '"' and c == "\\":
                     end += 2
@@ -184,7 +191,7 @@ class _Flow:
                 self.depth -= 1
                 return out
             if ch != ",":
-                self.error("expected ',' or ']'")
+                self.error("yaml.expected_comma", closing="]")
 
     def mapping(self):
         self.enter()
@@ -198,13 +205,13 @@ class _Flow:
         while True:
             key = self.value()
             if isinstance(key, (list, dict)):
-                self.error("a key must be a word or a number, not a list or a mapping")
+                self.error("yaml.flow_key")
             self.skip()
             if self.text[self.pos : self.pos + 1] != ":":
-                self.error("expected ':' after a key")
+                self.error("yaml.expected_colon")
             self.pos += 1
             if key in out:
-                self.error(f"the key {echo(key)} appears twice")
+                self.error("yaml.key_twice", name=echo(key))
             out[key] = self.value()
             self.skip()
             ch = self.text[self.pos : self.pos + 1]
@@ -213,7 +220,7 @@ class _Flow:
                 self.depth -= 1
                 return out
             if ch != ",":
-                self.error("expected ',' or '}'")
+                self.error("yaml.expected_comma", closing="}")
 
 
 def _flow_or_scalar(text: str, line: int):
@@ -223,7 +230,7 @@ def _flow_or_scalar(text: str, line: int):
         value = flow.value()
         flow.skip()
         if flow.pos != len(text):
-            flow.error("unexpected text after the closing bracket")
+            flow.error("yaml.after_bracket")
         return value
     return _scalar(text, line)
 
@@ -240,7 +247,7 @@ def loads(text: str) -> Document:
         raw = raw_lines[i]
         number = i + 1
         if "\t" in raw[: len(raw) - len(raw.lstrip())]:
-            raise YamlError("indent with spaces, not tabs", number)
+            raise YamlError(said("yaml.tabs"), number)
         content = _strip_comment(raw)
         if not content.strip():
             i += 1
@@ -248,7 +255,7 @@ def loads(text: str) -> Document:
         stripped = content.strip()
         if stripped in ("---", "..."):
             if rows:
-                raise YamlError("only one document per file", number)
+                raise YamlError(said("yaml.one_document"), number)
             i += 1
             continue
         indent = len(content) - len(content.lstrip(" "))
@@ -285,7 +292,7 @@ def loads(text: str) -> Document:
     pos, value = _parse_block(rows, 0, rows[0][1], (), doc, block_strings)
     if pos != len(rows):
         number = rows[pos][0]
-        raise YamlError("this line is indented less than its block but is not part of it", number)
+        raise YamlError(said("yaml.dedent"), number)
     doc.data = value
     doc.lines.setdefault((), rows[0][0])
     return doc
@@ -300,20 +307,20 @@ def _inline(rest: str, number: int, block_strings: dict[int, str]):
 def _parse_block(rows, pos, indent, path, doc, block_strings):
     number, ind, content = rows[pos]
     if len(path) >= MAX_DEPTH:
-        raise YamlError(f"blocks nested more than {MAX_DEPTH} deep", number)
+        raise YamlError(said("yaml.blocks_deep", most=str(MAX_DEPTH)), number)
     if content.startswith("- ") or content == "-":
         return _parse_sequence(rows, pos, indent, path, doc, block_strings)
     if _KEY.match(content):
         return _parse_mapping(rows, pos, indent, path, doc, block_strings)
     if pos + 1 < len(rows) and rows[pos + 1][1] >= indent and rows[pos + 1][0] != number:
-        raise YamlError(f"expected 'key: value' or '- item', found {echo(content)}", number)
+        raise YamlError(said("yaml.expected_key_or_item", text=echo(content)), number)
     doc.lines[path] = number
     return pos + 1, _inline(content, number, block_strings)
 
 
 def _parse_mapping(rows, pos, indent, path, doc, block_strings):
     if len(path) >= MAX_DEPTH:
-        raise YamlError(f"blocks nested more than {MAX_DEPTH} deep", rows[pos][0])
+        raise YamlError(said("yaml.blocks_deep", most=str(MAX_DEPTH)), rows[pos][0])
     out: dict = {}
     doc.lines.setdefault(path, rows[pos][0])
     while pos < len(rows):
@@ -321,19 +328,17 @@ def _parse_mapping(rows, pos, indent, path, doc, block_strings):
         if ind < indent:
             break
         if ind > indent:
-            raise YamlError("unexpected indentation", number)
+            raise YamlError(said("yaml.indentation"), number)
         match = _KEY.match(content)
         if not match:
             if content.startswith("-"):
-                raise YamlError("a list item where a 'key: value' line was expected", number)
-            raise YamlError(f"expected 'key: value', found {echo(content)}", number)
+                raise YamlError(said("yaml.item_not_key"), number)
+            raise YamlError(said("yaml.expected_key", text=echo(content)), number)
         key = _scalar(match.group("key"), number)
         if isinstance(key, str) is False and not isinstance(key, int):
-            raise YamlError(
-                f"a key must be a word or a number, not {echo(match.group('key'))}", number
-            )
+            raise YamlError(said("yaml.key_kind", text=echo(match.group("key"))), number)
         if key in out:
-            raise YamlError(f"the key {echo(key)} appears twice", number)
+            raise YamlError(said("yaml.key_twice", name=echo(key)), number)
         rest = match.group("rest")
         child = path + (key,)
         doc.lines[child] = number
@@ -354,17 +359,17 @@ def _parse_mapping(rows, pos, indent, path, doc, block_strings):
 
 def _parse_sequence(rows, pos, indent, path, doc, block_strings):
     if len(path) >= MAX_DEPTH:
-        raise YamlError(f"blocks nested more than {MAX_DEPTH} deep", rows[pos][0])
+        raise YamlError(said("yaml.blocks_deep", most=str(MAX_DEPTH)), rows[pos][0])
     out: list = []
     doc.lines.setdefault(path, rows[pos][0])
     while pos < len(rows):
         number, ind, content = rows[pos]
         if ind < indent or not (content.startswith("- ") or content == "-"):
             if ind > indent:
-                raise YamlError("unexpected indentation", number)
+                raise YamlError(said("yaml.indentation"), number)
             break
         if ind > indent:
-            raise YamlError("unexpected indentation", number)
+            raise YamlError(said("yaml.indentation"), number)
         child = path + (len(out),)
         doc.lines[child] = number
         rest = content[1:].strip()

@@ -140,8 +140,8 @@ def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chrom
         assert "requires the panel extension" not in text, text[:500]
         assert "WARNING" not in text and "Traceback" not in text, text[:500]
         assert "Column" not in text and "Row(" not in text, text[:500]
-        # every button shows its whole label (German ones are long: "Stellung neu beginnen")
-        expect(page.get_by_role("button", name="Stellung neu beginnen")).to_be_visible()
+        # every button shows its whole label (German ones are long: "Stellung zurücksetzen")
+        expect(page.get_by_role("button", name="Stellung zurücksetzen")).to_be_visible()
         cut = page.locator(".jp-OutputArea-output button").evaluate_all(
             """(buttons) => buttons.filter((b) => {
                 const box = b.getBoundingClientRect();

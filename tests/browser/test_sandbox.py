@@ -275,6 +275,14 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     expect(refusal).to_have_text(said)
     screenshot(page, "bad-file-deutsch")
     page.set_viewport_size(size)
+    # A YAML syntax error (a tab in the indentation) is said in German too, with its line.
+    tab = tmp_path / "tabulator.yaml"
+    tab.write_text("nefertiti: 1\nplayers:\n\t- {colour: red}\n", encoding="utf-8")
+    page.locator("input[type=file]").set_input_files(str(tab))
+    syntax = page.get_by_text("tabulator.yaml: Zeile 3:", exact=False).first
+    expect(syntax).to_contain_text("rücke mit Leerzeichen ein, nicht mit Tabulatoren")
+    assert "indent with spaces" not in syntax.inner_text()
+    screenshot(page, "yaml-error-deutsch")
     view(page, "Personenkarten")  # back to the characters, whose buttons are checked below
 
     page.get_by_role("button", name="中文", exact=True).click()

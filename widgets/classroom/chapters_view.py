@@ -416,9 +416,10 @@ class ChapterPanel(pn.viewable.Viewer):
         doc = served_document()
         if doc is None:  # a notebook or a test: read here, within the size limit
             if len(data) > MAX_FILE_BYTES:
+                from nefertiti_core.engine.said import too_large
                 from widgets.server.upload import refused
 
-                upload = refused(name, f"too large ({len(data):,} bytes)")
+                upload = refused(name, too_large(len(data), MAX_FILE_BYTES), lang=self.lang)
             else:
                 try:
                     upload = read_upload(data, name, self.lang)

@@ -313,9 +313,15 @@ def _break_before(word: str, fits: int) -> int | None:
     return hyphen if hyphen is not None else best
 
 
+#: The pieces a word with Chinese characters breaks between: each Chinese character alone, a
+#: run of Latin letters or digits whole (Chinese has no spaces, a Latin word inside it does).
+_UNITS = re.compile(r"[\u2e80-\uffef]|[^\u2e80-\uffef]+")
+
+
 def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[str]:
     """``text`` in lines no wider than ``room`` pixels: broken between words, a word too long
-    for a line hyphenated (Chinese, which has no spaces, is broken anywhere; a soft hyphen in a
+    for a line hyphenated (Chinese, which has no spaces, is broken between its characters, a
+    Latin word inside it kept whole: "双/senet", never "双se/net"; a soft hyphen in a
     word is where it breaks first, and is not shown where it does not); at most
     ``max_lines``, the last one ending in "…" when something is left out."""
     if SOFT_HYPHEN in text and text_width(text.replace(SOFT_HYPHEN, ""), font_px) <= room:
@@ -336,6 +342,17 @@ def wrap_text(text: str, room: float, font_px: float, max_lines: int) -> list[st
             continue
         # a word wider than a whole line: break it
         cjk = any(_wide(c) for c in word)
+        units = _UNITS.findall(word) if cjk else []
+        if len(units) > 1:  # Chinese with a Latin word inside ("双senet"): never inside "senet"
+            head = ""
+            while units and text_width(head + units[0], font_px) <= room:
+                head += units.pop(0)
+            if head:
+                lines.append(head)
+                words.insert(0, "".join(units))
+            else:  # a Latin word alone wider than the line: broken as Latin words are
+                words[0:0] = [units[0], "".join(units[1:])]
+            continue
         keep = _fit(word, room - (0 if cjk else 0.56 * font_px), font_px)
         at = None if cjk else _break_before(word, keep)
         if at is not None:  # between syllables: "Hals-kette", "Spie-gel", "neck-lace"

@@ -188,7 +188,7 @@ class ExerciseCard(pn.viewable.Viewer):
             button_type="primary", min_width=120, css_classes=["exercise-check"]
         )
         self._check.on_click(self._on_check)
-        # as wide as its words in every language ("Stellung neu beginnen" was cut at a fixed width)
+        # as wide as its words in every language ("Stellung zurücksetzen" was cut at a fixed width)
         self._again = pn.widgets.Button(min_width=160, css_classes=["exercise-reset"])
         self._again.on_click(self._on_reset)
         # only the text goes to the page when it changes (Panel's HTML pane sends its

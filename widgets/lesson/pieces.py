@@ -126,7 +126,9 @@ def pile_rows(lang: str | None = None) -> tuple[list[str], list[list[str]]]:
     rows = [
         [tr(lang, f"pile.{pile}")]
         + [
-            ", ".join(tr(lang, f"character.{R.CHARACTER_CARDS[card]}") for card in piles[n][i])
+            tr(lang, "status.list.sep").join(
+                tr(lang, f"character.{R.CHARACTER_CARDS[card]}") for card in piles[n][i]
+            )
             for n in piles
         ]
         for i, pile in enumerate(R.PILES)
@@ -192,7 +194,7 @@ def group_rows(market: str | int, side: str | int, lang: str | None = None) -> l
         return " ".join(_square_text(stall.squares[i]) for i in indices)
 
     if stall.rule == R.CONNECTED4:
-        pairs = ", ".join(
+        pairs = tr(lang, "status.list.sep").join(
             "–".join(_square_text(stall.squares[i]) for i in pair) for pair in stall.groups
         )
         return [f"{tr(lang, 'pieces.groups.touch')} {pairs}"]

@@ -190,8 +190,9 @@ def square_by_square(scenario, market, *steps: str, lang: str | None = None, fol
     )
 
 
-def _ranges(values: list[int]) -> str:
-    """Sorted whole numbers written short: 1, 2, 3, 5, 7, 8, 9 -> "1–3, 5, 7–9"."""
+def _ranges(values: list[int], lang: str = "en") -> str:
+    """Sorted whole numbers written short: 1, 2, 3, 5, 7, 8, 9 -> "1–3, 5, 7–9" (in Chinese
+    "1–3、5、7–9": the catalogue's list separator)."""
     parts, start = [], None
     for i, value in enumerate(values):
         if start is None:
@@ -199,7 +200,7 @@ def _ranges(values: list[int]) -> str:
         if i + 1 == len(values) or values[i + 1] != value + 1:
             parts.append(str(start) if start == value else f"{start}–{value}")
             start = None
-    return ", ".join(parts)
+    return tr(lang, "status.list.sep").join(parts)
 
 
 @in_lesson_language
@@ -242,7 +243,9 @@ def closing_totals(market="abou_simbel", lang: str | None = None):
             "stalltable.rule",
         )
     ]
-    cells = [[r["stall"], _ranges(r["close"]), _ranges(r["open"]), r["rule"]] for r in rows]
+    cells = [
+        [r["stall"], _ranges(r["close"], lang), _ranges(r["open"], lang), r["rule"]] for r in rows
+    ]
     return pn.pane.HTML(
         _table(header, cells, "closing-totals", "", lang),
         css_classes=["closing-totals"],

@@ -21,6 +21,7 @@ import param
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.engine.limits import MAX_FILE_BYTES
 from nefertiti_core.engine.rules import COLOURS
+from nefertiti_core.engine.said import in_lang, too_large
 from widgets.game.accessible import LabelledCheckbox, name_for_readers
 from widgets.game.board import Board
 from widgets.game.board_text import BoardText
@@ -471,9 +472,8 @@ class Sandbox(pn.viewable.Viewer):
         """Load a scenario or a game record; show its warnings or why it was refused."""
         lang = self.session.lang
         if len(data) > MAX_FILE_BYTES:
-            self.session.error = (
-                f"{name}: too large ({len(data):,} bytes; at most {MAX_FILE_BYTES:,})"
-            )
+            too_big = in_lang(too_large(len(data), MAX_FILE_BYTES), lang)
+            self.session.error = f"{name}{tr(lang, 'file.sep')}{too_big}"
             self._show_file_status(md_escape(self.session.error), "danger")
             return False
         try:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from nefertiti_core.engine.errors import NefertitiError
 from nefertiti_core.engine.limits import MAX_FILE_BYTES, FileLimitError, decode, one_line
+from nefertiti_core.engine.said import file_limit, in_lang, said, too_large
 
 #: The worker's budget: CPU seconds, real seconds (a loaded machine), address space in MiB.
 WORKER_CPU_SECONDS = 5
@@ -86,14 +87,19 @@ def refusal(name: str, error: Exception, lang: str = "en") -> Upload:
         problem = one_line(error.detail(lang))
         return Upload(name, error=one_line(error.message(lang)), line=error.line, problem=problem)
     if isinstance(error, NefertitiError):
-        said = one_line(error.message(lang))
-        return Upload(name, error=said, problem=said)
-    return refused(name, f"cannot be read ({error})")
+        worded = one_line(error.message(lang))
+        return Upload(name, error=worded, problem=worded)
+    return refused(name, said("upload.unreadable", why=one_line(str(error), 120)), lang=lang)
 
 
-def refused(name: str, problem: str, line: int | None = None) -> Upload:
-    """An upload refused for ``problem`` (at ``line``): its one line names the file first."""
-    return Upload(name, error=one_line(f"{name}: {problem}"), line=line, problem=one_line(problem))
+def refused(name: str, problem: str, line: int | None = None, lang: str = "en") -> Upload:
+    """An upload refused for ``problem`` (at ``line``): its one line names the file first; a
+    catalogue message (:mod:`nefertiti_core.engine.said`) is worded in ``lang``."""
+    from nefertiti_core.engine.i18n import tr
+
+    text = in_lang(problem, lang)
+    error = one_line(f"{name}{tr(lang, 'file.sep')}{text}")
+    return Upload(name, error=error, line=line, problem=one_line(text))
 
 
 def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
@@ -106,7 +112,7 @@ def read_upload(data: bytes, name: str, lang: str = "en") -> Upload:
     try:
         text = decode(data)
     except FileLimitError as error:
-        raise ScenarioError(name, (), str(error)) from None
+        raise ScenarioError(name, (), file_limit(error)) from None
     loaded = load_any(text, name)
     if isinstance(loaded, GameRecord):
         loaded.start.log = []
@@ -146,13 +152,9 @@ def refused_in_worker(data: bytes, name: str, lang: str = "en") -> Upload | None
     apart, for a page that words the sentence itself), or None if the file loads."""
     shown = one_line(name, 60)
     if len(data) > MAX_FILE_BYTES:
-        return refused(
-            shown,
-            f"too large ({len(data):,} bytes): a position or record file has at most "
-            f"{MAX_FILE_BYTES:,}",
-        )
+        return refused(shown, too_large(len(data), MAX_FILE_BYTES), lang=lang)
     if not WORKER_SLOTS.acquire(timeout=WORKER_QUEUE_SECONDS):
-        return refused(shown, "refused: the server is busy reading other files; try again soon")
+        return refused(shown, said("upload.busy"), lang=lang)
     try:
         return _run_worker(data, shown, lang)
     finally:
@@ -181,23 +183,24 @@ def _run_worker(data: bytes, shown: str, lang: str = "en") -> Upload | None:
             cwd=root,
         )
     except subprocess.TimeoutExpired:
-        return refused(shown, f"refused: reading it takes more than {WORKER_WALL_SECONDS} s")
+        return refused(shown, said("upload.too_slow", seconds=str(WORKER_WALL_SECONDS)), lang=lang)
     lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
     try:
         answer = json.loads(lines[-1])
     except (IndexError, ValueError):
         answer = None
     if answer is None or done.returncode != 0:  # killed: the CPU limit, or memory ran out
-        return refused(
-            shown,
-            f"refused: reading it needs more than {WORKER_CPU_SECONDS} s or "
-            f"{WORKER_MEMORY_MIB} MiB",
+        costly = said(
+            "upload.too_costly", seconds=str(WORKER_CPU_SECONDS), mib=str(WORKER_MEMORY_MIB)
         )
+        return refused(shown, costly, lang=lang)
     error = answer["error"]
     if error is None:
         return None
     if error == "memory":
-        return refused(shown, f"refused: reading it needs more than {WORKER_MEMORY_MIB} MiB")
+        return refused(shown, said("upload.too_much_memory", mib=str(WORKER_MEMORY_MIB)), lang=lang)
+    if error == "nested too deeply":  # the worker's RecursionError
+        return refused(shown, said("upload.nested"), lang=lang)
     problem = answer.get("problem") or error
     if not error.startswith(shown):  # the engine's errors name the file already
         error = f"{shown}: {error}"

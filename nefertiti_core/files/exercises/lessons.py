@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 
 from ...engine.limits import FileLimitError, echo, read_text
+from ...engine.said import file_limit, said
 from ..exercise_block import TOPIC_PATTERN, ExerciseEntry
 from ..reader import Reader, ScenarioError
 from ..scenario import Scenario, load
@@ -28,32 +29,29 @@ def read_lessons(path: str | Path) -> tuple[dict[str, tuple[str, ...]], Document
     try:
         doc = loads(read_text(path))
     except FileLimitError as error:
-        raise ScenarioError(path.name, (), str(error)) from None
+        raise ScenarioError(path.name, (), file_limit(error)) from None
     except YamlError as error:
-        raise ScenarioError(path.name, (), str(error).split(": ", 1)[-1], error.line) from None
+        raise ScenarioError(path.name, (), error.problem, error.line) from None
     rd = Reader(path.name, doc)
     data = rd.mapping(doc.data, (), ("lessons", "topics"))
     if data.get("lessons") != 1:
-        rd.fail(("lessons",), "the first field must be 'lessons: 1', the version of this file")
+        rd.fail(("lessons",), said("lessons.file.version"))
     topics = data.get("topics")
     if not isinstance(topics, dict) or not topics:
-        rd.fail(("topics",), "expected the topics, each a list of its exercises' ids")
+        rd.fail(("topics",), said("lessons.file.topics"))
     order: dict[str, tuple[str, ...]] = {}
     listed: dict[str, tuple] = {}
     for topic, ids in topics.items():
         if not isinstance(topic, str) or not TOPIC_PATTERN.fullmatch(topic):
-            rd.fail(
-                ("topics", topic), f"a topic is lower-case words joined by '-', not {echo(topic)}"
-            )
+            rd.fail(("topics", topic), said("lessons.file.topic_name", value=echo(topic)))
         items = rd.sequence(ids, ("topics", topic))
         for j, ident in enumerate(items):
             where = ("topics", topic, j)
             if not isinstance(ident, str) or not ident.startswith(f"{topic}/"):
-                rd.fail(where, f"an exercise of {topic} has an id '{topic}/...', not {echo(ident)}")
+                rd.fail(where, said("lessons.file.exercise_id", topic=topic, value=echo(ident)))
             if ident in listed:
-                rd.fail(
-                    where, f"{ident!r} is listed twice (also topics.{topic}.{listed[ident][-1]})"
-                )
+                also = f"topics.{topic}.{listed[ident][-1]}"
+                rd.fail(where, said("lessons.file.twice", id=repr(ident), also=also))
             listed[ident] = where
         order[topic] = tuple(items)
     return order, doc
