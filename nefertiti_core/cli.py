@@ -153,7 +153,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         description="Play a position (a scenario file's starting position, or a game record's "
         "position after its moves) out to the end PLAYOUTS times with bots in every seat. Each "
         "playout reshuffles the cards nobody has seen (the Akhenaton card kept among the bottom "
-        "five, R2.2) and rolls its own dice. Reports each seat's win chance with its 95%% "
+        "five, R2.2) and rolls its own dice. Reports each seat's win chance with its 95% "
         "interval (a shared win counts 1/k, R9.2), mean final score, and how often each market "
         "closes next. With --option, every playout plays that option first (what-if); for a "
         "Louqsor roll the exact closing chance is given beside the sampled one. The same seed "
