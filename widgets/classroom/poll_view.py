@@ -695,6 +695,10 @@ class LearnerPollCard(_FollowsPolls):
         # The question's position, on a board made once with the card (never played on): a
         # new question only hands it the shared position (question_push.py).
         self.session = QuestionSession(lang=lang, hints=False)
+        # A square's answer by a click or by the keyboard grid (board_keys.py: Tab onto the
+        # board, the arrows, Enter or Space), for a learner who uses no mouse. The grid is named
+        # for answering ("keys.board.answer"), the table's above it for placing ("keys.board"):
+        # two grids on one page, each named for what Enter does there.
         self.board = Board(
             self.session,
             width=board_width,
@@ -703,6 +707,7 @@ class LearnerPollCard(_FollowsPolls):
             on_square=self._on_square,
             shared=True,
             names="poll-board",  # the page's table has the "board-..." sources
+            keys=True,
         )
         self._collections = HTML("", sizing_mode="stretch_width", css_classes=["poll-holds"])
         self._board_box = pn.Column(
