@@ -199,6 +199,26 @@ def test_a_square_question_is_answered_by_a_button_or_a_click_on_the_board(class
     assert polls.current.result.correct == {"a": True, "b": False}
 
 
+def test_a_square_question_is_answered_by_the_keyboard_grid_named_for_answering(classroom):
+    """The card's board has the keyboard grid (a learner without a mouse answers with Enter on a
+    square), named for what Enter does there, not as the table's grid is."""
+    polls, teacher, ana, bo, _table = classroom
+    teacher.select(f"lesson:{SQUARE}")
+    press(teacher.push_button)
+    ex = E.EXERCISES[SQUARE]
+    right = ex.right_answer()[0]
+    for card, lang in ((ana, "en"), (bo, "de")):
+        keys = card.board.board_keys
+        assert keys is not None, "the question's board has no keyboard grid"
+        assert keys.label == tr(lang, "keys.board.answer") != tr(lang, "keys.board")
+    keys = ana.board.board_keys
+    at = next(
+        i for i, s in enumerate(keys.squares) if s["place"].startswith(f"{ex.market}.{right}.")
+    )
+    keys.pressed = [at, keys.pressed[1] + 1]  # the page's Enter on that square
+    assert polls.current.answer_of("a") == str(right)
+
+
 def test_the_teacher_with_no_learners_is_told_so_and_nothing_is_asked():
     polls = Polls()
     teacher = TeacherPollPanel(polls, lang="de")

@@ -11,19 +11,27 @@ language, the learners' buttons are inert, and a forged late answer (a websocket
 王芳's page) is refused in Chinese. The reveal shows the counts on the projector with no name
 anywhere. Then the teacher highlights a square and draws an arrow on the table's board: Lena's
 phone and the projector draw them at once (their Bokeh documents' ``board-marks`` and
-``board-arrows``), and Clear marks takes them away everywhere.
+``board-arrows``), and Clear marks takes them away everywhere. Last the teacher asks a question
+answered with a square: 王芳 answers it with the keyboard alone (Tab until the question's grid,
+named for answering and not as the table's grid, has the focus; the arrow keys; Enter), checked
+through ARIA queries, and axe finds no serious or critical violation on her page; at the reveal
+her verdict is the text of the card's live region (a status, polite), in Chinese, and Lena's
+phone's region says in German that she gave no answer.
 
 The served process offers a short time limit (:data:`SHORT_S`) besides the real ones: the
 test patches ``poll_controls.TIMER_CHOICES`` in it before serving (a test-only value; the
 countdown, the deadline and the lock are the real ones).
 
 Screenshots (tests/browser/artifacts/classroom-poll-controls): the phone (locked, and with
-the marks), the Chinese screen's countdown, the projector (revealed, and with the marks).
+the marks, and the square question revealed), the Chinese screen's countdown and its
+question's focused square, the projector (revealed, and with the marks).
 """
 
 from __future__ import annotations
 
 import pytest
+from axe import check
+from board_keyboard import focused, press_until
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
@@ -41,12 +49,14 @@ from test_classroom_projector import all_text
 from nefertiti_core import new_game
 from nefertiti_core.engine.i18n import tr
 from nefertiti_core.files import exercises as E
+from nefertiti_core.teaching.board_words import square_words
 from widgets.classroom.countdown import timer_label
-from widgets.classroom.poll import Poll
+from widgets.classroom.poll import Poll, lesson_exercises
 from widgets.game import geometry as G
 
 SHOTS = ARTIFACTS / "classroom-poll-controls"
 WHO = "welcome/who-plays-next"
+SQUARE = "closing-gizeh/four-that-touch"  # a question answered with a square of the board
 SCREEN = {"width": 1024, "height": 768}
 PHONE = PIXEL_5_VIEWPORT
 LENA, FANG = "Lena", "王芳"
@@ -228,3 +238,77 @@ def test_the_teachers_marks_reach_every_board(klass):
     for page in (lena, projector, teacher):
         wait_rows(page, "board-marks", "n == 0", timeout=LOAD_MS)
         wait_rows(page, "board-arrows", "n == 0", timeout=LOAD_MS)
+
+
+#: The focused element's grid's name (through the shadow roots), or None off every grid.
+FOCUSED_GRID_JS = """() => {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  const grid = el && el.closest && el.closest('[role=grid]');
+  return grid ? grid.getAttribute('aria-label') : null;
+}"""
+
+
+def test_a_learner_answers_a_square_question_by_keyboard(klass):
+    teacher, fang = klass.teacher, klass.learners[FANG]
+    ex = E.EXERCISES[SQUARE]
+    state, right = ex.state(), ex.right_answer()[0]
+    teacher.locator(".poll-anonymous input").uncheck()
+    teacher.locator(".poll-timer-pick select").select_option(label=timer_label(0, "en"))
+    lessons = [exercise.id for _, exercise in lesson_exercises()]
+    teacher.locator(".poll-pick select").select_option(index=lessons.index(SQUARE))
+    teacher.locator(".poll-push button").click()
+    question = card(fang)
+    expect(question.locator(".poll-card-question")).to_contain_text(ex.prompt("zh"))
+    # two grids on her page, each named for what Enter does there, with ids of their own
+    answering, placing = tr("zh", "keys.board.answer"), tr("zh", "keys.board")
+    expect(question.get_by_role("grid", name=answering, exact=True)).to_have_count(1)
+    expect(fang.get_by_role("grid", name=placing, exact=True)).to_have_count(1)
+    expect(fang.get_by_role("grid")).to_have_count(2)
+    ids = fang.get_by_role("grid").evaluate_all("grids => grids.map(g => g.id)")
+    assert len(set(ids)) == 2 and all(ids), ids
+    # the keyboard alone: Tab until a square of the question's grid has the focus
+    fang.locator("body").focus()
+    press_until(
+        fang,
+        "Tab",
+        lambda _now: fang.evaluate(FOCUSED_GRID_JS) == answering,
+        what="the question's board",
+    )
+    assert focused(fang)["name"] == square_words(state, 0, 0, "zh", hints=False)
+    market = {
+        square_words(state, ex.market, c.index, "zh", hints=False)
+        for c in G.squares(state.side)
+        if c.market == ex.market
+    }
+    target = square_words(state, ex.market, right, "zh", hints=False)
+    if focused(fang)["name"] not in market:
+        press_until(fang, "ArrowDown", lambda f: f["name"] in market, 40, what="the market")
+    if focused(fang)["name"] != target:
+        press_until(fang, "ArrowRight", lambda f: f["name"] == target, 60, what=target)
+    expect(question.get_by_role("gridcell", name=target, exact=True)).to_be_focused()
+    shot(fang, "screen-zh-1024-question-square")
+    fang.keyboard.press("Enter")
+    answer = Poll(f"lesson:{SQUARE}", ["x"]).label(str(right), "zh")
+    expect(question.locator(".poll-your-answer")).to_contain_text(answer)
+    expect(teacher.locator(".poll-progress").first).to_contain_text(
+        tr("en", "poll.teacher.progress", answered=1, total=2)
+    )
+    check(fang, "a learner's page (zh) with a square question answered by keyboard")
+    # the verdict's live region is in her card before the verdict, empty; at the reveal its
+    # text is her verdict, in Chinese (what a screen reader announces)
+    region = question.locator(".poll-verdict-live").get_by_role("status")
+    expect(region).to_have_count(1)
+    expect(region).to_have_attribute("aria-live", "polite")
+    expect(region).to_have_text("")
+    teacher.locator(".room-poll-teacher .poll-reveal-button button").click()
+    verdict = ex.check((ex.market, right), "zh")
+    expect(question.locator(".poll-verdict")).to_contain_text(verdict.headline)
+    expect(region).to_have_text(verdict.explanation)
+    # Lena gave no answer: her phone's region says so, in German
+    lena = klass.learners[LENA]
+    expect(card(lena).locator(".poll-verdict-live").get_by_role("status")).to_have_text(
+        tr("de", "poll.learner.no_answer")
+    )
+    card(lena).locator(".poll-verdict").scroll_into_view_if_needed()
+    shot(lena, "phone-de-square-question-revealed")
