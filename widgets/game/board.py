@@ -787,6 +787,9 @@ class Board(pn.viewable.Viewer):
             for source, new in zip(sources, data, strict=True):
                 if dict(source.data) != new:
                     source.data = new
+            title_px = f"{self._title_px(data[sources.index(self._titles)]['text'])}px"
+            if self._title_glyph.text_font_size != title_px:
+                self._title_glyph.text_font_size = title_px
             if self.board_keys is not None:
                 self.board_keys.refresh()
 
@@ -898,7 +901,11 @@ class Board(pn.viewable.Viewer):
                 tr(lang, "board.market_title", market=tr(lang, f"market.{name}"), side=side)
             )
             rx, ry = G.reserve_xy(m)
-            text(rx - 1.9, ry, tr(lang, "board.reserve", deben=state.reserve[m]), "13px")
+            reserve = tr(lang, "board.reserve", deben=state.reserve[m])
+            reserve_lines = self._reserve_lines(reserve, m, rx - 1.9, max(least, font(13)))
+            step = (max(least, font(13)) + 2) / self._pixels_per_unit()
+            for k, line in enumerate(reserve_lines):  # the first at ry, the next below it
+                text(rx - 1.9, ry - k * step, line, "13px")
             sx, sy = G.status_xy(m)
             if statuses[m].condition == DEAD:
                 text(sx, sy + 0.9, tr(lang, "board.closed_for_good"), "14px", BAD, "bold")
@@ -983,7 +990,6 @@ class Board(pn.viewable.Viewer):
 
     def _apply_fonts(self) -> None:
         self._square_labels.text_font_size = f"{self._font_px(11)}px"
-        self._title_glyph.text_font_size = f"{self._font_px(15)}px"
         self._hover.text_font_size = f"{self._font_px(12)}px"
         self._size_servants()
 
@@ -1015,6 +1021,30 @@ class Board(pn.viewable.Viewer):
     def _status_room(self) -> float:
         """Pixels across a market for its status lines (from the status's x to the edge)."""
         return (G.REGION_W - 0.5) * self._pixels_per_unit()
+
+    def _title_px(self, titles: list[str]) -> int:
+        """The markets' titles' type: the width's size, smaller where the longest title would
+        run past its market ("Abu Simbel — linke Preistabelle" on a phone ran into the next
+        market); the same size for all four, never below 8 px. (Bold Latin letters are about
+        12 % wider than :func:`text_width`'s estimate.)"""
+        room = (G.REGION_W - 0.4) * self._pixels_per_unit()
+        px = self._font_px(15)
+        while px > 8 and max((1.12 * text_width(t, px) for t in titles), default=0) > room:
+            px -= 1
+        return px
+
+    def _reserve_lines(self, words: str, market: int, x: float, font_px: float) -> list[str]:
+        """A market's reserve ("Reserve: 1 Deben") in one line, or where that would run past the
+        market's right edge (a phone's narrow board) in two, broken after the colon: "Reserve:" /
+        "1 Deben", not "Reserve: 1" / "Deben"."""
+        room = (G.ORIGINS[market][0] + G.REGION_W - 0.2 - x) * self._pixels_per_unit()
+        if text_width(words, font_px) <= room:
+            return [words]
+        for colon in ("：", ":"):
+            head, found, rest = words.partition(colon)
+            if found and rest.strip():
+                return [head + found, rest.strip()]
+        return wrap_text(words, room, font_px, 2)
 
     def _card_font_px(self) -> int:
         return self._font_px(10) if self.drawn_width >= 800 else 9
