@@ -411,3 +411,52 @@ def test_every_notation_message_has_its_german_and_chinese(lang):
     for key, text in english.items():
         if not key.startswith("_"):
             assert placeholders(other[key]) == placeholders(text) and other[key] != text, key
+
+
+#: Exercise entries the engine cannot ask: (the entry, the English, the field path).
+ENTRIES = [
+    ("option: 'place louqsor.left#0'", "is not legal in this position; green may choose", "option"),
+    (
+        "option: 'place louqsor.left#0', before: ['place gizeh.left#0']",
+        "is not legal in this position (after before:)",
+        "option",
+    ),
+    ("option: 'place gizeh.left#2', before: ['plaec gizeh.left#1']", "did you mean", "before.0"),
+    (
+        "option: 'place gizeh.left#2', before: ['place louqsor.left#1']",
+        "is not allowed",
+        "before.0",
+    ),
+    (
+        "option: 'place gizeh.left#2', answer: yes",
+        "the engine says no, the file says yes",
+        "answer",
+    ),
+    ("option: 'place gizeh.left#2', answer: perhaps", "not an answer to this question", "answer"),
+    ("option: 'place gizeh.left#2', answer: [1, 2]", "a list is an answer to a click", "answer"),
+]
+
+
+@pytest.mark.parametrize("entry, english, path", ENTRIES, ids=[e[2] + e[1][:9] for e in ENTRIES])
+def test_an_exercise_the_engine_cannot_ask_is_said_in_german_and_chinese(
+    entry, english, path, tmp_path
+):
+    """``check_entry``'s refusals (an option not legal, ``before`` moves that do not play, an
+    answer that is not the engine's) in the reader's language; the English as before."""
+    from nefertiti_core.files.exercises import exercises_in
+
+    position = (ROOT / "nefertiti_core" / "scenarios" / "gizeh-left-high-bids.yaml").read_text()
+    position = position[: position.index("exercises:")]
+    file = tmp_path / "lesson.yaml"
+    file.write_text(position + f"exercises:\n- {{id: a/b, kind: will-it-close, {entry}}}\n")
+    with pytest.raises(ScenarioError) as info:
+        exercises_in(file)
+    error = info.value
+    assert english in str(error) and f"exercises.0.{path}" in str(error), str(error)
+    for lang in ("de", "zh"):
+        said = error.message(lang)
+        assert f"exercises.0.{path}" in said and english not in said, said
+        assert english_sentences(said) == [], said
+    if path == "option":  # who decides, in words: green, before any before: move
+        assert " kann wählen: " in error.message("de"), error.message("de")
+        assert "Grün kann" in error.message("de") or "before" in entry
