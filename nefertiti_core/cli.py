@@ -469,7 +469,8 @@ def _run_odds(args: argparse.Namespace) -> int:
             option=args.option,
         )
     except NefertitiError as error:
-        print(f"nefertiti odds: error: {name}: {error}", file=sys.stderr)
+        said = error.message(help_language([], None))  # a mistyped --option in NEFERTITI_LANG
+        print(f"nefertiti odds: error: {name}: {said}", file=sys.stderr)
         return 2
     # A run that lost every Dask worker (or its scheduler) reports what it played, then fails.
     stopped = (

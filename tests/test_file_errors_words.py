@@ -343,3 +343,120 @@ def test_an_upload_refused_before_it_is_read_is_said_in_the_pages_language():
     assert english_sentences(chinese.problem) == [] and "too large" not in chinese.problem
     bug = refusal("x.yaml", RuntimeError("boom"), "de")
     assert bug.error == "x.yaml: lässt sich nicht lesen (boom)", bug.error
+
+
+#: Mistyped moves of a file's ``moves:``: (the move, the English, the close word it suggests).
+MISTYPED = [
+    ("plaec gizeh.left#1", "is not an option in the move notation", "'place gizeh.left#1'"),
+    ("place gizeh.lefty#1", "is not an option in the move notation", "'place gizeh.left#1'"),
+    ("place gizeh.left#9", "squares counted from 0", None),
+    ("close gize", "is not an option in the move notation", "'close gizeh'"),
+    ("fly to the moon", "an option starts with place", None),
+    ("roll 9", "dice show 1 to 6", None),
+    ("draw harpp", "write 'draw harp'", None),
+]
+
+
+def check_move_said(said: str, move: str, english: str, near: str | None) -> None:
+    assert repr(move) in said and english not in said, said
+    assert english_sentences(said) == [] and "\n" not in said, said
+    if near:
+        assert near in said, said
+
+
+@pytest.mark.parametrize("move, english, near", MISTYPED, ids=[m[0] for m in MISTYPED])
+def test_a_mistyped_move_is_said_in_the_readers_language_with_a_close_word(move, english, near):
+    """A position file's, a record's and a notebook's mistyped move: the move as written, a
+    close word when there is one, in German and Chinese; the English as before."""
+    from nefertiti_core.engine.errors import NotationError
+
+    error = refusal(PLAYERS + f"moves: ['{move}']\n")
+    assert english in str(error) and str(error).startswith("lesson.yaml: moves.0: ")
+    assert near is None or f"did you mean {near}?" in str(error), str(error)
+    for lang in ("de", "zh"):
+        check_move_said(check_said(error, lang, "moves.0"), move, english, near)
+    start = PLAYERS.replace("\n", "\n  ").rstrip()
+    record = load_any(f"nefertiti_record: 1\nstart:\n  {start}\nmoves: ['{move}']\n", "p.yaml")
+    with pytest.raises(ScenarioError) as info:
+        record.replay(source="partie.yaml")
+    assert english in str(info.value)
+    for lang in ("de", "zh"):
+        said = info.value.message(lang)
+        assert said.startswith("partie.yaml") and "moves.0" in said, said
+        check_move_said(said, move, english, near)
+    if not move.startswith(("roll", "draw")):  # a notebook's option: the same words
+        with pytest.raises(NotationError) as typed:
+            loads_scenario(PLAYERS, "x.yaml").state.parse(move)
+        for lang in ("de", "zh"):
+            check_move_said(typed.value.message(lang), move, english, near)
+
+
+def test_a_mistyped_option_of_the_command_line_is_said_in_nefertiti_lang(capsys, monkeypatch):
+    scenario = ROOT / "nefertiti_core" / "scenarios" / "louqsor-what-if.yaml"
+    monkeypatch.setenv("NEFERTITI_LANG", "zh")
+    argv = ["odds", str(scenario), "--playouts", "2", "--option", "plaec gizeh.left#1"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "'place gizeh.left#1'" in err and "不是记谱中的着法" in err, err
+    assert english_sentences(err) == [] and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("lang", ["de", "zh"])
+def test_every_notation_message_has_its_german_and_chinese(lang):
+    def notation(lang):
+        return json.loads((MESSAGES / lang / "move_notation.json").read_text(encoding="utf-8"))
+
+    english, other = notation("en"), notation(lang)
+    assert set(other) == set(english)
+    for key, text in english.items():
+        if not key.startswith("_"):
+            assert placeholders(other[key]) == placeholders(text) and other[key] != text, key
+
+
+#: Exercise entries the engine cannot ask: (the entry, the English, the field path).
+ENTRIES = [
+    ("option: 'place louqsor.left#0'", "is not legal in this position; green may choose", "option"),
+    (
+        "option: 'place louqsor.left#0', before: ['place gizeh.left#0']",
+        "is not legal in this position (after before:)",
+        "option",
+    ),
+    ("option: 'place gizeh.left#2', before: ['plaec gizeh.left#1']", "did you mean", "before.0"),
+    (
+        "option: 'place gizeh.left#2', before: ['place louqsor.left#1']",
+        "is not allowed",
+        "before.0",
+    ),
+    (
+        "option: 'place gizeh.left#2', answer: yes",
+        "the engine says no, the file says yes",
+        "answer",
+    ),
+    ("option: 'place gizeh.left#2', answer: perhaps", "not an answer to this question", "answer"),
+    ("option: 'place gizeh.left#2', answer: [1, 2]", "a list is an answer to a click", "answer"),
+]
+
+
+@pytest.mark.parametrize("entry, english, path", ENTRIES, ids=[e[2] + e[1][:9] for e in ENTRIES])
+def test_an_exercise_the_engine_cannot_ask_is_said_in_german_and_chinese(
+    entry, english, path, tmp_path
+):
+    """``check_entry``'s refusals (an option not legal, ``before`` moves that do not play, an
+    answer that is not the engine's) in the reader's language; the English as before."""
+    from nefertiti_core.files.exercises import exercises_in
+
+    position = (ROOT / "nefertiti_core" / "scenarios" / "gizeh-left-high-bids.yaml").read_text()
+    position = position[: position.index("exercises:")]
+    file = tmp_path / "lesson.yaml"
+    file.write_text(position + f"exercises:\n- {{id: a/b, kind: will-it-close, {entry}}}\n")
+    with pytest.raises(ScenarioError) as info:
+        exercises_in(file)
+    error = info.value
+    assert english in str(error) and f"exercises.0.{path}" in str(error), str(error)
+    for lang in ("de", "zh"):
+        said = error.message(lang)
+        assert f"exercises.0.{path}" in said and english not in said, said
+        assert english_sentences(said) == [], said
+    if path == "option":  # who decides, in words: green, before any before: move
+        assert " kann wählen: " in error.message("de"), error.message("de")
+        assert "Grün kann" in error.message("de") or "before" in entry

@@ -124,10 +124,15 @@ def test_a_choice_that_is_not_one_of_the_choices_is_refused_in_the_learners_lang
         if bad == "red ":  # surrounding blanks are not a different answer
             continue
         error = refused(polls.answer, "a", bad, key="poll.refused.not_a_choice")
-    assert "green, red, blue, black, nobody" in str(error)
-    assert error.text("de").endswith("(green, red, blue, black, nobody).")
-    assert "不是选项之一" in error.text("zh")
+    assert "Green, Red, Blue, Black, nobody" in str(error)  # as the buttons say them
+    assert error.text("de").endswith("(Grün, Rot, Blau, Schwarz, niemand: das Spiel ist vorbei).")
+    assert "不是选项之一" in error.text("zh") and "绿方、红方、蓝方" in error.text("zh")
     assert snapshot(poll) == before
+    square = polls.push(exercise(SQUARE), ["a"])  # the squares as numbered on the board
+    assert square.choices("de")[0] == ("0", "die 1")
+    error = refused(polls.answer, "a", "9", key="poll.refused.not_a_choice")
+    assert "(die 1, die 2, die 3, die 5)" in error.text("de"), error.text("de")
+    assert "标有1的方块、标有2的方块" in error.text("zh"), error.text("zh")
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,15 @@ class NefertitiError(ValueError):
 
 
 class NotationError(NefertitiError):
-    """A text that is not an option of the move notation at all."""
+    """A text that is not an option of the move notation at all.
+
+    Raised with a catalogue message (:class:`.said.Said`, ``move_notation.json``): ``str`` is
+    its English, :meth:`message` says it in another language (a German or Chinese teacher's
+    mistyped move in a file, a notebook or a command's ``--option``)."""
+
+    def message(self, lang: str) -> str:
+        text = self.args[0] if self.args else ""
+        return text.in_lang(lang) if hasattr(text, "in_lang") else str(self)
 
 
 class IllegalOptionError(NefertitiError):

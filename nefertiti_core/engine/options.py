@@ -28,6 +28,7 @@ import re
 
 from . import rules as R
 from .errors import NotationError
+from .said_text import Said
 
 # Option kinds.
 PLACE = "place"
@@ -113,7 +114,7 @@ def option_text(option: int, colours: tuple[str, ...] = R.COLOURS) -> str:
     """The notation of one option id (see the module docstring)."""
     if type(option) is not int or not 0 <= option < NUM_OPTIONS:  # not a bool, not a float
         shown = repr(option) if type(option) is not int or abs(option) < 10**40 else "(40+ digits)"
-        raise NotationError(f"option id {shown[:40]} is outside 0..{NUM_OPTIONS - 1}")
+        raise NotationError(Said("notation.option_id", value=shown[:40], last=NUM_OPTIONS - 1))
     kind, arg = OPTION_KIND[option], OPTION_ARG[option]
     if kind == PLACE:
         return f"place {square_name(arg)}"
@@ -153,34 +154,67 @@ def _text_index(colours: tuple[str, ...]) -> dict[str, int]:
 
 
 def parse_option(text: str, colours: tuple[str, ...] = R.COLOURS) -> int:
-    """The id of an option written in the notation; spacing and case are forgiven."""
+    """The id of an option written in the notation; spacing and case are forgiven.
+
+    A text that is none raises a :class:`NotationError` whose message is a catalogue message
+    (``messages/<lang>/move_notation.json``), said in the reader's language: the text as written
+    and either a close option ("did you mean 'place gizeh.left#1'?") or how such an option is
+    written."""
     normal = " ".join(str(text).lower().split())
     normal = re.sub(r"\s*([+:])\s*", r"\1", normal)
-    option = _text_index(tuple(colours)).get(normal)
+    index = _text_index(tuple(colours))
+    option = index.get(normal)
     if option is None:
         shown = repr(text) if len(repr(text)) <= 40 else repr(text)[:39] + "…"
-        raise NotationError(f"{shown} is not an option in the move notation ({_hint(normal)})")
+        near = _near(normal, index)
+        if near:
+            raise NotationError(Said("notation.not_option_near", move=shown, near=repr(near)))
+        raise NotationError(Said("notation.not_option", move=shown, hint=_hint(normal)))
     return option
 
 
-def _hint(normal: str) -> str:
+def _near(normal: str, index: dict[str, int]) -> str | None:
+    """A notation text close to ``normal`` (a mistyped word: ``plaec``, ``gizeh.lefty``), or
+    None. A square number out of range gets no guess (the hint says how squares count)."""
+    from difflib import get_close_matches
+
+    word, _, rest = normal.partition(" ")
+    firsts = sorted({text.split(" ", 1)[0] for text in index})
+    if word not in firsts:
+        close = get_close_matches(word, firsts, n=1, cutoff=0.6)
+        if not close:
+            return None
+        fixed = f"{close[0]} {rest}".strip()
+        return fixed if fixed in index else close[0]
+    if word == "place":
+        stall = rest.partition("#")[0]
+        if stall in {text[6:].partition("#")[0] for text in index if text.startswith("place ")}:
+            return None  # a known stall: the square is out of range
+    same = [text for text in index if text.split(" ", 1)[0] == word]
+    close = get_close_matches(normal, same, n=1, cutoff=0.85)
+    return close[0] if close else None
+
+
+def _hint(normal: str) -> Said:
     word = normal.split(" ", 1)[0] if normal else ""
+    slots = Said("notation.hint.slots")
+    kinds = Said("notation.hint.card_kinds", names=", ".join(R.CARD_KINDS))
+    gifts = Said("notation.hint.gift_types", names=", ".join(R.GIFT_TYPES))
     examples = {
-        "place": "write it as 'place gizeh.left#4': market.stall#square, squares counted from 0",
-        "close": "write it as 'close gizeh'",
-        "recruit": "piles are " + ", ".join(R.PILES),
-        "take": "slots are upper, lower1, lower2, lower3, joined with '+'",
-        "buy": "slots are upper, lower1, lower2, lower3",
-        "discard": "card kinds are " + ", ".join(R.CARD_KINDS),
-        "give": "card kinds are " + ", ".join(R.CARD_KINDS),
-        "exchange": "write it as 'exchange red:chair' or 'exchange done'",
-        "royal": "gift types are " + ", ".join(R.GIFT_TYPES),
-        "scribe": "gift types are " + ", ".join(R.GIFT_TYPES),
-        "treasurer": "write 'treasurer gizeh' for the reserve, then 'treasurer 3'",
-        "chief": "slots are upper, lower1, lower2, lower3",
+        "place": Said("notation.hint.place"),
+        "close": Said("notation.hint.close"),
+        "recruit": Said("notation.hint.piles", names=", ".join(R.PILES)),
+        "take": Said("notation.hint.take"),
+        "buy": slots,
+        "discard": kinds,
+        "give": kinds,
+        "exchange": Said("notation.hint.exchange"),
+        "royal": gifts,
+        "scribe": gifts,
+        "treasurer": Said("notation.hint.treasurer"),
+        "chief": slots,
     }
-    return examples.get(
-        word,
-        "an option starts with place, close, recruit, take, discard, buy, half, pass, "
-        "exchange, give, chief, royal, scribe, treasurer, reroll or keep",
+    starts = "place, close, recruit, take, discard, buy, half, pass, exchange, give, chief, royal, "
+    return examples.get(word) or Said(
+        "notation.hint.start", words=starts + "scribe, treasurer, reroll", last="keep"
     )

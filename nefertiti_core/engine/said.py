@@ -14,52 +14,19 @@ value expected, a "did you mean" hint) is worded in the same language.
 
 from __future__ import annotations
 
-from .i18n import DEFAULT_LANGUAGE, catalog
-
-
-class Said(str):
-    """The English text of catalog message ``key`` filled in with ``params``; see :func:`in_lang`."""
-
-    key: str
-    params: dict
-
-    def __new__(cls, key: str, **params):
-        self = super().__new__(cls, _word(DEFAULT_LANGUAGE, key, params))
-        self.key, self.params = key, params
-        return self
-
-    def __reduce__(self):  # pickled and copied as the message, not as its English text
-        return (_said, (self.key, self.params))
-
-    def in_lang(self, lang: str) -> str:
-        return _word(lang, self.key, self.params)
-
-
-class Worded(str):
-    """A text already worded in each language (``{lang: text}``); its English is the str."""
-
-    texts: dict
-
-    def __new__(cls, texts: dict):
-        self = super().__new__(cls, texts[DEFAULT_LANGUAGE])
-        self.texts = dict(texts)
-        return self
-
-    def __reduce__(self):
-        return (Worded, (self.texts,))
-
-    def in_lang(self, lang: str) -> str:
-        return self.texts.get(lang) or str(self)
+from .said_text import Said, Worded, _said, in_lang  # noqa: F401 (their home; old pickles name _said here)
 
 
 def refused(state, error) -> str:
     """Why the file's step was refused (``error``, raised by the engine on ``state``, which the
     refusal left unchanged), worded in every language when the engine can say why in words; else
     the engine's English message."""
-    from .errors import IllegalOptionError
+    from .errors import IllegalOptionError, NotationError
     from .explain_illegal import why_illegal
-    from .i18n import LANGUAGES
+    from .i18n import DEFAULT_LANGUAGE, LANGUAGES
 
+    if isinstance(error, NotationError) and isinstance(error.args[0], (Said, Worded)):
+        return error.args[0]  # a mistyped move, in the catalogue's words
     option = getattr(error, "option", None)
     if type(error) is not IllegalOptionError or option is None:  # not a game over, a notation
         return str(error)
@@ -71,24 +38,9 @@ def refused(state, error) -> str:
     return Worded(texts)
 
 
-def _said(key: str, params: dict) -> Said:
-    return Said(key, **params)
-
-
 def said(key: str, **params) -> Said:
     """The message ``key`` (``file_errors.json``) with its named parameters."""
     return Said(key, **params)
-
-
-def in_lang(text: str, lang: str) -> str:
-    """``text`` in ``lang`` when it is a :class:`Said` or :class:`Worded`; any other text as it is (English)."""
-    return text.in_lang(lang) if isinstance(text, (Said, Worded)) else str(text)
-
-
-def _word(lang: str, key: str, params: dict) -> str:
-    """As :func:`.i18n.tr` does, but any parameter name is allowed (``lang`` too)."""
-    template = catalog(lang).get(key) or catalog(DEFAULT_LANGUAGE)[key]
-    return template.format(**{name: in_lang(value, lang) for name, value in params.items()})
 
 
 def file_limit(error) -> Said:

@@ -29,6 +29,7 @@ from .errors import (
     require_int,
 )
 from .limits import MAX_DICE_PER_ROLL, MAX_FORCED_ROLLS, MAX_MOVE_CHARS, echo
+from .said_text import Said
 
 # Market status.
 OPEN, CLOSED = 0, 1
@@ -449,9 +450,9 @@ class GameState(GameStateBase):
 
     def parse(self, text: str) -> int:
         if not isinstance(text, str):
-            raise NotationError(f"an option is written as text, not {echo(text)}")
+            raise NotationError(Said("notation.option_not_text", value=echo(text)))
         if len(text) > MAX_MOVE_CHARS:
-            raise NotationError(f"{echo(text)} is not an option in the move notation")
+            raise NotationError(Said("notation.not_option_plain", move=echo(text)))
         return O.parse_option(text, self.colours)
 
     def holders(self, gift_type: int) -> int:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from . import rules as R
 from .errors import ArgumentError, NotationError, require_int
 from .limits import MAX_DICE_PER_ROLL, MAX_MOVE_CHARS, echo
+from .said import grouped
+from .said_text import Said
 from .state import GameState
 
 # A step: ("option", id) | ("roll", (d1, d2, ...)) | ("draw", kind)
@@ -28,23 +30,21 @@ def step_text(state: GameState, step: Step) -> str:
 def parse_step(state: GameState, text: str) -> Step:
     """The inverse of :func:`step_text`."""
     if not isinstance(text, str):
-        raise NotationError(f"a step is written as text, not {echo(text)}")
+        raise NotationError(Said("notation.step_not_text", value=echo(text)))
     if len(text) > MAX_MOVE_CHARS:
-        raise NotationError(f"a step of {len(text):,} characters is not a step: {echo(text)}")
+        count = grouped(len(text))
+        raise NotationError(Said("notation.step_too_long", count=count, value=echo(text)))
     words = text.split()
     if words and words[0] == "roll":
         if not 2 <= len(words) <= MAX_DICE_PER_ROLL + 1:
-            raise NotationError(
-                f"{echo(text)}: write a fixed roll as 'roll 3' or 'roll 3 5' "
-                f"(at most {MAX_DICE_PER_ROLL} dice)"
-            )
+            raise NotationError(Said("notation.roll", move=echo(text), most=MAX_DICE_PER_ROLL))
         if not all(w in ("1", "2", "3", "4", "5", "6") for w in words[1:]):
-            raise NotationError(f"{echo(text)}: dice show 1 to 6")
+            raise NotationError(Said("notation.dice", move=echo(text)))
         return ("roll", tuple(int(w) for w in words[1:]))
     if words and words[0] == "draw":
         names = list(R.CARD_KINDS) + ["akhenaton"]
         if len(words) != 2 or words[1] not in names:
-            raise NotationError(f"{echo(text)}: write 'draw harp'; cards are {', '.join(names)}")
+            raise NotationError(Said("notation.draw", move=echo(text), cards=", ".join(names)))
         return ("draw", names.index(words[1]))
     return ("option", state.parse(text))
 

@@ -29,6 +29,11 @@ expect.set_options(timeout=STEP_MS)  # the default 5 s is short on a busy 2-core
 
 #: A position file with a typo in a colour (line 4: the second player's).
 BAD_COLOUR = "nefertiti: 1\nplayers:\n- {colour: red}\n- {colour: blu}\n- {colour: green}\n"
+#: A game record whose first move is mistyped ("plaec" for "place").
+MISTYPED_MOVE = (
+    "nefertiti_record: 1\nstart:\n  nefertiti: 1\n  players:\n  - {colour: red}\n"
+    "  - {colour: blue}\n  - {colour: green}\nmoves: ['plaec gizeh.left#1']\n"
+)
 
 # The first-game layout (R2.8): every market on its left stall, Louqsor closed; Blue starts.
 START = new_game(4, 0)
@@ -283,6 +288,17 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     expect(syntax).to_contain_text("rücke mit Leerzeichen ein, nicht mit Tabulatoren")
     assert "indent with spaces" not in syntax.inner_text()
     screenshot(page, "yaml-error-deutsch")
+    # A game record with a mistyped move: said in German, with the option meant.
+    record = tmp_path / "partie.yaml"
+    record.write_text(MISTYPED_MOVE, encoding="utf-8")
+    page.locator("input[type=file]").set_input_files(str(record))
+    move = page.get_by_text("partie.yaml: moves.0:", exact=False).first
+    expect(move).to_contain_text("ist kein Zug in der Zugschreibweise (meintest du 'place gizeh")
+    assert english_sentences(move.inner_text()) == [], move.inner_text()
+    page.set_viewport_size({"width": 1024, "height": 768})
+    move.scroll_into_view_if_needed()
+    screenshot(page, "mistyped-move-deutsch")
+    page.set_viewport_size(size)
     view(page, "Personenkarten")  # back to the characters, whose buttons are checked below
 
     page.get_by_role("button", name="中文", exact=True).click()

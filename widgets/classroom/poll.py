@@ -76,7 +76,8 @@ _REF = re.compile(r"(lesson|practice):([a-z0-9_/\-]{1,110})")
 
 class PollError(ValueError):
     """Bad input to a poll, refused with nothing changed: ``str(error)`` in English,
-    :meth:`text` in another language."""
+    :meth:`text` in another language. A parameter given as a function of the language (the
+    ``reason``, the choices in words) is worded in the language asked for."""
 
     def __init__(self, key: str, reason: Callable[[str], str] | None = None, **params):
         self.key, self.params, self._reason = key, params, reason
@@ -84,7 +85,7 @@ class PollError(ValueError):
 
     def text(self, lang: str = DEFAULT_LANGUAGE) -> str:
         lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
-        params = dict(self.params)
+        params = {name: v(lang) if callable(v) else v for name, v in self.params.items()}
         if self._reason is not None:
             params["reason"] = self._reason(lang)
         return tr(lang, self.key, **params)
@@ -369,6 +370,11 @@ class Poll:
             return dict(self.exercise.choices(lang)).get(key, key)
         return key
 
+    def _choices_in_words(self, lang: str) -> str:
+        """The choices as the page shows them in ``lang`` (labels, not keys or notation), for a
+        refusal of an answer that is none of them."""
+        return tr(lang, "status.list.sep").join(self.label(key, lang) for key in self._keys)
+
     @property
     def revealed(self) -> bool:
         return self._reveal is not None
@@ -442,7 +448,7 @@ class Poll:
                     raise PollError(
                         "poll.refused.not_a_choice",
                         answer=echo(text),
-                        choices=", ".join(self._keys),
+                        choices=self._choices_in_words,
                     )
                 key = text
             self.answers[learner] = _Answer(key, text)

@@ -159,11 +159,11 @@ class GameSession(param.Parameterized):
 
     def _refusal(self, error: NefertitiError) -> str:
         """The engine's refusal in the session's language, the options named in words (the
-        engine raises in English, in move notation)."""
+        engine raises in English, in move notation); a mistyped move in the session's language."""
         option = getattr(error, "option", None)
         if isinstance(option, int) and not self.state.is_legal(option):
             return refusal(self.state, option, self.lang)[0]
-        return str(error)
+        return error.message(self.lang)
 
     # ------------------------------------------------------------------ acting
     def play(self, option, by_learner: bool = False) -> bool:

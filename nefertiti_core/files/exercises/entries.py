@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...engine.errors import NefertitiError
-from ...engine.i18n import LANGUAGES
+from ...engine.i18n import LANGUAGES, tr
+from ...engine.said import Said, Worded, refused
 from ...engine.variants import with_rules
 from ..exercise_block import ARGUMENTS, ExerciseEntry
 from ..scenario import load
@@ -54,27 +55,22 @@ def check_entry(entry: ExerciseEntry, exercise: Exercise, start: GameState) -> N
         try:
             state = with_rules(state, variants=entry.variants)
         except NefertitiError as error:
-            raise entry.error(("variants",), str(error)) from None
+            raise entry.error(("variants",), refused(state, error)) from None
     for j, move in enumerate(entry.before):
         try:
             state.apply(move)
         except NefertitiError as error:
-            raise entry.error(("before", j), f"{move!r}: {error}") from None
+            why = refused(state, error)
+            said = Said("file.ex.check.before", move=repr(move), why=why)
+            raise entry.error(("before", j), said) from None
     if "option" in entry.arguments:
         text = entry.arguments["option"]
         try:
             option = state.parse(text)
         except NefertitiError as error:
-            raise entry.error(("option",), str(error)) from None
+            raise entry.error(("option",), refused(state, error)) from None
         if entry.kind != "is-legal" and not state.is_legal(option):
-            legal = [state.option_text(o) for o in state.legal_options()]
-            shown = ", ".join(legal[:6]) + (f" and {len(legal) - 6} more" if len(legal) > 6 else "")
-            player = state.colours[state.decider] if state.decider >= 0 else "nobody"
-            raise entry.error(
-                ("option",),
-                f"{text!r} is not legal in this position{' (after before:)' if entry.before else ''}"
-                f"; {player} may choose {shown}",
-            )
+            raise entry.error(("option",), _not_legal(entry, state, text))
     try:
         truth = exercise.right_answer()
         for lang in LANGUAGES:
@@ -95,31 +91,52 @@ def check_entry(entry: ExerciseEntry, exercise: Exercise, start: GameState) -> N
 _FIELD_OF = {argument: name for name, argument in ARGUMENTS.items()}
 
 
+def _not_legal(entry: ExerciseEntry, state: GameState, text: str) -> Said:
+    """Why the entry's option cannot be asked: not legal here; who decides and what they may
+    choose (the first six options in the notation, as the file writes them)."""
+    legal = [state.option_text(o) for o in state.legal_options()]
+    shown = ", ".join(legal[:6])
+    if len(legal) > 6:
+        shown = Said("file.ex.check.more", shown=shown, count=len(legal) - 6)
+    if state.decider >= 0:
+        colour = state.colours[state.decider]
+        player = Worded({lang: tr(lang, f"colour.{colour}") for lang in LANGUAGES} | {"en": colour})
+    else:
+        player = Said("file.ex.check.nobody")
+    key = "file.ex.check.not_legal_after" if entry.before else "file.ex.check.not_legal"
+    return Said(key, option=repr(text), player=player, options=shown)
+
+
+def _in_words(exercise: Exercise, answer, part: str) -> Worded:
+    """The engine's verdict on ``answer`` (its ``part``: headline, right_answer) in each
+    language."""
+    return Worded({lang: getattr(exercise.check(answer, lang), part) for lang in LANGUAGES})
+
+
 def _check_answer(entry: ExerciseEntry, exercise: Exercise, truth) -> None:
     answer = entry.answer
     if isinstance(answer, list):  # every closing square
         if not isinstance(exercise, ClickClosingSquare):
-            raise entry.error(
-                ("answer",), "a list is an answer to a click-closing-square exercise only"
-            )
+            raise entry.error(("answer",), Said("file.ex.check.list_answer"))
         verdicts = [exercise.check(a) for a in answer]
-        bad = next((v for v in verdicts if not v.valid), None)
+        bad = next((a for a, v in zip(answer, verdicts, strict=True) if not v.valid), None)
         if bad is not None:
-            raise entry.error(("answer",), f"not an answer to this question: {bad.headline}")
+            why = _in_words(exercise, bad, "headline")
+            raise entry.error(("answer",), Said("file.ex.check.not_an_answer", why=why))
         if sorted(set(answer)) != sorted(truth):
-            raise entry.error(
-                ("answer",),
-                f"the engine says {verdicts[0].right_answer}, the file says "
-                + ", ".join(v.answer for v in verdicts),
-            )
+            right = _in_words(exercise, answer[0], "right_answer")
+            written = ", ".join(v.answer for v in verdicts)
+            said = Said("file.ex.check.engine_says", right=right, answer=written)
+            raise entry.error(("answer",), said)
         return
     verdict = exercise.check(answer)
     if not verdict.valid:
-        raise entry.error(("answer",), f"not an answer to this question: {verdict.headline}")
+        why = _in_words(exercise, answer, "headline")
+        raise entry.error(("answer",), Said("file.ex.check.not_an_answer", why=why))
     if not verdict.correct:
-        raise entry.error(
-            ("answer",), f"the engine says {verdict.right_answer}, the file says {verdict.answer}"
-        )
+        right = _in_words(exercise, answer, "right_answer")
+        said = Said("file.ex.check.engine_says", right=right, answer=verdict.answer)
+        raise entry.error(("answer",), said)
 
 
 def exercises_in(path: str | Path, *, check: bool = True) -> list[Exercise]:
