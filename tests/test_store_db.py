@@ -369,6 +369,7 @@ def _appender(url: str, name: str, start, results) -> None:
     results.put((name, won, lost))
 
 
+@pytest.mark.slow  # two real processes a backend (about 19 s for both here)
 def test_two_processes_appending_to_one_room_lose_and_double_nothing(url):
     store = Store(url)
     CAS.create_all(store.engine)
@@ -426,6 +427,7 @@ def test_a_stale_write_is_refused_and_what_runs_with_it_is_rolled_back(url):
     store.close()
 
 
+@pytest.mark.slow  # a fresh interpreter without the driver (about 6 s)
 def test_without_postgresql_installed_the_database_tests_fail_saying_what_to_install(
     tmp_path, monkeypatch
 ):
@@ -474,6 +476,7 @@ def _open(url: str, start, results) -> None:
         results.put(f"{type(error).__name__}: {error}")
 
 
+@pytest.mark.slow  # real processes opening one store (about 12 s for both here)
 def test_processes_opening_an_old_store_at_once_migrate_it_once(url):
     write_version_1_store(url, new_token())
     context = multiprocessing.get_context("spawn")

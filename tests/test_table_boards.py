@@ -268,6 +268,7 @@ def test_closed_travels_as_data():
     assert Polls.from_dict(data).current is not None
 
 
+@pytest.mark.slow  # a benchmark's whole games, twice (about 13 s here)
 def test_the_cost_benchmark_runs():
     """benchmarks/table_boards_cost.py on a small class (its figures are in docs/benchmarks.md;
     not a speed test): a whole game reaches the pages, and the boards and the log are sent."""
