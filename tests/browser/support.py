@@ -21,11 +21,16 @@ from fractions import Fraction
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from helpers_reading import TUTORIALS, first_game_notebooks
 from playwright.sync_api import expect
 
 from nefertiti_core.files.exercises import Exercise
 from widgets.game import geometry as G
+
+# support is also imported with only tests/browser on sys.path (benchmarks/classroom_load.py, a
+# fresh Python in test_wait_scale.py): the helpers one folder up must be found there too.
+if str(Path(__file__).resolve().parents[1]) not in sys.path:
+    sys.path.append(str(Path(__file__).resolve().parents[1]))
+from helpers_reading import TUTORIALS, first_game_notebooks  # noqa: E402
 
 CHROMIUM = os.environ.get("NEFERTITI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
