@@ -13,6 +13,7 @@ server: conftest.py. Chromium missing is a failure.
 
 from __future__ import annotations
 
+import json
 import signal
 import time
 from urllib.parse import parse_qs, urlparse
@@ -224,13 +225,15 @@ def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
     token = token_of(page)
     servants = rows(page, "board-servants")
     legal = source(page, "board-legal")
-    banner = page.locator(".nefertiti-banner").first
-    decider = banner.get_attribute("data-colour")
     page.mouse.click(*canvas_point(page, legal["x"][-1], legal["y"][-1], G.WIDTH, G.HEIGHT))
-    # the server's answer (the banner names the next player; not the board's legal squares,
-    # which the browser changes itself at the click, before the server has it): the move is
-    # made, its save scheduled for 700 ms later...
-    expect(banner).not_to_have_attribute("data-colour", decider)
+    # the server's answer: the next player's squares, in the next player's colour (the browser
+    # changes the squares itself at the click, before the server has it, but not their colour):
+    # the move is made, its save scheduled for 700 ms later...
+    page.wait_for_function(
+        f"() => {{ const c = ({SOURCE})('board-legal').colour; "
+        f"return c.length > 0 && c[0] !== {json.dumps(legal['colour'][0])}; }}",
+        polling=10,
+    )
     server.process.send_signal(signal.SIGTERM)  # ...when the stop comes
     assert server.process.wait(timeout=30) == 0
     assert "game(s) written" in server.log.read_text()
