@@ -37,8 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arguments import number_in  # noqa: E402
-
+from nefertiti_core.cli import number_in  # noqa: E402
 from nefertiti_core.files import calibration as C  # noqa: E402
 from nefertiti_core.files import practice as P  # noqa: E402
 

@@ -22,8 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arguments import number_in  # noqa: E402
-
+from nefertiti_core.cli import number_in  # noqa: E402
 from nefertiti_core.files import practice as P  # noqa: E402
 from nefertiti_core.files import practice_balance as B  # noqa: E402
 

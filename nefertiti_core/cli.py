@@ -57,6 +57,26 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def number_in(low: float, high: float, kind=int, name: str | None = None):
+    """An argparse ``type`` reading a ``kind`` (int or float) from ``low`` to ``high``, refused
+    in one line otherwise; ``name`` (the option) is what argparse's message calls it. Used by
+    ``nefertiti serve``'s limits and the benchmark scripts."""
+    word = "whole number" if kind is int else "number"
+
+    def read(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a {word}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+        return value
+
+    if name:
+        read.__name__ = name  # argparse names the option in its message
+    return read
+
+
 def _int(text: str) -> int:
     if len(text.strip().lstrip("+-")) > 12:
         raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")

@@ -33,6 +33,7 @@ import secrets
 import signal
 import sys
 
+from nefertiti_core.cli import number_in
 from widgets.server.addresses import is_ip
 from widgets.server.limits import (
     MAX_SESSIONS,
@@ -211,17 +212,7 @@ def _database(text: str) -> str:
 
 
 def _count(option: str, low: int, high: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
-        return value
-
-    parse.__name__ = option  # argparse names the option in its message
-    return parse
+    return number_in(low, high, name=option)
 
 
 # ---------------------------------------------------------------------- origins
