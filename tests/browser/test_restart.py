@@ -40,6 +40,8 @@ from widgets.game import geometry as G
 
 #: the server's INFO lines in its log (as ``nefertiti serve`` prints them)
 LOGGED = "import logging; logging.basicConfig(level=logging.INFO); "
+#: a served Sandbox that saves a game only ten minutes after its last move (or when it stops)
+SAVES_LATE = "import widgets.game.session as session; session.AUTOSAVE_DELAY_MS = 600_000; "
 expect.set_options(timeout=STEP_MS)
 
 #: Every select of the page (the timeline's steps and branches, the seats, the new game's
@@ -217,39 +219,63 @@ def test_a_killed_server_loses_nothing_and_the_page_takes_no_moves_meanwhile(pag
     assert_same_page(after, before)
 
 
-def test_a_move_made_just_before_the_server_is_stopped_is_written(page, server):
-    """A service manager stops the server (SIGTERM) less than the autosave's delay after a
-    move: the move is written before the process ends, and is on the board when the page has
-    reloaded itself after the start."""
-    play_square(page)
-    token = token_of(page)
-    servants = rows(page, "board-servants")
-    legal = source(page, "board-legal")
-    page.mouse.click(*canvas_point(page, legal["x"][-1], legal["y"][-1], G.WIDTH, G.HEIGHT))
-    # the server's answer: the next player's squares, in the next player's colour (the browser
-    # changes the squares itself at the click, before the server has it, but not their colour):
-    # the move is made, its save scheduled for 700 ms later...
-    page.wait_for_function(
-        f"() => {{ const c = ({SOURCE})('board-legal').colour; "
-        f"return c.length > 0 && c[0] !== {json.dumps(legal['colour'][0])}; }}",
-        polling=10,
+@pytest.fixture(scope="module")
+def late_saving_server(tmp_path_factory):
+    """A server of its own whose autosave waits ten minutes after a move (the product's waits
+    700 ms): a stop that comes after a move always comes before its save, however slow the
+    machine, so only the stop's own writing can keep the move."""
+    server = Served(
+        tmp_path_factory.mktemp("late-saving") / "home",
+        code=LOGGED + SAVES_LATE + SANDBOX,
+        name="late-saving",
     )
-    server.process.send_signal(signal.SIGTERM)  # ...when the stop comes
-    assert server.process.wait(timeout=30) == 0
-    assert "game(s) written" in server.log.read_text()
-    expect(page.locator("#nefertiti-offline")).to_be_visible()
     server.start()
-    # The page reloads itself as soon as the server answers (widgets.game.reconnect); a goto of
-    # ours would race that reload and be aborted by it, so the test waits for it as a user does.
-    page.wait_for_function(
-        "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
-        "&& Bokeh.documents.length > 0",
-        polling=100,
-        timeout=LOAD_MS,
-    )
-    wait_loaded(page)
-    assert token_of(page) == token
-    wait_rows(page, "board-servants", f"n === {servants + 1}")
+    yield server
+    server.stop()
+
+
+def test_a_move_made_just_before_the_server_is_stopped_is_written(chromium, late_saving_server):
+    """A service manager stops the server (SIGTERM) before the autosave's delay after a move has
+    passed: the move is written before the process ends, and is on the board when the page has
+    reloaded itself after the start."""
+    server = late_saving_server
+    context = chromium.new_context(viewport={"width": 1500, "height": 1150})
+    context.set_default_timeout(STEP_MS)
+    try:
+        page = context.new_page()
+        open_sandbox(page, server.url)
+        wait_rows(page, "board-legal", "n > 0", timeout=LOAD_MS)
+        play_square(page)
+        token = token_of(page)
+        servants = rows(page, "board-servants")
+        legal = source(page, "board-legal")
+        page.mouse.click(*canvas_point(page, legal["x"][-1], legal["y"][-1], G.WIDTH, G.HEIGHT))
+        # the server's answer: the next player's squares, in the next player's colour (the
+        # browser changes the squares itself at the click, before the server has it, but not
+        # their colour): the move is made, its save scheduled ten minutes later...
+        page.wait_for_function(
+            f"() => {{ const c = ({SOURCE})('board-legal').colour; "
+            f"return c.length > 0 && c[0] !== {json.dumps(legal['colour'][0])}; }}"
+        )
+        server.process.send_signal(signal.SIGTERM)  # ...when the stop comes
+        assert server.process.wait(timeout=STEP_MS / 1000) == 0
+        assert "game(s) written" in server.log.read_text()
+        expect(page.locator("#nefertiti-offline")).to_be_visible()
+        server.start()
+        # The page reloads itself as soon as the server answers (widgets.game.reconnect); a
+        # goto of ours would race that reload and be aborted by it, so the test waits for it as
+        # a user does.
+        page.wait_for_function(
+            "() => !document.getElementById('nefertiti-offline') && !!window.Bokeh "
+            "&& Bokeh.documents.length > 0",
+            polling=100,
+            timeout=LOAD_MS,
+        )
+        wait_loaded(page)
+        assert token_of(page) == token
+        wait_rows(page, "board-servants", f"n === {servants + 1}")
+    finally:
+        context.close()
 
 
 def test_a_reload_keeps_the_last_move_and_the_page_it_left_never_undoes_the_next(page, server):
