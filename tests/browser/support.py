@@ -250,11 +250,12 @@ def start_jupyterlab(home: Path, root: Path):
         yield url
 
 
-def open_and_run_all(browser, url: str, viewport: dict, watch=None):
+def open_and_run_all(browser, url: str, viewport: dict, watch=None, **options):
     """A page on the notebook at ``url``: once the kernel is idle, Run > Run All Cells
     (../shared/STACK-NOTES.md). ``watch(page)``, if given, is called before the page loads
-    (to record its requests from the first one)."""
-    page = browser.new_page(viewport=viewport)
+    (to record its requests from the first one); ``options``: the page's other browser
+    settings (``reduced_motion``, ``locale``, ...)."""
+    page = browser.new_page(viewport=viewport, **options)
     if watch is not None:
         watch(page)
     page.goto(url)
@@ -443,10 +444,11 @@ def code_notebook(*sources: str) -> dict:
 
 @contextlib.contextmanager
 def notebook_in_jupyterlab(
-    browser, folder: Path, name: str, notebook: dict, viewport=None, watch=None
+    browser, folder: Path, name: str, notebook: dict, viewport=None, watch=None, **options
 ):
     """A JupyterLab of its own on ``notebook`` (saved as ``folder/work/name``), its cells run in
-    a new page of ``browser`` (``watch``: see :func:`open_and_run_all`): yields the page. The
+    a new page of ``browser`` (``watch``, ``options``: see :func:`open_and_run_all`): yields the
+    page. The
     kernel's $NEFERTITI_HOME is ``folder/home/nefertiti``."""
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
@@ -457,6 +459,7 @@ def notebook_in_jupyterlab(
             f"{lab}/lab/tree/{name}?reset",
             viewport or {"width": 1400, "height": 1000},
             watch,
+            **options,
         )
 
 
@@ -513,6 +516,20 @@ def watch_requests_and_console(page, requests: list, errors: list) -> None:
     )
     page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
     page.route(is_outside, outside)
+
+
+def broken_widgets(page) -> list[str]:
+    """What each widget of a Jupyter page that could not be drawn says went wrong: ipywidgets
+    draws such a widget as an icon (``.jupyter-widgets-error-widget``) whose JavaScript error
+    shows only after a click; the console has just "Could not create a view for model id …"."""
+    said = []
+    for icon in page.locator(".jupyter-widgets-error-widget").all():
+        try:
+            icon.click(timeout=5_000)
+            said.append(icon.inner_text(timeout=5_000)[:2_000])
+        except Exception as error:  # a diagnosis: whatever it found is worth more than this
+            said.append(f"(could not read: {error})")
+    return said
 
 
 def leave_voila(page) -> None:
