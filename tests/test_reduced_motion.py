@@ -1,7 +1,7 @@
-"""widgets/server/motion.py: the stylesheet that holds the served pages still for a visitor who
-asks for less motion, and its one entry in Panel's stylesheets. The browser journey
-(tests/browser/test_accessibility.py) checks what Chromium computes with and without the
-setting."""
+"""widgets/server/motion.py: the stylesheet that holds the served pages and the notebooks' components
+still for a visitor who asks for less motion, and its one entry in Panel's stylesheets. The
+browser journeys (tests/browser/test_accessibility.py, test_jupyterlab.py, test_voila.py) check
+what Chromium computes with and without the setting."""
 
 from __future__ import annotations
 
@@ -42,5 +42,20 @@ def test_hold_still_adds_the_stylesheet_once_beside_what_is_there():
         hold_still()
         assert pn.config.raw_css.count(REDUCED_MOTION_CSS) == 1
         assert "/* another */" in pn.config.raw_css
+    finally:
+        pn.config.raw_css = before
+
+
+def test_a_notebook_holds_still_too():
+    """What a notebook applies before it shows a component (JupyterLab, Voilà) includes the
+    stylesheet: the lessons' and the Sandbox's components there hold still as the served pages
+    do (tests/browser/test_jupyterlab.py and test_voila.py read it in Chromium)."""
+    from widgets.server import patches
+
+    before = list(pn.config.raw_css)
+    try:
+        pn.config.raw_css = [css for css in before if css != REDUCED_MOTION_CSS]
+        patches.apply_notebook()
+        assert pn.config.raw_css.count(REDUCED_MOTION_CSS) == 1
     finally:
         pn.config.raw_css = before

@@ -74,3 +74,32 @@ def moving(found: dict) -> list[str]:
         out.append(f"toast {found['toast']}")
     out += [f"spinner {s}" for s in found["spinner"] if not s.startswith("none ")]
     return list(dict.fromkeys(out))  # each once
+
+
+#: Every element of the page (shadow roots too) under ``selector`` that moves: an animation
+#: (other than none) or a transition that takes time, as "<tag>.<class> <what> <duration>".
+MOVING_UNDER = """(selector) => {
+  const out = [];
+  const takes = d => d.split(',').some(s => parseFloat(s) > 0);
+  const walk = root => {
+    for (const el of root.querySelectorAll('*')) {
+      const style = getComputedStyle(el);
+      const host = el.getRootNode().host;
+      const name = `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join('.')}` +
+        (host ? ` in ${host.className.split(' ').slice(-2).join('.')}` : '');
+      if (style.animationName !== 'none' && takes(style.animationDuration))
+        out.push(`${name} animation ${style.animationName} ${style.animationDuration}`);
+      if (takes(style.transitionDuration))
+        out.push(`${name} transition ${style.transitionProperty} ${style.transitionDuration}`);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  for (const top of document.querySelectorAll(selector)) walk(top);
+  return [...new Set(out)];
+}"""
+
+
+def moving_under(page, selector: str) -> list[str]:
+    """What moves, or would move when it changes, inside the elements ``selector`` finds (their
+    shadow roots included): a notebook's outputs, where the tutor's components are."""
+    return page.evaluate(MOVING_UNDER, selector)

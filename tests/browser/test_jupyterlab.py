@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from motion import moving_under
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
@@ -36,6 +37,9 @@ def test_the_sandbox_runs_in_jupyterlab_and_a_click_places_a_servant(tmp_path, c
     viewport = {"width": 1600, "height": 1200}
     with notebook_in_jupyterlab(chromium, tmp_path, "sandbox.ipynb", NOTEBOOK, viewport) as page:
         check_a_click_places_a_servant(page)
+        # a browser that asks for nothing: the Sandbox's columns fade their scroll buttons (the
+        # control of the lesson's still page, test_a_lesson_cell_run_first_after_a_restart...)
+        assert moving_under(page, ".jp-OutputArea-output"), "nothing moves: the check is void"
 
 
 def check_a_click_places_a_servant(page) -> None:
@@ -117,7 +121,7 @@ def wait_for_strips(page, card, parts, what: str, timeout: float = STEP_MS / 100
 
 
 def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chromium):
-    """No cell loads Panel's extension: the lesson's own import does, so the board and the
+    """The learner's browser asks for less motion. No cell loads Panel's extension: the lesson's own import does, so the board and the
     exercises are drawn, not Panel's text for them ("Column", "Displaying Panel objects in the
     notebook requires the panel extension"). At 1440 x 900 each exercise card lays its question
     beside its board and each lesson board (the demonstration's too) has its decision column
@@ -126,7 +130,13 @@ def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chrom
     requests: list[str] = []
     watch = lambda page: page.on("request", lambda request: requests.append(request.url))  # noqa: E731
     with notebook_in_jupyterlab(
-        chromium, tmp_path, "out-of-order.ipynb", OUT_OF_ORDER, DESKTOP, watch
+        chromium,
+        tmp_path,
+        "out-of-order.ipynb",
+        OUT_OF_ORDER,
+        DESKTOP,
+        watch,
+        reduced_motion="reduce",
     ) as page:
         expect(page.locator(".jp-OutputArea-output .bk-Canvas").first).to_be_visible(
             timeout=KERNEL_MS
@@ -191,6 +201,10 @@ def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chrom
             assert box["height"] <= PROJECTOR["height"], box
         cards.first.scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "jupyterlab-exercise-1024.png"))
+        # the learner's system asks for less motion: nothing of the lesson's outputs moves, the
+        # demonstration built by the press included (JupyterLab's own frame is not the tutor's)
+        moves = moving_under(page, ".jp-OutputArea-output")
+        assert not moves, moves
 
     # nothing from another host (an offline classroom), the components built by the press too
     assert any("/lab" in url for url in requests), requests[:5]

@@ -28,6 +28,7 @@ import time
 import pytest
 from axe import check
 from board_keyboard import answer_by_keyboard, focused, on_board
+from motion import moving_under
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
@@ -36,6 +37,7 @@ from support import (
     PIXEL_5,
     PIXEL_5_VIEWPORT,
     TUTORIALS,
+    broken_widgets,
     expect_verdict,
     give_answer,
     is_outside,
@@ -61,6 +63,16 @@ SERVANTS = """() => { let n = 0; for (const d of (window.Bokeh ? Bokeh.documents
     return n; }"""
 
 
+#: Counts Panel's BokehJS loads that the page put off (``setTimeout(load_or_wait, 100)`` reaching
+#: the browser's own setTimeout): the tutor's Voilà template runs that load at once, so that no
+#: board is drawn before BokehJS is there (jupyterlab/voila/voila/templates/nefertiti). Added
+#: before the page's own scripts, so the template's script wraps this one.
+DEFERRED_LOADS = """(() => { window.bokehLoadsDeferred = 0; const later = window.setTimeout;
+    window.setTimeout = function (callback, delay, ...rest) {
+        if (typeof callback === "function" && callback.name === "load_or_wait") {
+            window.bokehLoadsDeferred += 1; }
+        return later.call(window, callback, delay, ...rest); }; })()"""
+
 #: What the lesson's page asked for and logged, from its first request on (see
 #: :func:`watch_requests_and_console`).
 REQUESTS: list[str] = []
@@ -79,6 +91,7 @@ def voila(tmp_path_factory):
 def lesson(voila, chromium):
     """The lesson's page, once for the module: (page, the exercise block)."""
     page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(DEFERRED_LOADS)
     watch_requests_and_console(page, REQUESTS, CONSOLE_ERRORS)
     try:
         with screenshot_on_failure(page, "voila", full_page=False):
@@ -113,6 +126,26 @@ def test_voila_shows_the_lesson_without_its_code(lesson):
     assert page.locator(".jp-CodeCell").count() > 0
     shown = page.locator(".jp-CodeCell .jp-InputArea, .jp-InputArea-editor, .cm-editor")
     assert shown.count() == 0
+
+
+def test_voila_loads_bokehjs_before_any_board(lesson):
+    """BokehJS is loaded at once when the lesson's first output is shown, never 100 ms later as
+    Panel's loader would: a board drawn in between is a broken-widget icon (seen under load:
+    "Cannot read properties of undefined (reading 'require')"). Every widget of the page is
+    drawn."""
+    page, _ = lesson
+    assert page.evaluate("() => window.bokehLoadsDeferred") == 0
+    assert page.evaluate("() => window.Bokeh !== undefined && Bokeh.documents.length > 0")
+    broken = broken_widgets(page)
+    assert not broken, "\n\n".join(broken)
+
+
+def test_voila_lesson_moves_when_nobody_asks_otherwise(lesson):
+    """The control of the Chinese phone's still page: the same lesson in a browser that asks
+    for nothing has parts that move (Voilà's, Panel's), so the still page's check can fail."""
+    page, _ = lesson
+    assert moving_under(page, "body"), "nothing moves: the reduced-motion check proves nothing"
+    print("moving without the setting:", moving_under(page, "body")[:12])
 
 
 def test_voila_lesson_passes_axe(lesson):
@@ -248,7 +281,7 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
     ex = EXERCISES[EXERCISE]
     _, right = wrong_and_right(ex)
     feedback = ex.check(right, "zh")
-    context = chromium.new_context(viewport=PIXEL_5_VIEWPORT, **PIXEL_5)
+    context = chromium.new_context(viewport=PIXEL_5_VIEWPORT, reduced_motion="reduce", **PIXEL_5)
     page = context.new_page()
     watch_requests_and_console(
         page, REQUESTS, CONSOLE_ERRORS
@@ -282,6 +315,12 @@ def test_voila_a_chinese_learner_answers_on_the_board_by_keyboard_on_a_phone(voi
                 timeout=KERNEL_MS
             )
             assert page.get_by_text("Error displaying widget").count() == 0
+            broken = broken_widgets(page)
+            assert not broken, "\n\n".join(broken)
+            # the phone asks for less motion: nothing of the lesson moves (the English page,
+            # which asks for nothing, moves: test_voila_lesson_moves_when_nobody_asks_otherwise)
+            moves = moving_under(page, "body")
+            assert not moves, moves
             check(page, "the Chinese Voilà lesson on a phone, answered by keyboard")
     finally:
         leave_voila(page)

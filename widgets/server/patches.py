@@ -583,7 +583,9 @@ def tornado_application(server):
 
 # ------------------------------------------------------------------ where they are needed
 def apply_notebook() -> None:
-    """What a notebook (JupyterLab or Voilà) needs before it shows a component."""
+    """What a notebook (JupyterLab or Voilà) needs before it shows a component; its
+    components also hold still for a learner whose system asks for less motion
+    (``widgets.server.motion``, as on the served pages)."""
     use_ipywidgets_comms_in_voila()
     try:
         import panel  # noqa: F401
@@ -591,6 +593,9 @@ def apply_notebook() -> None:
         return
     apply(INLINE_STYLESHEETS)
     apply(LOCAL_STYLESHEETS)
+    from widgets.server.motion import hold_still
+
+    hold_still()
 
 
 def apply_server() -> None:
