@@ -17,6 +17,8 @@ One server process at a time for the module (restarted once by the last test) an
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 from playwright.sync_api import expect
 from support import (
@@ -237,7 +239,8 @@ def test_break_away_and_rejoin(klass):
     expect(chen.locator(".room-status")).to_have_attribute("data-away", "1")
     # on her own copy she decides for every seat: Red's take, which nobody else sees
     chen.get_by_role("button", name=take).click()
-    expect(chen.locator(".nefertiti-banner")).to_have_attribute("data-colour", "green")
+    with what_the_page_and_server_said(chen, klass.server):
+        expect(chen.locator(".nefertiti-banner")).to_have_attribute("data-colour", "green")
     for page in (teacher, klass.learners["blue"], klass.learners["black"]):
         expect(page.locator(".nefertiti-banner")).to_have_attribute("data-colour", "red")
         expect_step(page, step)
@@ -252,6 +255,23 @@ def test_break_away_and_rejoin(klass):
     expect(chen.locator(".room-status")).to_have_attribute("data-away", "0")
     expect(chen.locator(".nefertiti-banner")).to_have_attribute("data-colour", "green")
     expect(chen.locator(".nefertiti-last")).to_contain_text("harp")
+
+
+@contextmanager
+def what_the_page_and_server_said(page, server):
+    """A failed wait says more: the page's status line, its alerts and the server's last log
+    lines (seen once in a whole run under load, never alone: a click on a break-away copy that
+    changed nothing)."""
+    try:
+        yield
+    except AssertionError as error:
+        status = page.locator(".room-status").first
+        alerts = page.locator(".alert, .room-error").all_inner_texts()
+        log = server.log.read_text().splitlines()[-30:]
+        raise AssertionError(
+            f"{error}\n\nstatus: data-away={status.get_attribute('data-away')} "
+            f"{status.inner_text()!r}\nalerts: {alerts}\nserver log:\n" + "\n".join(log)
+        ) from None
 
 
 def table_after(steps: int):
