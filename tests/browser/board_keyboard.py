@@ -1,7 +1,7 @@
 """The board by keyboard in a browser test: what has the focus (through the shadow roots Panel
 and Bokeh draw in), pressing a key until the focus is where a test wants it, and an exercise
 answered on its board with the keyboard alone (Tab to the board, arrows, Enter), as a learner
-who uses no mouse answers it. Used by test_keyboard_board.py, test_tutorial_in_jupyterlab.py
+who uses no mouse answers it, its verdict then in the card's live region. Used by test_keyboard_board.py, test_tutorial_in_jupyterlab.py
 and test_voila.py (widgets/game/board_keys.py is the grid they drive)."""
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def answer_by_keyboard(page, block, ex: Exercise, market: int, index: int, lang:
     the focus on the card's button before its board ("Start the position again"), Tab onto the
     board's grid (named for answering, in ``lang``), the arrow keys to the square (each square
     named in ``lang``: checked on the way in and at the target), Enter; the card's live line
-    then says the square chosen. Returns that line's words."""
+    then says the square chosen, and the card's verdict region (a polite status, in the page
+    before the answer: widgets/game/live_verdict.py) holds the engine's verdict in ``lang``, what
+    a screen reader announces. Returns the live line's words."""
     state = ex.state()
     grid = block.get_by_role("grid", name=tr(lang, "keys.board.answer"), exact=True)
     expect(grid).to_have_count(1)
@@ -72,9 +74,16 @@ def answer_by_keyboard(page, block, ex: Exercise, market: int, index: int, lang:
     if focused(page)["name"] != target:
         press_until(page, "ArrowRight", lambda f: f["name"] == target, 2 * len(cells), what=target)
     expect(block.get_by_role("gridcell", name=target, exact=True)).to_be_focused()
+    regions = block.locator(".exercise-verdict-live").get_by_role("status")
+    expect(regions.first).to_be_attached()  # there before the verdict, to be announced
     page.keyboard.press("Enter")
     said = tr(
         lang, "exercise.card.your_square", square=chosen_square_words(state, market, index, lang)
     )
     expect(block.get_by_role("status").filter(has_text=said)).to_have_count(1)
+    verdict = ex.check((market, index), lang).explanation
+    region = regions.filter(has_text=verdict)
+    expect(region).to_have_count(1)
+    expect(region).to_have_text(verdict)
+    expect(region).to_have_attribute("aria-live", "polite")
     return said

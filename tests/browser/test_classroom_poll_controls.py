@@ -14,15 +14,17 @@ phone and the projector draw them at once (their Bokeh documents' ``board-marks`
 ``board-arrows``), and Clear marks takes them away everywhere. Last the teacher asks a question
 answered with a square: 王芳 answers it with the keyboard alone (Tab until the question's grid,
 named for answering and not as the table's grid, has the focus; the arrow keys; Enter), checked
-through ARIA queries, and axe finds no serious or critical violation on her page.
+through ARIA queries, and axe finds no serious or critical violation on her page; at the reveal
+her verdict is the text of the card's live region (a status, polite), in Chinese, and Lena's
+phone's region says in German that she gave no answer.
 
 The served process offers a short time limit (:data:`SHORT_S`) besides the real ones: the
 test patches ``poll_controls.TIMER_CHOICES`` in it before serving (a test-only value; the
 countdown, the deadline and the lock are the real ones).
 
 Screenshots (tests/browser/artifacts/classroom-poll-controls): the phone (locked, and with
-the marks), the Chinese screen's countdown and its question's focused square, the projector
-(revealed, and with the marks).
+the marks, and the square question revealed), the Chinese screen's countdown and its
+question's focused square, the projector (revealed, and with the marks).
 """
 
 from __future__ import annotations
@@ -293,3 +295,20 @@ def test_a_learner_answers_a_square_question_by_keyboard(klass):
         tr("en", "poll.teacher.progress", answered=1, total=2)
     )
     check(fang, "a learner's page (zh) with a square question answered by keyboard")
+    # the verdict's live region is in her card before the verdict, empty; at the reveal its
+    # text is her verdict, in Chinese (what a screen reader announces)
+    region = question.locator(".poll-verdict-live").get_by_role("status")
+    expect(region).to_have_count(1)
+    expect(region).to_have_attribute("aria-live", "polite")
+    expect(region).to_have_text("")
+    teacher.locator(".room-poll-teacher .poll-reveal-button button").click()
+    verdict = ex.check((ex.market, right), "zh")
+    expect(question.locator(".poll-verdict")).to_contain_text(verdict.headline)
+    expect(region).to_have_text(verdict.explanation)
+    # Lena gave no answer: her phone's region says so, in German
+    lena = klass.learners[LENA]
+    expect(card(lena).locator(".poll-verdict-live").get_by_role("status")).to_have_text(
+        tr("de", "poll.learner.no_answer")
+    )
+    card(lena).locator(".poll-verdict").scroll_into_view_if_needed()
+    shot(lena, "phone-de-square-question-revealed")

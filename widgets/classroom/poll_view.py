@@ -56,6 +56,7 @@ from widgets.game.accessible import LabelledCheckbox
 from widgets.game.board import Board
 from widgets.game.common import HTML, esc
 from widgets.game.exercise import feedback_html
+from widgets.game.live_verdict import LiveVerdict, verdict_words
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import served_document
 from widgets.theme import (
@@ -670,8 +671,8 @@ class LearnerPollCard(_FollowsPolls):
 
     Its parts are public, for a test to drive as the learner does: ``choices`` (the buttons of
     a multiple-choice question), ``free`` (the row shown for a typed answer: ``typed`` and
-    ``send_button``), and the panes ``question``, ``status`` (their answer kept), ``error`` and
-    ``verdict``."""
+    ``send_button``), the panes ``question``, ``status`` (their answer kept), ``error`` and
+    ``verdict``, and ``verdict_live`` (the verdict's words for a screen reader, live_verdict.py)."""
 
     def __init__(
         self,
@@ -739,6 +740,9 @@ class LearnerPollCard(_FollowsPolls):
         self.status = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-status"])
         self.error = HTML("", sizing_mode="stretch_width", css_classes=["poll-error-line"])
         self.verdict = HTML("", sizing_mode="stretch_width", css_classes=["poll-verdict"])
+        #: The verdict's words for a screen reader: a polite live region in the card from the
+        #: start (live_verdict.py), announced when the reveal brings the verdict.
+        self.verdict_live = LiveVerdict(css_classes=["poll-verdict-live"])
         # the question's controls (poll_controls.py): anonymous, locked, the time left
         self.controls = HTML("", sizing_mode="stretch_width", css_classes=["poll-card-controls"])
         self.countdown = Countdown(
@@ -753,6 +757,7 @@ class LearnerPollCard(_FollowsPolls):
             self.error,
             self.status,
             self.verdict,
+            self.verdict_live,
             self._board_box,
             sizing_mode="stretch_width",
             css_classes=["poll-card"],
@@ -818,6 +823,7 @@ class LearnerPollCard(_FollowsPolls):
             )
             self.choices.visible = self.free.visible = self._board_box.visible = False
             self.status.object = self.verdict.object = self.controls.object = ""
+            self.verdict_live.show("")
             self.countdown.show(None, lang)
             return
         if poll is not self._poll:
@@ -864,11 +870,14 @@ class LearnerPollCard(_FollowsPolls):
             self.status.object = ""
         if not closed:
             self.verdict.object = ""
+            self.verdict_live.show("")
             return
         verdict = poll.result.verdict(self.learner_id, lang)
         if verdict is not None:  # their own, on their own page (anonymous too)
             self.verdict.object = link_rule_ids(feedback_html(verdict), lang)
+            self.verdict_live.show(verdict_words(verdict))  # said once, when it is new
         else:
+            self.verdict_live.show(tr(lang, "poll.learner.no_answer"))
             self.verdict.object = (
                 f"<div style='font-family:{font};color:{TEXT_NOTE}'>"
                 f"{esc(tr(lang, 'poll.learner.no_answer'))}</div>" + _reveal_html(poll, lang, 16)

@@ -22,6 +22,7 @@ from nefertiti_core.teaching.coverage import Coverage, answer_rules
 from widgets.game.accessible import name_for_readers
 from widgets.game.board import Board
 from widgets.game.common import HTML, after_page_message, colour_name, esc, md_escape
+from widgets.game.live_verdict import LiveVerdict, verdict_words
 from widgets.game.rules_view import link_rule_ids
 from widgets.game.session import GameSession
 from widgets.theme import EXPLANATION, FONT_STACK, VERDICT_COLOURS
@@ -129,6 +130,9 @@ class ExerciseCard(pn.viewable.Viewer):
     ``answer_first`` (the Practice view): the board plays nothing until the question has been
     answered, then plays the move the question is about (:meth:`Exercise.asked_option`) so
     that the learner sees it happen; a note above the board says which is the case.
+
+    The verdict is shown in ``result`` and said to a screen reader through ``verdict_live``, a
+    polite live region in the card from the start (live_verdict.py).
     """
 
     exercise = param.ClassSelector(class_=Exercise)
@@ -198,6 +202,9 @@ class ExerciseCard(pn.viewable.Viewer):
         self.result = HTML(
             visible=False, sizing_mode="stretch_width", css_classes=["exercise-feedback"]
         )
+        #: The verdict's words for a screen reader: a polite live region in the page from the
+        #: start (live_verdict.py), so that the verdict is announced when it arrives.
+        self.verdict_live = LiveVerdict(css_classes=["exercise-verdict-live"])
         self.session.param.watch(self._on_play, "version")
         # on several lines where the column is narrow (a phone): never wider than the page
         self._controls = pn.FlexBox(
@@ -205,7 +212,9 @@ class ExerciseCard(pn.viewable.Viewer):
         )
         self._controls[1].visible = not square_answer
         self._layout = card_layout(
-            pn.Column(self._prompt, self._collections, self._controls, self.result),
+            pn.Column(
+                self._prompt, self._collections, self._controls, self.result, self.verdict_live
+            ),
             pn.Column(self.board_note, self.board),
             board_width,
         )
@@ -251,6 +260,7 @@ class ExerciseCard(pn.viewable.Viewer):
         self._answered = value
         self.feedback = feedback
         self._show(feedback)
+        self.verdict_live.say(verdict_words(feedback))  # said again for the same answer again
         if feedback.valid and self.answer_first and not self.session.opened:
             self.session.opened = True  # answered: the board shows the move, then plays on
             self._played = self._asked is not None and self.session.play(self._asked)
@@ -291,6 +301,7 @@ class ExerciseCard(pn.viewable.Viewer):
         self.feedback = None
         self._answered = None
         self.result.visible = False
+        self.verdict_live.show("")
         if self._chosen is not None:
             self._chosen = None
             self._show_square_line()
@@ -356,3 +367,4 @@ class ExerciseCard(pn.viewable.Viewer):
         if self.feedback is not None:
             self.feedback = self.exercise.check(self._answered, lang)
             self._show(self.feedback)
+            self.verdict_live.show(verdict_words(self.feedback))  # in the new language
