@@ -20,6 +20,7 @@ from support import ARTIFACTS, LOAD_MS, SOURCE, STEP_MS, canvas_point, rows, sou
 
 from nefertiti_core import new_game
 from nefertiti_core.engine import rules as R
+from nefertiti_core.engine.i18n import tr
 from widgets.game import geometry as G
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -308,6 +309,23 @@ def test_switching_the_language_relabels_the_board_and_the_panels(page, tmp_path
     texts = source(page, "board-texts")["text"]
     assert not any("Vorrat" in t or "Reserve" in t for t in texts)
     screenshot(page, "chinese")
+    # the same two files refused in Chinese: the tab, then the mistyped move with the one meant
+    view(page, tr("zh", "panel.view.setup"))
+    page.locator("input[type=file]").set_input_files(str(tab))
+    syntax = page.get_by_text("tabulator.yaml", exact=False).filter(has_text=tr("zh", "yaml.tabs"))
+    expect(syntax.first).to_be_visible()
+    assert english_sentences(syntax.first.inner_text()) == [], syntax.first.inner_text()
+    page.locator("input[type=file]").set_input_files(str(record))
+    said = tr("zh", "notation.not_option_near", move="'plaec gizeh.left#1'", near="'place gizeh")
+    # "'plaec gizeh.left#1' 不是记谱中的着法（你是不是想写 'place gizeh"
+    meant = said[: said.index("'place gizeh") + len("'place gizeh")]
+    move = page.get_by_text("partie.yaml", exact=False).filter(has_text=meant).first
+    expect(move).to_be_visible()
+    assert english_sentences(move.inner_text()) == [], move.inner_text()
+    page.set_viewport_size({"width": 1024, "height": 768})
+    move.scroll_into_view_if_needed()
+    screenshot(page, "mistyped-move-chinese")
+    page.set_viewport_size(size)
 
 
 @pytest.mark.parametrize("width", [1500, 1000, 800])
