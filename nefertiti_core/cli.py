@@ -24,6 +24,9 @@ from .teaching.cli_words import (
     described,
     headed,
     help_language,
+    listed,
+    noted,
+    said,
     said_error,
     speaking,
 )
@@ -53,23 +56,25 @@ class _ArgumentParser(argparse.ArgumentParser):
 def _positive_int(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(said("cli.value.at_least_1", value=repr(text[:40])))
     return value
 
 
 def number_in(low: float, high: float, kind=int, name: str | None = None):
     """An argparse ``type`` reading a ``kind`` (int or float) from ``low`` to ``high``, refused
-    in one line otherwise; ``name`` (the option) is what argparse's message calls it. Used by
-    ``nefertiti serve``'s limits and the benchmark scripts."""
-    word = "whole number" if kind is int else "number"
+    in one line otherwise (in the running command's language); ``name`` (the option) is what
+    argparse's message calls it. Used by ``nefertiti serve``'s limits and the benchmark scripts."""
+    word = "cli.value.not_whole" if kind is int else "cli.value.not_number"
 
     def read(text: str):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a {word}") from None
+            raise argparse.ArgumentTypeError(said(word, value=repr(text[:40]))) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+            raise argparse.ArgumentTypeError(
+                said("cli.value.not_in_range", value=value, low=low, high=high)
+            )
         return value
 
     if name:
@@ -78,21 +83,24 @@ def number_in(low: float, high: float, kind=int, name: str | None = None):
 
 
 def _int(text: str) -> int:
+    too_long = argparse.ArgumentTypeError(said("cli.value.digits", value=repr(text[:40])))
     if len(text.strip().lstrip("+-")) > 12:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")
+        raise too_long
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(
+            said("cli.value.not_whole", value=repr(text[:40]))
+        ) from None
     if abs(value) > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")
+        raise too_long
     return value
 
 
 def _players(text: str) -> int:
     value = _int(text)
     if value not in (3, 4):
-        raise argparse.ArgumentTypeError(f"{text!r}: Nefertiti is for 3 or 4 players (R1.1)")
+        raise argparse.ArgumentTypeError(said("cli.value.players", value=repr(text[:40])))
     return value
 
 
@@ -295,9 +303,11 @@ def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        raise argparse.ArgumentTypeError(
+            said("cli.value.not_number", value=repr(text[:40]))
+        ) from None
     if not 0.001 <= value <= 86_400:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds from 0.001 to 86400")
+        raise argparse.ArgumentTypeError(said("cli.value.seconds", value=repr(text[:40])))
     return value
 
 
@@ -313,7 +323,7 @@ def _bot_list(text: str) -> tuple[str, ...]:
     for kind in kinds:
         if kind not in known:
             raise argparse.ArgumentTypeError(
-                f"{kind!r} is not a bot kind: one of {', '.join(known)}"
+                said("cli.value.bot_kind", value=repr(kind[:40]), kinds=listed(known))
             )
     return kinds
 
@@ -321,7 +331,7 @@ def _bot_list(text: str) -> tuple[str, ...]:
 def _non_negative_int(text: str) -> int:
     value = _int(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+        raise argparse.ArgumentTypeError(said("cli.value.at_least_0", value=repr(text[:40])))
     return value
 
 
@@ -455,7 +465,7 @@ def _scheduler_address(text: str) -> str:
     try:
         return check_scheduler_address(text)
     except NefertitiError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(error.message(current_language())) from None
 
 
 def _run_odds(args: argparse.Namespace) -> int:

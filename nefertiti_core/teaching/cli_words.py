@@ -139,6 +139,26 @@ def headed(text: str, lang: str) -> str:
     return text
 
 
+def said(key: str, **values) -> str:
+    """The catalogue's message ``key`` (``cli.json``) in the running command's language, filled
+    in with ``values``: the words of the argparse ``type`` functions, which run while a command
+    parses, and of a command's own error lines (:func:`speaking` holds its language)."""
+    from ..engine.i18n import tr
+
+    return tr(_SPEAKING.get(), key, **values)
+
+
+def listed(items) -> str:
+    """``items`` as a list in the running command's language ("a, b"; Chinese "a、b")."""
+    return catalog(_SPEAKING.get()).get("status.list.sep", ", ").join(map(str, items))
+
+
+def noted(prog: str, message: str) -> str:
+    """A command's line that is not an error ("nefertiti rules: …"), in the running command's
+    language (its colon: Chinese writes "：")."""
+    return said("cli.note", prog=prog, message=message)
+
+
 def said_error(lang: str, prog: str, message: str, see_help: bool = False) -> str:
     """A usage or command error's one line: "nefertiti explain: error: …" in ``lang``."""
     from ..engine.i18n import tr
