@@ -18,6 +18,7 @@ from importlib.metadata import entry_points
 from .engine.errors import NefertitiError
 from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment
 from .engine.limits import MAX_COUNT, one_line
+from .engine.said_text import in_lang
 from .teaching.cli_words import (
     WordedFormatter,
     current_language,
@@ -188,6 +189,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         "gives the same report whatever --workers.",
     )
     odd.add_argument("file", help="a scenario (.yaml) or a game record")
+    _add_lang(odd, lang)
     odd.add_argument("--playouts", type=_positive_int, default=1000, help="playouts (1000)")
     odd.add_argument(
         "--bots",
@@ -295,8 +297,22 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
 
 
 def _unavailable(name: str, error: Exception) -> int:
-    print(f"nefertiti {name}: error: not available here ({error})", file=sys.stderr)
+    why = said("cli.run.unavailable", why=_missing(error))
+    print(said_error(current_language(), f"nefertiti {name}", why), file=sys.stderr)
     return 2
+
+
+def _missing(error: ImportError) -> str:
+    """What an ImportError lacks, in the running command's language: a package it names (the
+    English is Python's own sentence), else Python's message."""
+    name = getattr(error, "name", None)
+    if (
+        isinstance(error, ModuleNotFoundError)
+        and name
+        and str(error) == f"No module named {name!r}"
+    ):
+        return said("cli.run.no_module", name=name)
+    return str(error)
 
 
 def _positive_float(text: str) -> float:
@@ -374,7 +390,7 @@ def _load_any(path: str, lang: str = "en"):
         return loaded.start, loaded.steps, "", True, file.name
     scenario = loaded
     for warning in scenario.warnings_in(lang):
-        print(f"warning: {file.name}: {warning}", file=sys.stderr)
+        print(said("cli.run.warning", file=file.name, message=warning), file=sys.stderr)
     teaching = {lang: scenario.teaching_in(lang) for lang in ("en", "de", "zh")}
     return scenario.state, scenario.moves, teaching, False, file.name
 
@@ -449,8 +465,8 @@ def _run_hint(args: argparse.Namespace) -> int:
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
     found = hints(state, args.lang, time_budget=args.time_budget, seed=args.seed)
     if not found:
-        why = "the game is over" if state.is_over else "nobody has an option here"
-        print(f"nefertiti hint: error: {name}: {why}, there is nothing to choose", file=sys.stderr)
+        why = said("cli.run.game_over" if state.is_over else "cli.run.no_option", file=name)
+        print(said_error(args.lang, "nefertiti hint", why), file=sys.stderr)
         return 2
     for h in found:
         print(f"{h.rank}. [{h.value:+.1f}] {h.text}")
@@ -498,29 +514,29 @@ def _run_odds(args: argparse.Namespace) -> int:
             cluster=args.cluster,
             option=args.option,
         )
-    except NefertitiError as error:
-        said = error.message(help_language([], None))  # a mistyped --option in NEFERTITI_LANG
-        print(f"nefertiti odds: error: {name}: {said}", file=sys.stderr)
+    except NefertitiError as error:  # a mistyped --option, in the command's language
+        why = said("cli.run.in_file", file=name, message=error.message(args.lang))
+        print(said_error(args.lang, "nefertiti odds", why), file=sys.stderr)
         return 2
     # A run that lost every Dask worker (or its scheduler) reports what it played, then fails.
-    stopped = (
-        f"nefertiti odds: error: {report.stopped}: stopped after {report.playouts} of "
-        f"{report.requested} playouts (those are reported)"
-        if report.stopped
-        else None
-    )
+    stopped = None
+    if report.stopped:
+        why = said(
+            "cli.run.stopped",
+            reason=in_lang(report.stopped, args.lang),
+            done=report.playouts,
+            requested=report.requested,
+        )
+        stopped = said_error(args.lang, "nefertiti odds", why)
     lost = None
     if report.workers_lost:
-        lost = f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost"
-        lost += (
-            " during the run"
-            if stopped
-            else " during the run: their playouts were played again on the others"
-        )
+        kind = "lost" if stopped else "replayed"
+        number = "one" if report.workers_lost == 1 else "many"
+        lost = said(f"cli.run.{kind}_{number}", count=report.workers_lost)
     if args.json:
         print(json.dumps(report.as_dict()))
         if lost:
-            print(f"nefertiti odds: {lost}", file=sys.stderr)
+            print(noted("nefertiti odds", lost), file=sys.stderr)
         if stopped:
             print(stopped, file=sys.stderr)
         return 1 if stopped else 0
@@ -560,12 +576,10 @@ def _run_odds(args: argparse.Namespace) -> int:
 def _run_tournament(args: argparse.Namespace) -> int:
     from .play.tournament import tournament
 
+    prog, lang = "nefertiti tournament", current_language()
     if len(args.bots) != args.players:
-        print(
-            f"nefertiti tournament: error: --bots names {len(args.bots)} bot(s) for "
-            f"--players {args.players}: give one per seat (see 'nefertiti tournament --help')",
-            file=sys.stderr,
-        )
+        why = said("cli.run.bots_per_seat", count=len(args.bots), players=args.players)
+        print(said_error(lang, prog, why, see_help=True), file=sys.stderr)
         return 2
     try:
         report = tournament(
@@ -577,7 +591,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
             layout=args.layout,
         )
     except ImportError as error:  # a bot kind whose optional package is not installed
-        print(f"nefertiti tournament: error: {error}", file=sys.stderr)
+        print(said_error(lang, prog, _missing(error)), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(report.as_dict()))
@@ -599,7 +613,10 @@ def _run_rules(args: argparse.Namespace) -> int:
         return 0
     found = search(query, args.lang)
     if not found:
-        print(f"nefertiti rules: no rule matches {query[:60]!r}", file=sys.stderr)
+        print(
+            noted("nefertiti rules", said("cli.run.no_rule", query=repr(query[:60]))),
+            file=sys.stderr,
+        )
         return 1
     width = max(len(rule.id) for rule in found)
     for rule in found:
@@ -627,7 +644,7 @@ def _run_check(args: argparse.Namespace) -> int:
     if isinstance(scenario, GameRecord):
         raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")
     for warning in scenario.warnings_in(args.lang):
-        print(f"warning: {name}: {warning}", file=sys.stderr)
+        print(said("cli.run.warning", file=name, message=warning), file=sys.stderr)
     written = 0
     for entry in scenario.exercises:
         exercise = build_exercise(entry, scenario.state, scenario=args.file)
@@ -675,10 +692,12 @@ def main(argv: list[str] | None = None, lang: str | None = None) -> int:
         except CatalogError as error:
             print(said_error(help_lang, prog, str(error)), file=sys.stderr)
             return 2
+    # A command speaks its --lang; one without it, the language of its help (its messages).
+    lang = args.lang if hasattr(args, "lang") else help_lang
     try:
-        return args.run(args)
+        with speaking(lang):
+            return args.run(args)
     except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
-        lang = _lang(args) if hasattr(args, "lang") else help_lang
         print(one_line(said_error(lang, prog, error.message(lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
