@@ -540,31 +540,10 @@ def _run_odds(args: argparse.Namespace) -> int:
         if stopped:
             print(stopped, file=sys.stderr)
         return 1 if stopped else 0
-    studied = f", studying {report.option!r}" if report.option else ""
-    count = (
-        f"{report.playouts} of {report.requested}"
-        if report.playouts < report.requested
-        else f"{report.playouts}"
-    )
-    where = f", on {report.workers} Dask worker(s)" if report.backend == "dask" else ""
-    print(
-        f"{count} playouts by {', '.join(dict.fromkeys(report.bots))} bots{studied}, "
-        f"seed {report.seed}{where}, {report.seconds:.1f} s"
-    )
-    print(f"{'seat':8} {'win chance':>10}  {'95% interval':>15}  {'mean score':>10}")
-    for seat, colour in enumerate(report.colours):
-        low, high = report.win_interval(seat)
-        print(
-            f"{colour:8} {report.win_probability(seat):>10.1%}  "
-            f"{f'{low:.1%} - {high:.1%}':>15}  {report.mean_score(seat):>10.1f}"
-        )
-    closes = ", ".join(f"{k} {v:.0%}" for k, v in report.next_close_frequency().items())
-    print(f"closes next: {closes}")
-    if report.louqsor_exact is not None:
-        print(
-            f"Louqsor closes: exact {float(report.louqsor_exact):.1%} "
-            f"({report.louqsor_exact}), sampled {report.louqsor_sampled:.1%}"
-        )
+    from .teaching.odds_text import odds_lines
+
+    for line in odds_lines(report, args.lang):
+        print(line)
     if lost:
         print(lost)
     if stopped:
