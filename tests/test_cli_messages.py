@@ -23,6 +23,7 @@ from english_words import english_sentences  # noqa: E402
 
 from nefertiti_core import cli  # noqa: E402
 from nefertiti_core.engine.i18n import catalog, tr  # noqa: E402
+from nefertiti_core.engine.said_text import Said  # noqa: E402
 from nefertiti_core.files.exercises import scenario_path  # noqa: E402
 from nefertiti_core.play.bots import bot_kinds  # noqa: E402
 
@@ -170,14 +171,14 @@ def stopped_report(requested=200, lost=1, stopped: str | None = None):
 def test_odds_says_the_workers_lost_and_why_it_stopped(capsys, monkeypatch, lang, lost):
     import nefertiti_core.play.odds as odds
 
-    reason = "all 2 Dask workers were lost"
+    reason = Said("odds.stopped.all_lost", count=2)  # as the Dask run says why it stopped
     monkeypatch.setattr(odds, "odds", lambda *a, **k: stopped_report(lost=lost, stopped=reason))
     code, out, err = run(["odds", WHAT_IF, "--lang", lang], None, capsys)
     assert code == 1
     assert_said(out, lang, f"cli.run.lost_{'one' if lost == 1 else 'many'}", count=lost)
-    said = tr(lang, "cli.run.stopped", reason=reason, done=50, requested=200)
+    said = tr(lang, "cli.run.stopped", reason=reason.in_lang(lang), done=50, requested=200)
     assert tr(lang, "cli.error", prog="nefertiti odds", message=said) in err
-    assert tr("en", "cli.run.stopped", reason=reason, done=50, requested=200) not in err
+    assert str(reason) not in err and english_sentences(err) == []
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -189,6 +190,61 @@ def test_odds_json_says_the_workers_lost_and_replayed(capsys, monkeypatch, lang)
     assert code == 0
     assert_said(err, lang, "cli.run.replayed_many", count=2)
     assert err.startswith(tr(lang, "cli.note", prog="nefertiti odds", message=""))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_odds_on_a_finished_game_says_there_is_nothing_to_play_out(capsys, lang, finished):
+    code, _, err = run(["odds", finished, "--lang", lang], None, capsys)
+    assert code == 2
+    assert_said(err, lang, "odds.refuse.game_over")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_odds_with_bots_for_some_seats_says_one_or_one_per_seat(capsys, lang):
+    code, _, err = run(["odds", MERCHANT, "--lang", lang, "--bots", "random,greedy"], None, capsys)
+    assert code == 2
+    kinds = listed(["random", "greedy"], lang)
+    assert_said(err, lang, "odds.refuse.bots_count", seats=4, count=2, kinds=kinds)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_odds_studying_an_option_not_legal_now_says_so(capsys, lang):
+    argv = ["odds", WHAT_IF, "--lang", lang, "--option", "place gizeh.left#0"]
+    code, _, err = run(argv, None, capsys)
+    assert code == 2
+    assert_said(err, lang, "odds.refuse.illegal_option", option="'place gizeh.left#0'")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_odds_with_a_bot_whose_package_is_missing_names_the_package(capsys, monkeypatch, lang):
+    import nefertiti_core.play.odds as odds
+
+    def missing(kind, **kwargs):
+        raise ModuleNotFoundError("No module named 'pyspiel'", name="pyspiel")
+
+    monkeypatch.setattr(odds, "make_bot", missing)
+    code, _, err = run(["odds", WHAT_IF, "--lang", lang, "--bots", "mcts"], None, capsys)
+    assert code == 2
+    assert_said(err, lang, "odds.refuse.needs_package", kind="'mcts'", package="pyspiel")
+
+
+ADDRESSES = [
+    ("a b", "odds.cluster.not_address", {}),
+    ("tcp://h/x", "odds.cluster.not_address", {}),
+    ("host", "odds.cluster.no_port", {}),
+    ("ftp://a", "odds.cluster.protocol", {"scheme": "'ftp'"}),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("address, key, values", ADDRESSES)
+def test_a_bad_cluster_address_is_said_in_the_commands_language(capsys, lang, address, key, values):
+    code, _, err = run(["odds", WHAT_IF, "--lang", lang, "--cluster", address], None, capsys)
+    assert code == 2
+    if key == "odds.cluster.protocol":
+        values = {**values, "schemes": listed(["tcp", "tls", "ws", "wss"], lang)}
+    form = tr(lang, "odds.cluster.form")
+    assert_said(err, lang, key, shown=repr(address), form=form, **values)
 
 
 @pytest.mark.parametrize("lang", LANGS)
