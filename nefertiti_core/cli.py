@@ -16,7 +16,7 @@ import sys
 from importlib.metadata import entry_points
 
 from .engine.errors import NefertitiError
-from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment
+from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment, tr
 from .engine.limits import MAX_COUNT, one_line
 from .engine.said_text import in_lang
 from .teaching.cli_words import (
@@ -411,6 +411,7 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 def _run_replay(args: argparse.Namespace) -> int:
     from .engine.said import refused
+    from .engine.said_text import Said
     from .files.history import History
     from .files.scenario import ScenarioError, dumps_scenario
     from .teaching.explain import narrate
@@ -418,7 +419,8 @@ def _run_replay(args: argparse.Namespace) -> int:
     start, steps, _, _, name = _load_any(args.file, _lang(args))
     start.log = []
     if args.to is not None and args.to > len(steps):
-        raise ScenarioError(name, ("moves",), f"--to {args.to}: the file has {len(steps)} steps")
+        too_far = Said("cli.run.replay_too_far", to=args.to, steps=len(steps))
+        raise ScenarioError(name, ("moves",), too_far)
     history = History(start)
     upto = len(steps) if args.to is None else args.to
     seen = 0
@@ -610,6 +612,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
     from .engine.limits import FileLimitError, echo, read_text
     from .engine.said import file_limit
+    from .engine.said_text import Said
     from .files.exercises import build_exercise, check_entry
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
@@ -621,7 +624,7 @@ def _run_check(args: argparse.Namespace) -> int:
         raise ScenarioError(echo(args.file, 80)[1:-1], (), file_limit(error)) from None
     scenario = load_any(text, name)
     if isinstance(scenario, GameRecord):
-        raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")
+        raise ScenarioError(name, (), Said("cli.run.check_record"))
     for warning in scenario.warnings_in(args.lang):
         print(said("cli.run.warning", file=name, message=warning), file=sys.stderr)
     written = 0
@@ -630,14 +633,14 @@ def _run_check(args: argparse.Namespace) -> int:
         check_entry(entry, exercise, scenario.state)
         truth = exercise.right_answer()
         right = exercise.check(truth[0] if isinstance(truth, tuple) else truth, args.lang)
-        agrees = ", as the file says" if entry.has_answer else ""
+        agrees = said("cli.run.check_agrees") if entry.has_answer else ""
         written += entry.has_answer
-        print(f"{entry.id} ({entry.kind}): {right.right_answer}{agrees}")
+        line = {"id": entry.id, "kind": entry.kind, "answer": right.right_answer}
+        print(said("cli.run.check_line", **line, agrees=agrees))
     count = len(scenario.exercises)
-    print(
-        f"{name}: the position loads; {count} exercise{'s' * (count != 1)} checked on the "
-        f"engine, {written} written answer{'s' * (written != 1)} agree{'s' * (written == 1)}"
-    )
+    exercises = said(f"cli.run.exercises_{'one' if count == 1 else 'many'}", count=count)
+    answers = said(f"cli.run.answers_{'one' if written == 1 else 'many'}", count=written)
+    print(said("cli.run.check_summary", file=name, exercises=exercises, answers=answers))
     return 0
 
 
@@ -680,7 +683,7 @@ def main(argv: list[str] | None = None, lang: str | None = None) -> int:
         print(one_line(said_error(lang, prog, error.message(lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("nefertiti: interrupted", file=sys.stderr)
+        print(tr(lang, "cli.run.interrupted"), file=sys.stderr)
         return 130
 
 

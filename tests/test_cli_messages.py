@@ -291,6 +291,40 @@ def test_a_files_warning_is_headed_in_the_commands_language(capsys, tmp_path, la
     assert "warning:" not in err and english_sentences(err) == []
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_check_says_what_it_checked_in_the_commands_language(capsys, lang):
+    code, out, err = run(["check", str(scenario_path("a-turn")), "--lang", lang], None, capsys)
+    assert code == 0, err
+    exercises = tr(lang, "cli.run.exercises_many", count=2)
+    answers = tr(lang, "cli.run.answers_many", count=2)
+    summary = tr(
+        lang, "cli.run.check_summary", file="a-turn.yaml", exercises=exercises, answers=answers
+    )
+    assert_said(out, lang, "cli.run.check_agrees")
+    assert summary in out and english_sentences(out) == []
+    assert "the position loads" not in out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_check_of_a_game_record_says_it_reads_position_files(capsys, tmp_path, lang):
+    from nefertiti_core import new_game
+    from nefertiti_core.files.history import GameRecord
+
+    path = tmp_path / "game.yaml"
+    path.write_text(GameRecord(new_game(4, 1), []).dumps(), encoding="utf-8")
+    code, _, err = run(["check", str(path), "--lang", lang], None, capsys)
+    assert code == 2
+    assert_said(err.replace(str(tmp_path), ""), lang, "cli.run.check_record")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_past_the_files_end_says_how_many_steps_it_has(capsys, lang):
+    argv = ["replay", str(scenario_path("scribe")), "--to", "9", "--lang", lang]
+    code, _, err = run(argv, None, capsys)
+    assert code == 2
+    assert_said(err, lang, "cli.run.replay_too_far", to=9, steps=2)
+
+
 # --- a file the system does not let us read ------------------------------------------------------
 def refusing(monkeypatch, name: str, number: int) -> None:
     """Opening a file called ``name`` fails with the system's error ``number``."""
