@@ -365,7 +365,9 @@ def _add_lang(parser: argparse.ArgumentParser, default: str | None) -> None:
 def _lang(args: argparse.Namespace) -> str:
     """The language a command speaks: ``--lang`` (or the caller's default), else
     ``NEFERTITI_LANG`` (a bad one raises CatalogError, said by :func:`main`), else English. A
-    command without ``--lang`` speaks English and never reads the variable."""
+    command without ``--lang`` prints English figures; its help and its error lines speak the
+    help's language (:func:`.teaching.cli_words.help_language`), and a bad variable there is
+    English, not an error."""
     if not hasattr(args, "lang"):
         return DEFAULT_LANGUAGE
     return args.lang or language_from_environment() or DEFAULT_LANGUAGE

@@ -1,4 +1,5 @@
-"""The command line's own words in the reader's language: ``--help`` and usage errors.
+"""The command line's own words in the reader's language: ``--help``, usage errors and the
+commands' own messages.
 
 A German or Chinese teacher reads ``nefertiti serve --help`` too (notebook 15 shows it on its
 page). Two kinds of words make a help text or a usage error:
@@ -16,6 +17,10 @@ page). Two kinds of words make a help text or a usage error:
   catalogue's word in the language of the command running in this context (a context
   variable); outside a command, in English, or for a sentence the catalogue lacks, it is
   gettext's as before, so other programs' parsers in the same process are not changed.
+- the commands' messages: an option's value refused by its argparse ``type`` (``cli.value.*``)
+  and a command's error lines (``cli.run.*``). :func:`said` words them in the language of the
+  command running in this context: ``nefertiti_core.cli.main`` runs each command inside
+  :func:`speaking` too, in its ``--lang`` (one without it: the help's language).
 """
 
 from __future__ import annotations
