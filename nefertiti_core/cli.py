@@ -84,9 +84,8 @@ def number_in(low: float, high: float, kind=int, name: str | None = None):
 
 
 def _int(text: str) -> int:
-    too_long = argparse.ArgumentTypeError(said("cli.value.digits", value=repr(text[:40])))
     if len(text.strip().lstrip("+-")) > 12:
-        raise too_long
+        raise argparse.ArgumentTypeError(said("cli.value.digits", value=repr(text[:40])))
     try:
         value = int(text)
     except ValueError:
@@ -94,7 +93,7 @@ def _int(text: str) -> int:
             said("cli.value.not_whole", value=repr(text[:40]))
         ) from None
     if abs(value) > MAX_COUNT:
-        raise too_long
+        raise argparse.ArgumentTypeError(said("cli.value.digits", value=repr(text[:40])))
     return value
 
 
@@ -366,8 +365,8 @@ def _lang(args: argparse.Namespace) -> str:
     """The language a command speaks: ``--lang`` (or the caller's default), else
     ``NEFERTITI_LANG`` (a bad one raises CatalogError, said by :func:`main`), else English. A
     command without ``--lang`` prints English figures; its help and its error lines speak the
-    help's language (:func:`.teaching.cli_words.help_language`), and a bad variable there is
-    English, not an error."""
+    help's language (:func:`.teaching.cli_words.help_language`), where a bad variable is not an
+    error but English."""
     if not hasattr(args, "lang"):
         return DEFAULT_LANGUAGE
     return args.lang or language_from_environment() or DEFAULT_LANGUAGE
