@@ -16,14 +16,18 @@ import sys
 from importlib.metadata import entry_points
 
 from .engine.errors import NefertitiError
-from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment
+from .engine.i18n import DEFAULT_LANGUAGE, LANGUAGES, CatalogError, language_from_environment, tr
 from .engine.limits import MAX_COUNT, one_line
+from .engine.said_text import in_lang
 from .teaching.cli_words import (
     WordedFormatter,
     current_language,
     described,
     headed,
     help_language,
+    listed,
+    noted,
+    said,
     said_error,
     speaking,
 )
@@ -53,23 +57,25 @@ class _ArgumentParser(argparse.ArgumentParser):
 def _positive_int(text: str) -> int:
     value = _int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(said("cli.value.at_least_1", value=repr(text[:40])))
     return value
 
 
 def number_in(low: float, high: float, kind=int, name: str | None = None):
     """An argparse ``type`` reading a ``kind`` (int or float) from ``low`` to ``high``, refused
-    in one line otherwise; ``name`` (the option) is what argparse's message calls it. Used by
-    ``nefertiti serve``'s limits and the benchmark scripts."""
-    word = "whole number" if kind is int else "number"
+    in one line otherwise (in the running command's language); ``name`` (the option) is what
+    argparse's message calls it. Used by ``nefertiti serve``'s limits and the benchmark scripts."""
+    word = "cli.value.not_whole" if kind is int else "cli.value.not_number"
 
     def read(text: str):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a {word}") from None
+            raise argparse.ArgumentTypeError(said(word, value=repr(text[:40]))) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{value} is not from {low} to {high}")
+            raise argparse.ArgumentTypeError(
+                said("cli.value.not_in_range", value=value, low=low, high=high)
+            )
         return value
 
     if name:
@@ -79,20 +85,22 @@ def number_in(low: float, high: float, kind=int, name: str | None = None):
 
 def _int(text: str) -> int:
     if len(text.strip().lstrip("+-")) > 12:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")
+        raise argparse.ArgumentTypeError(said("cli.value.digits", value=repr(text[:40])))
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(
+            said("cli.value.not_whole", value=repr(text[:40]))
+        ) from None
     if abs(value) > MAX_COUNT:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: at most 12 digits")
+        raise argparse.ArgumentTypeError(said("cli.value.digits", value=repr(text[:40])))
     return value
 
 
 def _players(text: str) -> int:
     value = _int(text)
     if value not in (3, 4):
-        raise argparse.ArgumentTypeError(f"{text!r}: Nefertiti is for 3 or 4 players (R1.1)")
+        raise argparse.ArgumentTypeError(said("cli.value.players", value=repr(text[:40])))
     return value
 
 
@@ -180,6 +188,7 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
         "gives the same report whatever --workers.",
     )
     odd.add_argument("file", help="a scenario (.yaml) or a game record")
+    _add_lang(odd, lang)
     odd.add_argument("--playouts", type=_positive_int, default=1000, help="playouts (1000)")
     odd.add_argument(
         "--bots",
@@ -287,17 +296,33 @@ def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
 
 
 def _unavailable(name: str, error: Exception) -> int:
-    print(f"nefertiti {name}: error: not available here ({error})", file=sys.stderr)
+    why = said("cli.run.unavailable", why=_missing(error))
+    print(said_error(current_language(), f"nefertiti {name}", why), file=sys.stderr)
     return 2
+
+
+def _missing(error: ImportError) -> str:
+    """What an ImportError lacks, in the running command's language: a package it names (the
+    English is Python's own sentence), else Python's message."""
+    name = getattr(error, "name", None)
+    if (
+        isinstance(error, ModuleNotFoundError)
+        and name
+        and str(error) == f"No module named {name!r}"
+    ):
+        return said("cli.run.no_module", name=name)
+    return str(error)
 
 
 def _positive_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a number") from None
+        raise argparse.ArgumentTypeError(
+            said("cli.value.not_number", value=repr(text[:40]))
+        ) from None
     if not 0.001 <= value <= 86_400:
-        raise argparse.ArgumentTypeError(f"{text[:40]!r}: give seconds from 0.001 to 86400")
+        raise argparse.ArgumentTypeError(said("cli.value.seconds", value=repr(text[:40])))
     return value
 
 
@@ -313,7 +338,7 @@ def _bot_list(text: str) -> tuple[str, ...]:
     for kind in kinds:
         if kind not in known:
             raise argparse.ArgumentTypeError(
-                f"{kind!r} is not a bot kind: one of {', '.join(known)}"
+                said("cli.value.bot_kind", value=repr(kind[:40]), kinds=listed(known))
             )
     return kinds
 
@@ -321,7 +346,7 @@ def _bot_list(text: str) -> tuple[str, ...]:
 def _non_negative_int(text: str) -> int:
     value = _int(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+        raise argparse.ArgumentTypeError(said("cli.value.at_least_0", value=repr(text[:40])))
     return value
 
 
@@ -339,7 +364,9 @@ def _add_lang(parser: argparse.ArgumentParser, default: str | None) -> None:
 def _lang(args: argparse.Namespace) -> str:
     """The language a command speaks: ``--lang`` (or the caller's default), else
     ``NEFERTITI_LANG`` (a bad one raises CatalogError, said by :func:`main`), else English. A
-    command without ``--lang`` speaks English and never reads the variable."""
+    command without ``--lang`` prints English figures; its help and its error lines speak the
+    help's language (:func:`.teaching.cli_words.help_language`), where a bad variable is not an
+    error but English."""
     if not hasattr(args, "lang"):
         return DEFAULT_LANGUAGE
     return args.lang or language_from_environment() or DEFAULT_LANGUAGE
@@ -364,7 +391,7 @@ def _load_any(path: str, lang: str = "en"):
         return loaded.start, loaded.steps, "", True, file.name
     scenario = loaded
     for warning in scenario.warnings_in(lang):
-        print(f"warning: {file.name}: {warning}", file=sys.stderr)
+        print(said("cli.run.warning", file=file.name, message=warning), file=sys.stderr)
     teaching = {lang: scenario.teaching_in(lang) for lang in ("en", "de", "zh")}
     return scenario.state, scenario.moves, teaching, False, file.name
 
@@ -385,6 +412,7 @@ def _run_explain(args: argparse.Namespace) -> int:
 
 def _run_replay(args: argparse.Namespace) -> int:
     from .engine.said import refused
+    from .engine.said_text import Said
     from .files.history import History
     from .files.scenario import ScenarioError, dumps_scenario
     from .teaching.explain import narrate
@@ -392,7 +420,8 @@ def _run_replay(args: argparse.Namespace) -> int:
     start, steps, _, _, name = _load_any(args.file, _lang(args))
     start.log = []
     if args.to is not None and args.to > len(steps):
-        raise ScenarioError(name, ("moves",), f"--to {args.to}: the file has {len(steps)} steps")
+        too_far = Said("cli.run.replay_too_far", to=args.to, steps=len(steps))
+        raise ScenarioError(name, ("moves",), too_far)
     history = History(start)
     upto = len(steps) if args.to is None else args.to
     seen = 0
@@ -439,8 +468,8 @@ def _run_hint(args: argparse.Namespace) -> int:
     state = GameRecord(start, steps).replay(source=name).state if is_record else start
     found = hints(state, args.lang, time_budget=args.time_budget, seed=args.seed)
     if not found:
-        why = "the game is over" if state.is_over else "nobody has an option here"
-        print(f"nefertiti hint: error: {name}: {why}, there is nothing to choose", file=sys.stderr)
+        why = said("cli.run.game_over" if state.is_over else "cli.run.no_option", file=name)
+        print(said_error(args.lang, "nefertiti hint", why), file=sys.stderr)
         return 2
     for h in found:
         print(f"{h.rank}. [{h.value:+.1f}] {h.text}")
@@ -455,7 +484,7 @@ def _scheduler_address(text: str) -> str:
     try:
         return check_scheduler_address(text)
     except NefertitiError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(error.message(current_language())) from None
 
 
 def _run_odds(args: argparse.Namespace) -> int:
@@ -488,57 +517,36 @@ def _run_odds(args: argparse.Namespace) -> int:
             cluster=args.cluster,
             option=args.option,
         )
-    except NefertitiError as error:
-        said = error.message(help_language([], None))  # a mistyped --option in NEFERTITI_LANG
-        print(f"nefertiti odds: error: {name}: {said}", file=sys.stderr)
+    except NefertitiError as error:  # a mistyped --option, in the command's language
+        why = said("cli.run.in_file", file=name, message=error.message(args.lang))
+        print(said_error(args.lang, "nefertiti odds", why), file=sys.stderr)
         return 2
     # A run that lost every Dask worker (or its scheduler) reports what it played, then fails.
-    stopped = (
-        f"nefertiti odds: error: {report.stopped}: stopped after {report.playouts} of "
-        f"{report.requested} playouts (those are reported)"
-        if report.stopped
-        else None
-    )
+    stopped = None
+    if report.stopped:
+        why = said(
+            "cli.run.stopped",
+            reason=in_lang(report.stopped, args.lang),
+            done=report.playouts,
+            requested=report.requested,
+        )
+        stopped = said_error(args.lang, "nefertiti odds", why)
     lost = None
     if report.workers_lost:
-        lost = f"{report.workers_lost} worker{'s' if report.workers_lost > 1 else ''} lost"
-        lost += (
-            " during the run"
-            if stopped
-            else " during the run: their playouts were played again on the others"
-        )
+        kind = "lost" if stopped else "replayed"
+        number = "one" if report.workers_lost == 1 else "many"
+        lost = said(f"cli.run.{kind}_{number}", count=report.workers_lost)
     if args.json:
         print(json.dumps(report.as_dict()))
         if lost:
-            print(f"nefertiti odds: {lost}", file=sys.stderr)
+            print(noted("nefertiti odds", lost), file=sys.stderr)
         if stopped:
             print(stopped, file=sys.stderr)
         return 1 if stopped else 0
-    studied = f", studying {report.option!r}" if report.option else ""
-    count = (
-        f"{report.playouts} of {report.requested}"
-        if report.playouts < report.requested
-        else f"{report.playouts}"
-    )
-    where = f", on {report.workers} Dask worker(s)" if report.backend == "dask" else ""
-    print(
-        f"{count} playouts by {', '.join(dict.fromkeys(report.bots))} bots{studied}, "
-        f"seed {report.seed}{where}, {report.seconds:.1f} s"
-    )
-    print(f"{'seat':8} {'win chance':>10}  {'95% interval':>15}  {'mean score':>10}")
-    for seat, colour in enumerate(report.colours):
-        low, high = report.win_interval(seat)
-        print(
-            f"{colour:8} {report.win_probability(seat):>10.1%}  "
-            f"{f'{low:.1%} - {high:.1%}':>15}  {report.mean_score(seat):>10.1f}"
-        )
-    closes = ", ".join(f"{k} {v:.0%}" for k, v in report.next_close_frequency().items())
-    print(f"closes next: {closes}")
-    if report.louqsor_exact is not None:
-        print(
-            f"Louqsor closes: exact {float(report.louqsor_exact):.1%} "
-            f"({report.louqsor_exact}), sampled {report.louqsor_sampled:.1%}"
-        )
+    from .teaching.odds_text import odds_lines
+
+    for line in odds_lines(report, args.lang):
+        print(line)
     if lost:
         print(lost)
     if stopped:
@@ -550,12 +558,10 @@ def _run_odds(args: argparse.Namespace) -> int:
 def _run_tournament(args: argparse.Namespace) -> int:
     from .play.tournament import tournament
 
+    prog, lang = "nefertiti tournament", current_language()
     if len(args.bots) != args.players:
-        print(
-            f"nefertiti tournament: error: --bots names {len(args.bots)} bot(s) for "
-            f"--players {args.players}: give one per seat (see 'nefertiti tournament --help')",
-            file=sys.stderr,
-        )
+        why = said("cli.run.bots_per_seat", count=len(args.bots), players=args.players)
+        print(said_error(lang, prog, why, see_help=True), file=sys.stderr)
         return 2
     try:
         report = tournament(
@@ -567,7 +573,7 @@ def _run_tournament(args: argparse.Namespace) -> int:
             layout=args.layout,
         )
     except ImportError as error:  # a bot kind whose optional package is not installed
-        print(f"nefertiti tournament: error: {error}", file=sys.stderr)
+        print(said_error(lang, prog, _missing(error)), file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(report.as_dict()))
@@ -589,7 +595,10 @@ def _run_rules(args: argparse.Namespace) -> int:
         return 0
     found = search(query, args.lang)
     if not found:
-        print(f"nefertiti rules: no rule matches {query[:60]!r}", file=sys.stderr)
+        print(
+            noted("nefertiti rules", said("cli.run.no_rule", query=repr(query[:60]))),
+            file=sys.stderr,
+        )
         return 1
     width = max(len(rule.id) for rule in found)
     for rule in found:
@@ -604,6 +613,7 @@ def _run_check(args: argparse.Namespace) -> int:
 
     from .engine.limits import FileLimitError, echo, read_text
     from .engine.said import file_limit
+    from .engine.said_text import Said
     from .files.exercises import build_exercise, check_entry
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
@@ -615,23 +625,23 @@ def _run_check(args: argparse.Namespace) -> int:
         raise ScenarioError(echo(args.file, 80)[1:-1], (), file_limit(error)) from None
     scenario = load_any(text, name)
     if isinstance(scenario, GameRecord):
-        raise ScenarioError(name, (), "a game record; check reads position files (scenarios)")
+        raise ScenarioError(name, (), Said("cli.run.check_record"))
     for warning in scenario.warnings_in(args.lang):
-        print(f"warning: {name}: {warning}", file=sys.stderr)
+        print(said("cli.run.warning", file=name, message=warning), file=sys.stderr)
     written = 0
     for entry in scenario.exercises:
         exercise = build_exercise(entry, scenario.state, scenario=args.file)
         check_entry(entry, exercise, scenario.state)
         truth = exercise.right_answer()
         right = exercise.check(truth[0] if isinstance(truth, tuple) else truth, args.lang)
-        agrees = ", as the file says" if entry.has_answer else ""
+        agrees = said("cli.run.check_agrees") if entry.has_answer else ""
         written += entry.has_answer
-        print(f"{entry.id} ({entry.kind}): {right.right_answer}{agrees}")
+        line = {"id": entry.id, "kind": entry.kind, "answer": right.right_answer}
+        print(said("cli.run.check_line", **line, agrees=agrees))
     count = len(scenario.exercises)
-    print(
-        f"{name}: the position loads; {count} exercise{'s' * (count != 1)} checked on the "
-        f"engine, {written} written answer{'s' * (written != 1)} agree{'s' * (written == 1)}"
-    )
+    exercises = said(f"cli.run.exercises_{'one' if count == 1 else 'many'}", count=count)
+    answers = said(f"cli.run.answers_{'one' if written == 1 else 'many'}", count=written)
+    print(said("cli.run.check_summary", file=name, exercises=exercises, answers=answers))
     return 0
 
 
@@ -665,14 +675,16 @@ def main(argv: list[str] | None = None, lang: str | None = None) -> int:
         except CatalogError as error:
             print(said_error(help_lang, prog, str(error)), file=sys.stderr)
             return 2
+    # A command speaks its --lang; one without it, the language of its help (its messages).
+    lang = args.lang if hasattr(args, "lang") else help_lang
     try:
-        return args.run(args)
+        with speaking(lang):
+            return args.run(args)
     except NefertitiError as error:  # a file's error in the command's language (ScenarioError)
-        lang = _lang(args) if hasattr(args, "lang") else help_lang
         print(one_line(said_error(lang, prog, error.message(lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("nefertiti: interrupted", file=sys.stderr)
+        print(tr(lang, "cli.run.interrupted"), file=sys.stderr)
         return 130
 
 

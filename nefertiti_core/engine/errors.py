@@ -14,10 +14,12 @@ class NefertitiError(ValueError):
     """Base class of every error the engine raises on bad input."""
 
     def message(self, lang: str) -> str:
-        """The error worded in ``lang``: the text it was raised with here; an error that knows
-        its languages (a file's :class:`~nefertiti_core.files.reader.ScenarioError`) overrides
-        this, so that callers ask every error the same way."""
-        return str(self)
+        """The error worded in ``lang``: raised with a catalogue message (:class:`.said_text.Said`)
+        it is said in ``lang``, else it is the text it was raised with; an error that knows its
+        languages otherwise (a file's :class:`~nefertiti_core.files.reader.ScenarioError`)
+        overrides this, so that callers ask every error the same way."""
+        text = self.args[0] if self.args else ""
+        return text.in_lang(lang) if hasattr(text, "in_lang") else str(self)
 
 
 class NotationError(NefertitiError):

@@ -13,6 +13,7 @@ The figures are far above anything a real game or lesson needs:
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -47,6 +48,13 @@ ECHO_CHARS = 40
 MAX_MESSAGE_CHARS = 200
 
 BOM = "\ufeff"
+#: The operating system's reasons for not reading a file that the catalogue words in each
+#: language (``file_reading.json``); any other is the system's own (English) text.
+OS_REASONS = {
+    errno.EACCES: "file.os.denied",
+    errno.EPERM: "file.os.denied",
+    errno.ENOSPC: "file.os.no_space",
+}
 
 
 class FileLimitError(ValueError):
@@ -91,10 +99,8 @@ def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
     path = Path(path)
     try:
         info = os.stat(path)
-    except FileNotFoundError:
-        raise FileLimitError("file.limit.missing") from None
     except OSError as error:
-        raise FileLimitError("file.limit.unreadable", why=str(error.strerror)) from None
+        raise unreadable(error) from None
     if not stat.S_ISREG(info.st_mode):
         kind = "file.limit.folder" if stat.S_ISDIR(info.st_mode) else "file.limit.not_regular"
         raise FileLimitError(kind)
@@ -116,11 +122,27 @@ def read_text(path: str | os.PathLike, limit: int = MAX_FILE_BYTES) -> str:
         finally:
             os.close(fd)
     except OSError as error:
-        raise FileLimitError("file.limit.unreadable", why=str(error.strerror)) from None
+        raise unreadable(error) from None
     data = b"".join(chunks)
     if len(data) > limit:
         raise FileLimitError("file.limit.too_large", size=len(data), most=limit)
     return decode(data)
+
+
+def unreadable(error: OSError) -> FileLimitError:
+    """Why the system did not let a file be read, as the catalogue words it: a missing file and
+    a folder as :func:`read_text` says them, the reasons of :data:`OS_REASONS` in the reader's
+    language, any other in the system's words."""
+    if error.errno == errno.ENOENT:
+        return FileLimitError("file.limit.missing")
+    if error.errno == errno.EISDIR:
+        return FileLimitError("file.limit.folder")
+    key = OS_REASONS.get(error.errno)
+    if key is None:
+        return FileLimitError("file.limit.unreadable", why=str(error.strerror or error))
+    from .said_text import Said  # a catalogue text: the message's languages say it each
+
+    return FileLimitError("file.limit.unreadable", why=Said(key))
 
 
 def decode(data: bytes, limit: int = MAX_FILE_BYTES) -> str:

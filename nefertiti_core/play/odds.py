@@ -38,6 +38,7 @@ from ..engine import options as O
 from ..engine import rules as R
 from ..engine.deck import reshuffled
 from ..engine.errors import NefertitiError, check_magnitudes
+from ..engine.said_text import Said, Worded
 from ..engine.scoring import totals, winners
 from ..engine.state import P_PLACE, P_TURN, GameState
 from .bots import bot_kinds, make_bot
@@ -293,8 +294,7 @@ def _seat_kinds(state: GameState, bots) -> tuple[str, ...]:
             kinds = kinds * state.n
     if len(kinds) != state.n:
         raise NefertitiError(
-            f"bots must name one kind for all seats or one per seat ({state.n}), "
-            f"not {len(kinds)}: {', '.join(map(str, kinds))}"
+            Said("odds.refuse.bots_count", seats=state.n, count=len(kinds), kinds=_listed(kinds))
         )
     for kind in set(kinds):
         if not isinstance(kind, str) or kind not in bot_kinds():
@@ -303,8 +303,7 @@ def _seat_kinds(state: GameState, bots) -> tuple[str, ...]:
             make_bot(kind, seed=0)  # a kind whose optional package is missing fails here
         except ImportError as error:
             raise NefertitiError(
-                f"the {kind!r} bot needs a package that is not installed ({error.name}): "
-                "install the project's 'bots' extra"
+                Said("odds.refuse.needs_package", kind=repr(kind), package=error.name)
             ) from None
     return kinds
 
@@ -318,7 +317,7 @@ def _studied_option(state: GameState, option) -> int | None:
         raise NefertitiError(f"option must be an option id or its text, not {option!r}")
     if not state.is_legal(option):
         raise NefertitiError(
-            f"{state.option_text(option)!r} is not a legal option now, so it cannot be studied"
+            Said("odds.refuse.illegal_option", option=repr(state.option_text(option)))
         )
     return option
 
@@ -417,7 +416,7 @@ def odds(
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
         raise NefertitiError(f"chunk_size must be at least 1, not {chunk_size!r}")
     if state.is_over:
-        raise NefertitiError("the game is over: there is nothing to play out (R7.1)")
+        raise NefertitiError(Said("odds.refuse.game_over"))
     kinds = _seat_kinds(state, bots)
     studied = _studied_option(state, option)
 
@@ -569,8 +568,7 @@ def _run_processes(payload, chunks, args, total, progress, cancel, workers) -> l
         except _WorkerLost as lost:
             if last:
                 raise NefertitiError(
-                    f"a worker process of the odds died during the run ({lost.__cause__}); run "
-                    "them again (new workers are started), or with workers=1"
+                    Said("odds.refuse.worker_died", cause=str(lost.__cause__))
                 ) from None
             todo = lost.unfinished
     raise AssertionError("unreachable")  # pragma: no cover
@@ -636,34 +634,48 @@ DASK_POLL = 0.05  # seconds between two looks at the chunks
 DASK_WORKERS_POLL = 0.5  # seconds between two questions to the scheduler about its workers
 
 
+def _listed(items) -> Worded:
+    """``items`` listed as each language lists them ("a, b"; Chinese "a、b")."""
+    from ..engine.i18n import LANGUAGES, tr
+
+    return Worded({lang: tr(lang, "status.list.sep").join(map(str, items)) for lang in LANGUAGES})
+
+
 def check_scheduler_address(address) -> str:
     """``address`` as Dask will be given it, or a :class:`NefertitiError` saying what is wrong
     with its form (nothing is contacted): ``[tcp|tls|ws|wss]://HOST[:PORT]``, or ``HOST:PORT``
     for tcp; an IPv6 host in brackets."""
     from urllib.parse import urlsplit
 
-    form = "write it as tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+    form = Said("odds.cluster.form")
     if not isinstance(address, str):
         raise NefertitiError(f"a Dask scheduler address is text, not {address!r}")
     text = address.strip()
     shown = repr(text if len(text) <= 60 else text[:57] + "...")
     if not text or any(c.isspace() or not c.isprintable() for c in text):
-        raise NefertitiError(f"{shown} is not a Dask scheduler address: {form}")
+        raise NefertitiError(Said("odds.cluster.not_address", shown=shown, form=form))
     scheme = text.split("://", 1)[0].lower() if "://" in text else None
     if scheme is not None and scheme not in DASK_SCHEMES:
         raise NefertitiError(
-            f"{shown}: {scheme!r} is not a protocol Dask speaks here "
-            f"({', '.join(DASK_SCHEMES)}): {form}"
+            Said(
+                "odds.cluster.protocol",
+                shown=shown,
+                scheme=repr(scheme),
+                schemes=_listed(DASK_SCHEMES),
+                form=form,
+            )
         )
     try:
         parts = urlsplit(text if scheme else f"tcp://{text}")
         host, port = parts.hostname, parts.port
     except ValueError as error:  # "Invalid IPv6 URL", "Port out of range 0-65535", ...
-        raise NefertitiError(f"{shown} is not a Dask scheduler address ({error}): {form}") from None
+        raise NefertitiError(
+            Said("odds.cluster.not_address_why", shown=shown, why=str(error), form=form)
+        ) from None
     if not host or parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
-        raise NefertitiError(f"{shown} is not a Dask scheduler address: {form}")
+        raise NefertitiError(Said("odds.cluster.not_address", shown=shown, form=form))
     if port == 0 or (port is None and scheme is None):
-        raise NefertitiError(f"{shown} has no port to reach the scheduler on: {form}")
+        raise NefertitiError(Said("odds.cluster.no_port", shown=shown, form=form))
     host = f"[{host}]" if ":" in host else host
     return f"{scheme or 'tcp'}://{host}:{port or DASK_DEFAULT_PORT}"
 
@@ -675,10 +687,7 @@ def _dask_client(cluster):
     try:
         import distributed
     except ImportError:
-        raise NefertitiError(
-            "running odds on a Dask cluster needs the 'distributed' package "
-            "(pip install distributed, or the project's 'bots' extra)"
-        ) from None
+        raise NefertitiError(Said("odds.cluster.no_distributed")) from None
     if isinstance(cluster, distributed.Client):
         return cluster, False
     if isinstance(cluster, str) or hasattr(cluster, "scheduler_address"):
@@ -688,10 +697,7 @@ def _dask_client(cluster):
             from distributed.security import Security
 
             if Security().get_connection_args("client").get("ssl_context") is None:
-                raise NefertitiError(
-                    f"{where} needs TLS certificates, and Dask's configuration names none "
-                    "(distributed.comm.tls.ca-file, .client.cert, .client.key)"
-                )
+                raise NefertitiError(Said("odds.cluster.no_certificates", where=where))
         try:
             client = distributed.Client(
                 cluster, timeout=f"{DASK_CONNECT_TIMEOUT}s", set_as_default=False
@@ -700,7 +706,9 @@ def _dask_client(cluster):
             reason = " ".join(str(error).split()) or type(error).__name__
             if len(reason) > 120:
                 reason = reason[:117] + "..."
-            raise NefertitiError(f"cannot reach the Dask scheduler at {where}: {reason}") from None
+            raise NefertitiError(
+                Said("odds.cluster.unreachable", where=where, reason=reason)
+            ) from None
         return client, True
     raise NefertitiError(
         f"cluster must be a scheduler address like 'tcp://host:8786', a distributed.Client "
@@ -743,13 +751,14 @@ def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report
     workers = _dask_workers(client)
     while not workers:  # a scheduler just started may not have its workers yet
         if workers is None:
-            raise NefertitiError(
-                f"the Dask scheduler at {client.scheduler.address} stopped answering"
-            )
+            raise NefertitiError(Said("odds.cluster.silent", where=client.scheduler.address))
         if time.monotonic() - start > DASK_NO_WORKERS_GRACE:
             raise NefertitiError(
-                f"the Dask scheduler at {client.scheduler.address} has no workers "
-                f"(none joined in {DASK_NO_WORKERS_GRACE:.0f} s)"
+                Said(
+                    "odds.cluster.no_workers",
+                    where=client.scheduler.address,
+                    seconds=f"{DASK_NO_WORKERS_GRACE:.0f}",
+                )
             )
         if cancel is not None and cancel.is_set():
             return []
@@ -781,13 +790,15 @@ def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report
                     if not _is_lost(error):
                         raise  # the chunk itself failed (a bot's error): as in a local run
                     if resent >= DASK_RESUBMITS:
-                        report.stopped = (
-                            f"playouts {chunk[0]} to {chunk[1] - 1} were lost "
-                            f"{resent + 1} times with their workers"
+                        report.stopped = Said(
+                            "odds.stopped.chunk_lost",
+                            first=chunk[0],
+                            last=chunk[1] - 1,
+                            times=resent + 1,
                         )
                         return results
                     if client.status not in ("running", "connecting"):
-                        report.stopped = "the connection to the Dask scheduler was lost"
+                        report.stopped = Said("odds.stopped.connection")
                         return results
                     pending[submit(chunk)] = (chunk, resent + 1)
             if finished and progress is not None:
@@ -797,7 +808,7 @@ def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report
                 asked = now
                 current = _dask_workers(client)
                 if current is None:
-                    report.stopped = "the Dask scheduler stopped answering"
+                    report.stopped = Said("odds.stopped.silent")
                     return results
                 seen |= current
                 report.workers_lost = len(seen - current)
@@ -806,7 +817,7 @@ def _run_dask(client, payload, chunk_size, args, total, progress, cancel, report
                 elif none_since is None:
                     none_since = now
                 elif now - none_since >= DASK_NO_WORKERS_GRACE:
-                    report.stopped = f"all {len(seen)} Dask workers were lost"
+                    report.stopped = Said("odds.stopped.all_lost", count=len(seen))
                     return results
             time.sleep(DASK_POLL)
         # a worker lost near the end of a run (its chunk played again elsewhere) may have left

@@ -1,4 +1,5 @@
-"""The command line's own words in the reader's language: ``--help`` and usage errors.
+"""The command line's own words in the reader's language: ``--help``, usage errors and the
+commands' own messages.
 
 A German or Chinese teacher reads ``nefertiti serve --help`` too (notebook 15 shows it on its
 page). Two kinds of words make a help text or a usage error:
@@ -16,6 +17,10 @@ page). Two kinds of words make a help text or a usage error:
   catalogue's word in the language of the command running in this context (a context
   variable); outside a command, in English, or for a sentence the catalogue lacks, it is
   gettext's as before, so other programs' parsers in the same process are not changed.
+- the commands' messages: an option's value refused by its argparse ``type`` (``cli.value.*``)
+  and a command's error lines (``cli.run.*``). :func:`said` words them in the language of the
+  command running in this context: ``nefertiti_core.cli.main`` runs each command inside
+  :func:`speaking` too, in its ``--lang`` (one without it: the help's language).
 """
 
 from __future__ import annotations
@@ -137,6 +142,26 @@ def headed(text: str, lang: str) -> str:
         title = catalog(lang)[key]
         text = text.replace(f"\n{title}:\n", f"\n{title}{colon}\n")
     return text
+
+
+def said(key: str, **values) -> str:
+    """The catalogue's message ``key`` (``cli.json``) in the running command's language, filled
+    in with ``values``: the words of the argparse ``type`` functions, which run while a command
+    parses, and of a command's own error lines (:func:`speaking` holds its language)."""
+    from ..engine.i18n import tr
+
+    return tr(_SPEAKING.get(), key, **values)
+
+
+def listed(items) -> str:
+    """``items`` as a list in the running command's language ("a, b"; Chinese "a、b")."""
+    return catalog(_SPEAKING.get()).get("status.list.sep", ", ").join(map(str, items))
+
+
+def noted(prog: str, message: str) -> str:
+    """A command's line that is not an error ("nefertiti rules: …"), in the running command's
+    language (its colon: Chinese writes "：")."""
+    return said("cli.note", prog=prog, message=message)
 
 
 def said_error(lang: str, prog: str, message: str, see_help: bool = False) -> str:
