@@ -31,6 +31,7 @@ from .teaching.cli_words import (
     said_error,
     speaking,
 )
+from .teaching.explain import count_key
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -534,8 +535,7 @@ def _run_odds(args: argparse.Namespace) -> int:
     lost = None
     if report.workers_lost:
         kind = "lost" if stopped else "replayed"
-        number = "one" if report.workers_lost == 1 else "many"
-        lost = said(f"cli.run.{kind}_{number}", count=report.workers_lost)
+        lost = said(count_key(f"cli.run.{kind}", report.workers_lost), count=report.workers_lost)
     if args.json:
         print(json.dumps(report.as_dict()))
         if lost:
@@ -639,8 +639,8 @@ def _run_check(args: argparse.Namespace) -> int:
         line = {"id": entry.id, "kind": entry.kind, "answer": right.right_answer}
         print(said("cli.run.check_line", **line, agrees=agrees))
     count = len(scenario.exercises)
-    exercises = said(f"cli.run.exercises_{'one' if count == 1 else 'many'}", count=count)
-    answers = said(f"cli.run.answers_{'one' if written == 1 else 'many'}", count=written)
+    exercises = said(count_key("cli.run.exercises", count), count=count)
+    answers = said(count_key("cli.run.answers", written), count=written)
     print(said("cli.run.check_summary", file=name, exercises=exercises, answers=answers))
     return 0
 

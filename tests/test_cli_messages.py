@@ -26,6 +26,7 @@ from nefertiti_core.engine.i18n import catalog, tr  # noqa: E402
 from nefertiti_core.engine.said_text import Said  # noqa: E402
 from nefertiti_core.files.exercises import scenario_path  # noqa: E402
 from nefertiti_core.play.bots import bot_kinds  # noqa: E402
+from nefertiti_core.teaching.explain import count_key
 
 LANGS = ["de", "zh"]
 MERCHANT = str(scenario_path("merchant"))
@@ -175,7 +176,7 @@ def test_odds_says_the_workers_lost_and_why_it_stopped(capsys, monkeypatch, lang
     monkeypatch.setattr(odds, "odds", lambda *a, **k: stopped_report(lost=lost, stopped=reason))
     code, out, err = run(["odds", WHAT_IF, "--lang", lang], None, capsys)
     assert code == 1
-    assert_said(out, lang, f"cli.run.lost_{'one' if lost == 1 else 'many'}", count=lost)
+    assert_said(out, lang, count_key("cli.run.lost", lost), count=lost)
     said = tr(lang, "cli.run.stopped", reason=reason.in_lang(lang), done=50, requested=200)
     assert tr(lang, "cli.error", prog="nefertiti odds", message=said) in err
     assert str(reason) not in err and english_sentences(err) == []
@@ -188,7 +189,7 @@ def test_odds_json_says_the_workers_lost_and_replayed(capsys, monkeypatch, lang)
     monkeypatch.setattr(odds, "odds", lambda *a, **k: stopped_report(lost=2))
     code, _, err = run(["odds", WHAT_IF, "--lang", lang, "--json"], None, capsys)
     assert code == 0
-    assert_said(err, lang, "cli.run.replayed_many", count=2)
+    assert_said(err, lang, "cli.run.replayed", count=2)
     assert err.startswith(tr(lang, "cli.note", prog="nefertiti odds", message=""))
 
 
@@ -295,8 +296,8 @@ def test_a_files_warning_is_headed_in_the_commands_language(capsys, tmp_path, la
 def test_check_says_what_it_checked_in_the_commands_language(capsys, lang):
     code, out, err = run(["check", str(scenario_path("a-turn")), "--lang", lang], None, capsys)
     assert code == 0, err
-    exercises = tr(lang, "cli.run.exercises_many", count=2)
-    answers = tr(lang, "cli.run.answers_many", count=2)
+    exercises = tr(lang, "cli.run.exercises", count=2)
+    answers = tr(lang, "cli.run.answers", count=2)
     summary = tr(
         lang, "cli.run.check_summary", file="a-turn.yaml", exercises=exercises, answers=answers
     )
