@@ -351,7 +351,21 @@ class ClickClosingSquare(Exercise):
         status = stall_status(state, self.market, state.decider)
         # the closing squares are the answer: named by the verdict, or after the reasoning
         parts = stall_reason(w, status, state.colours, squares=False)
-        if state.owners[self.market][parsed] >= 0:
+        stall = R.STALLS[stall_id]
+        owners = state.owners[self.market]
+        if owners[parsed] < 0 and stall.rule in R.SUM_EXACT:
+            # Abou Simbel (R3.5, R3.6): the fact that decides this square is the sum it makes
+            # (in place of the stall's progress line, which says the rule again)
+            now = sum(sq.value for sq in stall.squares if owners[sq.index] >= 0)
+            parts[1:] = [
+                w.s(
+                    "exercise.click.sum_after",
+                    now=now,
+                    square=w.square(stall_id, parsed),
+                    total=now + stall.squares[parsed].value,
+                )
+            ]
+        if owners[parsed] >= 0:
             parts.append(
                 w.s(
                     "exercise.click.taken",
