@@ -31,7 +31,6 @@ from .teaching.cli_words import (
     said_error,
     speaking,
 )
-from .teaching.explain import count_key
 
 
 class _ArgumentParser(argparse.ArgumentParser):
@@ -534,6 +533,8 @@ def _run_odds(args: argparse.Namespace) -> int:
         stopped = said_error(args.lang, "nefertiti odds", why)
     lost = None
     if report.workers_lost:
+        from .teaching.explain import count_key
+
         kind = "lost" if stopped else "replayed"
         lost = said(count_key(f"cli.run.{kind}", report.workers_lost), count=report.workers_lost)
     if args.json:
@@ -617,6 +618,7 @@ def _run_check(args: argparse.Namespace) -> int:
     from .files.exercises import build_exercise, check_entry
     from .files.history import GameRecord, load_any
     from .files.scenario import ScenarioError
+    from .teaching.explain import count_key
 
     name = Path(args.file).name
     try:

@@ -18,8 +18,9 @@ class NefertitiError(ValueError):
         it is said in ``lang``, else it is the text it was raised with; an error that knows its
         languages otherwise (a file's :class:`~nefertiti_core.files.reader.ScenarioError`)
         overrides this, so that callers ask every error the same way."""
-        text = self.args[0] if self.args else ""
-        return text.in_lang(lang) if hasattr(text, "in_lang") else str(self)
+        from .said_text import in_lang
+
+        return in_lang(self.args[0], lang) if len(self.args) == 1 else str(self)
 
 
 class NotationError(NefertitiError):

@@ -155,7 +155,7 @@ def said(key: str, **values) -> str:
 
 def listed(items) -> str:
     """``items`` as a list in the running command's language ("a, b"; Chinese "a、b")."""
-    return catalog(_SPEAKING.get()).get("status.list.sep", ", ").join(map(str, items))
+    return said("status.list.sep").join(map(str, items))
 
 
 def noted(prog: str, message: str) -> str:
