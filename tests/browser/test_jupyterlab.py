@@ -121,7 +121,8 @@ def wait_for_strips(page, card, parts, what: str, timeout: float = STEP_MS / 100
 
 
 def test_a_lesson_cell_run_first_after_a_restart_shows_its_board(tmp_path, chromium):
-    """The learner's browser asks for less motion. No cell loads Panel's extension: the lesson's own import does, so the board and the
+    """The learner's browser asks for less motion (nothing of the outputs moves). No cell loads
+    Panel's extension: the lesson's own import does, so the board and the
     exercises are drawn, not Panel's text for them ("Column", "Displaying Panel objects in the
     notebook requires the panel extension"). At 1440 x 900 each exercise card lays its question
     beside its board and each lesson board (the demonstration's too) has its decision column

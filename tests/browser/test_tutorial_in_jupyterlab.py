@@ -12,6 +12,7 @@ import shutil
 
 from axe import check
 from board_keyboard import answer_by_keyboard, focused, on_board
+from motion import moving_under
 from playwright.sync_api import expect
 from support import (
     ARTIFACTS,
@@ -46,7 +47,10 @@ def test_a_german_tutorial_exercise_answered_on_the_board_by_mouse_and_by_keyboa
 
     with start_jupyterlab(tmp_path / "home", work) as lab:
         page = open_and_run_all(
-            chromium, f"{lab}/lab/tree/{NOTEBOOK}?reset", {"width": 1024, "height": 768}
+            chromium,
+            f"{lab}/lab/tree/{NOTEBOOK}?reset",
+            {"width": 1024, "height": 768},
+            reduced_motion="reduce",
         )
         try:
             with screenshot_on_failure(page, "tutorial-exercise-de", full_page=False):
@@ -70,6 +74,9 @@ def test_a_german_tutorial_exercise_answered_on_the_board_by_mouse_and_by_keyboa
                 assert not on_board(focused(page))
                 ARTIFACTS.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "tutorial-exercise-de-keyboard.png"))
+                # the learner's system asks for less motion: nothing of the lesson moves
+                moves = moving_under(page, ".jp-OutputArea-output")
+                assert not moves, moves
                 # the lesson's outputs (not JupyterLab's own interface) pass axe-core: no serious or
                 # critical violation (test_accessibility.py checks the served pages)
                 check(

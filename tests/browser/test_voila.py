@@ -145,7 +145,6 @@ def test_voila_lesson_moves_when_nobody_asks_otherwise(lesson):
     for nothing has parts that move (Voilà's, Panel's), so the still page's check can fail."""
     page, _ = lesson
     assert moving_under(page, "body"), "nothing moves: the reduced-motion check proves nothing"
-    print("moving without the setting:", moving_under(page, "body")[:12])
 
 
 def test_voila_lesson_passes_axe(lesson):
